@@ -1,0 +1,276 @@
+package semantic
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// ErrDimension is returned when a vector's length differs from the index's.
+var ErrDimension = errors.New("semantic: vector dimension mismatch")
+
+// Hit is one result of a similarity search.
+type Hit struct {
+	ID         string  `json:"id"`
+	Similarity float64 `json:"similarity"` // cosine in [-1, 1]
+}
+
+// Index is an exact cosine-similarity index over the vectors of one session.
+//
+// Vectors are normalised on insertion and stored back to back in one
+// []float32, so a search is a linear scan of dot products with a bounded
+// min-heap of the best k; large indexes are scanned by one goroutine per CPU.
+// It is safe for concurrent use: searches share a read lock, writes take the
+// write lock.
+type Index struct {
+	mu   sync.RWMutex
+	dim  int
+	data []float32 // len(ids)*dim values, row i belongs to ids[i]
+	ids  []string
+	pos  map[string]int
+}
+
+// NewIndex returns an empty index for vectors of length dim. A dim of 0 lets
+// the first added vector fix the dimension.
+func NewIndex(dim int) *Index {
+	return &Index{dim: dim, pos: make(map[string]int)}
+}
+
+// Dim returns the vector length of the index (0 while it is empty and was
+// created without a dimension).
+func (x *Index) Dim() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.dim
+}
+
+// Len returns the number of vectors in the index.
+func (x *Index) Len() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return len(x.ids)
+}
+
+// Has reports whether id is in the index.
+func (x *Index) Has(id string) bool {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	_, ok := x.pos[id]
+	return ok
+}
+
+// Vector returns a copy of the normalised vector stored for id.
+func (x *Index) Vector(id string) (Vector, bool) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	i, ok := x.pos[id]
+	if !ok {
+		return nil, false
+	}
+	return slices.Clone(Vector(x.data[i*x.dim : (i+1)*x.dim])), true
+}
+
+// IDs returns the ids in the index, in storage order.
+func (x *Index) IDs() []string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return slices.Clone(x.ids)
+}
+
+// Add inserts the vector for id, or replaces it when id is already present.
+// The vector is copied and normalised. An empty vector is rejected, as is one
+// whose length differs from the index's dimension.
+func (x *Index) Add(id string, v Vector) error {
+	if len(v) == 0 {
+		return fmt.Errorf("semantic: index add %q: empty vector", id)
+	}
+	n := Normalize(v)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.dim == 0 {
+		x.dim = len(v)
+	}
+	if len(v) != x.dim {
+		return fmt.Errorf("semantic: index add %q: length %d, index has %d: %w", id, len(v), x.dim, ErrDimension)
+	}
+	if i, ok := x.pos[id]; ok {
+		copy(x.data[i*x.dim:(i+1)*x.dim], n)
+		return nil
+	}
+	x.pos[id] = len(x.ids)
+	x.ids = append(x.ids, id)
+	x.data = append(x.data, n...)
+	return nil
+}
+
+// Update replaces the vector of id; it is Add under the name callers expect
+// when a thought's text was edited or a re-embedding arrived.
+func (x *Index) Update(id string, v Vector) error { return x.Add(id, v) }
+
+// Remove deletes id from the index and reports whether it was present. The
+// last row is moved into the freed slot, so removal is O(dim).
+func (x *Index) Remove(id string) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	i, ok := x.pos[id]
+	if !ok {
+		return false
+	}
+	last := len(x.ids) - 1
+	if i != last {
+		copy(x.data[i*x.dim:(i+1)*x.dim], x.data[last*x.dim:(last+1)*x.dim])
+		x.ids[i] = x.ids[last]
+		x.pos[x.ids[i]] = i
+	}
+	x.ids = x.ids[:last]
+	x.data = x.data[:last*x.dim]
+	delete(x.pos, id)
+	return true
+}
+
+// Filter decides whether a document may appear in search results. It is
+// only called for documents that would enter the current top k, possibly from
+// several goroutines at once, so it must be safe for concurrent use.
+type Filter func(id string) bool
+
+// ExcludeIDs returns a Filter that rejects the given ids.
+func ExcludeIDs(ids ...string) Filter {
+	set := make(map[string]struct{}, len(ids))
+	for _, id := range ids {
+		set[id] = struct{}{}
+	}
+	return func(id string) bool { _, ok := set[id]; return !ok }
+}
+
+// parallelMinWork is the number of multiply-adds below which a search runs on
+// one goroutine; under it the goroutine start-up costs more than it saves.
+const parallelMinWork = 1 << 20
+
+// TopK returns the k documents most similar to query by cosine, best first,
+// that pass filter (nil accepts all). Equal similarities are ordered by id.
+// The query need not be normalised. It returns ErrDimension when the query's
+// length differs from the index's dimension.
+func (x *Index) TopK(query Vector, k int, filter Filter) ([]Hit, error) {
+	if k <= 0 {
+		return nil, nil
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	n := len(x.ids)
+	if n == 0 {
+		return nil, nil
+	}
+	if len(query) != x.dim {
+		return nil, fmt.Errorf("semantic: query length %d, index has %d: %w", len(query), x.dim, ErrDimension)
+	}
+	q := asUnit(query)
+	workers := 1
+	if n*x.dim >= parallelMinWork {
+		workers = min(runtime.GOMAXPROCS(0), n/1024+1)
+	}
+	var heaps []topHeap
+	if workers == 1 {
+		heaps = []topHeap{x.scan(q, k, filter, 0, n)}
+	} else {
+		heaps = make([]topHeap, workers)
+		var wg sync.WaitGroup
+		chunk := (n + workers - 1) / workers
+		for w := range workers {
+			lo, hi := w*chunk, min((w+1)*chunk, n)
+			wg.Go(func() { heaps[w] = x.scan(q, k, filter, lo, hi) })
+		}
+		wg.Wait()
+	}
+	var all []scored
+	for _, h := range heaps {
+		all = append(all, h.items...)
+	}
+	slices.SortFunc(all, func(a, b scored) int {
+		if a.s != b.s {
+			if a.s > b.s {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(x.ids[a.i], x.ids[b.i])
+	})
+	if len(all) > k {
+		all = all[:k]
+	}
+	out := make([]Hit, len(all))
+	for i, s := range all {
+		out[i] = Hit{ID: x.ids[s.i], Similarity: float64(s.s)}
+	}
+	return out, nil
+}
+
+// scan computes the top k of rows [lo, hi). The caller holds the read lock.
+func (x *Index) scan(q []float32, k int, filter Filter, lo, hi int) topHeap {
+	h := topHeap{k: k}
+	d := x.dim
+	for i := lo; i < hi; i++ {
+		s := dotF32(q, x.data[i*d:(i+1)*d])
+		if !h.wants(s) {
+			continue
+		}
+		if filter != nil && !filter(x.ids[i]) {
+			continue
+		}
+		h.push(scored{i: i, s: s})
+	}
+	return h
+}
+
+// scored is a row index with its similarity.
+type scored struct {
+	i int
+	s float32
+}
+
+// topHeap keeps the k highest-scoring items seen: a min-heap on s, so the
+// root is the item to evict.
+type topHeap struct {
+	k     int
+	items []scored
+}
+
+func (h *topHeap) wants(s float32) bool { return len(h.items) < h.k || s > h.items[0].s }
+
+func (h *topHeap) push(it scored) {
+	if len(h.items) < h.k {
+		h.items = append(h.items, it)
+		j := len(h.items) - 1
+		for j > 0 {
+			p := (j - 1) / 2
+			if h.items[p].s <= h.items[j].s {
+				break
+			}
+			h.items[p], h.items[j] = h.items[j], h.items[p]
+			j = p
+		}
+		return
+	}
+	if it.s <= h.items[0].s {
+		return
+	}
+	h.items[0] = it
+	j, n := 0, len(h.items)
+	for {
+		l := 2*j + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h.items[r].s < h.items[l].s {
+			m = r
+		}
+		if h.items[j].s <= h.items[m].s {
+			break
+		}
+		h.items[j], h.items[m] = h.items[m], h.items[j]
+		j = m
+	}
+}

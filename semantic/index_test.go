@@ -1,0 +1,250 @@
+package semantic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// tstDim is the dimension of the test embedder's vectors.
+const tstDim = 256
+
+// tstEmbed is a tiny test-only embedder: a bag of lower-cased words with a
+// trailing "s" removed, each hashed to one dimension, L2-normalised.
+func tstEmbed(text string) Vector {
+	v := make(Vector, tstDim)
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if len(w) > 3 {
+			w = strings.TrimSuffix(w, "s")
+		}
+		h := fnv.New32a()
+		h.Write([]byte(w))
+		v[h.Sum32()%tstDim]++
+	}
+	return Normalize(v)
+}
+
+// tstRandUnit returns n random unit vectors of length dim.
+func tstRandUnit(n, dim int, seed uint64) []Vector {
+	r := rand.New(rand.NewPCG(seed, 7))
+	out := make([]Vector, n)
+	for i := range out {
+		v := make(Vector, dim)
+		for j := range v {
+			v[j] = float32(r.NormFloat64())
+		}
+		out[i] = Normalize(v)
+	}
+	return out
+}
+
+func tstNear(a, b float64) bool { return math.Abs(a-b) < 1e-5 }
+
+func TestCosineAndDot(t *testing.T) {
+	a := Vector{1, 0, 0}
+	b := Vector{1, 1, 0}
+	if got := Cosine(a, b); !tstNear(got, 1/math.Sqrt2) {
+		t.Errorf("Cosine = %v, want %v", got, 1/math.Sqrt2)
+	}
+	if got := Cosine(a, Vector{0, 0, 0}); got != 0 {
+		t.Errorf("Cosine with zero vector = %v, want 0", got)
+	}
+	if got := Cosine(a, Vector{1, 0}); got != 0 {
+		t.Errorf("Cosine of different lengths = %v, want 0", got)
+	}
+	x := Vector{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+	if got := Dot(x, x); got != 506 {
+		t.Errorf("Dot = %v, want 506", got)
+	}
+	c := Centroid([]Vector{{1, 0}, {0, 1}, nil})
+	if !tstNear(float64(c[0]), 1/math.Sqrt2) || !tstNear(float64(c[1]), 1/math.Sqrt2) {
+		t.Errorf("Centroid = %v", c)
+	}
+}
+
+func TestIndexAddUpdateRemoveTopK(t *testing.T) {
+	x := NewIndex(0)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(x.Add("a", Vector{1, 0, 0}))
+	must(x.Add("b", Vector{2, 2, 0})) // normalised on insert
+	must(x.Add("c", Vector{0, 0, 5}))
+	if err := x.Add("d", Vector{1, 0}); !errors.Is(err, ErrDimension) {
+		t.Fatalf("Add wrong dim: err = %v, want ErrDimension", err)
+	}
+	hits, err := x.TopK(Vector{1, 0, 0}, 2, nil)
+	must(err)
+	if len(hits) != 2 || hits[0].ID != "a" || hits[1].ID != "b" || !tstNear(hits[0].Similarity, 1) || !tstNear(hits[1].Similarity, 1/math.Sqrt2) {
+		t.Fatalf("TopK = %+v", hits)
+	}
+	hits, _ = x.TopK(Vector{1, 0, 0}, 5, ExcludeIDs("a"))
+	if len(hits) != 2 || hits[0].ID != "b" || hits[1].ID != "c" || !tstNear(hits[1].Similarity, 0) {
+		t.Fatalf("TopK filtered = %+v", hits)
+	}
+	must(x.Update("c", Vector{1, 0, 0.0001}))
+	hits, _ = x.TopK(Vector{1, 0, 0}, 1, ExcludeIDs("a"))
+	if hits[0].ID != "c" {
+		t.Fatalf("after Update TopK = %+v", hits)
+	}
+	if !x.Remove("a") || x.Remove("a") {
+		t.Fatal("Remove twice should be true then false")
+	}
+	if x.Len() != 2 || x.Has("a") {
+		t.Fatalf("Len = %d, Has(a) = %v", x.Len(), x.Has("a"))
+	}
+	hits, _ = x.TopK(Vector{0, 1, 0}, 3, nil)
+	if len(hits) != 2 || hits[0].ID != "b" || !tstNear(hits[0].Similarity, 1/math.Sqrt2) {
+		t.Fatalf("after Remove TopK = %+v", hits)
+	}
+	if _, err := x.TopK(Vector{1}, 1, nil); !errors.Is(err, ErrDimension) {
+		t.Fatalf("TopK wrong dim: %v", err)
+	}
+}
+
+// TestIndexTopKMatchesBruteForce checks the parallel scan against a sort.
+func TestIndexTopKMatchesBruteForce(t *testing.T) {
+	vs := tstRandUnit(5000, 64, 1)
+	x := NewIndex(64)
+	for i, v := range vs {
+		if err := x.Add(fmt.Sprint(i), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := tstRandUnit(1, 64, 2)[0]
+	hits, err := x.TopK(q, 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := -2.0
+	bestID := ""
+	for i, v := range vs {
+		if s := Cosine(q, v); s > best {
+			best, bestID = s, fmt.Sprint(i)
+		}
+	}
+	if hits[0].ID != bestID || math.Abs(hits[0].Similarity-best) > 1e-4 {
+		t.Fatalf("top hit %+v, brute force %s %v", hits[0], bestID, best)
+	}
+	for i := 1; i < len(hits); i++ {
+		if hits[i].Similarity > hits[i-1].Similarity {
+			t.Fatalf("hits not sorted: %+v", hits)
+		}
+	}
+}
+
+func TestIndexConcurrentReadersAndWriter(t *testing.T) {
+	vs := tstRandUnit(2000, 32, 3)
+	x := NewIndex(32)
+	for i, v := range vs[:1000] {
+		x.Add(fmt.Sprint(i), v)
+	}
+	var wg sync.WaitGroup
+	for r := range 4 {
+		wg.Go(func() {
+			for i := range 200 {
+				if _, err := x.TopK(vs[(r*200+i)%2000], 5, nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for i := 1000; i < 2000; i++ {
+			x.Add(fmt.Sprint(i), vs[i])
+			x.Remove(fmt.Sprint(i - 1000))
+		}
+	})
+	wg.Wait()
+	if x.Len() != 1000 {
+		t.Fatalf("Len = %d, want 1000", x.Len())
+	}
+}
+
+func TestIndexesLoadAndWrites(t *testing.T) {
+	var loads int
+	var mu sync.Mutex
+	release := make(chan struct{})
+	loader := func(ctx context.Context, sid string) ([]Doc, error) {
+		mu.Lock()
+		loads++
+		mu.Unlock()
+		if sid == "bad" {
+			return nil, errors.New("boom")
+		}
+		<-release
+		return []Doc{{ID: "t1", Vector: Vector{1, 0}}, {ID: "t2", Vector: nil}}, nil
+	}
+	s := NewIndexes(loader, 2, 2)
+	if err := s.Add("s1", "x", Vector{0, 1}); err != nil { // not loaded: ignored
+		t.Fatal(err)
+	}
+	done := make(chan *Index)
+	go func() {
+		idx, err := s.Get(context.Background(), "s1")
+		if err != nil {
+			t.Error(err)
+		}
+		done <- idx
+	}()
+	// Wait until the load has started, then write while it is in flight.
+	for {
+		mu.Lock()
+		l := loads
+		mu.Unlock()
+		if l == 1 {
+			break
+		}
+	}
+	s.Add("s1", "t3", Vector{0, 1})
+	s.Remove("s1", "t1")
+	close(release)
+	idx := <-done
+	if idx.Len() != 1 || !idx.Has("t3") || idx.Has("t1") || idx.Has("x") {
+		t.Fatalf("index after load = %v", idx.IDs())
+	}
+	again, _ := s.Get(context.Background(), "s1")
+	if again != idx || loads != 1 {
+		t.Fatalf("second Get reloaded (loads=%d)", loads)
+	}
+	s.Add("s1", "t4", Vector{1, 1})
+	if !idx.Has("t4") {
+		t.Fatal("write after load not applied")
+	}
+	if _, err := s.Get(context.Background(), "bad"); err == nil {
+		t.Fatal("failed load returned no error")
+	}
+	if s.Loaded() != 1 {
+		t.Fatalf("Loaded = %d, want 1 (failed load not cached)", s.Loaded())
+	}
+}
+
+func tstBenchIndex(b *testing.B, n int) {
+	vs := tstRandUnit(n, 512, 42)
+	x := NewIndex(512)
+	for i, v := range vs {
+		x.Add(fmt.Sprint(i), v)
+	}
+	q := tstRandUnit(1, 512, 43)[0]
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := x.TopK(q, 10, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkIndexTopK10k(b *testing.B)  { tstBenchIndex(b, 10_000) }
+func BenchmarkIndexTopK100k(b *testing.B) { tstBenchIndex(b, 100_000) }
