@@ -1,0 +1,390 @@
+package semantic
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+)
+
+// lexicalAlgorithm names the feature extraction; bump it whenever features,
+// weights or hashing change so that persisted vectors are re-indexed.
+const lexicalAlgorithm = "thinkgraph-lexical-v1"
+
+// DefaultLexicalDim is the vector length of the lexical embedder unless
+// LexicalOptions.Dim says otherwise.
+const DefaultLexicalDim = 512
+
+// LexicalWeights are the relative weights of the feature families of the
+// lexical embedder. The defaults were tuned on the SICK TRAIN and TRIAL
+// splits (relatedness Spearman); see semantic/sick.
+type LexicalWeights struct {
+	Word      float64 // the word's stem
+	Synset    float64 // the word's WordNet senses (shared by synonyms)
+	Hypernym  float64 // decay per hypernym level (0 disables hypernyms)
+	Levels    int     // hypernym levels followed
+	CharGram  float64 // character trigrams of the word (spelling variants)
+	Bigram    float64 // consecutive content-word pairs (a little word order)
+	IDFPower  float64 // exponent applied to IDF (0 = no IDF weighting)
+	StopWord  float64 // weight of function words (usually 0)
+	SenseNorm bool    // spread a word's mass over its senses instead of giving each its full weight
+	Negation  float64 // weight of a "negated" feature relative to the rest of the vector
+}
+
+// DefaultLexicalWeights returns the tuned default weights.
+func DefaultLexicalWeights() LexicalWeights {
+	return LexicalWeights{
+		Word:      1.0,
+		Synset:    0.8,
+		Hypernym:  0.4,
+		Levels:    2,
+		CharGram:  0.3,
+		Bigram:    0.3,
+		IDFPower:  1.0,
+		StopWord:  0,
+		SenseNorm: true,
+		Negation:  0.5,
+	}
+}
+
+// LexicalOptions configures NewLexical. The zero value gives the default
+// embedder.
+type LexicalOptions struct {
+	Dim     int             // vector length; DefaultLexicalDim when 0
+	Lexicon *Lexicon        // nil: the embedded WordNet lexicon
+	Weights *LexicalWeights // nil: DefaultLexicalWeights
+}
+
+// Lexical is the default offline embedder: a deterministic lexical-semantic
+// vector computed in pure Go with no model download.
+//
+// How it embeds a text: the text is tokenised (contractions expanded), each
+// content word (function words and negators are skipped: negation changes
+// the truth of a sentence, not what it is about) is lemmatised with WordNet's
+// morphology and stemmed (Porter), and contributes these features, each
+// weighted by the word's inverse document frequency:
+//   - its stem;
+//   - its most frequent WordNet senses (synsets), so that synonyms such as
+//     "kid" and "child" share features, and their hypernyms up to two levels
+//     with a decaying weight, so that "boy" and "child" (both kinds of
+//     person) are close;
+//   - its character trigrams (spelling and derivation variants);
+//   - and consecutive content-word pairs carry a little word order.
+//
+// Features are hashed with signed feature hashing into Dim dimensions and
+// the vector is L2-normalised. IDF comes from a background corpus (the
+// WordNet glosses) and can be adapted to a session with Observe.
+//
+// Lexical is safe for concurrent use.
+type Lexical struct {
+	dim int
+	lx  *Lexicon
+	w   LexicalWeights
+
+	mu      sync.RWMutex
+	obsDocs int
+	obsDF   map[string]int
+	cache   map[string]*tokenInfo // token -> weighted features (IDF applied)
+}
+
+type tokenInfo struct {
+	stem  string
+	idf   float64
+	feats []feature
+}
+
+type feature struct {
+	h uint64
+	w float32
+}
+
+const tokenCacheMax = 1 << 16
+
+// NewLexical returns the offline lexical embedder.
+func NewLexical(opts LexicalOptions) (*Lexical, error) {
+	e := &Lexical{dim: opts.Dim, lx: opts.Lexicon, w: DefaultLexicalWeights()}
+	if e.dim == 0 {
+		e.dim = DefaultLexicalDim
+	}
+	if e.dim < 16 {
+		return nil, fmt.Errorf("lexical embedder: dimension %d too small", e.dim)
+	}
+	if opts.Weights != nil {
+		e.w = *opts.Weights
+	}
+	if e.lx == nil {
+		lx, err := DefaultLexicon()
+		if err != nil {
+			return nil, err
+		}
+		e.lx = lx
+	}
+	e.obsDF = map[string]int{}
+	e.cache = map[string]*tokenInfo{}
+	return e, nil
+}
+
+// Model returns a stable id naming the algorithm, lexicon and dimension,
+// e.g. "thinkgraph-lexical-v1+wn30-1/512".
+func (e *Lexical) Model() string {
+	return fmt.Sprintf("%s+%s/%d", lexicalAlgorithm, LexiconVersion, e.dim)
+}
+
+// Dim returns the vector length.
+func (e *Lexical) Dim() int { return e.dim }
+
+// Lexicon returns the lexicon the embedder uses.
+func (e *Lexical) Lexicon() *Lexicon { return e.lx }
+
+// Embed returns one L2-normalised vector per text. It never fails except
+// when ctx is done.
+func (e *Lexical) Embed(ctx context.Context, texts []string) ([]Vector, error) {
+	out := make([]Vector, len(texts))
+	for i, t := range texts {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		out[i] = e.EmbedText(t)
+	}
+	return out, nil
+}
+
+// Observe adds texts to the session's document-frequency statistics, which
+// are blended with the background corpus to weight words: words frequent in
+// this session count less. Vectors computed before and after Observe are
+// not exactly comparable; callers that persist vectors should observe a
+// session's texts before embedding them or re-embed afterwards.
+func (e *Lexical) Observe(texts ...string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, t := range texts {
+		seen := map[string]bool{}
+		for _, tok := range Tokenize(t) {
+			if stopWords[tok] {
+				continue
+			}
+			s := e.stemOf(tok)
+			if !seen[s] {
+				seen[s] = true
+				e.obsDF[s]++
+			}
+		}
+		e.obsDocs++
+	}
+	clear(e.cache)
+}
+
+// stemOf lemmatises then stems a token.
+func (e *Lexical) stemOf(tok string) string {
+	if IsNumber(tok) {
+		return tok
+	}
+	if l := e.lx.Lemma(tok); l != "" {
+		return Stem(l)
+	}
+	return Stem(tok)
+}
+
+// idf blends background and session document frequencies. Callers hold mu.
+func (e *Lexical) idf(stem string) float64 {
+	df, n := e.lx.DocFreq(stem)
+	if e.obsDocs > 0 {
+		// Session documents count as much as 20 background documents each,
+		// capped so that a handful of thoughts cannot dominate.
+		scale := math.Min(20, float64(n)/float64(e.obsDocs)/10)
+		df += int(float64(e.obsDF[stem]) * scale)
+		n += int(float64(e.obsDocs) * scale)
+	}
+	v := math.Log(float64(n+1)/float64(df+1)) + 1
+	if e.w.IDFPower != 1 {
+		v = math.Pow(v, e.w.IDFPower)
+	}
+	return v
+}
+
+// EmbedText embeds one text.
+func (e *Lexical) EmbedText(text string) Vector {
+	var buf [48]string
+	toks := appendTokens(buf[:0], text)
+	acc := make([]float32, e.dim)
+	prev := ""
+	prevIDF := 0.0
+	negated := false
+	for _, tok := range toks {
+		if negators[tok] {
+			negated = true
+		}
+		if stopWords[tok] {
+			if e.w.StopWord > 0 {
+				e.add(acc, hashStr('f', tok), e.w.StopWord)
+			}
+			continue
+		}
+		feats, stem, idf := e.tokenFeatures(tok)
+		for _, f := range feats {
+			e.addRaw(acc, f.h, f.w)
+		}
+		if e.w.Bigram > 0 && prev != "" {
+			e.add(acc, hashStr2('b', prev, stem), e.w.Bigram*(idf+prevIDF)/2)
+		}
+		prev, prevIDF = stem, idf
+	}
+	var norm float64
+	for _, x := range acc {
+		norm += float64(x) * float64(x)
+	}
+	if negated && e.w.Negation > 0 && norm > 0 {
+		// Negation keeps the topic but lowers relatedness a little: one
+		// feature holding a fixed share of the vector's mass.
+		x := e.w.Negation * math.Sqrt(norm)
+		e.add(acc, hashStr('n', "not"), x)
+		norm += x * x // approximately; renormalised exactly below
+		norm = 0
+		for _, v := range acc {
+			norm += float64(v) * float64(v)
+		}
+	}
+	if norm > 0 {
+		inv := float32(1 / math.Sqrt(norm))
+		for i := range acc {
+			acc[i] *= inv
+		}
+	} else {
+		// An empty text still gets a unit vector so that cosines are defined.
+		acc[0] = 1
+	}
+	return acc
+}
+
+func (e *Lexical) add(acc []float32, h uint64, w float64) { e.addRaw(acc, h, float32(w)) }
+
+func (e *Lexical) addRaw(acc []float32, h uint64, w float32) {
+	i := (h >> 1) % uint64(len(acc))
+	if h&1 == 1 {
+		w = -w
+	}
+	acc[i] += w
+}
+
+// tokenFeatures returns the weighted features of one content token, its
+// stem and IDF, from the cache when possible.
+func (e *Lexical) tokenFeatures(tok string) ([]feature, string, float64) {
+	e.mu.RLock()
+	ti, ok := e.cache[tok]
+	e.mu.RUnlock()
+	if ok {
+		return ti.feats, ti.stem, ti.idf
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	stem, feats, idf := e.computeFeatures(tok)
+	if len(e.cache) >= tokenCacheMax {
+		clear(e.cache)
+	}
+	e.cache[tok] = &tokenInfo{stem: stem, idf: idf, feats: feats}
+	return feats, stem, idf
+}
+
+// computeFeatures builds the features of a token. Callers hold mu.
+func (e *Lexical) computeFeatures(tok string) (string, []feature, float64) {
+	w := e.w
+	lemma := ""
+	stem := tok
+	if !IsNumber(tok) {
+		lemma = e.lx.Lemma(tok)
+		if lemma != "" {
+			stem = Stem(lemma)
+		} else {
+			stem = Stem(tok)
+		}
+	}
+	idf := e.idf(stem)
+	var feats []feature
+	push := func(h uint64, x float64) { feats = append(feats, feature{h, float32(x)}) }
+	push(hashStr('w', stem), w.Word*idf)
+	if lemma != "" && w.Synset > 0 {
+		senses := e.lx.Senses(lemma)
+		total := float32(0)
+		for _, s := range senses {
+			total += s.Weight
+		}
+		for _, s := range senses {
+			sw := float64(s.Weight)
+			if w.SenseNorm {
+				sw /= float64(total)
+			}
+			base := w.Synset * idf * sw
+			push(hashInt('s', s.Synset), base)
+			level := []int32{s.Synset}
+			for d := 1; d <= w.Levels && w.Hypernym > 0; d++ {
+				base *= w.Hypernym
+				var next []int32
+				for _, id := range level {
+					for _, p := range e.lx.Hypernyms(id) {
+						push(hashInt('s', p), base)
+						next = append(next, p)
+					}
+				}
+				level = next
+			}
+		}
+	}
+	if w.CharGram > 0 && len(tok) >= 3 && !IsNumber(tok) {
+		g := "^" + tok + "$"
+		n := len(g) - 2
+		cw := w.CharGram * idf / math.Sqrt(float64(n))
+		for i := 0; i+3 <= len(g); i++ {
+			push(hashStr('c', g[i:i+3]), cw)
+		}
+	}
+	return stem, feats, idf
+}
+
+// FNV-1a based feature hashing with a final avalanche mix.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func mix64(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
+func hashStr(kind byte, s string) uint64 {
+	h := uint64(fnvOffset)
+	h ^= uint64(kind)
+	h *= fnvPrime
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return mix64(h)
+}
+
+func hashStr2(kind byte, a, b string) uint64 {
+	h := uint64(fnvOffset)
+	h ^= uint64(kind)
+	h *= fnvPrime
+	for i := 0; i < len(a); i++ {
+		h ^= uint64(a[i])
+		h *= fnvPrime
+	}
+	h ^= ' '
+	h *= fnvPrime
+	for i := 0; i < len(b); i++ {
+		h ^= uint64(b[i])
+		h *= fnvPrime
+	}
+	return mix64(h)
+}
+
+func hashInt(kind byte, v int32) uint64 {
+	return mix64(uint64(kind)<<40 ^ uint64(uint32(v)) ^ 0x9e3779b97f4a7c15)
+}
