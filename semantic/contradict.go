@@ -1,8 +1,477 @@
 package semantic
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Verdict is the contradiction decider's answer for one pair of texts.
 type Verdict struct {
 	Contradicts bool
-	Confidence  float64 // in [0,1]
-	Reason      string  // human-readable explanation; "" when no contradiction
+	Confidence  float64 // in [0,1]; 0 when the texts do not contradict
+	Reason      string  // human-readable explanation
+}
+
+// Contradictor decides whether two short texts contradict each other. It
+// holds the WordNet lexicon it uses for synonyms, hypernyms and antonyms and
+// is safe for concurrent use.
+//
+// How it decides. Both texts are tokenised and lemmatised; function words are
+// dropped. Two texts can only contradict when they are about the same thing,
+// and each rule states what "the same" means:
+//
+//   - negation: exactly one text negates its clause (not, n't, no, never,
+//     nobody, nothing, none, "there is no X"; "with no"/"without" are
+//     modifiers, not clause negation), and every content word of the negated
+//     text is matched in the other text by the same lemma, a shared WordNet
+//     sense, or a hypernym/hyponym within three levels ("no person is
+//     riding" against "a man is riding"). Extra detail on the positive side
+//     is allowed, missing detail is not: "there is no man running down the
+//     road" does not contradict "a man is running".
+//   - antonyms: both texts have the same polarity, they differ in a pair of
+//     words that WordNet lists as antonyms or that a small built-in list of
+//     opposites covers (in/out, on/off, more/less, increase/decrease, ...),
+//     and the rest of their content matches. For comparatives ("X is faster
+//     than Y") the order of the compared things matters: "X is slower than
+//     Y" contradicts it, "Y is slower than X" does not.
+//   - numbers: both texts state numbers, the numbers differ, and the rest
+//     of their content matches ("latency is 20 ms" / "latency is 200 ms").
+//
+// Confidence grows with how completely the content matches. The decider is
+// lexical: it does not resolve coreference, world knowledge or sarcasm.
+type Contradictor struct {
+	lx *Lexicon
+	// MinCoverage is the fraction of the negated (or shorter) text's content
+	// words that must be matched in the other text; 1 by default.
+	MinCoverage float64
+}
+
+// NewContradictor returns a decider using lx, or the embedded lexicon when
+// lx is nil.
+func NewContradictor(lx *Lexicon) (*Contradictor, error) {
+	if lx == nil {
+		var err error
+		if lx, err = DefaultLexicon(); err != nil {
+			return nil, err
+		}
+	}
+	return &Contradictor{lx: lx, MinCoverage: 1}, nil
+}
+
+// clause is a text analysed for contradiction.
+type clause struct {
+	text     string
+	toks     []string
+	negated  bool
+	negWord  string
+	content  []word // content words in order (numbers excluded)
+	numbers  []string
+	thanAt   int // index in content of the first word after "than", -1 if none
+	opposers []string
+}
+
+type word struct {
+	tok, lemma string
+	senses     []Sense
+	// attributive is set when the next token is a content word ("a large
+	// flute"): such a word picks out a thing rather than asserting a
+	// property of it.
+	attributive bool
+}
+
+// numberWords maps spelled-out small numbers to digits.
+var numberWords = map[string]string{
+	"zero": "0", "two": "2", "three": "3", "four": "4", "five": "5",
+	"six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10",
+	"eleven": "11", "twelve": "12", "twenty": "20", "hundred": "100",
+	"thousand": "1000", "million": "1000000", "billion": "1000000000",
+}
+
+// opposites are opposing words that WordNet does not pair (or pairs only
+// through senses the decider does not see): mostly particles and
+// prepositions, which are function words elsewhere.
+var opposites = func() map[string]string {
+	m := map[string]string{}
+	for _, p := range [][2]string{
+		{"in", "out"}, {"into", "out"}, {"into", "from"}, {"on", "off"}, {"up", "down"},
+		{"inside", "outside"}, {"indoors", "outdoors"}, {"near", "far"},
+		{"more", "less"}, {"more", "fewer"}, {"most", "least"}, {"increase", "decrease"},
+		{"increase", "reduce"}, {"rise", "fall"}, {"above", "below"}, {"over", "under"},
+		{"before", "after"}, {"always", "never"}, {"all", "none"}, {"everyone", "nobody"},
+		{"enable", "disable"}, {"add", "remove"}, {"accept", "reject"},
+		{"allow", "forbid"}, {"allow", "prevent"}, {"succeed", "fail"}, {"pass", "fail"},
+		{"true", "false"}, {"correct", "incorrect"}, {"valid", "invalid"},
+		{"possible", "impossible"}, {"safe", "unsafe"}, {"stable", "unstable"},
+		{"sync", "async"}, {"synchronous", "asynchronous"}, {"online", "offline"},
+		{"win", "lose"}, {"gain", "lose"}, {"buy", "sell"}, {"push", "pull"},
+		{"start", "stop"}, {"open", "close"}, {"open", "shut"}, {"with", "without"},
+		{"alone", "together"}, {"empty", "full"}, {"asleep", "awake"},
+		{"put", "take"}, {"catch", "miss"}, {"hit", "miss"}, {"strike", "miss"},
+		{"eat", "fast"}, {"speak", "silent"}, {"clean", "dirty"},
+		{"light", "dark"}, {"young", "old"}, {"new", "old"}, {"wet", "dry"},
+		{"cheap", "expensive"}, {"simple", "complex"}, {"public", "private"},
+		{"deny", "grant"}, {"deny", "confirm"}, {"reveal", "conceal"},
+		{"include", "exclude"}, {"require", "optional"}, {"internal", "external"},
+	} {
+		m[p[0]+"\x00"+p[1]] = "opposite"
+		m[p[1]+"\x00"+p[0]] = "opposite"
+	}
+	return m
+}()
+
+// differentReferents are WordNet antonyms that name different people rather
+// than opposite properties: "a man is talking" and "a woman is talking" do
+// not contradict, they are about different people.
+var differentReferents = func() map[string]bool {
+	m := map[string]bool{}
+	for _, p := range [][2]string{
+		{"man", "woman"}, {"boy", "girl"}, {"male", "female"}, {"brother", "sister"},
+		{"father", "mother"}, {"son", "daughter"}, {"husband", "wife"},
+		{"king", "queen"}, {"gentleman", "lady"}, {"uncle", "aunt"},
+		{"nephew", "niece"}, {"actor", "actress"}, {"host", "hostess"},
+	} {
+		m[p[0]+"\x00"+p[1]] = true
+	}
+	return m
+}()
+
+func (c *Contradictor) analyse(text string) clause {
+	cl := clause{text: text, toks: Tokenize(text), thanAt: -1}
+	for i, t := range cl.toks {
+		if negators[t] {
+			// "with no X" and "without X" modify a noun phrase; they do not
+			// negate the clause.
+			if t == "without" || t == "nor" || t == "neither" || (t == "no" && i > 0 && cl.toks[i-1] == "with") {
+				continue
+			}
+			cl.negated = true
+			if cl.negWord == "" {
+				cl.negWord = t
+			}
+			continue
+		}
+		if t == "than" {
+			cl.thanAt = len(cl.content)
+			continue
+		}
+		if IsNumber(t) {
+			cl.numbers = append(cl.numbers, t)
+			continue
+		}
+		if n, ok := numberWords[t]; ok {
+			cl.numbers = append(cl.numbers, n)
+			continue
+		}
+		if stopWords[t] {
+			switch t {
+			case "in", "out", "into", "on", "off", "up", "down", "over", "under",
+				"more", "less", "most", "least", "before", "after", "all", "with":
+				cl.opposers = append(cl.opposers, t)
+			}
+			continue
+		}
+		lemma := c.lx.Lemma(t)
+		if lemma == "" {
+			lemma = t
+		}
+		var senses []Sense
+		for _, l := range c.lx.Lemmas(t) {
+			senses = append(senses, c.lx.Senses(l)...)
+		}
+		attributive := i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] && !IsNumber(cl.toks[i+1]) && cl.toks[i+1] != "than"
+		cl.content = append(cl.content, word{tok: t, lemma: lemma, senses: senses, attributive: attributive})
+	}
+	return cl
+}
+
+// match reports whether two content words denote the same thing (or one is
+// a kind of the other).
+func (c *Contradictor) match(a, b word) bool {
+	return c.matchDir(a, b) || c.isA(a, b)
+}
+
+// matchDir reports whether b asserts a: the same lemma or stem, a shared
+// WordNet sense, or b is a kind of a ("man" asserts "person", not the
+// reverse).
+func (c *Contradictor) matchDir(a, b word) bool {
+	if a.lemma == b.lemma || a.tok == b.tok || Stem(a.tok) == Stem(b.tok) || Stem(a.lemma) == Stem(b.lemma) {
+		return true
+	}
+	if len(a.senses) == 0 || len(b.senses) == 0 {
+		return false
+	}
+	for _, x := range a.senses {
+		for _, y := range b.senses {
+			if x.Synset == y.Synset {
+				return true
+			}
+		}
+	}
+	return c.isA(b, a)
+}
+
+// isA reports whether a sense of a is a hyponym of a sense of b within three
+// levels.
+func (c *Contradictor) isA(a, b word) bool {
+	var buf [64]int32
+	level := buf[:0]
+	for _, s := range a.senses {
+		level = append(level, s.Synset)
+	}
+	for d := 0; d < 3; d++ {
+		var next []int32
+		for _, id := range level {
+			for _, p := range c.lx.Hypernyms(id) {
+				for _, y := range b.senses {
+					if p == y.Synset {
+						return true
+					}
+				}
+				next = append(next, p)
+			}
+		}
+		level = next
+	}
+	return false
+}
+
+// coverage returns the fraction of the words of x matched by some word of y,
+// and the unmatched words.
+func (c *Contradictor) coverage(x, y []word, skip map[int]bool) (float64, []string) {
+	return c.cover(x, y, skip, c.match)
+}
+
+// entailed is coverage where y must assert each word of x (see matchDir).
+func (c *Contradictor) entailed(x, y []word) (float64, []string) {
+	return c.cover(x, y, nil, c.matchDir)
+}
+
+func (c *Contradictor) cover(x, y []word, skip map[int]bool, match func(a, b word) bool) (float64, []string) {
+	n, hit := 0, 0
+	var missing []string
+	for i, a := range x {
+		if skip[i] {
+			continue
+		}
+		n++
+		found := false
+		for _, b := range y {
+			if match(a, b) {
+				found = true
+				break
+			}
+		}
+		if found {
+			hit++
+		} else {
+			missing = append(missing, a.tok)
+		}
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	return float64(hit) / float64(n), missing
+}
+
+// Contradiction decides whether a and b contradict each other.
+func (c *Contradictor) Contradiction(a, b string) Verdict {
+	A, B := c.analyse(a), c.analyse(b)
+	if len(A.content) == 0 || len(B.content) == 0 {
+		return Verdict{Reason: "no content words to compare"}
+	}
+	minCov := c.MinCoverage
+	if minCov <= 0 {
+		minCov = 1
+	}
+
+	// Negation.
+	if A.negated != B.negated {
+		neg, pos, nname, pname := A, B, "A", "B"
+		if B.negated {
+			neg, pos, nname, pname = B, A, "B", "A"
+		}
+		cov, missing := c.entailed(neg.content, pos.content)
+		if cov >= minCov && sameNumbers(neg.numbers, pos.numbers) {
+			back, _ := c.coverage(pos.content, neg.content, nil)
+			return Verdict{
+				Contradicts: true,
+				Confidence:  round2(0.7 + 0.2*cov + 0.1*back),
+				Reason: fmt.Sprintf("negation: %s negates %q (%q), which %s asserts",
+					nname, propositionText(neg.toks), neg.negWord, pname),
+			}
+		}
+		return Verdict{Reason: fmt.Sprintf("%s is negated but is about something else (unmatched: %s)", nname, strings.Join(missing, ", "))}
+	}
+
+	// Antonyms and opposing words, same polarity.
+	if v, ok := c.antonymVerdict(A, B, minCov); ok {
+		return v
+	}
+
+	// Numbers.
+	if len(A.numbers) > 0 && len(B.numbers) > 0 && !sameNumbers(A.numbers, B.numbers) {
+		covA, _ := c.coverage(A.content, B.content, nil)
+		covB, _ := c.coverage(B.content, A.content, nil)
+		if covA >= minCov && covB >= minCov {
+			return Verdict{
+				Contradicts: true,
+				Confidence:  0.75,
+				Reason: fmt.Sprintf("numbers: A says %s, B says %s about the same thing",
+					strings.Join(A.numbers, ", "), strings.Join(B.numbers, ", ")),
+			}
+		}
+	}
+	return Verdict{Reason: "no negation, antonym or conflicting number about the same thing"}
+}
+
+func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, bool) {
+	// Candidate opposing pairs among content words and particles.
+	type opp struct {
+		i, j     int // indices in content, -1 for particles
+		wa, wb   string
+		conf     float64
+		particle bool
+	}
+	var found []opp
+	for i, x := range A.content {
+		for j, y := range B.content {
+			if x.lemma == y.lemma || x.attributive || y.attributive {
+				continue
+			}
+			if differentReferents[x.lemma+"\x00"+y.lemma] || differentReferents[y.lemma+"\x00"+x.lemma] {
+				continue
+			}
+			if conf, ok := c.lx.Antonyms(x.lemma, y.lemma); ok {
+				found = append(found, opp{i, j, x.tok, y.tok, conf, false})
+			} else if _, ok := opposites[x.lemma+"\x00"+y.lemma]; ok {
+				found = append(found, opp{i, j, x.tok, y.tok, 0.8, false})
+			}
+		}
+	}
+	for _, x := range A.opposers {
+		for _, y := range B.opposers {
+			if _, ok := opposites[x+"\x00"+y]; ok && !contains(B.opposers, x) && !contains(A.opposers, y) {
+				found = append(found, opp{-1, -1, x, y, 0.7, true})
+			}
+		}
+	}
+	for _, o := range found {
+		skipA, skipB := map[int]bool{}, map[int]bool{}
+		if !o.particle {
+			skipA[o.i], skipB[o.j] = true, true
+			// The opposing words must not also appear on the other side.
+			if c.inClause(A.content[o.i], B.content) || c.inClause(B.content[o.j], A.content) {
+				continue
+			}
+		}
+		covA, _ := c.coverage(A.content, B.content, skipA)
+		covB, _ := c.coverage(B.content, A.content, skipB)
+		if len(A.content)-len(skipA) == 0 && len(B.content)-len(skipB) == 0 {
+			covA, covB = 1, 1 // "hot" vs "cold": nothing else to compare
+		}
+		// Antonyms need the rest of one text covered by the other.
+		if max(covA, covB) < minCov || min(covA, covB) < 0.5 {
+			continue
+		}
+		if !sameNumbers(A.numbers, B.numbers) {
+			continue
+		}
+		// Comparatives: "X is faster than Y" vs "Y is slower than X" agree.
+		if A.thanAt >= 0 && B.thanAt >= 0 && !o.particle {
+			if swapped(c, A, B) {
+				continue
+			}
+		}
+		return Verdict{
+			Contradicts: true,
+			Confidence:  round2(o.conf * (0.6 + 0.4*(covA+covB)/2)),
+			Reason:      fmt.Sprintf("antonyms: A says %q where B says %q about the same thing", o.wa, o.wb),
+		}, true
+	}
+	// Same comparative, swapped order: "X is faster than Y" vs "Y is faster than X".
+	if A.thanAt > 0 && B.thanAt > 0 && swapped(c, A, B) {
+		covA, _ := c.coverage(A.content, B.content, nil)
+		covB, _ := c.coverage(B.content, A.content, nil)
+		if covA >= minCov && covB >= minCov {
+			return Verdict{
+				Contradicts: true,
+				Confidence:  0.7,
+				Reason:      "comparatives: A and B compare the same things in opposite order",
+			}, true
+		}
+	}
+	return Verdict{}, false
+}
+
+// swapped reports whether the first content word before "than" in A is
+// matched after "than" in B and vice versa.
+func swapped(c *Contradictor, A, B clause) bool {
+	if A.thanAt <= 0 || B.thanAt <= 0 || A.thanAt >= len(A.content) || B.thanAt >= len(B.content) {
+		return false
+	}
+	aSubj, aObj := A.content[0], A.content[A.thanAt]
+	bSubj, bObj := B.content[0], B.content[B.thanAt]
+	return c.match(aSubj, bObj) && c.match(aObj, bSubj) && !c.match(aSubj, bSubj)
+}
+
+func (c *Contradictor) inClause(w word, ws []word) bool {
+	for _, x := range ws {
+		if x.lemma == w.lemma {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sameNumbers(a, b []string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return true // a number on one side only is extra detail
+	}
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// propositionText renders a negated clause without its negation, e.g.
+// "There is no man playing a guitar" → "man playing a guitar".
+func propositionText(toks []string) string {
+	out := make([]string, 0, len(toks))
+	for i, t := range toks {
+		if negators[t] {
+			continue
+		}
+		if (t == "there" && i == 0) || (i == 1 && toks[0] == "there" && (t == "is" || t == "are")) {
+			continue
+		}
+		if (t == "do" || t == "does" || t == "did") && i+1 < len(toks) && toks[i+1] == "not" {
+			continue
+		}
+		if (t == "a" || t == "an" || t == "the") && len(out) == 0 {
+			continue
+		}
+		out = append(out, t)
+	}
+	return strings.Join(out, " ")
+}
+
+func round2(x float64) float64 {
+	if x > 1 {
+		x = 1
+	}
+	return float64(int(x*100+0.5)) / 100
 }

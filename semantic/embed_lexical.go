@@ -35,7 +35,7 @@ type LexicalWeights struct {
 func DefaultLexicalWeights() LexicalWeights {
 	return LexicalWeights{
 		Word:      1.0,
-		Synset:    0.8,
+		Synset:    0.4,
 		Hypernym:  0.4,
 		Levels:    2,
 		CharGram:  0.3,
@@ -43,7 +43,7 @@ func DefaultLexicalWeights() LexicalWeights {
 		IDFPower:  1.0,
 		StopWord:  0,
 		SenseNorm: true,
-		Negation:  0.5,
+		Negation:  1.5,
 	}
 }
 
@@ -226,6 +226,13 @@ func (e *Lexical) EmbedText(text string) Vector {
 		for _, f := range feats {
 			e.addRaw(acc, f.h, f.w)
 		}
+		if negated && e.w.Negation > 0 {
+			// A word in a negated clause also gets a negated twin feature:
+			// "no man is running" stays close to "a man is running" but
+			// less than a paraphrase would, and two unrelated negated
+			// sentences share nothing through the negation.
+			e.add(acc, hashStr('n', stem), e.w.Negation*idf)
+		}
 		if e.w.Bigram > 0 && prev != "" {
 			e.add(acc, hashStr2('b', prev, stem), e.w.Bigram*(idf+prevIDF)/2)
 		}
@@ -234,17 +241,6 @@ func (e *Lexical) EmbedText(text string) Vector {
 	var norm float64
 	for _, x := range acc {
 		norm += float64(x) * float64(x)
-	}
-	if negated && e.w.Negation > 0 && norm > 0 {
-		// Negation keeps the topic but lowers relatedness a little: one
-		// feature holding a fixed share of the vector's mass.
-		x := e.w.Negation * math.Sqrt(norm)
-		e.add(acc, hashStr('n', "not"), x)
-		norm += x * x // approximately; renormalised exactly below
-		norm = 0
-		for _, v := range acc {
-			norm += float64(v) * float64(v)
-		}
 	}
 	if norm > 0 {
 		inv := float32(1 / math.Sqrt(norm))

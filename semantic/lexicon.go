@@ -214,3 +214,37 @@ var morphRules = []rule{
 	{"ing", "e"}, {"ing", ""}, {"ed", "e"}, {"ed", ""},
 	{"est", "e"}, {"est", ""}, {"er", "e"}, {"er", ""},
 }
+
+// Lemmas returns every base form of w known to the lexicon, most likely
+// first: "cutting" gives "cutting" (the noun) and "cut" (the verb).
+func (lx *Lexicon) Lemmas(w string) []string {
+	var out []string
+	add := func(l string) {
+		for _, x := range out {
+			if x == l {
+				return
+			}
+		}
+		out = append(out, l)
+	}
+	if l, ok := lx.exc[w]; ok {
+		add(l)
+	}
+	if _, ok := lx.senses[w]; ok {
+		add(w)
+	}
+	for _, r := range morphRules {
+		if !strings.HasSuffix(w, r.suffix) || len(w)-len(r.suffix) < 2 {
+			continue
+		}
+		base := w[:len(w)-len(r.suffix)] + r.repl
+		if _, ok := lx.senses[base]; ok {
+			add(base)
+		} else if n := len(base); r.repl == "" && n >= 3 && base[n-1] == base[n-2] {
+			if _, ok := lx.senses[base[:n-1]]; ok {
+				add(base[:n-1])
+			}
+		}
+	}
+	return out
+}
