@@ -93,8 +93,7 @@ var numberWords = map[string]string{
 var opposites = func() map[string]string {
 	m := map[string]string{}
 	for _, p := range [][2]string{
-		{"in", "out"}, {"into", "out"}, {"into", "from"}, {"on", "off"}, {"up", "down"},
-		{"inside", "outside"}, {"indoors", "outdoors"}, {"near", "far"},
+		{"near", "far"},
 		{"more", "less"}, {"more", "fewer"}, {"most", "least"}, {"increase", "decrease"},
 		{"increase", "reduce"}, {"rise", "fall"}, {"above", "below"}, {"over", "under"},
 		{"before", "after"}, {"always", "never"}, {"all", "none"}, {"everyone", "nobody"},
@@ -164,8 +163,10 @@ func (c *Contradictor) analyse(text string) clause {
 		}
 		if stopWords[t] {
 			switch t {
-			case "in", "out", "into", "on", "off", "up", "down", "over", "under",
-				"more", "less", "most", "least", "before", "after", "all", "with":
+			// Spatial particles (in/out, up/down, on/off) are not used: two
+			// texts differing only in direction usually describe different
+			// events rather than contradict.
+			case "more", "less", "most", "least", "before", "after", "all", "with":
 				cl.opposers = append(cl.opposers, t)
 			}
 			continue
