@@ -72,6 +72,7 @@ type clause struct {
 
 type word struct {
 	tok, lemma string
+	lemmas     []string // every base form ("faster": "faster", "fast")
 	senses     []Sense
 	// attributive is set when the next token is a content word ("a large
 	// flute"): such a word picks out a thing rather than asserting a
@@ -134,6 +135,17 @@ var differentReferents = func() map[string]bool {
 	return m
 }()
 
+// transient words describe momentary posture, motion, position or colour
+// (sitting/standing, inside/outside, left/right, black/white); two texts that
+// differ only in them usually describe different moments or different
+// things, so their WordNet antonymy is not taken as a contradiction.
+var transient = map[string]bool{
+	"sit": true, "stand": true, "lie": true, "run": true, "walk": true,
+	"rest": true, "still": true, "inside": true, "outside": true,
+	"left": true, "right": true, "black": true, "white": true,
+	"top": true, "side": true, "bottom": true, "surface": true, "underwater": true,
+}
+
 func (c *Contradictor) analyse(text string) clause {
 	cl := clause{text: text, toks: Tokenize(text), thanAt: -1}
 	for i, t := range cl.toks {
@@ -176,11 +188,15 @@ func (c *Contradictor) analyse(text string) clause {
 			lemma = t
 		}
 		var senses []Sense
-		for _, l := range c.lx.Lemmas(t) {
+		lemmas := c.lx.Lemmas(t)
+		if len(lemmas) == 0 {
+			lemmas = []string{t}
+		}
+		for _, l := range lemmas {
 			senses = append(senses, c.lx.Senses(l)...)
 		}
 		attributive := i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] && !IsNumber(cl.toks[i+1]) && cl.toks[i+1] != "than"
-		cl.content = append(cl.content, word{tok: t, lemma: lemma, senses: senses, attributive: attributive})
+		cl.content = append(cl.content, word{tok: t, lemma: lemma, lemmas: lemmas, senses: senses, attributive: attributive})
 	}
 	return cl
 }
@@ -339,13 +355,8 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 			if x.lemma == y.lemma || x.attributive || y.attributive {
 				continue
 			}
-			if differentReferents[x.lemma+"\x00"+y.lemma] || differentReferents[y.lemma+"\x00"+x.lemma] {
-				continue
-			}
-			if conf, ok := c.lx.Antonyms(x.lemma, y.lemma); ok {
+			if conf, ok := c.opposed(x, y); ok {
 				found = append(found, opp{i, j, x.tok, y.tok, conf, false})
-			} else if _, ok := opposites[x.lemma+"\x00"+y.lemma]; ok {
-				found = append(found, opp{i, j, x.tok, y.tok, 0.8, false})
 			}
 		}
 	}
@@ -402,6 +413,28 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 		}
 	}
 	return Verdict{}, false
+}
+
+// opposed reports whether two words are antonyms (WordNet or the built-in
+// opposites) under any of their base forms.
+func (c *Contradictor) opposed(x, y word) (float64, bool) {
+	best, found := 0.0, false
+	for _, a := range x.lemmas {
+		for _, b := range y.lemmas {
+			if a == b || differentReferents[a+"\x00"+b] || differentReferents[b+"\x00"+a] {
+				continue
+			}
+			if transient[a] && transient[b] {
+				continue
+			}
+			if conf, ok := c.lx.Antonyms(a, b); ok && conf > best {
+				best, found = conf, true
+			} else if _, ok := opposites[a+"\x00"+b]; ok && 0.8 > best {
+				best, found = 0.8, true
+			}
+		}
+	}
+	return best, found
 }
 
 // swapped reports whether the first content word before "than" in A is

@@ -128,6 +128,8 @@ var stopWords = func() map[string]bool {
 		i me my mine we us our ours you your yours he him his she her hers it its
 		they them their theirs one ones someone somebody something
 		of in on at to from by with for about into onto over under up down out off
+		after before during through across behind around against toward towards
+		beside among within along via per
 		as than then so such very too also just only even quite rather
 		and or but if while because although though since until when where which
 		who whom whose what how why whether
