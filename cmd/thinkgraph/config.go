@@ -1,0 +1,150 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/sqlite"
+)
+
+// envVar documents one environment variable; the list drives both parsing
+// and --help, so the two cannot disagree.
+type envVar struct {
+	name, def, help string
+}
+
+var envVars = []envVar{
+	{"DATABASE_PATH", "$XDG_DATA_HOME/thinkgraph/thinkgraph.db (else ~/.local/share/thinkgraph/thinkgraph.db)", "SQLite database file; created with its directory on first run. --db overrides it."},
+	{"DATABASE_MAX_CONNECTIONS", "5", "Size of the database read pool."},
+	{"LOG_LEVEL", "info", "trace, debug, info, warn or error. Logs go to stderr only."},
+	{"LOG_FORMAT", "pretty", "pretty (human-readable text) or json."},
+	{"THINK_MAX_THOUGHTS", "100", "Size of the think log's context window (context_size); older thoughts leave the window but stay stored."},
+	{"THINKGRAPH_MAX_THOUGHT_LENGTH", "10000", "Longest thought accepted, in characters."},
+	{"THINKGRAPH_CONFIDENCE_THRESHOLD", "0.6", "Below it a thought is a branch point; backtrack returns to the nearest thought at or above it."},
+	{"THINKGRAPH_SQLITE_SYNCHRONOUS", "NORMAL", "NORMAL: acknowledged writes survive a crash or kill of the server; FULL: they also survive power loss (an fsync per write)."},
+	{"THINKGRAPH_BUSY_TIMEOUT_MS", "10000", "How long a write waits for another process's write lock on the same database file."},
+}
+
+// config is the resolved configuration of a run.
+type config struct {
+	dbPath     string
+	sqlite     sqlite.Options
+	reasoning  reasoning.Config
+	logLevel   slog.Level
+	logFormat  string
+	getenv     func(string) string
+}
+
+// LevelTrace is below debug, for LOG_LEVEL=trace.
+const LevelTrace = slog.Level(-8)
+
+func loadConfig(getenv func(string) string) (*config, error) {
+	c := &config{getenv: getenv, reasoning: reasoning.DefaultConfig()}
+	var errs []error
+	intVar := func(name string, def, min int) int {
+		v := strings.TrimSpace(getenv(name))
+		if v == "" {
+			return def
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < min {
+			errs = append(errs, fmt.Errorf("%s must be a whole number ≥ %d, got %q", name, min, v))
+			return def
+		}
+		return n
+	}
+	c.dbPath = getenv("DATABASE_PATH")
+	c.sqlite.MaxReaders = intVar("DATABASE_MAX_CONNECTIONS", 5, 1)
+	c.sqlite.BusyTimeout = time.Duration(intVar("THINKGRAPH_BUSY_TIMEOUT_MS", 10000, 0)) * time.Millisecond
+	c.reasoning.MaxContextThoughts = intVar("THINK_MAX_THOUGHTS", 100, 1)
+	c.reasoning.MaxThoughtLength = intVar("THINKGRAPH_MAX_THOUGHT_LENGTH", 10000, 1)
+	if v := strings.TrimSpace(getenv("THINKGRAPH_CONFIDENCE_THRESHOLD")); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f <= 0 || f > 1 {
+			errs = append(errs, fmt.Errorf("THINKGRAPH_CONFIDENCE_THRESHOLD must be a number in (0, 1], got %q", v))
+		} else {
+			c.reasoning.ConfidenceThreshold = f
+		}
+	}
+	switch v := strings.ToUpper(strings.TrimSpace(getenv("THINKGRAPH_SQLITE_SYNCHRONOUS"))); v {
+	case "", "NORMAL":
+		c.sqlite.Synchronous = "NORMAL"
+	case "FULL":
+		c.sqlite.Synchronous = "FULL"
+	default:
+		errs = append(errs, fmt.Errorf("THINKGRAPH_SQLITE_SYNCHRONOUS must be NORMAL or FULL, got %q", v))
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv("LOG_LEVEL"))); v {
+	case "trace":
+		c.logLevel = LevelTrace
+	case "debug":
+		c.logLevel = slog.LevelDebug
+	case "", "info":
+		c.logLevel = slog.LevelInfo
+	case "warn", "warning":
+		c.logLevel = slog.LevelWarn
+	case "error":
+		c.logLevel = slog.LevelError
+	default:
+		errs = append(errs, fmt.Errorf("LOG_LEVEL must be trace, debug, info, warn or error, got %q", v))
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv("LOG_FORMAT"))); v {
+	case "", "pretty":
+		c.logFormat = "pretty"
+	case "json":
+		c.logFormat = "json"
+	default:
+		errs = append(errs, fmt.Errorf("LOG_FORMAT must be pretty or json, got %q", v))
+	}
+	return c, errors.Join(errs...)
+}
+
+// databasePath returns the database file to use: --db, else DATABASE_PATH,
+// else a file in the user's data directory (never the working directory,
+// which is arbitrary when an MCP client spawns the server).
+func (c *config) databasePath(flagValue string) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
+	}
+	if c.dbPath != "" {
+		return c.dbPath, nil
+	}
+	if x := c.getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "thinkgraph", "thinkgraph.db"), nil
+	}
+	home := c.getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cannot find a data directory (no XDG_DATA_HOME or HOME): set DATABASE_PATH or --db")
+		}
+		home = h
+	}
+	return filepath.Join(home, ".local", "share", "thinkgraph", "thinkgraph.db"), nil
+}
+
+func (c *config) logger(w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{
+		Level: c.logLevel,
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.LevelKey {
+				if l, ok := a.Value.Any().(slog.Level); ok && l == LevelTrace {
+					a.Value = slog.StringValue("TRACE")
+				}
+			}
+			return a
+		},
+	}
+	if c.logFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

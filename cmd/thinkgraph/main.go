@@ -1,0 +1,147 @@
+// Command thinkgraph is an MCP server for structured reasoning: a think log,
+// a confidence graph with backtracking, branches, sequential thinking and
+// semantic checks over one persisted reasoning graph.
+//
+//	thinkgraph serve                 MCP over stdio (what an MCP client spawns)
+//	thinkgraph serve --http ADDR     MCP over streamable HTTP at /mcp
+//	thinkgraph sessions list|show ID read the stored sessions
+//	thinkgraph version
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+)
+
+// version is set with -ldflags "-X main.version=v1.2.3"; otherwise it comes
+// from the module version go install recorded.
+var version = ""
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	stop()
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "thinkgraph:", err)
+		}
+		os.Exit(exitCode(err))
+	}
+}
+
+type usageError struct{ error }
+
+func exitCode(err error) int {
+	var u usageError
+	if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
+		return 2
+	}
+	return 1
+}
+
+// env gives commands their I/O and environment, so tests can run them
+// in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+}
+
+func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) error {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	if len(argv) == 0 {
+		usage(stderr)
+		return usageError{errors.New("no command given")}
+	}
+	cmd, rest := argv[0], argv[1:]
+	switch cmd {
+	case "serve":
+		return e.serve(ctx, rest)
+	case "sessions":
+		return e.sessions(ctx, rest)
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, "thinkgraph", buildVersion())
+		return nil
+	case "help", "-h", "-help", "--help":
+		usage(stdout)
+		return nil
+	default:
+		usage(stderr)
+		return usageError{fmt.Errorf("unknown command %q", cmd)}
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `thinkgraph: an MCP server for structured reasoning over one persisted reasoning graph.
+
+Usage:
+  thinkgraph serve [--db PATH] [--http ADDR]   serve MCP over stdio, or streamable HTTP at ADDR/mcp
+  thinkgraph sessions list [--db PATH] [--limit N]
+  thinkgraph sessions show ID [--db PATH]
+  thinkgraph version
+  thinkgraph help
+
+Run "thinkgraph COMMAND --help" for the flags of a command.
+
+Environment:
+`)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	for _, v := range envVars {
+		fmt.Fprintf(tw, "  %s\t%s (default: %s)\n", v.name, v.help, v.def)
+	}
+	tw.Flush()
+}
+
+// flagSet returns a flag set for a subcommand whose -help prints the flags
+// and the environment variables.
+func (e *env) flagSet(name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: thinkgraph %s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+		fmt.Fprintln(fs.Output(), "\nEnvironment: see \"thinkgraph help\".")
+	}
+	return fs
+}
+
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	return nil
+}
+
+func trimLines(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

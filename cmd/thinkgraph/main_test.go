@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/sqlite"
+)
+
+// binary is the thinkgraph binary built once for the process tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "thinkgraph-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "thinkgraph")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// spawn starts "thinkgraph serve" on db as a subprocess and connects the
+// SDK's client to it over stdio.
+func spawn(t *testing.T, db string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(binary, "serve", "--db", db)
+	cmd.Env = append(os.Environ(), "LOG_LEVEL=warn")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "process-test", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Second}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr: %s", err, stderr.String())
+	}
+	return cs, cmd
+}
+
+func think(ctx context.Context, cs *mcp.ClientSession, args map[string]any) (map[string]any, error) {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "think", Arguments: args})
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return nil, fmt.Errorf("tool error: %v", res.Content[0].(*mcp.TextContent).Text)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var out map[string]any
+	return out, json.Unmarshal(b, &out)
+}
+
+// storedThoughts opens the database file directly and returns the thoughts of
+// a session by step.
+func storedThoughts(t *testing.T, db, session string) map[int]string {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), db, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	got := map[int]string{}
+	err = store.View(context.Background(), func(tx thinkgraph.Tx) error {
+		ths, err := tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{SessionID: session})
+		for _, th := range ths {
+			if _, dup := got[th.Step]; dup {
+				t.Errorf("step %d stored twice", th.Step)
+			}
+			got[th.Step] = th.Content
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func TestStdioSubprocess(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "sub", "dir", "tg.db") // directories are created
+	cs, _ := spawn(t, db)
+	defer cs.Close()
+	ctx := context.Background()
+	out, err := think(ctx, cs, map[string]any{"thought": "first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out["step"] != float64(1) || out["status"] != "success" || out["session_id"] == "" {
+		t.Fatal(out)
+	}
+	out, err = think(ctx, cs, map[string]any{"thought": "second", "confidence": "0.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out["step"] != float64(2) || out["status"] != "branch" {
+		t.Fatal(out)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "think", Arguments: map[string]any{"thought": ""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || res.Content[0].(*mcp.TextContent).Text != "Error: 'thought' parameter is required" {
+		t.Fatalf("empty thought: %+v", res)
+	}
+}
+
+func TestRestartContinuesSession(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "tg.db")
+	ctx := context.Background()
+	cs, _ := spawn(t, db)
+	for i := 1; i <= 3; i++ {
+		if _, err := think(ctx, cs, map[string]any{"thought": fmt.Sprint("before ", i), "session_id": "restart"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs.Close()
+
+	cs, _ = spawn(t, db)
+	defer cs.Close()
+	out, err := think(ctx, cs, map[string]any{"thought": "after restart", "session_id": "restart"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out["step"] != float64(4) {
+		t.Fatalf("step after restart: %v", out)
+	}
+}
+
+// Four server processes on one database file write 250 thoughts each into one
+// session: every write lands, with a unique step.
+func TestConcurrentProcessesOneFile(t *testing.T) {
+	const procs, each = 4, 250
+	db := filepath.Join(t.TempDir(), "tg.db")
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, procs)
+	for p := 0; p < procs; p++ {
+		cs, _ := spawn(t, db)
+		defer cs.Close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				if _, err := think(ctx, cs, map[string]any{"thought": fmt.Sprintf("p%d-%d", p, i), "session_id": "shared"}); err != nil {
+					errs <- fmt.Errorf("process %d call %d: %w", p, i, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	got := storedThoughts(t, db, "shared")
+	if len(got) != procs*each {
+		t.Fatalf("%d thoughts stored, want %d", len(got), procs*each)
+	}
+	for step := 1; step <= procs*each; step++ {
+		if _, ok := got[step]; !ok {
+			t.Fatalf("step %d missing", step)
+		}
+	}
+}
+
+// The server is killed with SIGKILL while calls are in flight; every thought
+// whose call was acknowledged is in the database after a restart.
+func TestKillNineKeepsAcknowledgedThoughts(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "tg.db")
+	ctx := context.Background()
+	cs, cmd := spawn(t, db)
+	var mu sync.Mutex
+	acked := map[int]string{}
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				content := fmt.Sprintf("worker %d thought %d", w, i)
+				out, err := think(ctx, cs, map[string]any{"thought": content, "session_id": "crash"})
+				if err != nil {
+					return // the server is gone
+				}
+				mu.Lock()
+				acked[int(out["step"].(float64))] = content
+				n := len(acked)
+				mu.Unlock()
+				if n >= 200 && w == 0 {
+					// Kill while the other workers have calls in flight.
+					_ = cmd.Process.Signal(syscall.SIGKILL)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	cs.Close() // waits for the killed process
+
+	got := storedThoughts(t, db, "crash")
+	mu.Lock()
+	defer mu.Unlock()
+	if len(acked) < 200 {
+		t.Fatalf("only %d acknowledged before the kill", len(acked))
+	}
+	for step, content := range acked {
+		if got[step] != content {
+			t.Errorf("acknowledged step %d (%q) stored as %q", step, content, got[step])
+		}
+	}
+	// And the database is healthy: a restarted server continues the session.
+	cs, _ = spawn(t, db)
+	defer cs.Close()
+	out, err := think(ctx, cs, map[string]any{"thought": "after the crash", "session_id": "crash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int(out["step"].(float64)) != len(got)+1 {
+		t.Fatalf("step after restart %v, %d stored before", out["step"], len(got))
+	}
+}
+
+func TestCLISessionsAndVersion(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "tg.db")
+	cs, _ := spawn(t, db)
+	if _, err := think(context.Background(), cs, map[string]any{"thought": "Design the cache\nsecond line", "session_id": "cli-session", "confidence": 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	cs.Close()
+
+	out, err := exec.Command(binary, "sessions", "list", "--db", db).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "cli-session") || !strings.Contains(string(out), "STEPS") {
+		t.Fatalf("sessions list: %v\n%s", err, out)
+	}
+	out, err = exec.Command(binary, "sessions", "show", "cli-session", "--db", db).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Step 1 · main · think confidence 0.5 ← current [branch point]") ||
+		!strings.Contains(string(out), "Design the cache\nsecond line") {
+		t.Fatalf("sessions show: %v\n%s", err, out)
+	}
+	out, err = exec.Command(binary, "sessions", "show", "missing", "--db", db).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), `session "missing" not found`) {
+		t.Fatalf("show missing: %v\n%s", err, out)
+	}
+	out, err = exec.Command(binary, "version").CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "thinkgraph ") {
+		t.Fatalf("version: %v %s", err, out)
+	}
+	cmd := exec.Command(binary, "serve")
+	cmd.Env = append(os.Environ(), "LOG_LEVEL=loud", "DATABASE_PATH="+db)
+	out, err = cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "LOG_LEVEL must be trace, debug, info, warn or error") {
+		t.Fatalf("bad LOG_LEVEL: %v %s", err, out)
+	}
+}
+
+func TestDefaultDatabasePath(t *testing.T) {
+	env := map[string]string{"HOME": "/home/u"}
+	c, err := loadConfig(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := c.databasePath(""); p != "/home/u/.local/share/thinkgraph/thinkgraph.db" {
+		t.Fatalf("no XDG_DATA_HOME: %s", p)
+	}
+	env["XDG_DATA_HOME"] = "/data"
+	if p, _ := c.databasePath(""); p != "/data/thinkgraph/thinkgraph.db" {
+		t.Fatalf("XDG_DATA_HOME: %s", p)
+	}
+	env["DATABASE_PATH"] = "/x/y.db"
+	c, _ = loadConfig(func(k string) string { return env[k] })
+	if p, _ := c.databasePath(""); p != "/x/y.db" {
+		t.Fatalf("DATABASE_PATH: %s", p)
+	}
+	if p, _ := c.databasePath("/flag.db"); p != "/flag.db" {
+		t.Fatalf("--db: %s", p)
+	}
+}

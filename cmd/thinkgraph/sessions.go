@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/thinkgraph/thinkgraph"
+)
+
+func (e *env) sessions(ctx context.Context, argv []string) error {
+	if len(argv) == 0 {
+		return usageError{fmt.Errorf("sessions: want list or show ID")}
+	}
+	switch argv[0] {
+	case "list":
+		fs := e.flagSet("sessions list", "sessions list [--db PATH] [--limit N]")
+		db := fs.String("db", "", "SQLite database file (overrides DATABASE_PATH)")
+		limit := fs.Int("limit", 50, "list at most N sessions, most recently updated first (0: all)")
+		if err := parseFlags(fs, argv[1:]); err != nil {
+			return err
+		}
+		_, store, _, err := e.open(ctx, *db)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		return store.View(ctx, func(tx thinkgraph.Tx) error {
+			ss, err := tx.Sessions(ctx, thinkgraph.SessionFilter{Limit: *limit})
+			if err != nil {
+				return err
+			}
+			if len(ss) == 0 {
+				fmt.Fprintln(e.stdout, "no sessions yet")
+				return nil
+			}
+			tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tSTEPS\tMODE\tUPDATED\tGOAL")
+			for _, s := range ss {
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", s.ID, s.StepCount, s.Mode, s.UpdatedAt.Local().Format(time.DateTime), trimLines(s.Goal, 60))
+			}
+			return tw.Flush()
+		})
+	case "show":
+		fs := e.flagSet("sessions show", "sessions show ID [--db PATH]")
+		db := fs.String("db", "", "SQLite database file (overrides DATABASE_PATH)")
+		if len(argv) < 2 {
+			return usageError{fmt.Errorf("sessions show: want a session ID")}
+		}
+		id := argv[1]
+		if err := parseFlags(fs, argv[2:]); err != nil {
+			return err
+		}
+		_, store, _, err := e.open(ctx, *db)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		return store.View(ctx, func(tx thinkgraph.Tx) error {
+			s, err := tx.Session(ctx, id)
+			if err != nil {
+				return fmt.Errorf("session %q not found (see \"thinkgraph sessions list\")", id)
+			}
+			branches, err := tx.Branches(ctx, id)
+			if err != nil {
+				return err
+			}
+			ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: id})
+			if err != nil {
+				return err
+			}
+			w := e.stdout
+			fmt.Fprintf(w, "Session %s\n", s.ID)
+			if s.Goal != "" {
+				fmt.Fprintf(w, "Goal:     %s\n", s.Goal)
+			}
+			fmt.Fprintf(w, "Mode:     %s\nCreated:  %s\nUpdated:  %s\nSteps:    %d\nBranches:", s.Mode,
+				s.CreatedAt.Local().Format(time.DateTime), s.UpdatedAt.Local().Format(time.DateTime), s.StepCount)
+			for _, b := range branches {
+				fmt.Fprintf(w, " %s (%s)", b.ID, b.State)
+			}
+			fmt.Fprintln(w)
+			for _, th := range ths {
+				marks := ""
+				if th.ID == s.CurrentThoughtID {
+					marks += " ← current"
+				}
+				if th.BranchPoint {
+					marks += " [branch point]"
+				}
+				if th.Alternative {
+					if th.Selected {
+						marks += " [selected alternative]"
+					} else {
+						marks += " [alternative]"
+					}
+				}
+				conf := ""
+				if th.Confidence != nil {
+					conf = " confidence " + strconv.FormatFloat(*th.Confidence, 'g', 3, 64)
+				}
+				fmt.Fprintf(w, "\nStep %d · %s · %s%s%s\n%s\n", th.Step, th.BranchID, th.Tool, conf, marks, th.Content)
+			}
+			return nil
+		})
+	default:
+		return usageError{fmt.Errorf("sessions: unknown subcommand %q (want list or show ID)", argv[0])}
+	}
+}

@@ -1,0 +1,208 @@
+// Package mcpserver is thinkgraph's MCP surface: the tools, resources and
+// their schemas. Handlers parse arguments and render results; the work is
+// done by package reasoning.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"reflect"
+	"sort"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
+)
+
+// Options configure the MCP server.
+type Options struct {
+	Name    string
+	Version string
+	Logger  *slog.Logger
+}
+
+// Server is thinkgraph's MCP server.
+type Server struct {
+	svc  *reasoning.Service
+	mcp  *mcp.Server
+	log  *slog.Logger
+	opts Options
+
+	mu    sync.Mutex
+	conns map[*mcp.ServerSession]string // connection -> its session id
+}
+
+// New returns an MCP server with every tool and resource registered.
+func New(svc *reasoning.Service, opts Options) *Server {
+	if opts.Name == "" {
+		opts.Name = "thinkgraph"
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{svc: svc, log: opts.Logger, opts: opts, conns: map[*mcp.ServerSession]string{}}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "thinkgraph: structured reasoning", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       opts.Logger,
+	})
+	s.addThinkTools()
+	s.addResources()
+	return s
+}
+
+const instructions = `thinkgraph keeps a persisted reasoning graph per session. Use "think" to record a reasoning step (with an optional confidence 0..1; below 0.6 the step becomes a branch point). Every tool takes an optional session_id; without it, calls go to this connection's own session, and every response names the session so you can continue it later.`
+
+// MCP returns the underlying SDK server, to run on a transport.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// sessionRef resolves the session a call goes to: the caller's session_id,
+// or else the connection's own session.
+func (s *Server) sessionRef(req *mcp.CallToolRequest, a *args) (reasoning.SessionRef, error) {
+	id, ok, err := a.str("session_id")
+	if err != nil {
+		return reasoning.SessionRef{}, err
+	}
+	if ok {
+		return reasoning.SessionRef{ID: id, Explicit: true, Tenant: thinkgraph.LocalTenant}, nil
+	}
+	return reasoning.SessionRef{ID: s.connSession(req.Session), Tenant: thinkgraph.LocalTenant}, nil
+}
+
+// connSession returns the session id of an MCP connection, assigning one on
+// first use. A connection with a transport session id (streamable HTTP) maps
+// to it, so any process serving that connection finds the same session.
+func (s *Server) connSession(ss *mcp.ServerSession) string {
+	if ss == nil {
+		return reasoning.NewID()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id, ok := s.conns[ss]; ok {
+		return id
+	}
+	id := ss.ID()
+	if id == "" || reasoning.ValidateSessionID(id) != nil {
+		id = reasoning.NewID()
+	}
+	s.conns[ss] = id
+	go func() {
+		_ = ss.Wait()
+		s.mu.Lock()
+		delete(s.conns, ss)
+		s.mu.Unlock()
+	}()
+	return id
+}
+
+// toolDef describes a tool: its MCP definition, the Go type of its output
+// (for the output schema), and how errors are rendered.
+type toolDef struct {
+	tool *mcp.Tool
+	// output is a zero value of the output type; its schema is published.
+	output any
+	// errorStatus is the "status" of error results ("error" by default).
+	errorStatus string
+	handle      func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error)
+}
+
+// addTool registers a tool whose arguments are decoded by args (so numbers
+// may come as strings and unknown fields are named) and whose result is
+// returned both as structured content and as JSON text.
+func (s *Server) addTool(d toolDef) {
+	if d.output != nil {
+		schema, err := jsonschema.ForType(reflect.TypeOf(d.output), &jsonschema.ForOptions{})
+		if err != nil {
+			panic(err) // a programming error: the output type has no schema
+		}
+		d.tool.OutputSchema = schema
+	}
+	known := schemaProperties(d.tool.InputSchema)
+	name := d.tool.Name
+	s.mcp.AddTool(d.tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		out, err := func() (any, error) {
+			a, err := parseArgs(req.Params.Arguments, known)
+			if err != nil {
+				return nil, err
+			}
+			return d.handle(ctx, req, a)
+		}()
+		if err != nil {
+			return s.errorResult(ctx, name, d.errorStatus, err), nil
+		}
+		text, err := json.Marshal(out)
+		if err != nil {
+			return s.errorResult(ctx, name, d.errorStatus, err), nil
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
+			StructuredContent: json.RawMessage(text),
+		}, nil
+	})
+}
+
+// errorBody is the structured content of a tool error: seed 004's
+// {status, message} and seed 000's {error, code, details, suggestions}.
+type errorBody struct {
+	Status      string        `json:"status"`
+	Message     string        `json:"message"`
+	Error       string        `json:"error"`
+	Code        string        `json:"code"`
+	Details     *errorDetails `json:"details,omitempty"`
+	Suggestions []string      `json:"suggestions,omitempty"`
+}
+
+type errorDetails struct {
+	Field    string `json:"field,omitempty"`
+	Expected string `json:"expected,omitempty"`
+	Received string `json:"received,omitempty"`
+}
+
+func (s *Server) errorResult(ctx context.Context, tool, status string, err error) *mcp.CallToolResult {
+	te := thinkgraph.AsError(err)
+	if te.Code == thinkgraph.CodeInternal {
+		s.log.ErrorContext(ctx, "tool failed", "tool", tool, "err", err)
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			te = &thinkgraph.Error{Code: thinkgraph.CodeInternal, Message: "the call was cancelled or timed out", Err: err}
+		}
+	}
+	if status == "" {
+		status = "error"
+	}
+	msg := "Error: " + te.Error()
+	body := errorBody{Status: status, Message: msg, Error: te.Error(), Code: string(te.Code), Suggestions: te.Suggestions}
+	if te.Field != "" || te.Expected != "" || te.Received != "" {
+		body.Details = &errorDetails{Field: te.Field, Expected: te.Expected, Received: te.Received}
+	}
+	return &mcp.CallToolResult{
+		IsError:           true,
+		Content:           []mcp.Content{&mcp.TextContent{Text: msg}},
+		StructuredContent: body,
+	}
+}
+
+// schemaProperties lists the property names of an input schema, sorted.
+func schemaProperties(schema any) []string {
+	js, ok := schema.(*jsonschema.Schema)
+	if !ok {
+		return nil
+	}
+	names := make([]string, 0, len(js.Properties))
+	for k := range js.Properties {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func boolPtr(b bool) *bool { return &b }
+
+// sessionIDProp is the session_id property every tool takes.
+var sessionIDProp = &jsonschema.Schema{
+	Type:        "string",
+	Description: "Optional session id. Omit it to use this connection's own session; pass an id from an earlier response to continue that session (also after a restart).",
+}

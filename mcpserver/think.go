@@ -1,0 +1,131 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thinkgraph/thinkgraph/reasoning"
+)
+
+// thinkOutput is the think tool's result: the fields of seed 004 and seed 001.
+type thinkOutput struct {
+	Status               string   `json:"status" jsonschema:"success without confidence; with confidence: branch (below the threshold: propose alternatives) or continue"`
+	Step                 int      `json:"step" jsonschema:"1-based step number of this thought in the session"`
+	Thought              string   `json:"thought" jsonschema:"the thought as recorded"`
+	ContextSize          int      `json:"context_size" jsonschema:"thoughts in the session's context window"`
+	SessionID            string   `json:"session_id" jsonschema:"the session this thought was recorded in"`
+	CurrentNodeID        string   `json:"current_node_id" jsonschema:"id of the recorded thought, now the session's current node"`
+	RequiresAlternatives bool     `json:"requires_alternatives" jsonschema:"true when confidence is below the threshold"`
+	Confidence           *float64 `json:"confidence,omitempty" jsonschema:"the confidence given, if any"`
+	Message              string   `json:"message"`
+}
+
+type clearOutput struct {
+	Status      string `json:"status"`
+	SessionID   string `json:"session_id"`
+	Cleared     int    `json:"cleared" jsonschema:"thoughts that left the context window"`
+	TotalSteps  int    `json:"total_steps" jsonschema:"thoughts in the session (none is deleted)"`
+	ContextSize int    `json:"context_size"`
+	Message     string `json:"message"`
+}
+
+func (s *Server) addThinkTools() {
+	cfg := s.svc.Config()
+	s.addTool(toolDef{
+		tool: &mcp.Tool{
+			Name:  "think",
+			Title: "Think",
+			Description: "Use this tool to think about something. It will not obtain new information or change anything outside the reasoning log, " +
+				"but just append the thought to the session's log. Use it when complex reasoning or some cache memory is needed: " +
+				"to plan, to check a result against the rules, or to work through a multi-step problem one step at a time. " +
+				fmt.Sprintf("Optionally give a confidence from 0 to 1: below %.2g the thought becomes a branch point (status \"branch\") "+
+					"and you should propose alternatives with select_path; otherwise the status is \"continue\". ", cfg.ConfidenceThreshold) +
+				"Without confidence the status is \"success\".",
+			InputSchema: &jsonschema.Schema{
+				Type: "object",
+				Properties: map[string]*jsonschema.Schema{
+					"thought": {Type: "string", Description: "A thought to think about. Be specific and detailed in your reasoning.",
+						MaxLength: jsonschema.Ptr(cfg.MaxThoughtLength)},
+					"confidence": {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1.0),
+						Description: "Optional confidence in this thought, from 0 to 1."},
+					"session_id": sessionIDProp,
+				},
+				Required: []string{"thought"},
+			},
+			Annotations: &mcp.ToolAnnotations{
+				Title: "Think", ReadOnlyHint: false, IdempotentHint: false,
+				DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false),
+			},
+		},
+		output: thinkOutput{},
+		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
+			ref, err := s.sessionRef(req, a)
+			if err != nil {
+				return nil, err
+			}
+			thought, _, err := a.str("thought")
+			if err != nil {
+				return nil, err
+			}
+			conf, err := a.number("confidence")
+			if err != nil {
+				return nil, err
+			}
+			res, err := s.svc.Think(ctx, reasoning.ThinkInput{Session: ref, Thought: thought, Confidence: conf})
+			if err != nil {
+				return nil, err
+			}
+			out := thinkOutput{
+				Status: "success", Step: res.Thought.Step, Thought: res.Thought.Content, ContextSize: res.ContextSize,
+				SessionID: res.Session.ID, CurrentNodeID: res.Thought.ID, Confidence: res.Thought.Confidence,
+				Message: fmt.Sprintf("Thought recorded as step %d.", res.Thought.Step),
+			}
+			if c := res.Thought.Confidence; c != nil {
+				if res.Thought.BranchPoint {
+					out.Status, out.RequiresAlternatives = "branch", true
+					out.Message = fmt.Sprintf("Thought recorded as step %d. Confidence %.2g is below %.2g: this is a branch point; "+
+						"propose alternatives with select_path.", res.Thought.Step, *c, cfg.ConfidenceThreshold)
+				} else {
+					out.Status = "continue"
+					out.Message = fmt.Sprintf("Thought recorded as step %d with confidence %.2g; continue.", res.Thought.Step, *c)
+				}
+			}
+			return out, nil
+		},
+	})
+
+	s.addTool(toolDef{
+		tool: &mcp.Tool{
+			Name:  "clear_context",
+			Title: "Clear think context",
+			Description: "Empty the think log's context window of a session (seed 004's clear_context). " +
+				"Nothing is deleted: the thoughts stay in the session's graph and exports; only the window shown as context starts afresh.",
+			InputSchema: &jsonschema.Schema{
+				Type:       "object",
+				Properties: map[string]*jsonschema.Schema{"session_id": sessionIDProp},
+			},
+			Annotations: &mcp.ToolAnnotations{
+				Title: "Clear think context", IdempotentHint: true,
+				DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false),
+			},
+		},
+		output: clearOutput{},
+		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
+			ref, err := s.sessionRef(req, a)
+			if err != nil {
+				return nil, err
+			}
+			res, err := s.svc.ClearContext(ctx, ref)
+			if err != nil {
+				return nil, err
+			}
+			return clearOutput{
+				Status: "success", SessionID: res.Session.ID, Cleared: res.Cleared, TotalSteps: res.Session.StepCount,
+				Message: fmt.Sprintf("Context window cleared (%d thoughts left it; all %d stay in the session).", res.Cleared, res.Session.StepCount),
+			}, nil
+		},
+	})
+}

@@ -1,0 +1,196 @@
+// Package reasoning is thinkgraph's domain service: the operations behind the
+// MCP tools (think, the confidence graph, sequential thinking, ...). Each
+// operation validates its input, then runs its logic in one Store transaction,
+// so a tool call either writes everything it reports or nothing.
+package reasoning
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/thinkgraph/thinkgraph"
+)
+
+// Config holds the limits and thresholds of the service.
+type Config struct {
+	// MaxThoughtLength is the longest thought accepted, in characters.
+	MaxThoughtLength int
+	// MaxContextThoughts is the size of the think log's context window
+	// (THINK_MAX_THOUGHTS, seed 004).
+	MaxContextThoughts int
+	// ConfidenceThreshold: a thought with lower confidence is a branch point,
+	// and backtrack returns to the nearest thought at or above it.
+	ConfidenceThreshold float64
+}
+
+// DefaultConfig returns the defaults the seeds specify.
+func DefaultConfig() Config {
+	return Config{MaxThoughtLength: 10000, MaxContextThoughts: 100, ConfidenceThreshold: 0.6}
+}
+
+// Service runs reasoning operations on a Store.
+type Service struct {
+	store thinkgraph.Store
+	cfg   Config
+	now   func() time.Time
+}
+
+// New returns a service on store.
+func New(store thinkgraph.Store, cfg Config) *Service {
+	d := DefaultConfig()
+	if cfg.MaxThoughtLength <= 0 {
+		cfg.MaxThoughtLength = d.MaxThoughtLength
+	}
+	if cfg.MaxContextThoughts <= 0 {
+		cfg.MaxContextThoughts = d.MaxContextThoughts
+	}
+	if cfg.ConfidenceThreshold <= 0 {
+		cfg.ConfidenceThreshold = d.ConfidenceThreshold
+	}
+	return &Service{store: store, cfg: cfg, now: func() time.Time { return time.Now().UTC() }}
+}
+
+// Config returns the service's configuration.
+func (s *Service) Config() Config { return s.cfg }
+
+// Store returns the underlying store.
+func (s *Service) Store() thinkgraph.Store { return s.store }
+
+// SessionRef says which session a call goes to.
+type SessionRef struct {
+	// ID is the session id: the caller's session_id, or the MCP
+	// connection's own session when the caller gave none.
+	ID string
+	// Explicit is true when the caller named the session.
+	Explicit bool
+	// Tenant owns the session.
+	Tenant string
+}
+
+var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$`)
+
+// ValidateSessionID checks a caller-supplied session id.
+func ValidateSessionID(id string) error {
+	if !sessionIDPattern.MatchString(id) {
+		return thinkgraph.Invalid("session_id", "1 to 128 characters: letters, digits and . _ : @ - (not starting with a symbol)", clip(id, 64),
+			"'session_id' must be 1 to 128 letters, digits or . _ : @ -, starting with a letter or digit; omit it to use this connection's session")
+	}
+	return nil
+}
+
+// NewID returns a new time-ordered unique id.
+func NewID() string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return uuid.NewString()
+	}
+	return id.String()
+}
+
+// session loads the session of ref, locked for writing. With create, a
+// session that does not exist yet is created; otherwise it is a
+// SessionNotFound error. A session of another tenant does not exist.
+func (s *Service) session(ctx context.Context, tx thinkgraph.Tx, ref SessionRef, create bool, mode string) (*thinkgraph.Session, error) {
+	if ref.Explicit {
+		if err := ValidateSessionID(ref.ID); err != nil {
+			return nil, err
+		}
+	}
+	tenant := ref.Tenant
+	if tenant == "" {
+		tenant = thinkgraph.LocalTenant
+	}
+	sess, err := tx.LockSession(ctx, ref.ID)
+	if err == nil && sess.Tenant != tenant {
+		err = fmt.Errorf("session %q: %w", ref.ID, thinkgraph.ErrNotFound)
+	}
+	if err == nil {
+		return sess, nil
+	}
+	if !errors.Is(err, thinkgraph.ErrNotFound) {
+		return nil, err
+	}
+	if !create {
+		return nil, sessionNotFound(ref.ID)
+	}
+	now := s.now()
+	sess = &thinkgraph.Session{
+		ID: ref.ID, Tenant: tenant, Mode: mode, CreatedAt: now, UpdatedAt: now,
+		ActiveBranch: thinkgraph.DefaultBranch,
+	}
+	if err := tx.CreateSession(ctx, sess); err != nil {
+		if errors.Is(err, thinkgraph.ErrConflict) {
+			// Another tenant's session: report it as absent, leak nothing.
+			return nil, sessionNotFound(ref.ID)
+		}
+		return nil, err
+	}
+	if err := tx.PutBranch(ctx, &thinkgraph.Branch{
+		SessionID: sess.ID, ID: thinkgraph.DefaultBranch, State: "active", Priority: 1,
+		CreatedAt: now, UpdatedAt: now,
+	}); err != nil {
+		return nil, err
+	}
+	return sess, nil
+}
+
+func sessionNotFound(id string) *thinkgraph.Error {
+	return &thinkgraph.Error{
+		Code:     thinkgraph.CodeSessionNotFound,
+		Message:  fmt.Sprintf("session %q not found", id),
+		Field:    "session_id",
+		Expected: "the id of an existing session",
+		Received: id,
+		Suggestions: []string{
+			"omit session_id to use this connection's session",
+			"use a session_id returned by an earlier call",
+		},
+	}
+}
+
+// View runs fn on the session of ref in a read-only transaction. A session
+// that does not exist is a SessionNotFound error.
+func (s *Service) View(ctx context.Context, ref SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session) error) error {
+	if ref.Explicit {
+		if err := ValidateSessionID(ref.ID); err != nil {
+			return err
+		}
+	}
+	return s.store.View(ctx, func(tx thinkgraph.Tx) error {
+		sess, err := tx.Session(ctx, ref.ID)
+		tenant := ref.Tenant
+		if tenant == "" {
+			tenant = thinkgraph.LocalTenant
+		}
+		if errors.Is(err, thinkgraph.ErrNotFound) || (err == nil && sess.Tenant != tenant) {
+			return sessionNotFound(ref.ID)
+		}
+		if err != nil {
+			return err
+		}
+		return fn(tx, sess)
+	})
+}
+
+// SessionExists reports whether ref names an existing session of its tenant.
+func (s *Service) SessionExists(ctx context.Context, ref SessionRef) (bool, error) {
+	err := s.View(ctx, ref, func(thinkgraph.Tx, *thinkgraph.Session) error { return nil })
+	var te *thinkgraph.Error
+	if errors.As(err, &te) && te.Code == thinkgraph.CodeSessionNotFound {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

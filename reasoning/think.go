@@ -1,0 +1,215 @@
+package reasoning
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/thinkgraph/thinkgraph"
+)
+
+// ThinkInput is one call of the think tool.
+type ThinkInput struct {
+	Session    SessionRef
+	Thought    string
+	Confidence *float64
+}
+
+// ThinkResult is what think recorded.
+type ThinkResult struct {
+	Session thinkgraph.Session
+	Thought thinkgraph.Thought
+	// ContextSize is the number of thoughts in the session's context window.
+	ContextSize int
+}
+
+// validateContent checks a thought's text: present, not blank, valid UTF-8,
+// at most max characters.
+func validateContent(field, text string, max int) error {
+	if strings.TrimSpace(text) == "" {
+		return thinkgraph.Invalid(field, "a non-empty string", text, "'%s' parameter is required", field)
+	}
+	if !utf8.ValidString(text) {
+		return thinkgraph.Invalid(field, "valid UTF-8 text", "invalid UTF-8", "'%s' must be valid UTF-8 text", field)
+	}
+	if strings.ContainsRune(text, 0) {
+		return thinkgraph.Invalid(field, "text without NUL characters", "text containing NUL", "'%s' must not contain NUL characters", field)
+	}
+	if n := utf8.RuneCountInString(text); n > max {
+		return thinkgraph.Invalid(field, fmt.Sprintf("at most %d characters", max), fmt.Sprintf("%d characters", n),
+			"'%s' is %d characters long; the limit is %d characters: split it into several thoughts", field, n, max)
+	}
+	return nil
+}
+
+// ValidateConfidence checks an optional confidence in [0,1].
+func ValidateConfidence(field string, c *float64) error {
+	if c == nil {
+		return nil
+	}
+	if math.IsNaN(*c) || *c < 0 || *c > 1 {
+		return thinkgraph.Invalid(field, "a number from 0 to 1", fmt.Sprint(*c),
+			"'%s' must be a number from 0 to 1 (e.g. 0.8), got %v", field, *c)
+	}
+	return nil
+}
+
+// Think appends a thought to the session as a child of its current thought
+// and makes it current. A confidence below the threshold makes the thought a
+// branch point.
+func (s *Service) Think(ctx context.Context, in ThinkInput) (*ThinkResult, error) {
+	if err := validateContent("thought", in.Thought, s.cfg.MaxThoughtLength); err != nil {
+		return nil, err
+	}
+	if err := ValidateConfidence("confidence", in.Confidence); err != nil {
+		return nil, err
+	}
+	var res ThinkResult
+	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
+		sess, err := s.session(ctx, tx, in.Session, true, "think")
+		if err != nil {
+			return err
+		}
+		th := &thinkgraph.Thought{
+			Content:     in.Thought,
+			Confidence:  in.Confidence,
+			BranchPoint: in.Confidence != nil && *in.Confidence < s.cfg.ConfidenceThreshold,
+			Author:      "client",
+			Tool:        "think",
+		}
+		if err := s.appendThought(ctx, tx, sess, th); err != nil {
+			return err
+		}
+		res = ThinkResult{Session: *sess, Thought: *th, ContextSize: s.contextSize(sess)}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// appendThought gives th the session's next step, attaches it to the current
+// thought (unless th.ParentID is set) on the active branch (unless
+// th.BranchID is set), stores it, makes it current and saves the session.
+func (s *Service) appendThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought) error {
+	now := s.now()
+	sess.StepCount++
+	th.ID = NewID()
+	th.SessionID = sess.ID
+	th.Step = sess.StepCount
+	if th.ParentID == "" {
+		th.ParentID = sess.CurrentThoughtID
+	}
+	if th.BranchID == "" {
+		th.BranchID = sess.ActiveBranch
+	}
+	if th.BranchID == "" {
+		th.BranchID = thinkgraph.DefaultBranch
+	}
+	if th.Author == "" {
+		th.Author = "client"
+	}
+	th.CreatedAt = now
+	if err := tx.AddThought(ctx, th); err != nil {
+		return err
+	}
+	sess.CurrentThoughtID = th.ID
+	sess.UpdatedAt = now
+	return tx.UpdateSession(ctx, sess)
+}
+
+// contextSize is the number of thoughts in the session's context window.
+func (s *Service) contextSize(sess *thinkgraph.Session) int {
+	return min(sess.StepCount-sess.ContextStart, s.cfg.MaxContextThoughts)
+}
+
+// ContextEntry is one thought of the think log.
+type ContextEntry struct {
+	Step      int       `json:"step"`
+	Thought   string    `json:"thought"`
+	Timestamp time.Time `json:"timestamp"`
+}
+
+// ContextSummary is seed 004's get_context_summary.
+type ContextSummary struct {
+	SessionID   string    `json:"session_id"`
+	TotalSteps  int       `json:"total_steps"`
+	ContextSize int       `json:"context_size"`
+	CreatedAt   time.Time `json:"created_at"`
+	LastUpdated time.Time `json:"last_updated"`
+}
+
+// ContextWindow is the think log of a session: the thoughts in its window.
+type ContextWindow struct {
+	Summary ContextSummary
+	Entries []ContextEntry
+}
+
+// Formatted renders the window as seed 004's get_formatted_context does.
+func (w *ContextWindow) Formatted() string {
+	var b strings.Builder
+	b.WriteString("Previous thoughts in this session:\n")
+	for _, e := range w.Entries {
+		fmt.Fprintf(&b, "\nStep %d (%s):\n%s\n", e.Step, e.Timestamp.UTC().Format(time.RFC3339), e.Thought)
+	}
+	return b.String()
+}
+
+// Context returns the session's context window: the last MaxContextThoughts
+// thoughts since the context was last cleared.
+func (s *Service) Context(ctx context.Context, ref SessionRef) (*ContextWindow, error) {
+	var w ContextWindow
+	err := s.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, AfterStep: sess.ContextStart, Last: s.cfg.MaxContextThoughts})
+		if err != nil {
+			return err
+		}
+		w.Summary = ContextSummary{
+			SessionID: sess.ID, TotalSteps: sess.StepCount, ContextSize: s.contextSize(sess),
+			CreatedAt: sess.CreatedAt, LastUpdated: sess.UpdatedAt,
+		}
+		for _, th := range ths {
+			w.Entries = append(w.Entries, ContextEntry{Step: th.Step, Thought: th.Content, Timestamp: th.CreatedAt})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &w, nil
+}
+
+// ClearResult reports a cleared context window.
+type ClearResult struct {
+	Session thinkgraph.Session
+	// Cleared is the number of thoughts that left the window.
+	Cleared int
+}
+
+// ClearContext empties the session's context window. The thoughts stay in
+// the graph; only the window starts after them.
+func (s *Service) ClearContext(ctx context.Context, ref SessionRef) (*ClearResult, error) {
+	var res ClearResult
+	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
+		sess, err := s.session(ctx, tx, ref, !ref.Explicit, "think")
+		if err != nil {
+			return err
+		}
+		res.Cleared = s.contextSize(sess)
+		sess.ContextStart = sess.StepCount
+		sess.UpdatedAt = s.now()
+		if err := tx.UpdateSession(ctx, sess); err != nil {
+			return err
+		}
+		res.Session = *sess
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &res, nil
+}

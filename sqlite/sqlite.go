@@ -1,0 +1,123 @@
+// Package sqlite is thinkgraph's default store: one SQLite file (pure Go
+// driver modernc.org/sqlite, no cgo) in WAL mode. Several processes may share
+// one file: every write transaction starts with BEGIN IMMEDIATE, so writers
+// queue on SQLite's lock (waiting up to the busy timeout) instead of failing
+// when a read transaction tries to upgrade.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/thinkgraph/thinkgraph/sqlstore"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Options configure a SQLite store.
+type Options struct {
+	// BusyTimeout is how long a writer waits for another writer's lock.
+	BusyTimeout time.Duration
+	// Synchronous is SQLite's synchronous setting: "NORMAL" (default; an
+	// acknowledged write survives a crash of the process, the last
+	// transactions may roll back on power loss) or "FULL" (fsync on every
+	// commit: survives power loss too).
+	Synchronous string
+	// MaxReaders sizes the read pool (DATABASE_MAX_CONNECTIONS).
+	MaxReaders int
+}
+
+func (o *Options) defaults() {
+	if o.BusyTimeout <= 0 {
+		o.BusyTimeout = 10 * time.Second
+	}
+	if o.Synchronous == "" {
+		o.Synchronous = "NORMAL"
+	}
+	if o.MaxReaders <= 0 {
+		o.MaxReaders = 5
+	}
+}
+
+// Dialect is SQLite's dialect for package sqlstore.
+var Dialect = sqlstore.Dialect{
+	Name:      "sqlite",
+	Retryable: retryable,
+}
+
+func retryable(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+			return true
+		}
+	}
+	return false
+}
+
+// Open opens (creating if needed) the database file at path, creates its
+// directory, and applies pending migrations.
+func Open(ctx context.Context, path string, opts Options) (*sqlstore.DB, error) {
+	opts.defaults()
+	sync := strings.ToUpper(opts.Synchronous)
+	if sync != "NORMAL" && sync != "FULL" {
+		return nil, fmt.Errorf("sqlite: synchronous must be NORMAL or FULL, got %q", opts.Synchronous)
+	}
+	if path == "" {
+		return nil, errors.New("sqlite: empty database path")
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("sqlite: create directory for %s: %w", path, err)
+		}
+	}
+	dsn := func(txlock string) string {
+		q := url.Values{}
+		q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous("+sync+")")
+		q.Add("_pragma", "foreign_keys(ON)")
+		q.Set("_txlock", txlock)
+		return "file:" + path + "?" + q.Encode()
+	}
+	write, err := sql.Open("sqlite", dsn("immediate"))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	// One writer connection per process: writers of this process queue in
+	// database/sql; writers of other processes queue on the file lock.
+	write.SetMaxOpenConns(1)
+	write.SetConnMaxIdleTime(0)
+	read, err := sql.Open("sqlite", dsn("deferred"))
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	read.SetMaxOpenConns(opts.MaxReaders)
+	read.SetMaxIdleConns(opts.MaxReaders)
+
+	if err := write.PingContext(ctx); err != nil {
+		write.Close()
+		read.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	if _, err := sqlstore.Migrate(ctx, write, Dialect, migrations, "migrations", ""); err != nil {
+		write.Close()
+		read.Close()
+		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
+	}
+	return sqlstore.New(write, read, Dialect), nil
+}

@@ -1,0 +1,141 @@
+// Package sqlstore implements thinkgraph.Store over database/sql. The SQL is
+// shared by the SQLite and PostgreSQL stores; a Dialect carries what differs
+// (placeholders, row locks, which errors mean "try the transaction again").
+// Packages sqlite and postgres open the database, apply their migrations and
+// hand the *sql.DB to New.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/thinkgraph/thinkgraph"
+)
+
+// Dialect describes what differs between SQL databases.
+type Dialect struct {
+	// Name is "sqlite" or "postgres".
+	Name string
+	// Numbered placeholders ($1, $2, ...) instead of ?.
+	Numbered bool
+	// LockSuffix is appended to a SELECT that must lock its row until the
+	// transaction ends (" FOR UPDATE"); "" where the transaction already holds
+	// the write lock (SQLite's BEGIN IMMEDIATE).
+	LockSuffix string
+	// Retryable reports whether a transaction that failed with err may be
+	// run again from the start (lock contention, serialization failures).
+	Retryable func(err error) bool
+}
+
+// DB is a thinkgraph.Store over database/sql.
+type DB struct {
+	write, read *sql.DB
+	dialect     Dialect
+	// maxAttempts bounds how often a retryable transaction is run.
+	maxAttempts int
+}
+
+// New returns a store that writes through write and reads through read (they
+// may be the same *sql.DB).
+func New(write, read *sql.DB, d Dialect) *DB {
+	return &DB{write: write, read: read, dialect: d, maxAttempts: 10}
+}
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	err := db.write.Close()
+	if db.read != db.write {
+		err = errors.Join(err, db.read.Close())
+	}
+	return err
+}
+
+// Update runs fn in a write transaction, retrying it when the database
+// reports contention.
+func (db *DB) Update(ctx context.Context, fn func(thinkgraph.Tx) error) error {
+	return db.run(ctx, db.write, false, fn)
+}
+
+// View runs fn in a read-only transaction.
+func (db *DB) View(ctx context.Context, fn func(thinkgraph.Tx) error) error {
+	return db.run(ctx, db.read, true, fn)
+}
+
+func (db *DB) run(ctx context.Context, pool *sql.DB, readOnly bool, fn func(thinkgraph.Tx) error) error {
+	return db.retry(ctx, func() error { return db.runOnce(ctx, pool, readOnly, fn) })
+}
+
+// retry runs once until it succeeds, fails with an error the dialect does not
+// call retryable, or has been tried maxAttempts times.
+func (db *DB) retry(ctx context.Context, once func() error) error {
+	delay := 2 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := once()
+		if err == nil || attempt >= db.maxAttempts || db.dialect.Retryable == nil || !db.dialect.Retryable(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return errors.Join(err, ctx.Err())
+		case <-time.After(delay):
+		}
+		if delay < 200*time.Millisecond {
+			delay *= 2
+		}
+	}
+}
+
+func (db *DB) runOnce(ctx context.Context, pool *sql.DB, readOnly bool, fn func(thinkgraph.Tx) error) error {
+	var opts *sql.TxOptions
+	if readOnly && db.dialect.Name == "postgres" {
+		opts = &sql.TxOptions{ReadOnly: true}
+	}
+	tx, err := pool.BeginTx(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := fn(&txn{tx: tx, db: db}); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if readOnly {
+		return tx.Rollback()
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// q rewrites a query written with ? placeholders for the dialect.
+func (db *DB) q(query string) string {
+	if !db.dialect.Numbered {
+		return query
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// micros converts a time to the stored form: Unix microseconds, UTC.
+func micros(t time.Time) int64 { return t.UnixMicro() }
+
+func fromMicros(v int64) time.Time { return time.UnixMicro(v).UTC() }
+
+func notFound(what, id string) error {
+	return fmt.Errorf("%s %q: %w", what, id, thinkgraph.ErrNotFound)
+}

@@ -1,0 +1,434 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/thinkgraph/thinkgraph"
+)
+
+type txn struct {
+	tx *sql.Tx
+	db *DB
+}
+
+func (t *txn) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return t.tx.ExecContext(ctx, t.db.q(query), args...)
+}
+
+func (t *txn) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return t.tx.QueryContext(ctx, t.db.q(query), args...)
+}
+
+func (t *txn) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return t.tx.QueryRowContext(ctx, t.db.q(query), args...)
+}
+
+// nullJSON stores nil or empty JSON as NULL.
+func nullJSON(v json.RawMessage) any {
+	if len(v) == 0 {
+		return nil
+	}
+	return string(v)
+}
+
+func rawJSON(s sql.NullString) json.RawMessage {
+	if !s.Valid || s.String == "" {
+		return nil
+	}
+	return json.RawMessage(s.String)
+}
+
+// ---- sessions
+
+const sessionCols = `id, tenant, goal, mode, created_at, updated_at, metadata, settings,
+	current_thought_id, active_branch, step_count, context_start`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanSession(r scanner) (*thinkgraph.Session, error) {
+	var s thinkgraph.Session
+	var created, updated int64
+	var meta, settings sql.NullString
+	if err := r.Scan(&s.ID, &s.Tenant, &s.Goal, &s.Mode, &created, &updated, &meta, &settings,
+		&s.CurrentThoughtID, &s.ActiveBranch, &s.StepCount, &s.ContextStart); err != nil {
+		return nil, err
+	}
+	s.CreatedAt, s.UpdatedAt = fromMicros(created), fromMicros(updated)
+	s.Metadata, s.Settings = rawJSON(meta), rawJSON(settings)
+	return &s, nil
+}
+
+func (t *txn) session(ctx context.Context, id, suffix string) (*thinkgraph.Session, error) {
+	s, err := scanSession(t.queryRow(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id = ?`+suffix, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("session", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read session %q: %w", id, err)
+	}
+	return s, nil
+}
+
+func (t *txn) Session(ctx context.Context, id string) (*thinkgraph.Session, error) {
+	return t.session(ctx, id, "")
+}
+
+func (t *txn) LockSession(ctx context.Context, id string) (*thinkgraph.Session, error) {
+	return t.session(ctx, id, t.db.dialect.LockSuffix)
+}
+
+func (t *txn) CreateSession(ctx context.Context, s *thinkgraph.Session) error {
+	res, err := t.exec(ctx, `INSERT INTO sessions (`+sessionCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+		s.ID, s.Tenant, s.Goal, s.Mode, micros(s.CreatedAt), micros(s.UpdatedAt), nullJSON(s.Metadata), nullJSON(s.Settings),
+		s.CurrentThoughtID, s.ActiveBranch, s.StepCount, s.ContextStart)
+	if err != nil {
+		return fmt.Errorf("create session %q: %w", s.ID, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return fmt.Errorf("session %q: %w", s.ID, thinkgraph.ErrConflict)
+	}
+	return nil
+}
+
+func (t *txn) UpdateSession(ctx context.Context, s *thinkgraph.Session) error {
+	res, err := t.exec(ctx, `UPDATE sessions SET tenant = ?, goal = ?, mode = ?, updated_at = ?, metadata = ?, settings = ?,
+		current_thought_id = ?, active_branch = ?, step_count = ?, context_start = ? WHERE id = ?`,
+		s.Tenant, s.Goal, s.Mode, micros(s.UpdatedAt), nullJSON(s.Metadata), nullJSON(s.Settings),
+		s.CurrentThoughtID, s.ActiveBranch, s.StepCount, s.ContextStart, s.ID)
+	if err != nil {
+		return fmt.Errorf("update session %q: %w", s.ID, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return notFound("session", s.ID)
+	}
+	return nil
+}
+
+func (t *txn) Sessions(ctx context.Context, f thinkgraph.SessionFilter) ([]thinkgraph.Session, error) {
+	q := `SELECT ` + sessionCols + ` FROM sessions`
+	var args []any
+	if f.Tenant != "" {
+		q += ` WHERE tenant = ?`
+		args = append(args, f.Tenant)
+	}
+	q += ` ORDER BY updated_at DESC, id`
+	if f.Limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, f.Limit)
+	}
+	rows, err := t.query(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []thinkgraph.Session
+	for rows.Next() {
+		s, err := scanSession(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list sessions: %w", err)
+		}
+		out = append(out, *s)
+	}
+	return out, rows.Err()
+}
+
+// ---- thoughts
+
+const thoughtCols = `id, session_id, branch_id, parent_id, step, content, type, confidence, key_points,
+	branch_point, alternative, selected, revises_id, author, tool, metadata, created_at`
+
+func scanThought(r scanner) (*thinkgraph.Thought, error) {
+	var th thinkgraph.Thought
+	var conf sql.NullFloat64
+	var keyPoints, meta sql.NullString
+	var created int64
+	if err := r.Scan(&th.ID, &th.SessionID, &th.BranchID, &th.ParentID, &th.Step, &th.Content, &th.Type, &conf, &keyPoints,
+		&th.BranchPoint, &th.Alternative, &th.Selected, &th.RevisesID, &th.Author, &th.Tool, &meta, &created); err != nil {
+		return nil, err
+	}
+	if conf.Valid {
+		c := conf.Float64
+		th.Confidence = &c
+	}
+	if keyPoints.Valid && keyPoints.String != "" {
+		if err := json.Unmarshal([]byte(keyPoints.String), &th.KeyPoints); err != nil {
+			return nil, fmt.Errorf("thought %s: key points: %w", th.ID, err)
+		}
+	}
+	th.Metadata = rawJSON(meta)
+	th.CreatedAt = fromMicros(created)
+	return &th, nil
+}
+
+func thoughtArgs(th *thinkgraph.Thought) ([]any, error) {
+	var keyPoints any
+	if len(th.KeyPoints) > 0 {
+		b, err := json.Marshal(th.KeyPoints)
+		if err != nil {
+			return nil, err
+		}
+		keyPoints = string(b)
+	}
+	var conf any
+	if th.Confidence != nil {
+		conf = *th.Confidence
+	}
+	return []any{th.ID, th.SessionID, th.BranchID, th.ParentID, th.Step, th.Content, th.Type, conf, keyPoints,
+		th.BranchPoint, th.Alternative, th.Selected, th.RevisesID, th.Author, th.Tool, nullJSON(th.Metadata), micros(th.CreatedAt)}, nil
+}
+
+func (t *txn) AddThought(ctx context.Context, th *thinkgraph.Thought) error {
+	args, err := thoughtArgs(th)
+	if err != nil {
+		return fmt.Errorf("add thought: %w", err)
+	}
+	if _, err := t.exec(ctx, `INSERT INTO thoughts (`+thoughtCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...); err != nil {
+		return fmt.Errorf("add thought step %d to session %q: %w", th.Step, th.SessionID, err)
+	}
+	return nil
+}
+
+func (t *txn) UpdateThought(ctx context.Context, th *thinkgraph.Thought) error {
+	args, err := thoughtArgs(th)
+	if err != nil {
+		return fmt.Errorf("update thought: %w", err)
+	}
+	// Every column but id and session_id, then the key.
+	res, err := t.exec(ctx, `UPDATE thoughts SET branch_id = ?, parent_id = ?, step = ?, content = ?, type = ?, confidence = ?,
+		key_points = ?, branch_point = ?, alternative = ?, selected = ?, revises_id = ?, author = ?, tool = ?, metadata = ?, created_at = ?
+		WHERE id = ? AND session_id = ?`, append(args[2:], th.ID, th.SessionID)...)
+	if err != nil {
+		return fmt.Errorf("update thought %s: %w", th.ID, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return notFound("thought", th.ID)
+	}
+	return nil
+}
+
+func (t *txn) oneThought(ctx context.Context, what, where string, args ...any) (*thinkgraph.Thought, error) {
+	th, err := scanThought(t.queryRow(ctx, `SELECT `+thoughtCols+` FROM thoughts WHERE `+where, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("thought", what)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read thought %s: %w", what, err)
+	}
+	return th, nil
+}
+
+func (t *txn) Thought(ctx context.Context, sessionID, id string) (*thinkgraph.Thought, error) {
+	return t.oneThought(ctx, id, `session_id = ? AND id = ?`, sessionID, id)
+}
+
+func (t *txn) ThoughtByStep(ctx context.Context, sessionID string, step int) (*thinkgraph.Thought, error) {
+	return t.oneThought(ctx, fmt.Sprintf("step %d", step), `session_id = ? AND step = ?`, sessionID, step)
+}
+
+func (t *txn) Thoughts(ctx context.Context, f thinkgraph.ThoughtFilter) ([]thinkgraph.Thought, error) {
+	where := []string{`session_id = ?`}
+	args := []any{f.SessionID}
+	if f.BranchID != "" {
+		where = append(where, `branch_id = ?`)
+		args = append(args, f.BranchID)
+	}
+	if f.ParentID != nil {
+		where = append(where, `parent_id = ?`)
+		args = append(args, *f.ParentID)
+	}
+	if f.AfterStep > 0 {
+		where = append(where, `step > ?`)
+		args = append(args, f.AfterStep)
+	}
+	q := `SELECT ` + thoughtCols + ` FROM thoughts WHERE ` + strings.Join(where, " AND ")
+	if f.Last > 0 {
+		q = `SELECT * FROM (` + q + ` ORDER BY step DESC LIMIT ?) last_thoughts`
+		args = append(args, f.Last)
+	}
+	q += ` ORDER BY step`
+	return t.thoughts(ctx, q, args...)
+}
+
+func (t *txn) thoughts(ctx context.Context, q string, args ...any) ([]thinkgraph.Thought, error) {
+	rows, err := t.query(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list thoughts: %w", err)
+	}
+	defer rows.Close()
+	var out []thinkgraph.Thought
+	for rows.Next() {
+		th, err := scanThought(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list thoughts: %w", err)
+		}
+		out = append(out, *th)
+	}
+	return out, rows.Err()
+}
+
+func (t *txn) Ancestors(ctx context.Context, sessionID, id string) ([]thinkgraph.Thought, error) {
+	// depth counts up from the thought itself; the result is root first.
+	path, err := t.thoughts(ctx, `WITH RECURSIVE chain(id, depth) AS (
+			SELECT id, 0 FROM thoughts WHERE session_id = ? AND id = ?
+			UNION ALL
+			SELECT th.parent_id, chain.depth + 1 FROM thoughts th JOIN chain ON th.id = chain.id
+			WHERE th.session_id = ? AND th.parent_id <> ''
+		)
+		SELECT `+prefixed("t.", thoughtCols)+` FROM chain JOIN thoughts t ON t.id = chain.id AND t.session_id = ?
+		ORDER BY chain.depth DESC`, sessionID, id, sessionID, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	if len(path) == 0 {
+		return nil, notFound("thought", id)
+	}
+	return path, nil
+}
+
+func prefixed(prefix, cols string) string {
+	parts := strings.Split(cols, ",")
+	for i, p := range parts {
+		parts[i] = prefix + strings.TrimSpace(p)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ---- branches
+
+const branchCols = `session_id, id, state, priority, parent_branch_id, fork_thought_id, created_at, updated_at`
+
+func scanBranch(r scanner) (*thinkgraph.Branch, error) {
+	var b thinkgraph.Branch
+	var created, updated int64
+	if err := r.Scan(&b.SessionID, &b.ID, &b.State, &b.Priority, &b.ParentBranchID, &b.ForkThoughtID, &created, &updated); err != nil {
+		return nil, err
+	}
+	b.CreatedAt, b.UpdatedAt = fromMicros(created), fromMicros(updated)
+	return &b, nil
+}
+
+func (t *txn) Branch(ctx context.Context, sessionID, id string) (*thinkgraph.Branch, error) {
+	b, err := scanBranch(t.queryRow(ctx, `SELECT `+branchCols+` FROM branches WHERE session_id = ? AND id = ?`, sessionID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("branch", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read branch %q: %w", id, err)
+	}
+	return b, nil
+}
+
+func (t *txn) Branches(ctx context.Context, sessionID string) ([]thinkgraph.Branch, error) {
+	rows, err := t.query(ctx, `SELECT `+branchCols+` FROM branches WHERE session_id = ? ORDER BY created_at, id`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("list branches: %w", err)
+	}
+	defer rows.Close()
+	var out []thinkgraph.Branch
+	for rows.Next() {
+		b, err := scanBranch(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list branches: %w", err)
+		}
+		out = append(out, *b)
+	}
+	return out, rows.Err()
+}
+
+func (t *txn) PutBranch(ctx context.Context, b *thinkgraph.Branch) error {
+	_, err := t.exec(ctx, `INSERT INTO branches (`+branchCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (session_id, id) DO UPDATE SET state = excluded.state, priority = excluded.priority,
+		parent_branch_id = excluded.parent_branch_id, fork_thought_id = excluded.fork_thought_id, updated_at = excluded.updated_at`,
+		b.SessionID, b.ID, b.State, b.Priority, b.ParentBranchID, b.ForkThoughtID, micros(b.CreatedAt), micros(b.UpdatedAt))
+	if err != nil {
+		return fmt.Errorf("save branch %q: %w", b.ID, err)
+	}
+	return nil
+}
+
+// ---- links
+
+const linkCols = `id, session_id, from_branch, to_branch, from_thought, to_thought, type, reason, strength, created_at`
+
+func (t *txn) AddLink(ctx context.Context, l *thinkgraph.Link) error {
+	_, err := t.exec(ctx, `INSERT INTO links (`+linkCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		l.ID, l.SessionID, l.FromBranch, l.ToBranch, l.FromThought, l.ToThought, l.Type, l.Reason, l.Strength, micros(l.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("add link: %w", err)
+	}
+	return nil
+}
+
+func (t *txn) Links(ctx context.Context, sessionID string) ([]thinkgraph.Link, error) {
+	rows, err := t.query(ctx, `SELECT `+linkCols+` FROM links WHERE session_id = ? ORDER BY created_at, id`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("list links: %w", err)
+	}
+	defer rows.Close()
+	var out []thinkgraph.Link
+	for rows.Next() {
+		var l thinkgraph.Link
+		var created int64
+		if err := rows.Scan(&l.ID, &l.SessionID, &l.FromBranch, &l.ToBranch, &l.FromThought, &l.ToThought, &l.Type, &l.Reason, &l.Strength, &created); err != nil {
+			return nil, fmt.Errorf("list links: %w", err)
+		}
+		l.CreatedAt = fromMicros(created)
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// ---- invocations
+
+const invocationCols = `id, session_id, tool_name, input, output, provider, pipe_name, model, latency_ms, success, error,
+	prompt_tokens, completion_tokens, total_tokens, created_at`
+
+func (t *txn) AddInvocation(ctx context.Context, inv *thinkgraph.Invocation) error {
+	_, err := t.exec(ctx, `INSERT INTO invocations (`+invocationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		inv.ID, inv.SessionID, inv.ToolName, nullJSON(inv.Input), nullJSON(inv.Output), inv.Provider, inv.PipeName, inv.Model,
+		inv.LatencyMS, inv.Success, inv.Error, inv.PromptTokens, inv.CompletionTokens, inv.TotalTokens, micros(inv.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("add invocation: %w", err)
+	}
+	return nil
+}
+
+func (t *txn) Invocations(ctx context.Context, f thinkgraph.InvocationFilter) ([]thinkgraph.Invocation, error) {
+	q := `SELECT ` + invocationCols + ` FROM invocations`
+	var args []any
+	if f.SessionID != "" {
+		q += ` WHERE session_id = ?`
+		args = append(args, f.SessionID)
+	}
+	q += ` ORDER BY created_at, id`
+	if f.Limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, f.Limit)
+	}
+	rows, err := t.query(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list invocations: %w", err)
+	}
+	defer rows.Close()
+	var out []thinkgraph.Invocation
+	for rows.Next() {
+		var inv thinkgraph.Invocation
+		var in, outp sql.NullString
+		var created int64
+		if err := rows.Scan(&inv.ID, &inv.SessionID, &inv.ToolName, &in, &outp, &inv.Provider, &inv.PipeName, &inv.Model,
+			&inv.LatencyMS, &inv.Success, &inv.Error, &inv.PromptTokens, &inv.CompletionTokens, &inv.TotalTokens, &created); err != nil {
+			return nil, fmt.Errorf("list invocations: %w", err)
+		}
+		inv.Input, inv.Output = rawJSON(in), rawJSON(outp)
+		inv.CreatedAt = fromMicros(created)
+		out = append(out, inv)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,198 @@
+// Package thinkgraph holds the domain of the thinkgraph reasoning server: the
+// persisted reasoning graph (sessions, branches, thoughts, links, invocations)
+// and the Store interface that the sqlite and postgres packages implement.
+//
+// Every tool family of the server is a different way into this one graph:
+// a thought written with `think` is part of `show_current_path`, can be found
+// by `branch-thinking`'s findSimilar, and is checked by findContradictions.
+//
+// Data flows one way: an MCP handler (package mcpserver) parses arguments and
+// calls the reasoning service (package reasoning), which runs its logic inside
+// one Store transaction and calls the pure analyzers of package semantic.
+package thinkgraph
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// DefaultBranch is the branch every session starts with.
+const DefaultBranch = "main"
+
+// LocalTenant owns every session created over stdio or unauthenticated
+// loopback HTTP.
+const LocalTenant = "local"
+
+// Session is one reasoning context.
+type Session struct {
+	ID     string
+	Tenant string
+	// Goal is the session's stated goal (branch-thinking setGoal), "" if none.
+	Goal string
+	// Mode names the reasoning mode that created the session (think, linear, ...).
+	Mode      string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	// Metadata is free-form JSON owned by the tools (nil or a JSON object).
+	Metadata json.RawMessage
+	// Settings is JSON for per-session settings such as auto-evaluation.
+	Settings json.RawMessage
+	// CurrentThoughtID is the thought new thoughts attach to ("" before the first).
+	CurrentThoughtID string
+	// ActiveBranch is the branch new thoughts go to.
+	ActiveBranch string
+	// StepCount is the number of thoughts in the session; the next thought gets
+	// step StepCount+1.
+	StepCount int
+	// ContextStart is the step after which the think log's context window
+	// starts; clearing the context sets it to StepCount. Nothing is deleted.
+	ContextStart int
+}
+
+// Branch is a named line of thought inside a session.
+type Branch struct {
+	SessionID string
+	ID        string
+	// State is "active", "pruned", "merged" or "completed".
+	State    string
+	Priority float64
+	// ParentBranchID is the branch this one forked from, "" for a root branch.
+	ParentBranchID string
+	// ForkThoughtID is the thought this branch forked from, "" if none.
+	ForkThoughtID string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+// Thought is one step of reasoning: a node of the session graph.
+type Thought struct {
+	ID        string
+	SessionID string
+	BranchID  string
+	// ParentID is the thought this one follows (the graph edge), "" for a root.
+	ParentID string
+	// Step is the 1-based position of the thought in its session.
+	Step    int
+	Content string
+	// Type is the thought type (analysis, hypothesis, ...), "" if not given.
+	Type string
+	// Confidence in [0,1]; nil when the writer did not give one.
+	Confidence *float64
+	KeyPoints  []string
+	// BranchPoint marks a thought whose confidence was below the branch
+	// threshold: alternatives are expected as its children.
+	BranchPoint bool
+	// Alternative marks a thought created as one of several alternatives
+	// (select_path); Selected marks an alternative that was chosen.
+	Alternative bool
+	Selected    bool
+	// RevisesID names the thought this one revises, "" if none.
+	RevisesID string
+	// Author is "client" for thoughts the MCP client sent, or the name of the
+	// model that wrote it.
+	Author string
+	// Tool is the tool that wrote the thought (think, sequentialthinking, ...).
+	Tool string
+	// Metadata is tool-specific JSON (nil or a JSON object).
+	Metadata  json.RawMessage
+	CreatedAt time.Time
+}
+
+// Link is a typed cross-reference between branches or thoughts.
+type Link struct {
+	ID          string
+	SessionID   string
+	FromBranch  string
+	ToBranch    string
+	FromThought string
+	ToThought   string
+	// Type is builds_upon, contradictory, complementary, alternative, ...
+	Type      string
+	Reason    string
+	Strength  float64
+	CreatedAt time.Time
+}
+
+// Invocation is one call of an LLM provider (seed 002's fields).
+type Invocation struct {
+	ID               string
+	SessionID        string
+	ToolName         string
+	Input            json.RawMessage
+	Output           json.RawMessage
+	Provider         string
+	PipeName         string
+	Model            string
+	LatencyMS        int64
+	Success          bool
+	Error            string
+	PromptTokens     int
+	CompletionTokens int
+	TotalTokens      int
+	CreatedAt        time.Time
+}
+
+// SessionFilter selects sessions to list.
+type SessionFilter struct {
+	Tenant string // "" means every tenant
+	Limit  int    // 0 means no limit
+}
+
+// ThoughtFilter selects thoughts of one session.
+type ThoughtFilter struct {
+	SessionID string
+	BranchID  string // "" means every branch
+	ParentID  *string
+	AfterStep int // only thoughts with Step > AfterStep
+	// Last, when > 0, returns only the last Last thoughts (still in step order).
+	Last int
+}
+
+// InvocationFilter selects invocations to list.
+type InvocationFilter struct {
+	SessionID string // "" means every session
+	Limit     int
+}
+
+// Tx is one transaction on the store. Methods return an error wrapping
+// ErrNotFound when a row does not exist.
+type Tx interface {
+	Session(ctx context.Context, id string) (*Session, error)
+	// LockSession reads a session and holds it against concurrent writers
+	// (other processes or replicas) until the transaction ends.
+	LockSession(ctx context.Context, id string) (*Session, error)
+	CreateSession(ctx context.Context, s *Session) error
+	UpdateSession(ctx context.Context, s *Session) error
+	Sessions(ctx context.Context, f SessionFilter) ([]Session, error)
+
+	AddThought(ctx context.Context, t *Thought) error
+	UpdateThought(ctx context.Context, t *Thought) error
+	Thought(ctx context.Context, sessionID, id string) (*Thought, error)
+	ThoughtByStep(ctx context.Context, sessionID string, step int) (*Thought, error)
+	Thoughts(ctx context.Context, f ThoughtFilter) ([]Thought, error)
+	// Ancestors returns the path from the root to the thought id, inclusive.
+	Ancestors(ctx context.Context, sessionID, id string) ([]Thought, error)
+
+	Branch(ctx context.Context, sessionID, id string) (*Branch, error)
+	Branches(ctx context.Context, sessionID string) ([]Branch, error)
+	// PutBranch inserts or updates a branch.
+	PutBranch(ctx context.Context, b *Branch) error
+
+	AddLink(ctx context.Context, l *Link) error
+	Links(ctx context.Context, sessionID string) ([]Link, error)
+
+	AddInvocation(ctx context.Context, inv *Invocation) error
+	Invocations(ctx context.Context, f InvocationFilter) ([]Invocation, error)
+}
+
+// Store persists the reasoning graph.
+type Store interface {
+	// Update runs fn in a write transaction and commits it when fn returns
+	// nil. fn may be run more than once if the transaction must be retried,
+	// so it must not have side effects outside the transaction.
+	Update(ctx context.Context, fn func(Tx) error) error
+	// View runs fn in a read-only transaction.
+	View(ctx context.Context, fn func(Tx) error) error
+	Close() error
+}
