@@ -35,12 +35,12 @@ var envVars = []envVar{
 
 // config is the resolved configuration of a run.
 type config struct {
-	dbPath     string
-	sqlite     sqlite.Options
-	reasoning  reasoning.Config
-	logLevel   slog.Level
-	logFormat  string
-	getenv     func(string) string
+	dbPath    string
+	sqlite    sqlite.Options
+	reasoning reasoning.Config
+	logLevel  slog.Level
+	logFormat string
+	getenv    func(string) string
 }
 
 // LevelTrace is below debug, for LOG_LEVEL=trace.
