@@ -29,21 +29,23 @@ type LexicalWeights struct {
 	StopWord  float64 // weight of function words (usually 0)
 	SenseNorm bool    // spread a word's mass over its senses instead of giving each its full weight
 	Negation  float64 // weight of a "negated" feature relative to the rest of the vector
+	MaxSenses int     // senses used per word (0: all the lexicon lists, at most 4)
 }
 
 // DefaultLexicalWeights returns the tuned default weights.
 func DefaultLexicalWeights() LexicalWeights {
 	return LexicalWeights{
-		Word:      1.0,
-		Synset:    0.4,
+		Word:      0.6,
+		Synset:    0.5,
 		Hypernym:  0.4,
 		Levels:    2,
-		CharGram:  0.3,
+		CharGram:  0.15,
 		Bigram:    0.3,
 		IDFPower:  1.0,
 		StopWord:  0,
 		SenseNorm: true,
 		Negation:  1.5,
+		MaxSenses: 1,
 	}
 }
 
@@ -301,7 +303,10 @@ func (e *Lexical) computeFeatures(tok string) (string, []feature, float64) {
 	push := func(h uint64, x float64) { feats = append(feats, feature{h, float32(x)}) }
 	push(hashStr('w', stem), w.Word*idf)
 	if lemma != "" && w.Synset > 0 {
-		senses := e.lx.Senses(lemma)
+		senses := e.lx.Senses(e.senseLemma(tok, lemma))
+		if w.MaxSenses > 0 && len(senses) > w.MaxSenses {
+			senses = senses[:w.MaxSenses]
+		}
 		total := float32(0)
 		for _, s := range senses {
 			total += s.Weight
@@ -336,6 +341,19 @@ func (e *Lexical) computeFeatures(tok string) (string, []feature, float64) {
 		}
 	}
 	return stem, feats, idf
+}
+
+// senseLemma picks the lemma whose senses describe an inflected token: the
+// base form when the token carries an inflection ("cutting" → "cut", not
+// the noun "cutting"), else the lemma itself.
+func (e *Lexical) senseLemma(tok, lemma string) string {
+	if lemma != tok {
+		return lemma
+	}
+	if ls := e.lx.Lemmas(tok); len(ls) > 1 {
+		return ls[1]
+	}
+	return lemma
 }
 
 // FNV-1a based feature hashing with a final avalanche mix.

@@ -41,12 +41,12 @@ func appendTokens(toks []string, s string) []string {
 			}
 			// Apostrophe inside a word (don't, man's) or a separator inside a
 			// number (3.5, 1,000).
-			if i+1 < len(s) && isWordRune(rune(s[i+1])) {
+			if i+w < len(s) && isWordRune(rune(s[i+w])) {
 				if r == '\'' || r == '’' {
 					i += w
 					continue
 				}
-				if digits && (r == '.' || r == ',') && s[i+1] >= '0' && s[i+1] <= '9' {
+				if digits && (r == '.' || r == ',') && s[i+w] >= '0' && s[i+w] <= '9' {
 					i += w
 					continue
 				}
