@@ -48,9 +48,11 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	s := &Server{svc: svc, log: opts.Logger, opts: opts, conns: map[*mcp.ServerSession]string{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "thinkgraph: structured reasoning", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       opts.Logger,
+		Logger:       sdkLogger(opts.Logger),
 	})
 	s.addThinkTools()
+	s.addGraphTools()
+	s.addSequentialTool()
 	s.addResources()
 	return s
 }

@@ -214,27 +214,40 @@ func TestThinkContextWindowSlidesAndClears(t *testing.T) {
 	}
 }
 
-func TestThinkToolDefinition(t *testing.T) {
+func TestToolDefinitions(t *testing.T) {
 	e := newTestEnv(t)
 	cs := e.connect()
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var think *mcp.Tool
+	// name -> read-only, idempotent
+	want := map[string][2]bool{
+		"think": {false, false}, "clear_context": {false, true}, "select_path": {false, false}, "backtrack": {false, false},
+		"show_current_path": {true, true}, "get_unexplored_branches": {true, true}, "sequentialthinking": {false, false},
+	}
+	seen := map[string]bool{}
 	for _, tool := range res.Tools {
-		if tool.Name == "think" {
-			think = tool
+		w, ok := want[tool.Name]
+		if !ok {
+			continue
+		}
+		seen[tool.Name] = true
+		a := tool.Annotations
+		if a == nil || a.ReadOnlyHint != w[0] || a.IdempotentHint != w[1] || a.DestructiveHint == nil || *a.DestructiveHint {
+			t.Errorf("%s annotations: %+v", tool.Name, a)
+		}
+		if tool.OutputSchema == nil || tool.Description == "" {
+			t.Errorf("%s: missing output schema or description", tool.Name)
+		}
+		props := tool.InputSchema.(map[string]any)["properties"].(map[string]any)
+		if _, ok := props["session_id"]; !ok {
+			t.Errorf("%s: no session_id", tool.Name)
 		}
 	}
-	if think == nil {
-		t.Fatal("no think tool")
-	}
-	a := think.Annotations
-	if a == nil || a.ReadOnlyHint || a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint {
-		t.Fatalf("annotations: %+v", a)
-	}
-	if think.OutputSchema == nil || !strings.Contains(think.Description, "Use this tool to think") {
-		t.Fatalf("tool: %+v", think)
+	for name := range want {
+		if !seen[name] {
+			t.Errorf("tool %s not listed", name)
+		}
 	}
 }

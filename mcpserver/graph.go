@@ -1,0 +1,281 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
+)
+
+// The seed 001 tools: select_path, backtrack, show_current_path,
+// get_unexplored_branches.
+
+type nodeOut struct {
+	NodeID     string   `json:"node_id"`
+	Thought    string   `json:"thought"`
+	Confidence *float64 `json:"confidence" jsonschema:"null when the thought was written without a confidence"`
+}
+
+type pathNode struct {
+	NodeID      string   `json:"node_id"`
+	Thought     string   `json:"thought"`
+	Confidence  *float64 `json:"confidence"`
+	BranchPoint bool     `json:"branch_point"`
+}
+
+type alternativeOut struct {
+	NodeID     string   `json:"node_id"`
+	Thought    string   `json:"thought"`
+	Confidence *float64 `json:"confidence"`
+	Selected   bool     `json:"selected"`
+}
+
+type selectOutput struct {
+	Status          string           `json:"status"`
+	Message         string           `json:"message"`
+	SelectedThought string           `json:"selected_thought"`
+	CurrentNodeID   string           `json:"current_node_id"`
+	SessionID       string           `json:"session_id"`
+	BranchNodeID    string           `json:"branch_node_id,omitempty" jsonschema:"the branch point the alternatives hang from"`
+	Alternatives    []alternativeOut `json:"alternatives,omitempty" jsonschema:"the alternatives written by this call"`
+}
+
+type backtrackOutput struct {
+	Status        string   `json:"status" jsonschema:"success or no_target"`
+	Message       string   `json:"message"`
+	BacktrackedTo *nodeOut `json:"backtracked_to" jsonschema:"the thought that is now current; null with no_target"`
+	CurrentNodeID string   `json:"current_node_id"`
+	SessionID     string   `json:"session_id"`
+}
+
+type pathOutput struct {
+	Path          []pathNode `json:"path"`
+	TotalNodes    int        `json:"total_nodes"`
+	BranchPoints  int        `json:"branch_points"`
+	CurrentNodeID string     `json:"current_node_id"`
+	SessionID     string     `json:"session_id"`
+}
+
+type unexploredBranch struct {
+	BranchNodeID    string    `json:"branch_node_id"`
+	BranchThought   string    `json:"branch_thought"`
+	UnexploredCount int       `json:"unexplored_count"`
+	Alternatives    []nodeOut `json:"alternatives"`
+}
+
+type unexploredOutput struct {
+	Unexplored []unexploredBranch `json:"unexplored"`
+	SessionID  string             `json:"session_id"`
+	Message    string             `json:"message"`
+}
+
+func node(th thinkgraph.Thought) nodeOut {
+	return nodeOut{NodeID: th.ID, Thought: th.Content, Confidence: th.Confidence}
+}
+
+var graphAnnotations = func(title string, readOnly, idempotent bool) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: readOnly, IdempotentHint: idempotent,
+		DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)}
+}
+
+func sessionOnlySchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"session_id": sessionIDProp}}
+}
+
+func (s *Server) addGraphTools() {
+	threshold := s.svc.Config().ConfidenceThreshold
+	s.addTool(toolDef{
+		tool: &mcp.Tool{
+			Name:  "select_path",
+			Title: "Select a path",
+			Description: "Choose among alternative thoughts at a branch point. Give 'alternatives' (each {thought, confidence}) and the 0-based " +
+				"'selected_index' to follow: every alternative is recorded as a child of the current thought (which becomes a branch point), " +
+				"the chosen one is marked selected and becomes current; the others stay as unexplored alternatives (see get_unexplored_branches). " +
+				"To follow an alternative proposed earlier (e.g. after backtrack), give only its 'node_id': it is marked selected and becomes current.",
+			InputSchema: &jsonschema.Schema{
+				Type: "object",
+				Properties: map[string]*jsonschema.Schema{
+					"alternatives": {Type: "array", Description: "The alternative thoughts, at most 20.", MaxItems: jsonschema.Ptr(reasoning.MaxAlternatives),
+						Items: &jsonschema.Schema{Type: "object", Required: []string{"thought", "confidence"}, Properties: map[string]*jsonschema.Schema{
+							"thought":    {Type: "string"},
+							"confidence": {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1.0)},
+						}}},
+					"selected_index": {Type: "integer", Minimum: jsonschema.Ptr(0.0), Description: "0-based index of the alternative to follow."},
+					"node_id":        {Type: "string", Description: "Instead of alternatives: the node_id of an existing alternative to follow now."},
+					"session_id":     sessionIDProp,
+				},
+			},
+			Annotations: graphAnnotations("Select a path", false, false),
+		},
+		output: selectOutput{},
+		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
+			ref, err := s.sessionRef(req, a)
+			if err != nil {
+				return nil, err
+			}
+			in := reasoning.SelectInput{Session: ref}
+			if in.NodeID, _, err = a.str("node_id"); err != nil {
+				return nil, err
+			}
+			if in.SelectedIndex, err = a.integer("selected_index"); err != nil {
+				return nil, err
+			}
+			var raw []json.RawMessage
+			if _, err := a.decode("alternatives", "an array of {thought, confidence} objects", &raw); err != nil {
+				return nil, err
+			}
+			if len(raw) > reasoning.MaxAlternatives {
+				return nil, thinkgraph.Invalid("alternatives", fmt.Sprintf("at most %d alternatives", reasoning.MaxAlternatives), fmt.Sprint(len(raw)),
+					"'alternatives' has %d entries; at most %d are allowed", len(raw), reasoning.MaxAlternatives)
+			}
+			for i, r := range raw {
+				prefix := fmt.Sprintf("alternatives[%d]", i)
+				alt, err := parseArgs(r, []string{"confidence", "thought"})
+				if err != nil {
+					return nil, prefixed(prefix, err)
+				}
+				th, _, err := alt.str("thought")
+				if err != nil {
+					return nil, prefixed(prefix, err)
+				}
+				c, err := alt.number("confidence")
+				if err != nil {
+					return nil, prefixed(prefix, err)
+				}
+				in.Alternatives = append(in.Alternatives, reasoning.Alternative{Thought: th, Confidence: c})
+			}
+			res, err := s.svc.SelectPath(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			out := selectOutput{Status: "success", SelectedThought: res.Selected.Content, CurrentNodeID: res.Selected.ID, SessionID: res.Session.ID}
+			for _, th := range res.Created {
+				out.Alternatives = append(out.Alternatives, alternativeOut{NodeID: th.ID, Thought: th.Content, Confidence: th.Confidence, Selected: th.Selected})
+			}
+			if res.Parent != nil {
+				out.BranchNodeID = res.Parent.ID
+			}
+			if in.NodeID != "" {
+				out.Message = fmt.Sprintf("Now following thought %s (step %d).", res.Selected.ID, res.Selected.Step)
+			} else {
+				out.Message = fmt.Sprintf("Recorded %d alternatives; following alternative %d. The other %d stay unexplored.",
+					len(res.Created), *in.SelectedIndex, len(res.Created)-1)
+			}
+			return out, nil
+		},
+	})
+
+	s.addTool(toolDef{
+		tool: &mcp.Tool{
+			Name:  "backtrack",
+			Title: "Backtrack",
+			Description: fmt.Sprintf("Return to the last high-confidence thought on the current path: walks from the current thought's parent toward the root "+
+				"to the nearest thought with confidence ≥ %.2g and makes it current (status success). Thoughts without a confidence are never targets. "+
+				"With no such thought the status is no_target and nothing changes.", threshold),
+			InputSchema: sessionOnlySchema(),
+			Annotations: graphAnnotations("Backtrack", false, false),
+		},
+		output: backtrackOutput{},
+		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
+			ref, err := s.sessionRef(req, a)
+			if err != nil {
+				return nil, err
+			}
+			res, err := s.svc.Backtrack(ctx, ref)
+			if err != nil {
+				return nil, err
+			}
+			out := backtrackOutput{SessionID: res.Session.ID, CurrentNodeID: res.Session.CurrentThoughtID}
+			switch {
+			case res.Target != nil:
+				n := node(*res.Target)
+				out.Status, out.BacktrackedTo = "success", &n
+				out.Message = fmt.Sprintf("Backtracked to step %d (confidence %.2g).", res.Target.Step, *res.Target.Confidence)
+			case res.From == nil:
+				out.Status, out.Message = "no_target", "The session has no thoughts yet; nothing to backtrack to."
+			default:
+				out.Status = "no_target"
+				out.Message = fmt.Sprintf("No thought before the current one has confidence ≥ %.2g; the current thought is unchanged.", threshold)
+			}
+			return out, nil
+		},
+	})
+
+	s.addTool(toolDef{
+		tool: &mcp.Tool{
+			Name:        "show_current_path",
+			Title:       "Show the current path",
+			Description: "Show the thinking path from the root to the current thought: each node's id, thought, confidence and whether it is a branch point.",
+			InputSchema: sessionOnlySchema(),
+			Annotations: graphAnnotations("Show the current path", true, true),
+		},
+		output: pathOutput{},
+		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
+			ref, err := s.sessionRef(req, a)
+			if err != nil {
+				return nil, err
+			}
+			sess, path, err := s.svc.CurrentPath(ctx, ref)
+			if err != nil {
+				return nil, err
+			}
+			out := pathOutput{Path: []pathNode{}, SessionID: sess.ID, CurrentNodeID: sess.CurrentThoughtID, TotalNodes: len(path)}
+			for _, th := range path {
+				out.Path = append(out.Path, pathNode{NodeID: th.ID, Thought: th.Content, Confidence: th.Confidence, BranchPoint: th.BranchPoint})
+				if th.BranchPoint {
+					out.BranchPoints++
+				}
+			}
+			return out, nil
+		},
+	})
+
+	s.addTool(toolDef{
+		tool: &mcp.Tool{
+			Name:  "get_unexplored_branches",
+			Title: "Get unexplored branches",
+			Description: "List every branch point of the session that has alternatives never selected, with those alternatives. " +
+				"Follow one with select_path {node_id}.",
+			InputSchema: sessionOnlySchema(),
+			Annotations: graphAnnotations("Get unexplored branches", true, true),
+		},
+		output: unexploredOutput{},
+		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
+			ref, err := s.sessionRef(req, a)
+			if err != nil {
+				return nil, err
+			}
+			sess, list, err := s.svc.UnexploredBranches(ctx, ref)
+			if err != nil {
+				return nil, err
+			}
+			out := unexploredOutput{Unexplored: []unexploredBranch{}, SessionID: sess.ID}
+			total := 0
+			for _, u := range list {
+				b := unexploredBranch{BranchNodeID: u.BranchPoint.ID, BranchThought: u.BranchPoint.Content, UnexploredCount: len(u.Alternatives)}
+				for _, alt := range u.Alternatives {
+					b.Alternatives = append(b.Alternatives, node(alt))
+				}
+				total += len(u.Alternatives)
+				out.Unexplored = append(out.Unexplored, b)
+			}
+			out.Message = fmt.Sprintf("%d branch points with %d unexplored alternatives.", len(out.Unexplored), total)
+			return out, nil
+		},
+	})
+}
+
+// prefixed qualifies a validation error of a nested field with its parent.
+func prefixed(prefix string, err error) error {
+	te := thinkgraph.AsError(err)
+	if te.Field != "" {
+		te.Field = prefix + "." + te.Field
+	}
+	te.Message = prefix + ": " + te.Message
+	return te
+}

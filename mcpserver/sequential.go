@@ -1,0 +1,155 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
+)
+
+// sequentialOutput has the fields of the official server's result, plus the
+// recorded thought, the session and the thought's node id.
+type sequentialOutput struct {
+	ThoughtNumber        int      `json:"thoughtNumber"`
+	TotalThoughts        int      `json:"totalThoughts"`
+	NextThoughtNeeded    bool     `json:"nextThoughtNeeded"`
+	Branches             []string `json:"branches"`
+	ThoughtHistoryLength int      `json:"thoughtHistoryLength" jsonschema:"thoughts in this session's history"`
+	Thought              string   `json:"thought" jsonschema:"the thought as recorded"`
+	SessionID            string   `json:"session_id"`
+	NodeID               string   `json:"node_id" jsonschema:"id of the recorded thought in the session graph"`
+	BranchID             string   `json:"branchId,omitempty"`
+}
+
+const sequentialDescription = `A detailed tool for dynamic and reflective problem-solving through thoughts.
+This tool helps analyze problems through a flexible thinking process that can adapt and evolve.
+Each thought can build on, question, or revise previous insights as understanding deepens.
+
+When to use this tool:
+- Breaking down complex problems into steps
+- Planning and design with room for revision
+- Analysis that might need course correction
+- Problems where the full scope might not be clear initially
+- Tasks that need to maintain context over multiple steps
+
+Key features:
+- You can adjust totalThoughts up or down as you progress
+- You can question or revise previous thoughts (isRevision, revisesThought)
+- You can branch from an earlier thought (branchFromThought, branchId); branches become branches of the session graph
+- Every thought is stored durably in the session (session_id), so a session can be continued later, also after a restart
+
+Parameters:
+- thought: Your current thinking step
+- nextThoughtNeeded: True if you need more thinking, even if at what seemed like the end
+- thoughtNumber: Current number in sequence (can go beyond initial total if needed)
+- totalThoughts: Current estimate of thoughts needed (can be adjusted up/down)
+- isRevision, revisesThought: this thought revises thought number revisesThought
+- branchFromThought, branchId: this thought starts (or continues) branch branchId from thought number branchFromThought
+- needsMoreThoughts: you reached the end but need more thoughts
+- session_id: optional; omit it to use this connection's session`
+
+func (s *Server) addSequentialTool() {
+	intProp := func(desc string) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(1.0), Description: desc}
+	}
+	s.addTool(toolDef{
+		tool: &mcp.Tool{
+			Name:        "sequentialthinking",
+			Title:       "Sequential thinking",
+			Description: sequentialDescription,
+			InputSchema: &jsonschema.Schema{
+				Type: "object",
+				Properties: map[string]*jsonschema.Schema{
+					"thought":           {Type: "string", Description: "Your current thinking step"},
+					"nextThoughtNeeded": {Type: "boolean", Description: "Whether another thought step is needed"},
+					"thoughtNumber":     intProp("Current thought number (numeric value, e.g., 1, 2, 3)"),
+					"totalThoughts":     intProp("Estimated total thoughts needed (numeric value, e.g., 5, 10)"),
+					"isRevision":        {Type: "boolean", Description: "Whether this revises previous thinking"},
+					"revisesThought":    intProp("Which thought is being reconsidered"),
+					"branchFromThought": intProp("Branching point thought number"),
+					"branchId":          {Type: "string", Description: "Branch identifier"},
+					"needsMoreThoughts": {Type: "boolean", Description: "If more thoughts are needed"},
+					"session_id":        sessionIDProp,
+				},
+				Required: []string{"thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts"},
+			},
+			Annotations: &mcp.ToolAnnotations{Title: "Sequential thinking", ReadOnlyHint: false, IdempotentHint: false,
+				DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)},
+		},
+		output: sequentialOutput{},
+		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
+			ref, err := s.sessionRef(req, a)
+			if err != nil {
+				return nil, err
+			}
+			in := reasoning.SequentialInput{Session: ref}
+			if in.Thought, _, err = a.str("thought"); err != nil {
+				return nil, err
+			}
+			next, err := requiredBool(a, "nextThoughtNeeded")
+			if err != nil {
+				return nil, err
+			}
+			in.NextThoughtNeeded = next
+			for _, f := range []struct {
+				name string
+				dst  *int
+			}{{"thoughtNumber", &in.ThoughtNumber}, {"totalThoughts", &in.TotalThoughts}} {
+				n, err := a.integer(f.name)
+				if err != nil {
+					return nil, err
+				}
+				if n == nil {
+					return nil, thinkgraph.Invalid(f.name, "an integer ≥ 1", "none", "'%s' is required: an integer ≥ 1", f.name)
+				}
+				*f.dst = *n
+			}
+			if b, err := a.boolean("isRevision"); err != nil {
+				return nil, err
+			} else if b != nil {
+				in.IsRevision = *b
+			}
+			if b, err := a.boolean("needsMoreThoughts"); err != nil {
+				return nil, err
+			} else if b != nil {
+				in.NeedsMoreThoughts = *b
+			}
+			if in.RevisesThought, err = a.integer("revisesThought"); err != nil {
+				return nil, err
+			}
+			if in.BranchFromThought, err = a.integer("branchFromThought"); err != nil {
+				return nil, err
+			}
+			if in.BranchID, _, err = a.str("branchId"); err != nil {
+				return nil, err
+			}
+			res, err := s.svc.Sequential(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			out := sequentialOutput{
+				ThoughtNumber: in.ThoughtNumber, TotalThoughts: res.TotalThoughts, NextThoughtNeeded: in.NextThoughtNeeded,
+				Branches: res.Branches, ThoughtHistoryLength: res.Session.StepCount, Thought: res.Thought.Content,
+				SessionID: res.Session.ID, NodeID: res.Thought.ID,
+			}
+			if res.Thought.BranchID != thinkgraph.DefaultBranch {
+				out.BranchID = res.Thought.BranchID
+			}
+			return out, nil
+		},
+	})
+}
+
+func requiredBool(a *args, name string) (bool, error) {
+	b, err := a.boolean(name)
+	if err != nil {
+		return false, err
+	}
+	if b == nil {
+		return false, thinkgraph.Invalid(name, "true or false", "none", "'%s' is required: true or false", name)
+	}
+	return *b, nil
+}
