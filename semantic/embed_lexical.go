@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 )
 
@@ -30,12 +31,14 @@ type LexicalWeights struct {
 	SenseNorm bool    // spread a word's mass over its senses instead of giving each its full weight
 	Negation  float64 // weight of a "negated" feature relative to the rest of the vector
 	MaxSenses int     // senses used per word (0: all the lexicon lists, at most 4)
+	Field     float64 // the sense's semantic field (WordNet lexicographer file)
+	Role      float64 // agent/patient role features ("dog bites man" vs "man bites dog")
 }
 
 // DefaultLexicalWeights returns the tuned default weights.
 func DefaultLexicalWeights() LexicalWeights {
 	return LexicalWeights{
-		Word:      0.6,
+		Word:      0.4,
 		Synset:    0.5,
 		Hypernym:  0.4,
 		Levels:    2,
@@ -46,6 +49,7 @@ func DefaultLexicalWeights() LexicalWeights {
 		SenseNorm: true,
 		Negation:  1.5,
 		MaxSenses: 1,
+		Role:      0.2,
 	}
 }
 
@@ -127,7 +131,7 @@ func NewLexical(opts LexicalOptions) (*Lexical, error) {
 }
 
 // Model returns a stable id naming the algorithm, lexicon and dimension,
-// e.g. "thinkgraph-lexical-v1+wn30-1/512".
+// e.g. "thinkgraph-lexical-v1+wn30-2/512".
 func (e *Lexical) Model() string {
 	return fmt.Sprintf("%s+%s/%d", lexicalAlgorithm, LexiconVersion, e.dim)
 }
@@ -240,6 +244,9 @@ func (e *Lexical) EmbedText(text string) Vector {
 		}
 		prev, prevIDF = stem, idf
 	}
+	if e.w.Role > 0 {
+		e.addRoles(acc, toks)
+	}
 	var norm float64
 	for _, x := range acc {
 		norm += float64(x) * float64(x)
@@ -254,6 +261,53 @@ func (e *Lexical) EmbedText(text string) Vector {
 		acc[0] = 1
 	}
 	return acc
+}
+
+// addRoles adds features for who does what to whom, read off the surface:
+// in "a dog is chasing a cat" the agent is the first content word and the
+// patient the first content word after the verb (the first -ing word); in
+// the passive "a cat is being chased by a dog" the agent follows "by" and
+// the patient comes first.
+func (e *Lexical) addRoles(acc []float32, toks []string) {
+	first, verb, by, passive := -1, -1, -1, false
+	for i, t := range toks {
+		switch {
+		case t == "being" || t == "been":
+			passive = true
+		case t == "by" && passive && by < 0:
+			by = i
+		case stopWords[t] || negators[t]:
+		case first < 0:
+			first = i
+		case verb < 0 && strings.HasSuffix(t, "ing"):
+			verb = i
+		}
+	}
+	next := func(from int) int {
+		for i := from + 1; i < len(toks); i++ {
+			if !stopWords[toks[i]] && !negators[toks[i]] {
+				return i
+			}
+		}
+		return -1
+	}
+	agent, patient := first, -1
+	if verb >= 0 {
+		patient = next(verb)
+	}
+	if by >= 0 {
+		agent, patient = next(by), first
+	}
+	for _, r := range []struct {
+		kind byte
+		i    int
+	}{{'A', agent}, {'P', patient}} {
+		if r.i < 0 {
+			continue
+		}
+		_, stem, idf := e.tokenFeatures(toks[r.i])
+		e.add(acc, hashStr(r.kind, stem), e.w.Role*idf)
+	}
 }
 
 func (e *Lexical) add(acc []float32, h uint64, w float64) { e.addRaw(acc, h, float32(w)) }
@@ -318,6 +372,9 @@ func (e *Lexical) computeFeatures(tok string) (string, []feature, float64) {
 			}
 			base := w.Synset * idf * sw
 			push(hashInt('s', s.Synset), base)
+			if w.Field > 0 {
+				push(hashInt('l', int32(s.Field)), w.Field*idf*sw)
+			}
 			level := []int32{s.Synset}
 			for d := 1; d <= w.Levels && w.Hypernym > 0; d++ {
 				base *= w.Hypernym

@@ -20,13 +20,16 @@ var lexiconData []byte
 
 // LexiconVersion changes whenever the generated lexicon or the way it is
 // read changes; it is part of the lexical embedder's model id.
-const LexiconVersion = "wn30-1"
+const LexiconVersion = "wn30-2"
 
 // Sense is one WordNet synset a word may denote, with a weight in (0,1]
 // (1 for the word's most frequent sense).
 type Sense struct {
 	Synset int32
 	Weight float32
+	// Field is the WordNet lexicographer file of the synset, a coarse
+	// semantic field (0-44: noun.person, verb.motion, ...).
+	Field uint8
 }
 
 // Lexicon holds WordNet-derived tables: the likely senses of common English
@@ -84,13 +87,17 @@ func parseLexicon(gz []byte) (*Lexicon, error) {
 			parts := strings.Split(f[2], ",")
 			ss := make([]Sense, 0, len(parts))
 			for _, p := range parts {
-				a, b, _ := strings.Cut(p, ":")
-				id, err1 := strconv.Atoi(a)
-				w, err2 := strconv.Atoi(b)
-				if err1 != nil || err2 != nil {
+				x := strings.Split(p, ":")
+				if len(x) != 3 {
 					return nil, bad()
 				}
-				ss = append(ss, Sense{Synset: int32(id), Weight: float32(w) / 9})
+				id, err1 := strconv.Atoi(x[0])
+				w, err2 := strconv.Atoi(x[1])
+				f, err3 := strconv.Atoi(x[2])
+				if err1 != nil || err2 != nil || err3 != nil {
+					return nil, bad()
+				}
+				ss = append(ss, Sense{Synset: int32(id), Weight: float32(w) / 9, Field: uint8(f)})
 			}
 			lx.senses[f[1]] = ss
 		case "H":

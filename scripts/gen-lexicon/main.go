@@ -15,7 +15,9 @@
 // Output format (one record per line, tab-separated, gzip-compressed):
 //
 //	S n                 number of synsets (ids are 0..n-1)
-//	W word  id:w,...    a lemma's most likely senses, w = weight 1..9
+//	W word  id:w:f,...  a lemma's most likely senses, w = weight 1..9,
+//	                    f = WordNet lexicographer file (semantic field,
+//	                    e.g. 18 noun.person, 38 verb.motion)
 //	H id    id,...      direct hypernyms (nouns, verbs) or the head of an
 //	                    adjective satellite's cluster
 //	A word  word        direct antonyms (WordNet "!" pointers)
@@ -52,6 +54,7 @@ type ptr struct {
 
 type synset struct {
 	key   string
+	lex   int // lexicographer file number
 	pos   byte
 	words []string
 	ptrs  []ptr
@@ -200,7 +203,7 @@ func run(wn, out string, maxSenses int) error {
 			if len(parts) > 0 && q < 2 {
 				continue
 			}
-			parts = append(parts, fmt.Sprintf("%d:%d", id(s.key), q))
+			parts = append(parts, fmt.Sprintf("%d:%d:%d", id(s.key), q, synsets[s.key].lex))
 		}
 		wlines = append(wlines, "W\t"+w+"\t"+strings.Join(parts, ","))
 	}
@@ -397,6 +400,7 @@ func readData(path string, pos byte, into map[string]*synset) error {
 		body, gloss, _ := strings.Cut(line, " | ")
 		fs := strings.Fields(body)
 		s := &synset{key: string(pos) + ":" + fs[0], pos: fs[2][0], gloss: gloss}
+		s.lex, _ = strconv.Atoi(fs[1])
 		nw64, _ := strconv.ParseInt(fs[3], 16, 0)
 		nw := int(nw64)
 		i := 4
