@@ -1,0 +1,109 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Invocation is one call of an LLM provider, as stored in the invocations
+// table (seed 002's Invocation, plus provider, model and token usage).
+// It never holds an API key.
+type Invocation struct {
+	ID               string          `json:"id"`
+	SessionID        string          `json:"session_id,omitempty"`
+	ToolName         string          `json:"tool_name"`
+	Input            json.RawMessage `json:"input"`
+	Output           json.RawMessage `json:"output,omitempty"`
+	Provider         string          `json:"provider"`
+	PipeName         string          `json:"pipe_name,omitempty"`
+	Model            string          `json:"model,omitempty"`
+	LatencyMS        int64           `json:"latency_ms"`
+	Success          bool            `json:"success"`
+	Error            string          `json:"error,omitempty"`
+	PromptTokens     int             `json:"prompt_tokens"`
+	CompletionTokens int             `json:"completion_tokens"`
+	TotalTokens      int             `json:"total_tokens"`
+	CreatedAt        time.Time       `json:"created_at"`
+}
+
+// Recorder stores invocations.
+type Recorder interface {
+	Record(ctx context.Context, inv Invocation) error
+}
+
+// RecorderFunc adapts a function to [Recorder].
+type RecorderFunc func(ctx context.Context, inv Invocation) error
+
+// Record calls f.
+func (f RecorderFunc) Record(ctx context.Context, inv Invocation) error { return f(ctx, inv) }
+
+// Recording wraps p so that every Complete call, successful or not, is
+// recorded as one [Invocation] of toolName in sessionID. Wrap the provider
+// returned by [Select] (which retries) so that a call with retries is one
+// row. Input is the request, Output the response; an error of the recorder
+// does not fail the call (the recorder should log it) and the record is
+// written even when ctx was cancelled.
+func Recording(p Provider, rec Recorder, toolName, sessionID string) Provider {
+	return &recording{p: p, rec: rec, tool: toolName, session: sessionID}
+}
+
+type recording struct {
+	p       Provider
+	rec     Recorder
+	tool    string
+	session string
+}
+
+func (r *recording) Name() string { return r.p.Name() }
+
+type recordedOutput struct {
+	Content    string         `json:"content"`
+	ThreadID   string         `json:"thread_id,omitempty"`
+	StopReason string         `json:"stop_reason,omitempty"`
+	Attempts   int            `json:"attempts,omitempty"`
+	Logprobs   []TokenLogprob `json:"logprobs,omitempty"`
+}
+
+func (r *recording) Complete(ctx context.Context, req Request) (Response, error) {
+	start := time.Now()
+	resp, err := r.p.Complete(ctx, req)
+	inv := Invocation{
+		ID:        uuid.NewString(),
+		SessionID: r.session,
+		ToolName:  r.tool,
+		Provider:  r.p.Name(),
+		PipeName:  resp.Pipe,
+		Model:     resp.Model,
+		LatencyMS: time.Since(start).Milliseconds(),
+		Success:   err == nil,
+		CreatedAt: start.UTC(),
+	}
+	if inv.Model == "" {
+		inv.Model = req.Model
+	}
+	if inv.PipeName == "" && r.p.Name() == ProviderLangbase {
+		inv.PipeName = req.Pipe
+	}
+	inv.Input, _ = json.Marshal(req)
+	if err != nil {
+		inv.Error = err.Error()
+		if k := ErrorKind(err); k != "" {
+			inv.Error = k + ": " + inv.Error
+		}
+	} else {
+		inv.Output, _ = json.Marshal(recordedOutput{
+			Content: resp.Content, ThreadID: resp.ThreadID, StopReason: resp.StopReason,
+			Attempts: resp.Attempts, Logprobs: resp.Logprobs,
+		})
+		if u := resp.Usage; u != nil {
+			inv.PromptTokens, inv.CompletionTokens, inv.TotalTokens = u.PromptTokens, u.CompletionTokens, u.TotalTokens
+		}
+	}
+	if r.rec != nil {
+		_ = r.rec.Record(context.WithoutCancel(ctx), inv)
+	}
+	return resp, err
+}
