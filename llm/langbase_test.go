@@ -153,8 +153,8 @@ func TestLangbaseRetryAfter(t *testing.T) {
 	}
 }
 
-func TestLangbaseTimeout(t *testing.T)      { testTimeout(t, newTestLangbase) }
-func TestLangbaseNoKeyLeak(t *testing.T)    { testNoLeak(t, newTestLangbase) }
+func TestLangbaseTimeout(t *testing.T)   { testTimeout(t, newTestLangbase) }
+func TestLangbaseNoKeyLeak(t *testing.T) { testNoLeak(t, newTestLangbase) }
 func TestLangbaseCancellation(t *testing.T) {
 	testCancellation(t, func(url string) Provider { return newTestLangbase(testConfig(url)) })
 }
