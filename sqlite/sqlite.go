@@ -55,6 +55,20 @@ func (o *Options) defaults() {
 var Dialect = sqlstore.Dialect{
 	Name:      "sqlite",
 	Retryable: retryable,
+	Conflict:  conflict,
+}
+
+// conflict reports whether err is a violation of a UNIQUE or PRIMARY KEY
+// constraint.
+func conflict(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return true
+		}
+	}
+	return false
 }
 
 func retryable(err error) bool {

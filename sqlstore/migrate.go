@@ -42,10 +42,6 @@ func Migrate(ctx context.Context, db *sql.DB, d Dialect, fsys fs.FS, dir, lockSQ
 	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
 
 	store := New(db, db, d)
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
-		return 0, fmt.Errorf("create schema_migrations: %w", err)
-	}
 	current := 0
 	for _, m := range ms {
 		body, err := fs.ReadFile(fsys, path.Join(dir, m.name))
@@ -71,6 +67,12 @@ func (db *DB) migrateOne(ctx context.Context, version int, name, body, lockSQL s
 		if _, err := tx.ExecContext(ctx, lockSQL); err != nil {
 			return fmt.Errorf("lock: %w", err)
 		}
+	}
+	// Created under the lock: concurrent CREATE TABLE IF NOT EXISTS may
+	// fail on PostgreSQL's catalog.
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
+		return fmt.Errorf("create schema_migrations: %w", err)
 	}
 	var n int
 	if err := tx.QueryRowContext(ctx, db.q(`SELECT COUNT(*) FROM schema_migrations WHERE version = ?`), version).Scan(&n); err != nil {

@@ -30,6 +30,9 @@ type Dialect struct {
 	// Retryable reports whether a transaction that failed with err may be
 	// run again from the start (lock contention, serialization failures).
 	Retryable func(err error) bool
+	// Conflict reports whether err is a unique-constraint violation; the
+	// store then wraps it with thinkgraph.ErrConflict. Nil means never.
+	Conflict func(err error) bool
 }
 
 // DB is a thinkgraph.Store over database/sql.
@@ -53,6 +56,11 @@ func (db *DB) Close() error {
 		err = errors.Join(err, db.read.Close())
 	}
 	return err
+}
+
+// Ping checks that the database is reachable (for readiness probes).
+func (db *DB) Ping(ctx context.Context) error {
+	return db.write.PingContext(ctx)
 }
 
 // Update runs fn in a write transaction, retrying it when the database
@@ -135,6 +143,15 @@ func (db *DB) q(query string) string {
 func micros(t time.Time) int64 { return t.UnixMicro() }
 
 func fromMicros(v int64) time.Time { return time.UnixMicro(v).UTC() }
+
+// conflict wraps err with thinkgraph.ErrConflict when the dialect calls it a
+// unique-constraint violation.
+func (db *DB) conflict(err error) error {
+	if db.dialect.Conflict != nil && db.dialect.Conflict(err) {
+		return fmt.Errorf("%w: %w", thinkgraph.ErrConflict, err)
+	}
+	return err
+}
 
 func notFound(what, id string) error {
 	return fmt.Errorf("%s %q: %w", what, id, thinkgraph.ErrNotFound)

@@ -88,7 +88,7 @@ func (t *txn) CreateSession(ctx context.Context, s *thinkgraph.Session) error {
 		s.ID, s.Tenant, s.Goal, s.Mode, micros(s.CreatedAt), micros(s.UpdatedAt), nullJSON(s.Metadata), nullJSON(s.Settings),
 		s.CurrentThoughtID, s.ActiveBranch, s.StepCount, s.ContextStart)
 	if err != nil {
-		return fmt.Errorf("create session %q: %w", s.ID, err)
+		return fmt.Errorf("create session %q: %w", s.ID, t.db.conflict(err))
 	}
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return fmt.Errorf("session %q: %w", s.ID, thinkgraph.ErrConflict)
@@ -190,7 +190,7 @@ func (t *txn) AddThought(ctx context.Context, th *thinkgraph.Thought) error {
 	}
 	if _, err := t.exec(ctx, `INSERT INTO thoughts (`+thoughtCols+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...); err != nil {
-		return fmt.Errorf("add thought step %d to session %q: %w", th.Step, th.SessionID, err)
+		return fmt.Errorf("add thought step %d to session %q: %w", th.Step, th.SessionID, t.db.conflict(err))
 	}
 	return nil
 }
@@ -205,7 +205,7 @@ func (t *txn) UpdateThought(ctx context.Context, th *thinkgraph.Thought) error {
 		key_points = ?, branch_point = ?, alternative = ?, selected = ?, revises_id = ?, author = ?, tool = ?, metadata = ?, created_at = ?
 		WHERE id = ? AND session_id = ?`, append(args[2:], th.ID, th.SessionID)...)
 	if err != nil {
-		return fmt.Errorf("update thought %s: %w", th.ID, err)
+		return fmt.Errorf("update thought %s: %w", th.ID, t.db.conflict(err))
 	}
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return notFound("thought", th.ID)
@@ -273,21 +273,29 @@ func (t *txn) thoughts(ctx context.Context, q string, args ...any) ([]thinkgraph
 	return out, rows.Err()
 }
 
+// maxAncestors bounds the walk of Ancestors, so that a cycle of parent links
+// (which the store does not prevent) ends in an error instead of a query that
+// never returns.
+const maxAncestors = 100_000
+
 func (t *txn) Ancestors(ctx context.Context, sessionID, id string) ([]thinkgraph.Thought, error) {
 	// depth counts up from the thought itself; the result is root first.
 	path, err := t.thoughts(ctx, `WITH RECURSIVE chain(id, depth) AS (
 			SELECT id, 0 FROM thoughts WHERE session_id = ? AND id = ?
 			UNION ALL
 			SELECT th.parent_id, chain.depth + 1 FROM thoughts th JOIN chain ON th.id = chain.id
-			WHERE th.session_id = ? AND th.parent_id <> ''
+			WHERE th.session_id = ? AND th.parent_id <> '' AND chain.depth < ?
 		)
 		SELECT `+prefixed("t.", thoughtCols)+` FROM chain JOIN thoughts t ON t.id = chain.id AND t.session_id = ?
-		ORDER BY chain.depth DESC`, sessionID, id, sessionID, sessionID)
+		ORDER BY chain.depth DESC`, sessionID, id, sessionID, maxAncestors, sessionID)
 	if err != nil {
 		return nil, err
 	}
 	if len(path) == 0 {
 		return nil, notFound("thought", id)
+	}
+	if len(path) > maxAncestors && path[0].ParentID != "" {
+		return nil, fmt.Errorf("ancestors of thought %s: more than %d (a cycle of parent links?)", id, maxAncestors)
 	}
 	return path, nil
 }
@@ -361,7 +369,7 @@ func (t *txn) AddLink(ctx context.Context, l *thinkgraph.Link) error {
 	_, err := t.exec(ctx, `INSERT INTO links (`+linkCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		l.ID, l.SessionID, l.FromBranch, l.ToBranch, l.FromThought, l.ToThought, l.Type, l.Reason, l.Strength, micros(l.CreatedAt))
 	if err != nil {
-		return fmt.Errorf("add link: %w", err)
+		return fmt.Errorf("add link %q: %w", l.ID, t.db.conflict(err))
 	}
 	return nil
 }
@@ -395,7 +403,7 @@ func (t *txn) AddInvocation(ctx context.Context, inv *thinkgraph.Invocation) err
 		inv.ID, inv.SessionID, inv.ToolName, nullJSON(inv.Input), nullJSON(inv.Output), inv.Provider, inv.PipeName, inv.Model,
 		inv.LatencyMS, inv.Success, inv.Error, inv.PromptTokens, inv.CompletionTokens, inv.TotalTokens, micros(inv.CreatedAt))
 	if err != nil {
-		return fmt.Errorf("add invocation: %w", err)
+		return fmt.Errorf("add invocation %q: %w", inv.ID, t.db.conflict(err))
 	}
 	return nil
 }
