@@ -40,7 +40,7 @@ func (s *Server) readContext(ctx context.Context, req *mcp.ReadResourceRequest) 
 	if !ok || (kind != "context" && kind != "summary") {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	w, err := s.svc.Context(ctx, reasoning.SessionRef{ID: id, Explicit: true, Tenant: thinkgraph.LocalTenant})
+	w, err := s.svc.Context(ctx, reasoning.SessionRef{ID: id, Explicit: true, Tenant: tenantOf(req.Extra)})
 	if err != nil {
 		if te := thinkgraph.AsError(err); te.Code == thinkgraph.CodeSessionNotFound || te.Code == thinkgraph.CodeValidation {
 			return nil, mcp.ResourceNotFoundError(uri)

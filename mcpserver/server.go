@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,6 +25,15 @@ type Options struct {
 	Name    string
 	Version string
 	Logger  *slog.Logger
+	// Metrics, if set, is told about every tool call.
+	Metrics Observer
+}
+
+// Observer is told about every tool call and failed store operation.
+type Observer interface {
+	// ToolCall: outcome is "ok", "tool_error" or "internal_error".
+	ToolCall(tool, outcome string, d time.Duration)
+	StoreError()
 }
 
 // Server is thinkgraph's MCP server.
@@ -69,10 +79,21 @@ func (s *Server) sessionRef(req *mcp.CallToolRequest, a *args) (reasoning.Sessio
 	if err != nil {
 		return reasoning.SessionRef{}, err
 	}
+	tenant := tenantOf(req.Extra)
 	if ok {
-		return reasoning.SessionRef{ID: id, Explicit: true, Tenant: thinkgraph.LocalTenant}, nil
+		return reasoning.SessionRef{ID: id, Explicit: true, Tenant: tenant}, nil
 	}
-	return reasoning.SessionRef{ID: s.connSession(req.Session), Tenant: thinkgraph.LocalTenant}, nil
+	return reasoning.SessionRef{ID: s.connSession(req.Session), Tenant: tenant}, nil
+}
+
+// tenantOf returns the tenant of an authenticated HTTP request (the bearer
+// token's tenant, see package httpserver), or the local tenant for stdio and
+// unauthenticated loopback.
+func tenantOf(extra *mcp.RequestExtra) string {
+	if extra != nil && extra.TokenInfo != nil && extra.TokenInfo.UserID != "" {
+		return extra.TokenInfo.UserID
+	}
+	return thinkgraph.LocalTenant
 }
 
 // connSession returns the session id of an MCP connection, assigning one on
@@ -126,6 +147,7 @@ func (s *Server) addTool(d toolDef) {
 	known := schemaProperties(d.tool.InputSchema)
 	name := d.tool.Name
 	s.mcp.AddTool(d.tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
 		out, err := func() (any, error) {
 			a, err := parseArgs(req.Params.Arguments, known)
 			if err != nil {
@@ -133,18 +155,33 @@ func (s *Server) addTool(d toolDef) {
 			}
 			return d.handle(ctx, req, a)
 		}()
-		if err != nil {
-			return s.errorResult(ctx, name, d.errorStatus, err), nil
+		if err == nil {
+			var text []byte
+			if text, err = json.Marshal(out); err == nil {
+				s.observe(name, "ok", start)
+				return &mcp.CallToolResult{
+					Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
+					StructuredContent: json.RawMessage(text),
+				}, nil
+			}
 		}
-		text, err := json.Marshal(out)
-		if err != nil {
-			return s.errorResult(ctx, name, d.errorStatus, err), nil
+		res := s.errorResult(ctx, name, d.errorStatus, err)
+		if thinkgraph.AsError(err).Code == thinkgraph.CodeInternal {
+			s.observe(name, "internal_error", start)
+			if s.opts.Metrics != nil {
+				s.opts.Metrics.StoreError()
+			}
+		} else {
+			s.observe(name, "tool_error", start)
 		}
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
-			StructuredContent: json.RawMessage(text),
-		}, nil
+		return res, nil
 	})
+}
+
+func (s *Server) observe(tool, outcome string, start time.Time) {
+	if s.opts.Metrics != nil {
+		s.opts.Metrics.ToolCall(tool, outcome, time.Since(start))
+	}
 }
 
 // errorBody is the structured content of a tool error: seed 004's

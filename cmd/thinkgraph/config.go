@@ -31,6 +31,10 @@ var envVars = []envVar{
 	{"THINKGRAPH_CONFIDENCE_THRESHOLD", "0.6", "Below it a thought is a branch point; backtrack returns to the nearest thought at or above it."},
 	{"THINKGRAPH_SQLITE_SYNCHRONOUS", "NORMAL", "NORMAL: acknowledged writes survive a crash or kill of the server; FULL: they also survive power loss (an fsync per write)."},
 	{"THINKGRAPH_BUSY_TIMEOUT_MS", "10000", "How long a write waits for another process's write lock on the same database file."},
+	{"THINKGRAPH_TOKENS_FILE", "none", "HTTP only: file of \"<sha256 hex of token> <tenant>\" lines (see \"thinkgraph token new\"); required to listen beyond loopback."},
+	{"THINKGRAPH_ALLOWED_HOSTS", "localhost,127.0.0.1,::1 on loopback; any otherwise", "HTTP only: comma-separated Host names accepted (DNS-rebinding protection); * accepts any."},
+	{"THINKGRAPH_ALLOWED_ORIGINS", "none", "HTTP only: comma-separated extra Origin values accepted (an Origin on an allowed host is always accepted)."},
+	{"THINKGRAPH_HTTP_MAX_BODY_BYTES", "4194304", "HTTP only: largest request body accepted."},
 }
 
 // config is the resolved configuration of a run.
@@ -41,6 +45,21 @@ type config struct {
 	logLevel  slog.Level
 	logFormat string
 	getenv    func(string) string
+
+	tokensFile     string
+	allowedHosts   []string
+	allowedOrigins []string
+	maxBodyBytes   int64
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, f := range strings.Split(v, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // LevelTrace is below debug, for LOG_LEVEL=trace.
@@ -62,6 +81,10 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		return n
 	}
 	c.dbPath = getenv("DATABASE_PATH")
+	c.tokensFile = strings.TrimSpace(getenv("THINKGRAPH_TOKENS_FILE"))
+	c.allowedHosts = splitList(getenv("THINKGRAPH_ALLOWED_HOSTS"))
+	c.allowedOrigins = splitList(getenv("THINKGRAPH_ALLOWED_ORIGINS"))
+	c.maxBodyBytes = int64(intVar("THINKGRAPH_HTTP_MAX_BODY_BYTES", 4<<20, 1024))
 	c.sqlite.MaxReaders = intVar("DATABASE_MAX_CONNECTIONS", 5, 1)
 	c.sqlite.BusyTimeout = time.Duration(intVar("THINKGRAPH_BUSY_TIMEOUT_MS", 10000, 0)) * time.Millisecond
 	c.reasoning.MaxContextThoughts = intVar("THINK_MAX_THOUGHTS", 100, 1)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -292,5 +294,60 @@ func TestDefaultDatabasePath(t *testing.T) {
 	}
 	if p, _ := c.databasePath("/flag.db"); p != "/flag.db" {
 		t.Fatalf("--db: %s", p)
+	}
+}
+
+func TestServeHTTPSubprocess(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "tg.db")
+	cmd := exec.Command(binary, "serve", "--http", "0.0.0.0:0", "--db", db)
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "refusing to listen on 0.0.0.0:0 without authentication") {
+		t.Fatalf("non-loopback without tokens: %v %s", err, out)
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd = exec.Command(binary, "serve", "--http", addr, "--db", db)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var cs *mcp.ClientSession
+	for i := 0; i < 100; i++ {
+		client := mcp.NewClient(&mcp.Implementation{Name: "http", Version: "1"}, nil)
+		cs, err = client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", MaxRetries: -1}, nil)
+		if err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	res, err := think(context.Background(), cs, map[string]any{"thought": "over HTTP", "session_id": "http-s"})
+	if err != nil || res["step"] != float64(1) {
+		t.Fatalf("%v %v", res, err)
+	}
+	cs.Close()
+	resp, err := http.Get("http://" + addr + "/readyz")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("readyz: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	// SIGTERM: a clean exit.
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, stderr.String())
+	}
+	if got := storedThoughts(t, db, "http-s"); got[1] != "over HTTP" {
+		t.Fatal(got)
 	}
 }

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/httpserver"
 	"github.com/thinkgraph/thinkgraph/mcpserver"
+	"github.com/thinkgraph/thinkgraph/metrics"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 	"github.com/thinkgraph/thinkgraph/sqlstore"
@@ -51,7 +52,8 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 	defer store.Close()
 	log := cfg.logger(e.stderr)
 	svc := reasoning.New(store, cfg.reasoning)
-	srv := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Logger: log})
+	reg := metrics.New()
+	srv := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg})
 
 	if *httpAddr == "" {
 		log.Info("serving MCP over stdio", "db", path, "version", buildVersion())
@@ -61,12 +63,13 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 		}
 		return err
 	}
-	return serveHTTP(ctx, log, srv, *httpAddr, path)
+	return serveHTTP(ctx, cfg, log, srv, reg, store, *httpAddr, path)
 }
 
-// serveHTTP serves streamable HTTP at /mcp until ctx is done, then shuts down
-// gracefully, letting in-flight calls finish.
-func serveHTTP(ctx context.Context, log *slog.Logger, srv *mcpserver.Server, addr, dbPath string) error {
+// serveHTTP serves streamable HTTP at /mcp (with /healthz, /readyz and
+// /metrics) until ctx is done, then shuts down gracefully, letting in-flight
+// calls finish. Listening beyond loopback requires bearer tokens.
+func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserver.Server, reg *metrics.Registry, store thinkgraph.Store, addr, dbPath string) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return usageError{fmt.Errorf("--http: %q is not HOST:PORT: %v", addr, err)}
@@ -75,23 +78,31 @@ func serveHTTP(ctx context.Context, log *slog.Logger, srv *mcpserver.Server, add
 		host = "127.0.0.1"
 	}
 	addr = net.JoinHostPort(host, port)
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() }, &mcp.StreamableHTTPOptions{Logger: log}))
+	loopback := httpserver.IsLoopback(host)
+	opts := httpserver.Options{
+		AllowedHosts: cfg.allowedHosts, AllowedOrigins: cfg.allowedOrigins, MaxBodyBytes: cfg.maxBodyBytes,
+		Metrics: reg, Logger: log,
+		Ready: func(ctx context.Context) error {
+			return store.View(ctx, func(tx thinkgraph.Tx) error {
+				_, err := tx.Sessions(ctx, thinkgraph.SessionFilter{Limit: 1})
+				return err
+			})
+		},
+	}
+	if cfg.tokensFile != "" {
+		if opts.Tokens, err = httpserver.LoadTokens(cfg.tokensFile); err != nil {
+			return err
+		}
+	} else if !loopback {
+		return usageError{fmt.Errorf("refusing to listen on %s without authentication: create tokens with "+
+			"\"thinkgraph token new TENANT\", put the printed lines in a file and set THINKGRAPH_TOKENS_FILE to it "+
+			"(or listen on 127.0.0.1)", addr)}
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
-	log.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "db", dbPath, "version", buildVersion())
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	log.Info("shutting down")
-	return hs.Shutdown(shutdown)
+	log.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", opts.Tokens != nil,
+		"db", dbPath, "version", buildVersion())
+	return httpserver.New(srv.MCP(), loopback, opts).Serve(ctx, ln)
 }

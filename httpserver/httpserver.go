@@ -1,0 +1,248 @@
+// Package httpserver serves thinkgraph over HTTP: the MCP streamable HTTP
+// endpoint at /mcp with bearer-token authentication and Host/Origin checks,
+// /healthz, /readyz and /metrics, request limits, and a graceful shutdown
+// that lets in-flight calls finish.
+package httpserver
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure the HTTP server.
+type Options struct {
+	// Tokens, when set, is required on /mcp (and /metrics).
+	Tokens *Tokens
+	// AllowedHosts are the Host header names accepted ("*" accepts any). By
+	// default: localhost, 127.0.0.1 and ::1 when serving loopback; any
+	// otherwise.
+	AllowedHosts []string
+	// AllowedOrigins are extra Origin values accepted (e.g.
+	// "https://app.example.com"); an Origin whose host is an allowed host is
+	// always accepted.
+	AllowedOrigins []string
+	// MaxBodyBytes bounds a request body (default 4 MiB).
+	MaxBodyBytes int64
+	// RequestTimeout bounds reading a request and writing its response,
+	// except for the long-lived event stream (default 60 s).
+	RequestTimeout time.Duration
+	// ShutdownTimeout bounds how long shutdown waits for in-flight calls.
+	ShutdownTimeout time.Duration
+	// Ready reports whether the server can serve (the database is reachable).
+	Ready   func(context.Context) error
+	Metrics http.Handler
+	Logger  *slog.Logger
+}
+
+func (o *Options) defaults(loopback bool) {
+	if len(o.AllowedHosts) == 0 {
+		if loopback {
+			o.AllowedHosts = []string{"localhost", "127.0.0.1", "::1"}
+		} else {
+			o.AllowedHosts = []string{"*"}
+		}
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = 4 << 20
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = 60 * time.Second
+	}
+	if o.ShutdownTimeout <= 0 {
+		o.ShutdownTimeout = 30 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// IsLoopback reports whether host (an IP or name, no port) is a loopback
+// address.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Server is thinkgraph's HTTP server.
+type Server struct {
+	opts     Options
+	handler  http.Handler
+	inFlight atomic.Int64
+}
+
+// New returns an HTTP server for srv. loopback says whether it listens on a
+// loopback address only.
+func New(srv *mcp.Server, loopback bool, opts Options) *Server {
+	opts.defaults(loopback)
+	s := &Server{opts: opts}
+	var mcpHandler http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Logger: opts.Logger, MaxRequestBodyBytes: opts.MaxBodyBytes})
+	var metrics http.Handler = opts.Metrics
+	if opts.Tokens != nil {
+		requireToken := auth.RequireBearerToken(opts.Tokens.verifier, nil)
+		mcpHandler = requireToken(mcpHandler)
+		if metrics != nil {
+			metrics = requireToken(metrics)
+		}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", s.track(mcpHandler))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("GET /readyz", s.ready)
+	if metrics != nil {
+		mux.Handle("GET /metrics", metrics)
+	}
+	s.handler = s.checkHostOrigin(s.limit(mux))
+	return s
+}
+
+// Handler returns the server's root handler.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if s.opts.Ready != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := s.opts.Ready(ctx); err != nil {
+			s.opts.Logger.Warn("not ready", "err", err)
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte("not ready: database unreachable\n"))
+			return
+		}
+	}
+	_, _ = w.Write([]byte("ready\n"))
+}
+
+// checkHostOrigin rejects requests whose Host is not allowed, or whose
+// Origin is neither an allowed origin nor on an allowed host: the defence
+// against DNS rebinding of a server on loopback.
+func (s *Server) checkHostOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hostAllowed(r.Host) {
+			http.Error(w, "Forbidden: Host header not allowed (set THINKGRAPH_ALLOWED_HOSTS)", http.StatusForbidden)
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && !s.originAllowed(origin) {
+			http.Error(w, "Forbidden: Origin not allowed (set THINKGRAPH_ALLOWED_ORIGINS)", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) hostAllowed(hostport string) bool {
+	if slices.Contains(s.opts.AllowedHosts, "*") {
+		return true
+	}
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	for _, a := range s.opts.AllowedHosts {
+		if strings.EqualFold(a, host) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) originAllowed(origin string) bool {
+	for _, o := range s.opts.AllowedOrigins {
+		if o == "*" || strings.EqualFold(strings.TrimSuffix(o, "/"), strings.TrimSuffix(origin, "/")) {
+			return true
+		}
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	return s.hostAllowed(u.Host)
+}
+
+// limit bounds request bodies and, except for the event stream (GET /mcp),
+// the time to read a request and write its response.
+func (s *Server) limit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
+		}
+		if r.Method != http.MethodGet {
+			rc := http.NewResponseController(w)
+			deadline := time.Now().Add(s.opts.RequestTimeout)
+			_ = rc.SetReadDeadline(deadline)
+			_ = rc.SetWriteDeadline(deadline)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// track counts in-flight MCP calls (POSTs), so shutdown can wait for them.
+func (s *Server) track(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			s.inFlight.Add(1)
+			defer s.inFlight.Add(-1)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Serve serves on ln until ctx is done, then shuts down gracefully: it stops
+// accepting, lets in-flight calls finish (up to ShutdownTimeout), then ends
+// the open event streams.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	streams, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
+	hs := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return streams },
+		ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.opts.Logger.Info("shutting down: waiting for in-flight calls", "in_flight", s.inFlight.Load())
+	// Stop accepting first, but keep serving the open connections: an
+	// in-flight call may answer on its request's stream or on the client's
+	// standalone event stream, so both must stay up until it is done.
+	_ = ln.Close()
+	<-errc
+	deadline, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
+	defer cancel()
+	for s.inFlight.Load() > 0 && deadline.Err() == nil {
+		time.Sleep(10 * time.Millisecond)
+	}
+	endStreams() // in-flight calls are done: end the long-lived streams
+	if err := hs.Shutdown(deadline); err != nil {
+		_ = hs.Close()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,293 @@
+package httpserver
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thinkgraph/thinkgraph/mcpserver"
+	"github.com/thinkgraph/thinkgraph/metrics"
+	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/sqlite"
+)
+
+// start serves h on a loopback port and returns its base URL; the server
+// shuts down when the test ends.
+func start(t *testing.T, s *Server) (string, context.CancelFunc, chan error) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return "http://" + ln.Addr().String(), cancel, done
+}
+
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+func connect(t *testing.T, url, token string) (*mcp.ClientSession, error) {
+	t.Helper()
+	hc := &http.Client{Transport: http.DefaultTransport}
+	if token != "" {
+		hc.Transport = bearer{token, http.DefaultTransport}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
+	if err == nil {
+		t.Cleanup(func() { cs.Close() })
+	}
+	return cs, err
+}
+
+func thinkgraphServer(t *testing.T) (*mcp.Server, *metrics.Registry) {
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	reg := metrics.New()
+	return mcpserver.New(reasoning.New(store, reasoning.Config{}), mcpserver.Options{Metrics: reg}).MCP(), reg
+}
+
+func callText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Content[0].(*mcp.TextContent).Text, res.IsError
+}
+
+func TestTokensAndTenantIsolation(t *testing.T) {
+	tokA, lineA, err := NewToken("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokB, lineB, _ := NewToken("bob")
+	tokens, err := ParseTokens("# team tokens\n" + lineA + "\n\n" + lineB + "\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tenant, ok := tokens.Tenant(tokB); !ok || tenant != "bob" {
+		t.Fatalf("Tenant(bob's token) = %q %v", tenant, ok)
+	}
+	if _, ok := tokens.Tenant(tokB + "x"); ok {
+		t.Fatal("a wrong token was accepted")
+	}
+	srv, reg := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, false, Options{Tokens: tokens, Metrics: reg}))
+
+	if _, err := connect(t, url, ""); err == nil {
+		t.Fatal("connected without a token")
+	}
+	if _, err := connect(t, url, "tg_wrong"); err == nil {
+		t.Fatal("connected with a wrong token")
+	}
+	resp, err := http.Get(url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("/metrics without a token: %d", resp.StatusCode)
+	}
+
+	alice, err := connect(t, url, tokA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, err := connect(t, url, tokB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr := callText(t, alice, "think", map[string]any{"thought": "alice's plan", "session_id": "plan"}); isErr {
+		t.Fatal(text)
+	}
+	// Bob can neither continue nor read alice's session: it does not exist for him.
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"think", map[string]any{"thought": "bob was here", "session_id": "plan"}},
+		{"show_current_path", map[string]any{"session_id": "plan"}},
+		{"select_path", map[string]any{"session_id": "plan", "alternatives": []any{map[string]any{"thought": "x", "confidence": 0.5}}, "selected_index": 0}},
+		{"sequentialthinking", map[string]any{"session_id": "plan", "thought": "x", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": false}},
+		{"backtrack", map[string]any{"session_id": "plan"}},
+		{"get_unexplored_branches", map[string]any{"session_id": "plan"}},
+		{"clear_context", map[string]any{"session_id": "plan"}},
+	} {
+		text, isErr := callText(t, bob, c.tool, c.args)
+		if !isErr || !strings.Contains(text, `session "plan" not found`) {
+			t.Errorf("bob %s on alice's session: %v %s", c.tool, isErr, text)
+		}
+	}
+	if _, err := bob.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "thinkgraph://sessions/plan/context"}); err == nil {
+		t.Error("bob read alice's context")
+	}
+	// Alice's session is untouched.
+	text, _ := callText(t, alice, "show_current_path", map[string]any{"session_id": "plan"})
+	if !strings.Contains(text, `"total_nodes":1`) || strings.Contains(text, "bob") {
+		t.Fatal(text)
+	}
+	// Metrics with a token.
+	req, _ := http.NewRequest("GET", url+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer "+tokA)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), `thinkgraph_tool_calls_total{tool="think",outcome="ok"} 1`) ||
+		!strings.Contains(string(body), `thinkgraph_tool_calls_total{tool="think",outcome="tool_error"} 1`) {
+		t.Fatalf("metrics:\n%s", body)
+	}
+}
+
+func TestParseTokensErrors(t *testing.T) {
+	for _, text := range []string{"", "# only a comment\n", "abc alice\n", strings.Repeat("a", 64) + " bad/tenant\n", strings.Repeat("a", 64) + "\n"} {
+		if _, err := ParseTokens(text); err == nil {
+			t.Errorf("ParseTokens(%q) accepted", text)
+		}
+	}
+}
+
+func TestHostAndOriginChecks(t *testing.T) {
+	srv, _ := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, true, Options{AllowedOrigins: []string{"https://app.example.com"}}))
+	do := func(host, origin string) int {
+		req, _ := http.NewRequest("GET", url+"/healthz", nil)
+		if host != "" {
+			req.Host = host
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	cases := []struct {
+		host, origin string
+		want         int
+	}{
+		{"", "", 200},
+		{"localhost:8080", "", 200},
+		{"[::1]:8080", "", 200},
+		{"evil.example.com", "", 403},
+		{"evil.example.com:80", "", 403},
+		{"", "http://localhost:3000", 200},
+		{"", "https://app.example.com", 200},
+		{"", "https://evil.example.com", 403},
+		{"", "null", 403},
+	}
+	for _, c := range cases {
+		if got := do(c.host, c.origin); got != c.want {
+			t.Errorf("Host %q Origin %q: %d, want %d", c.host, c.origin, got, c.want)
+		}
+	}
+	// MCP over the loopback server without tokens works.
+	cs, err := connect(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr := callText(t, cs, "think", map[string]any{"thought": "over http"}); isErr || !strings.Contains(text, `"step":1`) {
+		t.Fatal(text)
+	}
+}
+
+func TestHealthReadyAndBodyLimit(t *testing.T) {
+	srv, _ := thinkgraphServer(t)
+	var failing bool
+	url, _, _ := start(t, New(srv, true, Options{MaxBodyBytes: 1024, Ready: func(context.Context) error {
+		if failing {
+			return errors.New("db down")
+		}
+		return nil
+	}}))
+	get := func(path string) int {
+		resp, err := http.Get(url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if get("/healthz") != 200 || get("/readyz") != 200 {
+		t.Fatal("not healthy")
+	}
+	failing = true
+	if get("/readyz") != 503 || get("/healthz") != 200 {
+		t.Fatal("readyz should fail and healthz not")
+	}
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"x":"` + strings.Repeat("a", 2000) + `"}}`
+	req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode < 400 {
+		t.Fatalf("2 KB body over a 1 KB limit: %d", resp.StatusCode)
+	}
+}
+
+// Shutdown lets an in-flight call finish before the server stops.
+func TestGracefulShutdownFinishesInFlightCalls(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "1"}, nil)
+	started := make(chan struct{})
+	srv.AddTool(&mcp.Tool{Name: "slow", InputSchema: &jsonschema.Schema{Type: "object"}}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		close(started)
+		time.Sleep(300 * time.Millisecond)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "finished"}}}, nil
+	})
+	url, cancel, done := start(t, New(srv, true, Options{}))
+	cs, err := connect(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	result := make(chan string, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "slow"})
+		if err != nil {
+			result <- "error: " + err.Error()
+			return
+		}
+		result <- res.Content[0].(*mcp.TextContent).Text
+	}()
+	<-started
+	cancel() // SIGTERM
+	if got := <-result; got != "finished" {
+		t.Fatalf("in-flight call: %s", got)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	done <- nil // for the cleanup
+}
