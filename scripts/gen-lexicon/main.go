@@ -61,10 +61,13 @@ type synset struct {
 	gloss string
 }
 
+var minQ int
+
 func main() {
 	wn := flag.String("wordnet", "/usr/share/wordnet", "directory holding WordNet 3.0 data.* and index.* files")
 	out := flag.String("out", "semantic/lexicon", "output directory")
 	maxSenses := flag.Int("senses", 4, "senses kept per word")
+	flag.IntVar(&minQ, "minq", 2, "drop senses (after the first) whose weight 1..9 is below this")
 	flag.Parse()
 	if err := run(*wn, *out, *maxSenses); err != nil {
 		log.Fatal(err)
@@ -200,7 +203,7 @@ func run(wn, out string, maxSenses int) error {
 			if q < 1 {
 				q = 1
 			}
-			if len(parts) > 0 && q < 2 {
+			if len(parts) > 0 && q < minQ {
 				continue
 			}
 			parts = append(parts, fmt.Sprintf("%d:%d:%d", id(s.key), q, synsets[s.key].lex))
