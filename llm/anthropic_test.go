@@ -112,8 +112,8 @@ func TestAnthropicSDKRetriesDisabled(t *testing.T) {
 	}
 }
 
-func TestAnthropicTimeout(t *testing.T)      { testTimeout(t, newTestAnthropic) }
-func TestAnthropicNoKeyLeak(t *testing.T)    { testNoLeak(t, newTestAnthropic) }
+func TestAnthropicTimeout(t *testing.T)   { testTimeout(t, newTestAnthropic) }
+func TestAnthropicNoKeyLeak(t *testing.T) { testNoLeak(t, newTestAnthropic) }
 func TestAnthropicCancellation(t *testing.T) {
 	testCancellation(t, func(url string) Provider { return newTestAnthropic(testConfig(url)) })
 }

@@ -143,3 +143,20 @@ func splitSystem(msgs []Message) (string, []Message) {
 	}
 	return sys, rest
 }
+
+// ProviderFunc returns a Provider named name that calls fn; handy for tests
+// and adapters.
+func ProviderFunc(name string, fn func(ctx context.Context, req Request) (Response, error)) Provider {
+	return funcProvider{name: name, fn: fn}
+}
+
+type funcProvider struct {
+	name string
+	fn   func(ctx context.Context, req Request) (Response, error)
+}
+
+func (f funcProvider) Name() string { return f.name }
+
+func (f funcProvider) Complete(ctx context.Context, req Request) (Response, error) {
+	return f.fn(ctx, req)
+}

@@ -157,8 +157,8 @@ func TestOpenAIOfficialUsesMaxCompletionTokens(t *testing.T) {
 	}
 }
 
-func TestOpenAITimeout(t *testing.T)      { testTimeout(t, newTestOpenAI) }
-func TestOpenAINoKeyLeak(t *testing.T)    { testNoLeak(t, newTestOpenAI) }
+func TestOpenAITimeout(t *testing.T)   { testTimeout(t, newTestOpenAI) }
+func TestOpenAINoKeyLeak(t *testing.T) { testNoLeak(t, newTestOpenAI) }
 func TestOpenAICancellation(t *testing.T) {
 	testCancellation(t, func(url string) Provider { return newTestOpenAI(testConfig(url)) })
 }
