@@ -133,6 +133,22 @@ type Invocation struct {
 	CreatedAt        time.Time
 }
 
+// Vector is the embedding of one thought by one model, for the semantic
+// engine. A thought has at most one stored vector: putting a vector of
+// another model replaces it (a re-index after a model switch).
+type Vector struct {
+	ThoughtID string
+	SessionID string
+	// Model names the embedder that computed Values; vectors of different
+	// models are not comparable.
+	Model string
+	// Dim is len(Values).
+	Dim    int
+	Values []float32
+	// CreatedAt is when the vector was computed.
+	CreatedAt time.Time
+}
+
 // SessionFilter selects sessions to list.
 type SessionFilter struct {
 	Tenant string // "" means every tenant
@@ -184,6 +200,18 @@ type Tx interface {
 
 	AddInvocation(ctx context.Context, inv *Invocation) error
 	Invocations(ctx context.Context, f InvocationFilter) ([]Invocation, error)
+
+	// PutVectors inserts or replaces the vectors of their thoughts. Each
+	// thought must exist in the vector's session, and Dim must be
+	// len(Values) (0 is taken as len(Values)).
+	PutVectors(ctx context.Context, vs []Vector) error
+	// Vectors returns the vectors of the session's thoughts computed by
+	// model, in step order of their thoughts.
+	Vectors(ctx context.Context, sessionID, model string) ([]Vector, error)
+	// MissingVectors returns, in step order, up to limit thoughts of the
+	// session (every one if limit <= 0) that have no vector of model: those
+	// whose embedding failed, and all of them after a model switch.
+	MissingVectors(ctx context.Context, sessionID, model string, limit int) ([]Thought, error)
 }
 
 // Store persists the reasoning graph.

@@ -20,7 +20,8 @@ import (
 )
 
 // Run runs the suite. open must return a new, empty store for the test t and
-// close it when t ends (t.Cleanup).
+// close it when t ends (t.Cleanup). The tests run in parallel (as many at
+// once as go test's -parallel allows), so open is called concurrently.
 func Run(t *testing.T, open func(t *testing.T) thinkgraph.Store) {
 	tests := []struct {
 		name string
@@ -38,9 +39,13 @@ func Run(t *testing.T, open func(t *testing.T) thinkgraph.Store) {
 		{"Rollback", testRollback},
 		{"ViewDoesNotWrite", testViewDoesNotWrite},
 		{"ConcurrentUpdates", testConcurrentUpdates},
+		{"Vectors", testVectors},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { tt.fn(t, open(t)) })
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tt.fn(t, open(t))
+		})
 	}
 }
 
@@ -712,6 +717,9 @@ func testRollback(t *testing.T, s thinkgraph.Store) {
 		if err := tx.AddInvocation(ctx, &thinkgraph.Invocation{ID: "i1", SessionID: "s1", ToolName: "x", CreatedAt: at(1)}); err != nil {
 			return err
 		}
+		if err := tx.PutVectors(ctx, []thinkgraph.Vector{{ThoughtID: "t1", SessionID: "s1", Model: "m", Values: []float32{1}}}); err != nil {
+			return err
+		}
 		// Inside the transaction its own writes are visible.
 		if got, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: "s1"}); err != nil || len(got) != 1 {
 			t.Errorf("inside the transaction: %d thoughts, %v; want 1", len(got), err)
@@ -756,6 +764,11 @@ func assertUntouched(t *testing.T, s thinkgraph.Store) {
 			return err
 		}
 		equal(t, "len(Invocations)", len(invs), 0)
+		vs, err := tx.Vectors(ctx, "s1", "m")
+		if err != nil {
+			return err
+		}
+		equal(t, "len(Vectors)", len(vs), 0)
 		return nil
 	})
 }
