@@ -11,9 +11,9 @@ func Dot(a, b Vector) float32 {
 	return dotF32(a, b)
 }
 
-// dotF32 is the hot loop of every similarity computation: eight independent
-// accumulators so that the CPU can overlap the multiply-adds.
-func dotF32(a, b []float32) float32 {
+// dotGeneric is the portable dot product: eight independent accumulators so
+// that the CPU can overlap the multiply-adds.
+func dotGeneric(a, b []float32) float32 {
 	n := len(a)
 	b = b[:n]
 	var s0, s1, s2, s3, s4, s5, s6, s7 float32

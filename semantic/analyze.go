@@ -1,0 +1,110 @@
+package semantic
+
+import (
+	"cmp"
+	"errors"
+	"slices"
+	"strings"
+)
+
+// ErrNotFound is returned when a thought id is not among the given thoughts
+// or in the index.
+var ErrNotFound = errors.New("semantic: thought not found")
+
+// ErrNoVector is returned when an analysis needs the vector of a thought that
+// has none yet.
+var ErrNoVector = errors.New("semantic: thought has no vector")
+
+// ThoughtRef names a thought in an analysis result.
+type ThoughtRef struct {
+	ID      string `json:"id"`
+	Branch  string `json:"branchId"`
+	Step    int    `json:"step,omitempty"`
+	Type    string `json:"type,omitempty"`
+	Content string `json:"content"`
+}
+
+// Ref returns the reference to d used in analysis results.
+func Ref(d Doc) ThoughtRef {
+	return ThoughtRef{ID: d.ID, Branch: d.Branch, Step: d.Step, Type: d.Type, Content: d.Content}
+}
+
+// PairJudge decides whether two thoughts contradict each other, with a
+// confidence in [0, 1] and a human-readable reason. The contradiction decider
+// of this package (or an LLM judge) is adapted to it by the caller.
+type PairJudge func(a, b Doc) (contradicts bool, confidence float64, reason string)
+
+// byStep returns the docs sorted by step, then id (a stable reading order).
+func byStep(docs []Doc) []Doc {
+	out := slices.Clone(docs)
+	slices.SortStableFunc(out, func(a, b Doc) int {
+		if c := cmp.Compare(a.Step, b.Step); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
+// vectored is the subset of a set of docs that have vectors, as a matrix:
+// row r is docs[rows[r]].
+type vectored struct {
+	m    *matrix
+	rows []int
+	row  map[int]int // doc position -> row
+}
+
+// vectorsOf collects the vectors of docs (taking a missing one from idx when
+// idx is not nil) into a matrix. Docs without a vector, or whose vector
+// length differs from the first one found, are left out.
+func vectorsOf(docs []Doc, idx *Index) vectored {
+	vs := make([]Vector, 0, len(docs))
+	vd := vectored{row: make(map[int]int, len(docs))}
+	dim := 0
+	for i, d := range docs {
+		v := d.Vector
+		if v == nil && idx != nil {
+			v, _ = idx.Vector(d.ID)
+		}
+		if len(v) == 0 {
+			continue
+		}
+		if dim == 0 {
+			dim = len(v)
+		}
+		if len(v) != dim {
+			continue
+		}
+		vd.row[i] = len(vd.rows)
+		vd.rows = append(vd.rows, i)
+		vs = append(vs, v)
+	}
+	vd.m = newMatrix(vs, dim)
+	return vd
+}
+
+// sim returns the cosine of the docs at positions i and j, and false when one
+// of them has no vector.
+func (v vectored) sim(i, j int) (float64, bool) {
+	ri, ok1 := v.row[i]
+	rj, ok2 := v.row[j]
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	return float64(dotF32(v.m.row(ri), v.m.row(rj))), true
+}
+
+// simTo returns the cosine of the doc at position i with the unit vector q.
+func (v vectored) simTo(i int, q []float32) (float64, bool) {
+	ri, ok := v.row[i]
+	if !ok || len(q) != v.m.dim {
+		return 0, false
+	}
+	return float64(dotF32(v.m.row(ri), q)), true
+}
+
+// isQuestion reports whether d asks something: type question, or text that
+// ends with a question mark.
+func isQuestion(d Doc) bool {
+	return strings.EqualFold(d.Type, "question") || strings.HasSuffix(strings.TrimSpace(d.Content), "?")
+}

@@ -1,0 +1,226 @@
+package semantic
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// DriftOptions tunes DetectDrift; zero values mean the defaults.
+type DriftOptions struct {
+	// Threshold is the drift score at or above which a branch is reported as
+	// drifting (default 0.3).
+	Threshold float64
+	// Furthest is how many of the least similar thoughts to list (default 3).
+	Furthest int
+}
+
+// ThoughtSimilarity is a thought with its cosine to a reference.
+type ThoughtSimilarity struct {
+	Thought    ThoughtRef `json:"thought"`
+	Similarity float64    `json:"similarity"`
+}
+
+// DriftMeasure describes how a branch moves away from one reference vector.
+type DriftMeasure struct {
+	// Similarities are the cosines of the branch's thoughts with the
+	// reference, in step order (thoughts without vectors are skipped).
+	Similarities []float64 `json:"similarities"`
+	// Trend is the least-squares slope of Similarities over the position in
+	// the branch scaled to [0, 1]: the change in similarity from the first to
+	// the last thought along the fitted line (negative: moving away).
+	Trend float64 `json:"trend"`
+	// Score is the drift in [0, 1]: mean similarity of the first third of the
+	// thoughts minus that of the last third (⌈n/3⌉ each), clamped at 0.
+	Score float64 `json:"driftScore"`
+	// Furthest are the thoughts least similar to the reference.
+	Furthest []ThoughtSimilarity `json:"furthest"`
+}
+
+// BranchDrift is the drift of one branch.
+type BranchDrift struct {
+	Branch   string `json:"branchId"`
+	Thoughts int    `json:"thoughtCount"`
+	// FromGoal is nil when no goal vector was given.
+	FromGoal *DriftMeasure `json:"fromGoal,omitempty"`
+	// FromStart measures against the branch's first thought (whose own
+	// similarity, 1, is the first entry). Nil for branches of one thought.
+	FromStart *DriftMeasure `json:"fromStart,omitempty"`
+	Drifting  bool          `json:"drifting"`
+	Reason    string        `json:"reason"`
+}
+
+// DetectDrift measures, per branch, how far the thoughts move away from the
+// session goal (when goal is not nil) and from the branch's first thought.
+//
+// For each reference the branch gets the series s₁…sₙ of cosines of its
+// thoughts (step order) with the reference; for the first-thought reference
+// s₁ = 1. Drift score = max(0, meanOf(first ⌈n/3⌉ of s) − meanOf(last ⌈n/3⌉ of
+// s)): the similarity lost between the start and the end of the branch. A
+// branch is drifting when either score is ≥ opts.Threshold. Branches are
+// returned in order of their largest score, descending.
+func DetectDrift(docs []Doc, goal Vector, opts DriftOptions) []BranchDrift {
+	if opts.Threshold <= 0 {
+		opts.Threshold = 0.3
+	}
+	if opts.Furthest <= 0 {
+		opts.Furthest = 3
+	}
+	var g []float32
+	if len(goal) > 0 {
+		g = asUnit(goal)
+	}
+	var out []BranchDrift
+	for _, br := range groupBranches(docs) {
+		bd := BranchDrift{Branch: br.id, Thoughts: len(br.docs)}
+		vd := vectorsOf(br.docs, nil)
+		if vd.m.n == 0 {
+			bd.Reason = "no thought of this branch has a vector yet"
+			out = append(out, bd)
+			continue
+		}
+		if g != nil && len(g) == vd.m.dim {
+			var refs []ThoughtRef
+			var ss []float64
+			for r, i := range vd.rows {
+				refs = append(refs, Ref(br.docs[i]))
+				ss = append(ss, float64(dotF32(vd.m.row(r), g)))
+			}
+			m := driftMeasure(refs, ss, opts.Furthest)
+			bd.FromGoal = &m
+		}
+		if vd.m.n >= 2 {
+			first := vd.m.row(0)
+			var refs []ThoughtRef
+			var ss []float64
+			for r, i := range vd.rows {
+				refs = append(refs, Ref(br.docs[i]))
+				s := float64(dotF32(vd.m.row(r), first))
+				if r == 0 {
+					s = 1
+				}
+				ss = append(ss, s)
+			}
+			m := driftMeasure(refs, ss, opts.Furthest)
+			bd.FromStart = &m
+		}
+		var parts []string
+		if bd.FromGoal != nil && bd.FromGoal.Score >= opts.Threshold {
+			bd.Drifting = true
+			parts = append(parts, fmt.Sprintf("similarity to the goal fell by %.2f from the first to the last third of the branch", bd.FromGoal.Score))
+		}
+		if bd.FromStart != nil && bd.FromStart.Score >= opts.Threshold {
+			bd.Drifting = true
+			parts = append(parts, fmt.Sprintf("similarity to the branch's first thought fell by %.2f", bd.FromStart.Score))
+		}
+		switch {
+		case bd.Drifting:
+			bd.Reason = joinSemi(parts) + fmt.Sprintf(" (threshold %.2f)", opts.Threshold)
+		case vd.m.n < 2 && bd.FromGoal == nil:
+			bd.Reason = "a single thought and no goal: nothing to drift from"
+		default:
+			bd.Reason = fmt.Sprintf("no drift above %.2f", opts.Threshold)
+		}
+		out = append(out, bd)
+	}
+	slices.SortStableFunc(out, func(a, b BranchDrift) int { return cmp.Compare(maxDrift(b), maxDrift(a)) })
+	return out
+}
+
+func maxDrift(b BranchDrift) float64 {
+	m := 0.0
+	if b.FromGoal != nil {
+		m = b.FromGoal.Score
+	}
+	if b.FromStart != nil {
+		m = max(m, b.FromStart.Score)
+	}
+	return m
+}
+
+func driftMeasure(refs []ThoughtRef, ss []float64, furthest int) DriftMeasure {
+	n := len(ss)
+	m := DriftMeasure{Similarities: ss}
+	third := (n + 2) / 3
+	m.Score = max(0, meanOf(ss[:third])-meanOf(ss[n-third:]))
+	m.Score = clampUnit(m.Score)
+	if n >= 2 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(i) / float64(n-1)
+		}
+		m.Trend = lsSlope(xs, ss)
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ss[a], ss[b]) })
+	for _, i := range order[:min(furthest, n)] {
+		m.Furthest = append(m.Furthest, ThoughtSimilarity{Thought: refs[i], Similarity: ss[i]})
+	}
+	return m
+}
+
+// branchDocs is the thoughts of one branch in step order.
+type branchDocs struct {
+	id   string
+	docs []Doc
+}
+
+// groupBranches splits docs by branch ("" counts as "main"), each in step
+// order, branches in order of their first step.
+func groupBranches(docs []Doc) []branchDocs {
+	var out []branchDocs
+	at := map[string]int{}
+	for _, d := range byStep(docs) {
+		b := d.Branch
+		if b == "" {
+			b = "main"
+		}
+		i, ok := at[b]
+		if !ok {
+			i = len(out)
+			at[b] = i
+			out = append(out, branchDocs{id: b})
+		}
+		out[i].docs = append(out[i].docs, d)
+	}
+	return out
+}
+
+func meanOf(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// lsSlope is the least-squares slope of ys over xs (0 when xs do not vary).
+func lsSlope(xs, ys []float64) float64 {
+	mx, my := meanOf(xs), meanOf(ys)
+	var num, den float64
+	for i := range xs {
+		num += (xs[i] - mx) * (ys[i] - my)
+		den += (xs[i] - mx) * (xs[i] - mx)
+	}
+	if den == 0 {
+		return 0
+	}
+	return num / den
+}
+
+func joinSemi(parts []string) string {
+	s := ""
+	for i, p := range parts {
+		if i > 0 {
+			s += "; "
+		}
+		s += p
+	}
+	return s
+}

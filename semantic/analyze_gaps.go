@@ -1,0 +1,183 @@
+package semantic
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// GapOptions tunes DetectKnowledgeGaps; zero values mean the defaults.
+type GapOptions struct {
+	// AnswerSimilarity is the cosine a later thought needs to count as
+	// answering a question (default 0.4).
+	AnswerSimilarity float64
+	// ValidationSimilarity is the cosine a later validation needs to count as
+	// testing a hypothesis (default 0.4).
+	ValidationSimilarity float64
+	// SupportSimilarity is the cosine evidence needs to count as supporting a
+	// claim (default 0.4).
+	SupportSimilarity float64
+	// LowConfidence is the confidence below which a claim needs support
+	// (default 0.5).
+	LowConfidence float64
+	// Neighbors is how many nearest thoughts of each thought are examined
+	// (default 32).
+	Neighbors int
+}
+
+func (o GapOptions) withDefaults() GapOptions {
+	if o.AnswerSimilarity <= 0 {
+		o.AnswerSimilarity = 0.4
+	}
+	if o.ValidationSimilarity <= 0 {
+		o.ValidationSimilarity = 0.4
+	}
+	if o.SupportSimilarity <= 0 {
+		o.SupportSimilarity = 0.4
+	}
+	if o.LowConfidence <= 0 {
+		o.LowConfidence = 0.5
+	}
+	if o.Neighbors <= 0 {
+		o.Neighbors = 32
+	}
+	return o
+}
+
+// Kinds of knowledge gaps.
+const (
+	GapOpenQuestion          = "open_question"
+	GapUnvalidatedHypothesis = "unvalidated_hypothesis"
+	GapUnsupportedClaim      = "unsupported_claim"
+)
+
+// KnowledgeGap is one thing the reasoning left open.
+type KnowledgeGap struct {
+	Kind    string     `json:"kind"`
+	Thought ThoughtRef `json:"thought"`
+	Reason  string     `json:"reason"`
+}
+
+// validatingTypes are the thought types that test a hypothesis.
+var validatingTypes = map[string]bool{"validation": true, "counterexample": true}
+
+// supportingTypes are the thought types that are evidence for a claim.
+var supportingTypes = map[string]bool{"validation": true, "example": true, "observation": true}
+
+// DetectKnowledgeGaps finds what the reasoning left open, across all docs
+// (an answer may come in another branch):
+//
+//   - open question: a thought of type question, or whose text ends with '?',
+//     with no later thought (higher step) that is not itself a question and
+//     has cosine ≥ AnswerSimilarity with it, and no later thought of type
+//     answer linked to it (ParentID or DependsOn);
+//   - unvalidated hypothesis: a thought of type hypothesis with no later
+//     thought of type validation or counterexample that is linked to it or
+//     has cosine ≥ ValidationSimilarity with it;
+//   - unsupported claim: any other thought (not a question or hypothesis)
+//     with confidence < LowConfidence that depends on nothing (no DependsOn
+//     among docs) and that no validation, example or observation supports,
+//     i.e. is linked to it or has cosine ≥ SupportSimilarity with it.
+//
+// Similar thoughts are looked up among each thought's Neighbors nearest
+// (exact for small sessions, approximate above a few hundred thoughts).
+// Thoughts without vectors are judged on explicit links only. Gaps are
+// returned in step order.
+func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
+	opts = opts.withDefaults()
+	docs = byStep(docs)
+	pos := make(map[string]int, len(docs))
+	for i, d := range docs {
+		pos[d.ID] = i
+	}
+	// linked[i] lists the thoughts that point at thought i (children and
+	// dependants).
+	linked := make([][]int, len(docs))
+	for i, d := range docs {
+		if p, ok := pos[d.ParentID]; ok && d.ParentID != "" && p != i {
+			linked[p] = append(linked[p], i)
+		}
+		for _, id := range d.DependsOn {
+			if p, ok := pos[id]; ok && p != i && !slices.Contains(linked[p], i) {
+				linked[p] = append(linked[p], i)
+			}
+		}
+	}
+	minSim := min(opts.AnswerSimilarity, opts.ValidationSimilarity, opts.SupportSimilarity)
+	vd := vectorsOf(docs, nil)
+	g := knnGraph(vd.m, opts.Neighbors, float32(minSim))
+	// similar returns the thoughts similar to thought i at or above th, with
+	// their cosine.
+	similar := func(i int, th float64) []ThoughtSimilarity {
+		r, ok := vd.row[i]
+		if !ok {
+			return nil
+		}
+		var out []ThoughtSimilarity
+		for _, nb := range g[r] {
+			if float64(nb.s) >= th {
+				out = append(out, ThoughtSimilarity{Thought: Ref(docs[vd.rows[nb.j]]), Similarity: float64(nb.s)})
+			}
+		}
+		return out
+	}
+	typ := func(d Doc) string { return strings.ToLower(d.Type) }
+
+	var out []KnowledgeGap
+	for i, d := range docs {
+		switch {
+		case isQuestion(d):
+			answered := false
+			for _, j := range linked[i] {
+				answered = answered || (docs[j].Step > d.Step && typ(docs[j]) == "answer")
+			}
+			for _, s := range similar(i, opts.AnswerSimilarity) {
+				if answered {
+					break
+				}
+				j := pos[s.Thought.ID]
+				answered = docs[j].Step > d.Step && !isQuestion(docs[j])
+			}
+			if !answered {
+				out = append(out, KnowledgeGap{Kind: GapOpenQuestion, Thought: Ref(d),
+					Reason: fmt.Sprintf("question %s has no later answer (no later non-question thought with similarity ≥ %.2f, no linked answer)", d.ID, opts.AnswerSimilarity)})
+			}
+		case typ(d) == "hypothesis":
+			validated := false
+			for _, j := range linked[i] {
+				validated = validated || (docs[j].Step > d.Step && validatingTypes[typ(docs[j])])
+			}
+			for _, s := range similar(i, opts.ValidationSimilarity) {
+				if validated {
+					break
+				}
+				j := pos[s.Thought.ID]
+				validated = docs[j].Step > d.Step && validatingTypes[typ(docs[j])]
+			}
+			if !validated {
+				out = append(out, KnowledgeGap{Kind: GapUnvalidatedHypothesis, Thought: Ref(d),
+					Reason: fmt.Sprintf("hypothesis %s is never validated (no later validation or counterexample linked to it or with similarity ≥ %.2f)", d.ID, opts.ValidationSimilarity)})
+			}
+		case d.Confidence != nil && *d.Confidence < opts.LowConfidence:
+			supported := false
+			for _, id := range d.DependsOn {
+				_, ok := pos[id]
+				supported = supported || (ok && id != d.ID)
+			}
+			for _, j := range linked[i] {
+				supported = supported || supportingTypes[typ(docs[j])]
+			}
+			for _, s := range similar(i, opts.SupportSimilarity) {
+				if supported {
+					break
+				}
+				supported = supportingTypes[typ(docs[pos[s.Thought.ID]])]
+			}
+			if !supported {
+				out = append(out, KnowledgeGap{Kind: GapUnsupportedClaim, Thought: Ref(d),
+					Reason: fmt.Sprintf("claim %s has low confidence (%.2f < %.2f) and no support: it depends on no thought and no validation, example or observation backs it", d.ID, *d.Confidence, opts.LowConfidence)})
+			}
+		}
+	}
+	return out
+}

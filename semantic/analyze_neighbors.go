@@ -1,0 +1,291 @@
+package semantic
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// This file builds the k-nearest-neighbour lists that the analyzers use to
+// pick candidate pairs (contradictions, redundancy, gaps, information gain)
+// without comparing all pairs.
+//
+// Up to knnExactMax documents every pair is compared exactly. Above it the
+// lists are approximate, in the manner of an inverted-file (IVF) index:
+//
+//  1. each vector is compressed to a 64-value count sketch (coordinate t is
+//     added, with a pseudo-random sign, to bucket hash(t) mod 64; the sketch
+//     preserves dot products in expectation);
+//  2. C = ⌈√(2n)⌉ centroids are seeded with evenly spaced documents, refined
+//     by one k-means step on the sketches, and each document is filed under its
+//     nearest centroid;
+//  3. each document is compared, by sketch, with the members of its
+//     knnProbe nearest centroids' lists; the best 3k+8 by sketch are re-ranked
+//     with exact cosines on the full vectors and the best k above the
+//     threshold kept.
+//
+// The cost is about n·(C + probe·n/C) sketch dot products plus n·(3k+8) exact
+// ones instead of n²/2 exact ones. A pair that lands in clusters that neither
+// document probes is missed; near-duplicates and strongly overlapping pairs,
+// which is what the analyzers look for, are found (see the tests).
+
+// knnExactMax is the number of documents up to which neighbours are exact.
+const knnExactMax = 320
+
+// knnSketchDim is the length of the count sketches used above knnExactMax.
+const knnSketchDim = 128
+
+// knnProbe is the number of nearest clusters each document searches.
+const knnProbe = 3
+
+// neighbor is one entry of a neighbour list: a row index and its cosine.
+type neighbor struct {
+	j int32
+	s float32
+}
+
+// matrix is a set of n unit vectors of length dim.
+type matrix struct {
+	n, dim int
+	rows   [][]float32
+}
+
+func (m *matrix) row(i int) []float32 { return m.rows[i] }
+
+// newMatrix wraps the vectors without copying them, except those that are not
+// unit length, which are replaced by normalised copies. All vectors must have
+// length dim.
+func newMatrix(vs []Vector, dim int) *matrix {
+	m := &matrix{n: len(vs), dim: dim, rows: make([][]float32, len(vs))}
+	for i, v := range vs {
+		m.rows[i] = asUnit(v)
+	}
+	return m
+}
+
+// newBlock returns a zero matrix whose rows share one allocation.
+func newBlock(n, dim int) *matrix {
+	data := make([]float32, n*dim)
+	m := &matrix{n: n, dim: dim, rows: make([][]float32, n)}
+	for i := range m.rows {
+		m.rows[i] = data[i*dim : (i+1)*dim : (i+1)*dim]
+	}
+	return m
+}
+
+// parallelRows runs f over [0, n) split into one contiguous chunk per CPU.
+func parallelRows(n int, f func(lo, hi int)) {
+	w := min(runtime.GOMAXPROCS(0), n/64+1)
+	if w <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (n + w - 1) / w
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		wg.Go(func() { f(lo, hi) })
+	}
+	wg.Wait()
+}
+
+// knnGraph returns, for every row i, up to k other rows j with cosine ≥
+// minSim, most similar first (exact up to knnExactMax rows, approximate
+// above; see the file comment).
+func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
+	out := make([][]neighbor, m.n)
+	if m.n < 2 || k <= 0 {
+		return out
+	}
+	if m.n <= knnExactMax {
+		parallelRows(m.n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				h := topHeap{k: k}
+				ri := m.row(i)
+				for j := 0; j < m.n; j++ {
+					if j == i {
+						continue
+					}
+					if s := dotF32(ri, m.row(j)); s >= minSim && h.wants(s) {
+						h.push(scored{i: j, s: s})
+					}
+				}
+				out[i] = heapToNeighbors(h)
+			}
+		})
+		return out
+	}
+
+	sk := sketchMatrix(m)
+	nc := int(math.Ceil(math.Sqrt(2 * float64(m.n))))
+	cent := seedCentroids(sk, nc)
+	assign := nearestCentroids(sk, cent, 1)
+	cent = recomputeCentroids(sk, cent, assign)
+	probe := min(knnProbe, nc)
+	near := nearestCentroids(sk, cent, probe)
+	lists := make([][]int32, nc)
+	for i := 0; i < m.n; i++ {
+		c := near[i*probe]
+		lists[c] = append(lists[c], int32(i))
+	}
+	rerank := 3*k + 8
+	const slack = 0.3
+	// Visit the documents cluster by cluster, so that the rows a document
+	// compares with are mostly still in the CPU cache from its predecessor.
+	order := make([]int32, 0, m.n)
+	for _, l := range lists {
+		order = append(order, l...)
+	}
+	parallelRows(m.n, func(lo, hi int) {
+		h := topHeap{k: rerank, items: make([]scored, 0, rerank)}
+		ex := topHeap{k: k, items: make([]scored, 0, k)}
+		for _, i32 := range order[lo:hi] {
+			i := int(i32)
+			h.items, ex.items = h.items[:0], ex.items[:0]
+			si := sk.row(i)
+			for _, c := range near[i*probe : (i+1)*probe] {
+				for _, j := range lists[c] {
+					if int(j) == i {
+						continue
+					}
+					if s := dotF32(si, sk.row(int(j))); s >= minSim-slack && h.wants(s) {
+						h.push(scored{i: int(j), s: s})
+					}
+				}
+			}
+			ri := m.row(i)
+			for _, it := range h.items {
+				if s := dotF32(ri, m.row(it.i)); s >= minSim && ex.wants(s) {
+					ex.push(scored{i: it.i, s: s})
+				}
+			}
+			out[i] = heapToNeighbors(ex)
+		}
+	})
+	return out
+}
+
+func heapToNeighbors(h topHeap) []neighbor {
+	if len(h.items) == 0 {
+		return nil
+	}
+	nb := make([]neighbor, len(h.items))
+	for i, it := range h.items {
+		nb[i] = neighbor{j: int32(it.i), s: it.s}
+	}
+	slices.SortFunc(nb, func(a, b neighbor) int {
+		if a.s != b.s {
+			if a.s > b.s {
+				return -1
+			}
+			return 1
+		}
+		return int(a.j - b.j)
+	})
+	return nb
+}
+
+// sketchMatrix returns the normalised count sketches of m's rows, or m itself
+// when its vectors are already short.
+func sketchMatrix(m *matrix) *matrix {
+	if m.dim <= 2*knnSketchDim {
+		return m
+	}
+	bucket := make([]int, m.dim)
+	sign := make([]float32, m.dim)
+	for t := range m.dim {
+		h := splitmix64(uint64(t) + 0x9e3779b97f4a7c15)
+		bucket[t] = int(h % knnSketchDim)
+		sign[t] = 1
+		if h&(1<<40) != 0 {
+			sign[t] = -1
+		}
+	}
+	sk := newBlock(m.n, knnSketchDim)
+	parallelRows(m.n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			src, dst := m.row(i), sk.row(i)
+			for t, x := range src {
+				dst[bucket[t]] += sign[t] * x
+			}
+			normalizeInPlace(dst)
+		}
+	})
+	return sk
+}
+
+func splitmix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+func normalizeInPlace(v []float32) {
+	var ss float32
+	for _, x := range v {
+		ss += x * x
+	}
+	if ss == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(float64(ss)))
+	for i := range v {
+		v[i] *= inv
+	}
+}
+
+// seedCentroids picks nc evenly spaced rows as initial centroids.
+func seedCentroids(sk *matrix, nc int) *matrix {
+	c := newBlock(nc, sk.dim)
+	for k := range nc {
+		copy(c.row(k), sk.row(k*sk.n/nc))
+	}
+	return c
+}
+
+// nearestCentroids returns, for every row, the indexes of its p most similar
+// centroids, nearest first, as a flat n·p slice.
+func nearestCentroids(sk, cent *matrix, p int) []int32 {
+	out := make([]int32, sk.n*p)
+	parallelRows(sk.n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			h := topHeap{k: p}
+			ri := sk.row(i)
+			for c := range cent.n {
+				if s := dotF32(ri, cent.row(c)); h.wants(s) {
+					h.push(scored{i: c, s: s})
+				}
+			}
+			nb := heapToNeighbors(h)
+			for k := range p {
+				out[i*p+k] = nb[k].j
+			}
+		}
+	})
+	return out
+}
+
+// recomputeCentroids is one k-means update: each centroid becomes the
+// normalised mean of its members; an empty one keeps its previous value.
+func recomputeCentroids(sk, cent *matrix, assign []int32) *matrix {
+	nc := newBlock(cent.n, cent.dim)
+	count := make([]int, cent.n)
+	for i, c := range assign {
+		count[c]++
+		dst := nc.row(int(c))
+		for t, x := range sk.row(i) {
+			dst[t] += x
+		}
+	}
+	for c := range cent.n {
+		if count[c] == 0 {
+			copy(nc.row(c), cent.row(c))
+		}
+		normalizeInPlace(nc.row(c))
+	}
+	return nc
+}

@@ -1,0 +1,575 @@
+package semantic
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// tstNegators are the words the test judge treats as negation.
+var tstNegators = map[string]bool{"not": true, "no": true, "never": true, "does": true, "doesn": true}
+
+// tstJudge is a test-only contradiction judge: two texts contradict when,
+// ignoring negation words, they use the same words (Jaccard ≥ 0.6) and
+// exactly one of them is negated.
+func tstJudge(a, b Doc) (bool, float64, string) {
+	wa, na := tstWords(a.Content)
+	wb, nb := tstWords(b.Content)
+	inter := 0
+	for w := range wa {
+		if wb[w] {
+			inter++
+		}
+	}
+	union := len(wa) + len(wb) - inter
+	if union == 0 || float64(inter)/float64(union) < 0.6 || na == nb {
+		return false, 0, ""
+	}
+	return true, 0.9, "one statement negates the other"
+}
+
+func tstWords(s string) (map[string]bool, bool) {
+	set := map[string]bool{}
+	neg := false
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !(r >= 'a' && r <= 'z') }) {
+		if tstNegators[w] {
+			neg = neg || w != "does"
+			continue
+		}
+		set[strings.TrimSuffix(w, "s")] = true
+	}
+	return set, neg
+}
+
+// tstDocs builds docs from (id, branch, type, content) tuples with the test
+// embedder, steps in order.
+func tstDocs(rows ...[4]string) []Doc {
+	var out []Doc
+	for i, r := range rows {
+		out = append(out, Doc{ID: r[0], SessionID: "s", Branch: r[1], Step: i + 1, Type: r[2], Content: r[3], Vector: tstEmbed(r[3])})
+	}
+	return out
+}
+
+func tstF(x float64) *float64 { return &x }
+
+func tstIDs(refs []ThoughtRef) []string {
+	var ids []string
+	for _, r := range refs {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+func TestFindContradictionsPlanted(t *testing.T) {
+	docs := tstDocs(
+		[4]string{"t1", "main", "analysis", "The cache improves read latency for hot keys"},
+		[4]string{"t2", "main", "analysis", "We should shard the database by customer region"},
+		[4]string{"t3", "alt", "observation", "The cache does not improve read latency for hot keys"},
+		[4]string{"t4", "alt", "hypothesis", "Sharding by region keeps data near its users"},
+	)
+	idx := NewIndex(tstDim)
+	for _, d := range docs {
+		idx.Add(d.ID, d.Vector)
+	}
+	docs[3].Vector = nil // taken from the index
+	rep := FindContradictions(docs, idx, tstJudge, ContradictionOptions{})
+	if len(rep.Contradictions) != 1 {
+		t.Fatalf("got %d contradictions: %+v", len(rep.Contradictions), rep.Contradictions)
+	}
+	c := rep.Contradictions[0]
+	if c.ThoughtA.ID != "t1" || c.ThoughtB.ID != "t3" || c.ThoughtB.Branch != "alt" || !strings.Contains(c.ThoughtB.Content, "does not") || c.Confidence != 0.9 || c.Reason == "" {
+		t.Fatalf("contradiction = %+v", c)
+	}
+	if !rep.Exact || rep.Thoughts != 4 || rep.CandidatePairs < 1 || rep.CandidatePairs > 6 {
+		t.Fatalf("report = %+v", rep)
+	}
+
+	clean := tstDocs(
+		[4]string{"c1", "main", "analysis", "The cache improves read latency for hot keys"},
+		[4]string{"c2", "main", "analysis", "The cache improves read latency for most keys"},
+		[4]string{"c3", "main", "analysis", "Sharding by region keeps data near its users"},
+	)
+	if rep := FindContradictions(clean, nil, tstJudge, ContradictionOptions{}); len(rep.Contradictions) != 0 {
+		t.Fatalf("clean input: %+v", rep.Contradictions)
+	}
+}
+
+// tstClustered returns n unit vectors around `topics` random topic
+// directions: topic + noise·g with g ~ N(0, I/dim), so two vectors of one
+// topic have cosine ≈ 1/(1+noise²).
+func tstClustered(n, dim, topics int, noise float64, seed uint64) []Vector {
+	r := rand.New(rand.NewPCG(seed, 11))
+	tv := tstRandUnit(topics, dim, seed+1)
+	out := make([]Vector, n)
+	sd := noise / math.Sqrt(float64(dim))
+	for i := range out {
+		t := tv[r.IntN(topics)]
+		v := make(Vector, dim)
+		for j := range v {
+			v[j] = t[j] + float32(sd*r.NormFloat64())
+		}
+		out[i] = Normalize(v)
+	}
+	return out
+}
+
+// tstPlant returns docs over clustered vectors in which every 50th doc has a
+// planted contradicting twin (vector cosine ≈ 0.95 with it), marked in the
+// content; the twins are the only pairs tstTagJudge flags.
+func tstPlant(n, dim int) (docs []Doc, planted map[[2]string]bool) {
+	vs := tstClustered(n, dim, max(n/50, 2), 1.0, 5)
+	planted = map[[2]string]bool{}
+	r := rand.New(rand.NewPCG(9, 9))
+	for i := 0; i < n; i++ {
+		d := Doc{ID: fmt.Sprintf("d%05d", i), Branch: fmt.Sprintf("b%d", i%50), Step: i + 1, Content: "plain", Vector: vs[i]}
+		if i%50 == 1 {
+			prev := docs[i-1]
+			v := make(Vector, dim)
+			for j := range v {
+				v[j] = prev.Vector[j] + float32(0.33/math.Sqrt(float64(dim))*r.NormFloat64())
+			}
+			d.Vector = Normalize(v)
+			d.Content = "twin of " + prev.ID
+			planted[[2]string{prev.ID, d.ID}] = true
+		}
+		docs = append(docs, d)
+	}
+	return docs, planted
+}
+
+func tstTagJudge(a, b Doc) (bool, float64, string) {
+	if b.Content == "twin of "+a.ID || a.Content == "twin of "+b.ID {
+		return true, 0.8, "planted"
+	}
+	return false, 0, ""
+}
+
+// TestFindContradictionsApproximateRecall plants contradicting pairs in a
+// session too large for exact neighbours and checks that all are found.
+func TestFindContradictionsApproximateRecall(t *testing.T) {
+	docs, planted := tstPlant(3000, 128)
+	rep := FindContradictions(docs, nil, tstTagJudge, ContradictionOptions{})
+	if rep.Exact {
+		t.Fatal("3000 docs should use approximate neighbours")
+	}
+	found := map[[2]string]bool{}
+	for _, c := range rep.Contradictions {
+		found[[2]string{c.ThoughtA.ID, c.ThoughtB.ID}] = true
+	}
+	for p := range planted {
+		if !found[p] {
+			t.Errorf("planted contradiction %v not found", p)
+		}
+	}
+	if len(found) != len(planted) {
+		t.Errorf("found %d contradictions, planted %d", len(found), len(planted))
+	}
+	if rep.CandidatePairs > 3000*10 {
+		t.Errorf("%d candidate pairs: more than 10 per thought", rep.CandidatePairs)
+	}
+}
+
+// TestKNNApproximateAgainstExact compares the approximate neighbour lists
+// with exact ones on clustered data: most true nearest neighbours are found.
+func TestKNNApproximateAgainstExact(t *testing.T) {
+	vs := tstClustered(2000, 256, 40, 1.0, 3)
+	m := newMatrix(vs, 256)
+	g := knnGraph(m, 10, 0.3)
+	hit, total := 0, 0
+	for i := 0; i < m.n; i += 20 {
+		h := topHeap{k: 10}
+		for j := 0; j < m.n; j++ {
+			if j != i {
+				if s := dotF32(m.row(i), m.row(j)); s >= 0.3 && h.wants(s) {
+					h.push(scored{i: j, s: s})
+				}
+			}
+		}
+		for _, it := range h.items {
+			total++
+			if slices.ContainsFunc(g[i], func(nb neighbor) bool { return int(nb.j) == it.i }) {
+				hit++
+			}
+		}
+	}
+	recall := float64(hit) / float64(total)
+	t.Logf("approximate 10-NN recall on clustered data: %.3f (%d/%d)", recall, hit, total)
+	if recall < 0.9 {
+		t.Fatalf("recall %.3f < 0.9", recall)
+	}
+}
+
+func TestSemanticPath(t *testing.T) {
+	deg := func(a float64) Vector {
+		r := a * math.Pi / 180
+		return Vector{float32(math.Cos(r)), float32(math.Sin(r)), 0}
+	}
+	docs := []Doc{
+		{ID: "a", Branch: "main", Step: 1, Vector: deg(0)},
+		{ID: "b", Branch: "main", Step: 2, Vector: deg(30)},
+		{ID: "c", Branch: "main", Step: 3, Vector: deg(60)},
+		{ID: "d", Branch: "main", Step: 4, Vector: deg(90)},
+		{ID: "e", Branch: "main", Step: 5, Vector: Vector{0, 0, 1}},
+		{ID: "f", Branch: "main", Step: 6},
+	}
+	res, err := SemanticPath(docs, "a", "d", 0.4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []string{}
+	for _, s := range res.Steps {
+		steps = append(steps, s.Thought.ID)
+	}
+	// a–c (cos 0.5, cost 0.5) and a–b–c (2·(1−cos 30°) = 0.268) both exist:
+	// the shortest path takes the small steps.
+	want := 3 * (1 - math.Cos(math.Pi/6))
+	if !res.Found || strings.Join(steps, ",") != "a,b,c,d" || math.Abs(res.Cost-want) > 1e-5 || math.Abs(*res.WeakestLink-math.Cos(math.Pi/6)) > 1e-5 {
+		t.Fatalf("path = %v, cost %v (want %v), %+v", steps, res.Cost, want, res)
+	}
+	if res.Steps[0].Similarity != nil || res.Steps[1].Similarity == nil {
+		t.Fatal("first step must have no similarity, the others one")
+	}
+	res, err = SemanticPath(docs, "a", "e", 0.4)
+	if err != nil || res.Found || !strings.Contains(res.Reason, "no path") || !strings.Contains(res.Reason, "4 of 5") {
+		t.Fatalf("unreachable: %+v, %v", res, err)
+	}
+	if _, err := SemanticPath(docs, "a", "zz", 0.4); err == nil {
+		t.Fatal("unknown id: no error")
+	}
+	if _, err := SemanticPath(docs, "a", "f", 0.4); err == nil {
+		t.Fatal("no vector: no error")
+	}
+}
+
+func TestSimilarAndRelated(t *testing.T) {
+	docs := tstDocs(
+		[4]string{"t1", "main", "", "caching strategies improve performance"},
+		[4]string{"t2", "main", "", "performance optimization with caching"},
+		[4]string{"t3", "main", "", "the weather is nice today"},
+	)
+	idx := NewIndex(tstDim)
+	for _, d := range docs {
+		idx.Add(d.ID, d.Vector)
+	}
+	hits, err := Similar(idx, tstEmbed("performance optimization"), 2)
+	if err != nil || len(hits) != 2 || hits[0].ID != "t2" {
+		t.Fatalf("Similar = %+v, %v", hits, err)
+	}
+	rel, err := Related(idx, "t1", 5)
+	if err != nil || len(rel) != 2 || rel[0].ID != "t2" || rel[1].ID != "t3" {
+		t.Fatalf("Related = %+v, %v", rel, err)
+	}
+	if _, err := Related(idx, "nope", 1); err == nil {
+		t.Fatal("Related unknown id: no error")
+	}
+}
+
+func TestDetectCircular(t *testing.T) {
+	docs := tstDocs(
+		[4]string{"p1", "main", "analysis", "JWT tokens scale horizontally because servers keep no session state"},
+		[4]string{"a", "main", "analysis", "Rate limits protect the login endpoint"},
+		[4]string{"b", "main", "analysis", "Brute force attacks are slowed by rate limits"},
+		[4]string{"c", "main", "analysis", "Login stays available under attack"},
+		[4]string{"s", "main", "synthesis", "JWT tokens scale horizontally because servers keep no session state"},
+	)
+	docs[1].DependsOn = []string{"c"}
+	docs[2].DependsOn = []string{"a"}
+	docs[3].DependsOn = []string{"b"}
+	docs[4].DependsOn = []string{"p1"}
+	got := DetectCircular(docs, CircularOptions{})
+	if len(got) != 2 {
+		t.Fatalf("got %d findings: %+v", len(got), got)
+	}
+	cyc, rest := got[0], got[1]
+	if cyc.Kind != CircularDependencyCycle || strings.Join(tstIDs(cyc.Thoughts), ",") != "a,c,b" ||
+		!strings.Contains(cyc.Reason, "a builds on c, c builds on b, b builds on a") {
+		t.Fatalf("cycle = %+v", cyc)
+	}
+	if rest.Kind != CircularRestatedPremise || strings.Join(tstIDs(rest.Thoughts), ",") != "s,p1" || math.Abs(*rest.Similarity-1) > 1e-5 {
+		t.Fatalf("restatement = %+v", rest)
+	}
+
+	// Clean: a chain with a synthesis that says something new.
+	clean := tstDocs(
+		[4]string{"p1", "main", "analysis", "JWT tokens scale horizontally because servers keep no session state"},
+		[4]string{"p2", "main", "validation", "Load tests show linear throughput up to eight nodes"},
+		[4]string{"s", "main", "synthesis", "Choose JWT: measured scaling matches the stateless design"},
+	)
+	clean[1].ParentID = "p1"
+	clean[2].ParentID = "p2"
+	clean[2].DependsOn = []string{"p1", "p2"}
+	if got := DetectCircular(clean, CircularOptions{}); len(got) != 0 {
+		t.Fatalf("clean input: %+v", got)
+	}
+	// A thought that is its own parent is a cycle of one.
+	self := []Doc{{ID: "x", ParentID: "x", Content: "x"}}
+	if got := DetectCircular(self, CircularOptions{}); len(got) != 1 || got[0].Kind != CircularDependencyCycle {
+		t.Fatalf("self loop: %+v", got)
+	}
+}
+
+func TestDetectDrift(t *testing.T) {
+	docs := []Doc{
+		{ID: "1", Branch: "off", Step: 1, Vector: Vector{1, 0}},
+		{ID: "2", Branch: "off", Step: 2, Vector: Vector{1, 0}},
+		{ID: "3", Branch: "off", Step: 3, Vector: Vector{0, 1}},
+		{ID: "4", Branch: "on", Step: 4, Vector: Vector{1, 0}},
+		{ID: "5", Branch: "on", Step: 5, Vector: Vector{1, 0}},
+		{ID: "6", Branch: "on", Step: 6, Vector: Vector{1, 0}},
+	}
+	got := DetectDrift(docs, Vector{1, 0}, DriftOptions{})
+	if len(got) != 2 || got[0].Branch != "off" || !got[0].Drifting || got[1].Drifting {
+		t.Fatalf("drift = %+v", got)
+	}
+	off := got[0]
+	// Similarities to the goal 1, 1, 0: first third 1, last third 0.
+	if off.FromGoal.Score != 1 || off.FromStart.Score != 1 || math.Abs(off.FromGoal.Trend-(-1)) > 1e-9 {
+		t.Fatalf("off = %+v %+v", off.FromGoal, off.FromStart)
+	}
+	if off.FromGoal.Furthest[0].Thought.ID != "3" || off.FromGoal.Furthest[0].Similarity != 0 {
+		t.Fatalf("furthest = %+v", off.FromGoal.Furthest)
+	}
+	if got[1].FromGoal.Score != 0 || got[1].FromStart.Score != 0 {
+		t.Fatalf("on = %+v", got[1])
+	}
+	// Without a goal only the drift from the start is measured.
+	got = DetectDrift(docs, nil, DriftOptions{})
+	if got[0].FromGoal != nil || got[0].FromStart == nil || !got[0].Drifting {
+		t.Fatalf("no goal: %+v", got[0])
+	}
+}
+
+func TestFindRedundancy(t *testing.T) {
+	docs := tstDocs(
+		[4]string{"1", "main", "", "Redis sessions are simple to scale"},
+		[4]string{"2", "main", "", "JWT avoids server side state"},
+		[4]string{"3", "main", "", "Redis sessions are simple to scale!"},
+		[4]string{"4", "alt", "", "Redis sessions are simple to scale"},
+	)
+	got := FindRedundancy(docs, 0)
+	if len(got) != 1 || got[0].ThoughtA.ID != "1" || got[0].ThoughtB.ID != "3" || got[0].Branch != "main" || math.Abs(got[0].Similarity-1) > 1e-5 {
+		t.Fatalf("redundancy = %+v", got)
+	}
+	if got := FindRedundancy(docs[:2], 0); len(got) != 0 {
+		t.Fatalf("clean: %+v", got)
+	}
+}
+
+func TestDetectKnowledgeGaps(t *testing.T) {
+	docs := tstDocs(
+		[4]string{"q1", "main", "question", "Which cache eviction policy fits hot keys?"},
+		[4]string{"q2", "main", "analysis", "How do we rotate signing keys?"},
+		[4]string{"h1", "main", "hypothesis", "LRU eviction policy fits hot keys best"},
+		[4]string{"h2", "main", "hypothesis", "Sharding by tenant halves tail latency"},
+		[4]string{"a1", "main", "answer", "The LRU cache eviction policy fits hot keys"},
+		[4]string{"v1", "main", "validation", "Benchmark: LRU eviction policy fits hot keys, hit rate 97%"},
+		[4]string{"c1", "main", "analysis", "Users probably prefer passwordless login"},
+		[4]string{"c2", "main", "analysis", "Costs will likely double next year"},
+		[4]string{"e1", "main", "example", "Survey: users prefer passwordless login links"},
+	)
+	docs[6].Confidence = tstF(0.3)
+	docs[7].Confidence = tstF(0.2)
+	docs[7].DependsOn = nil
+	got := DetectKnowledgeGaps(docs, GapOptions{})
+	var kinds []string
+	for _, g := range got {
+		kinds = append(kinds, g.Kind+":"+g.Thought.ID)
+	}
+	want := "open_question:q2,unvalidated_hypothesis:h2,unsupported_claim:c2"
+	if strings.Join(kinds, ",") != want {
+		t.Fatalf("gaps = %v, want %s", kinds, want)
+	}
+	for _, g := range got {
+		if g.Reason == "" {
+			t.Fatalf("gap without reason: %+v", g)
+		}
+	}
+	// Closing the gaps: an answer, a validation and a dependency.
+	docs = append(docs, tstDocs(
+		[4]string{"a2", "alt", "analysis", "Rotate signing keys monthly with overlap"},
+		[4]string{"v2", "alt", "validation", "Sharding by tenant halves tail latency in the load test"},
+	)...)
+	docs[9].Step, docs[10].Step = 20, 21
+	docs[9].ParentID = "q2"
+	docs[7].DependsOn = []string{"e1"}
+	if got := DetectKnowledgeGaps(docs, GapOptions{}); len(got) != 0 {
+		t.Fatalf("closed gaps still reported: %+v", got)
+	}
+}
+
+func TestProfilesCompareAndMerge(t *testing.T) {
+	docs := tstDocs(
+		[4]string{"1", "oauth", "hypothesis", "OAuth2 with JWT tokens for stateless auth"},
+		[4]string{"2", "oauth", "validation", "JWT tokens enable horizontal scaling"},
+		[4]string{"3", "jwt", "analysis", "JWT tokens enable stateless horizontal scaling"},
+		[4]string{"4", "session", "hypothesis", "Session-based auth with Redis"},
+	)
+	docs[0].Confidence, docs[1].Confidence = tstF(0.8), tstF(0.9)
+	docs[0].KeyPoints = []string{"stateless"}
+	ps := Profiles(docs)
+	if len(ps) != 3 || ps[0].Branch != "oauth" || ps[0].Size != 2 || math.Abs(*ps[0].MeanConfidence-0.85) > 1e-9 || ps[2].MeanConfidence != nil {
+		t.Fatalf("profiles = %+v", ps)
+	}
+	if !slices.Contains(ps[0].KeyTerms, "stateless") || !slices.Contains(ps[2].KeyTerms, "redis") {
+		t.Fatalf("key terms: %v / %v", ps[0].KeyTerms, ps[2].KeyTerms)
+	}
+	cmp := CompareProfiles(ps)
+	if len(cmp) != 3 {
+		t.Fatalf("comparisons = %+v", cmp)
+	}
+	want := Cosine(Centroid([]Vector{docs[0].Vector, docs[1].Vector}), docs[2].Vector)
+	if cmp[0].BranchA != "oauth" || cmp[0].BranchB != "jwt" || math.Abs(cmp[0].Similarity-want) > 1e-5 {
+		t.Fatalf("best comparison = %+v, want oauth/jwt %.4f", cmp[0], want)
+	}
+	merges := MergeCandidates(ps, 0.7)
+	if len(merges) != 1 || merges[0].BranchB != "jwt" || len(merges[0].Evidence) != 2 || merges[0].Evidence[0].ThoughtA.ID != "2" {
+		t.Fatalf("merges (centroid sim %.3f) = %+v", want, merges)
+	}
+}
+
+func TestStrongestPaths(t *testing.T) {
+	docs := []Doc{
+		{ID: "r", Step: 1, Confidence: tstF(0.8), Vector: Vector{1, 0}},
+		{ID: "a", Step: 2, ParentID: "r", Confidence: tstF(0.6), Vector: Vector{1, 0}},
+		{ID: "b", Step: 3, ParentID: "r", Confidence: tstF(1.0), Vector: Vector{0, 1}},
+		{ID: "c", Step: 4, ParentID: "b", Vector: Vector{0, 1}},
+		{ID: "x", Step: 5, ParentID: "y"}, // parent unknown: root and leaf
+	}
+	got := StrongestPaths(docs, 2)
+	// r→a: mean confidence 0.7 × coherence 1 = 0.7;
+	// r→b→c: mean confidence 0.9 × coherence (0 + 1)/2 = 0.45.
+	if len(got) != 2 || strings.Join(tstIDs(got[0].Thoughts), ",") != "r,a" || math.Abs(got[0].Score-0.7) > 1e-9 ||
+		strings.Join(tstIDs(got[1].Thoughts), ",") != "r,b,c" || math.Abs(got[1].Score-0.45) > 1e-9 {
+		t.Fatalf("paths = %+v", got)
+	}
+	all := StrongestPaths(docs, 10)
+	if len(all) != 3 || all[2].Score != 0 || !strings.Contains(all[2].Basis, "nothing to score") {
+		t.Fatalf("all paths = %+v", all)
+	}
+}
+
+func TestEvaluateBranchExactValues(t *testing.T) {
+	docs := []Doc{
+		{ID: "t1", Step: 1, Confidence: tstF(0.5), Vector: Vector{1, 0}, Content: "x"},
+		{ID: "t2", Step: 2, Confidence: tstF(0.7), Vector: Vector{1, 0}, Content: "x"},
+		{ID: "t3", Step: 3, Confidence: tstF(0.9), Vector: Vector{0, 1}, Content: "y"},
+	}
+	ev := EvaluateBranch(docs, Vector{1, 0}, nil, Thresholds{})
+	check := func(name string, got *float64, want float64) {
+		t.Helper()
+		if got == nil || math.Abs(*got-want) > 1e-6 {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	check("coherence", ev.CoherenceScore, 0.5)        // (1 + 0)/2
+	check("informationGain", ev.InformationGain, 0.5) // ((1−1) + (1−0))/2
+	check("redundancy", ev.RedundancyScore, 0.5)      // t2 repeats t1: 1 of 2
+	check("goalAlignment", ev.GoalAlignment, 2.0/3)   // (1 + 1 + 0)/3
+	check("confidenceGradient", ev.ConfidenceGradient, 0.7)
+	// (0.25·0.5 + 0.2·0.5 + 0.2·2/3 + 0.05·0.7 + 0.1·0.5) / 0.8
+	check("overall", ev.OverallScore, (0.125+0.1+0.2*2/3+0.035+0.05)/0.8)
+	if ev.ContradictionScore != nil || ev.Unavailable["contradictionScore"] == "" {
+		t.Errorf("contradiction without judge: %v %v", ev.ContradictionScore, ev.Unavailable)
+	}
+	if ev.Quality != "Moderate" || ev.ShouldPivot {
+		t.Errorf("quality %s pivot %v", ev.Quality, ev.ShouldPivot)
+	}
+	if !slices.ContainsFunc(ev.Issues, func(s string) bool { return strings.Contains(s, "50% of the thoughts are near-duplicates") }) {
+		t.Errorf("issues = %v", ev.Issues)
+	}
+
+	// A judge that flags t1/t2: the only candidate pair (t1·t3 = t2·t3 = 0).
+	judge := func(a, b Doc) (bool, float64, string) { return a.Content == b.Content, 1, "test" }
+	ev = EvaluateBranch(docs, Vector{1, 0}, judge, Thresholds{})
+	check("contradiction", ev.ContradictionScore, 1)
+	check("overall with judge", ev.OverallScore, 0.125+0.1+0.2*2/3+0.035+0.05)
+	if ev.Quality != "Poor" || len(ev.Contradictions) != 1 || !strings.Contains(ev.Issues[0], "1 contradiction(s) between thoughts t1 and t2") {
+		t.Errorf("quality %s, contradictions %+v, issues %v", ev.Quality, ev.Contradictions, ev.Issues)
+	}
+
+	// No goal: goalAlignment is null with a reason, not a number.
+	ev = EvaluateBranch(docs, nil, nil, Thresholds{})
+	b, _ := json.Marshal(ev)
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	for _, k := range []string{"coherenceScore", "contradictionScore", "informationGain", "goalAlignment", "overallScore", "quality", "issues", "suggestions", "confidenceGradient", "redundancyScore", "shouldPivot"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON lacks %s: %s", k, b)
+		}
+	}
+	if m["goalAlignment"] != nil || ev.Unavailable["goalAlignment"] != "no goal set for the session" {
+		t.Errorf("goalAlignment without goal = %v (%v)", m["goalAlignment"], ev.Unavailable)
+	}
+	check("overall without goal", ev.OverallScore, (0.125+0.1+0.035+0.05)/0.6)
+}
+
+func TestEvaluateBranchPivot(t *testing.T) {
+	docs := []Doc{
+		{ID: "t1", Step: 1, Vector: Vector{1, 0}},
+		{ID: "t2", Step: 2, Vector: Vector{-1, 0}},
+		{ID: "t3", Step: 3, Vector: Vector{1, 0}},
+	}
+	ev := EvaluateBranch(docs, Vector{0, 1}, nil, Thresholds{})
+	// coherence 0, information gain (1 + 0)/2, redundancy 1/2, goal 0:
+	// (0.2·0.5 + 0.1·0.5) / 0.75 = 0.2.
+	if ev.OverallScore == nil || math.Abs(*ev.OverallScore-0.2) > 1e-9 || ev.Quality != "Poor" || !ev.ShouldPivot || !strings.Contains(ev.PivotReason, "below the pivot threshold 0.40") {
+		t.Fatalf("evaluation = %+v", ev)
+	}
+	if ev.ConfidenceGradient != nil || ev.Unavailable["confidenceGradient"] == "" {
+		t.Fatalf("confidence gradient without confidences: %v", ev.ConfidenceGradient)
+	}
+	auto := ev.Auto()
+	if auto.Score != ev.OverallScore || !auto.ShouldPivot || auto.Metrics.CoherenceScore == nil {
+		t.Fatalf("auto = %+v", auto)
+	}
+	// A custom pivot threshold below the score: no pivot.
+	ev = EvaluateBranch(docs, Vector{0, 1}, nil, Thresholds{Pivot: 0.1})
+	if ev.ShouldPivot {
+		t.Fatal("pivot despite threshold 0.1")
+	}
+	// Empty branch: nothing is made up.
+	ev = EvaluateBranch(nil, nil, nil, Thresholds{})
+	if ev.OverallScore != nil || ev.Quality != "Unrated" {
+		t.Fatalf("empty = %+v", ev)
+	}
+}
+
+func tstCheapJudge(a, b Doc) (bool, float64, string) {
+	if len(a.Content)+len(b.Content) == 0 {
+		return true, 1, "empty"
+	}
+	return false, 0, ""
+}
+
+func BenchmarkFindContradictions10k(b *testing.B) {
+	docs, _ := tstPlant(10_000, 512)
+	tstLoop(b, func() {
+		rep := FindContradictions(docs, nil, tstTagJudge, ContradictionOptions{})
+		if len(rep.Contradictions) == 0 {
+			b.Fatal("no contradictions")
+		}
+	})
+}
+
+func tstBenchEvaluate(b *testing.B, n int) {
+	docs, _ := tstPlant(n, 512)
+	goal := tstRandUnit(1, 512, 77)[0]
+	for i := range docs {
+		docs[i].Branch = "main"
+		docs[i].Confidence = tstF(float64(i%10) / 10)
+	}
+	tstLoop(b, func() {
+		ev := EvaluateBranch(docs, goal, tstCheapJudge, Thresholds{})
+		if ev.OverallScore == nil {
+			b.Fatal("no score")
+		}
+	})
+}
+
+func BenchmarkEvaluateBranch1k(b *testing.B)  { tstBenchEvaluate(b, 1_000) }
+func BenchmarkEvaluateBranch10k(b *testing.B) { tstBenchEvaluate(b, 10_000) }

@@ -1,0 +1,38 @@
+package semantic
+
+// dotAVX2 is the AVX2/FMA dot product of n float32s (cosine_amd64.s).
+//
+//go:noescape
+func dotAVX2(a, b *float32, n int) float32
+
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+
+func xgetbv() (eax, edx uint32)
+
+// hasAVX2FMA reports whether the CPU and the OS support AVX2 and FMA.
+var hasAVX2FMA = func() bool {
+	maxID, _, _, _ := cpuid(0, 0)
+	if maxID < 7 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	const fma, osxsave, avx = 1 << 12, 1 << 27, 1 << 28
+	if ecx1&fma == 0 || ecx1&osxsave == 0 || ecx1&avx == 0 {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&6 != 6 { // XMM and YMM state saved by the OS
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<5) != 0
+}()
+
+// dotF32 is the hot loop of every similarity computation: a vectorised
+// kernel when the CPU has AVX2 and FMA, portable Go otherwise. len(b) must be
+// at least len(a).
+func dotF32(a, b []float32) float32 {
+	if hasAVX2FMA && len(a) >= 16 {
+		return dotAVX2(&a[0], &b[:len(a)][0], len(a))
+	}
+	return dotGeneric(a, b)
+}

@@ -1,0 +1,23 @@
+package semantic
+
+import (
+	"math"
+	"testing"
+)
+
+// TestDotKernelsAgree checks the vectorised kernel against the portable one
+// for every length up to 200 (all loop tails).
+func TestDotKernelsAgree(t *testing.T) {
+	vs := tstRandUnit(2, 200, 99)
+	for n := 0; n <= 200; n++ {
+		a, b := vs[0][:n], vs[1][:n]
+		want := dotGeneric(a, b)
+		var exact float64
+		for i := range a {
+			exact += float64(a[i]) * float64(b[i])
+		}
+		if got := dotF32(a, b); math.Abs(float64(got-want)) > 1e-5 || math.Abs(float64(got)-exact) > 1e-5 {
+			t.Fatalf("n=%d: dotF32 %v, dotGeneric %v, float64 %v", n, got, want, exact)
+		}
+	}
+}
