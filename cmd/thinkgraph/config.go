@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
@@ -31,6 +32,9 @@ var envVars = []envVar{
 	{"THINKGRAPH_CONFIDENCE_THRESHOLD", "0.6", "Below it a thought is a branch point; backtrack returns to the nearest thought at or above it."},
 	{"THINKGRAPH_SQLITE_SYNCHRONOUS", "NORMAL", "NORMAL: acknowledged writes survive a crash or kill of the server; FULL: they also survive power loss (an fsync per write)."},
 	{"THINKGRAPH_BUSY_TIMEOUT_MS", "10000", "How long a write waits for another process's write lock on the same database file."},
+	{"THINKGRAPH_EMBEDDINGS_URL", "none (the offline lexical embedder)", "Base URL of an OpenAI-compatible /v1/embeddings endpoint (Ollama, vLLM, LM Studio, OpenAI)."},
+	{"THINKGRAPH_EMBEDDINGS_MODEL", "none", "Embedding model name; required with THINKGRAPH_EMBEDDINGS_URL."},
+	{"THINKGRAPH_EMBEDDINGS_API_KEY", "none", "Bearer key for the embeddings endpoint, if it needs one."},
 	{"THINKGRAPH_TOKENS_FILE", "none", "HTTP only: file of \"<sha256 hex of token> <tenant>\" lines (see \"thinkgraph token new\"); required to listen beyond loopback."},
 	{"THINKGRAPH_ALLOWED_HOSTS", "localhost,127.0.0.1,::1 on loopback; any otherwise", "HTTP only: comma-separated Host names accepted (DNS-rebinding protection); * accepts any."},
 	{"THINKGRAPH_ALLOWED_ORIGINS", "none", "HTTP only: comma-separated extra Origin values accepted (an Origin on an allowed host is always accepted)."},
@@ -45,6 +49,8 @@ type config struct {
 	logLevel  slog.Level
 	logFormat string
 	getenv    func(string) string
+
+	embeddings semantic.OpenAIConfig
 
 	tokensFile     string
 	allowedHosts   []string
@@ -81,6 +87,14 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		return n
 	}
 	c.dbPath = getenv("DATABASE_PATH")
+	c.embeddings = semantic.OpenAIConfig{
+		URL:    strings.TrimSpace(getenv("THINKGRAPH_EMBEDDINGS_URL")),
+		Model:  strings.TrimSpace(getenv("THINKGRAPH_EMBEDDINGS_MODEL")),
+		APIKey: strings.TrimSpace(getenv("THINKGRAPH_EMBEDDINGS_API_KEY")),
+	}
+	if c.embeddings.URL != "" && c.embeddings.Model == "" {
+		errs = append(errs, fmt.Errorf("THINKGRAPH_EMBEDDINGS_MODEL is required with THINKGRAPH_EMBEDDINGS_URL (e.g. nomic-embed-text)"))
+	}
 	c.tokensFile = strings.TrimSpace(getenv("THINKGRAPH_TOKENS_FILE"))
 	c.allowedHosts = splitList(getenv("THINKGRAPH_ALLOWED_HOSTS"))
 	c.allowedOrigins = splitList(getenv("THINKGRAPH_ALLOWED_ORIGINS"))
@@ -152,6 +166,15 @@ func (c *config) databasePath(flagValue string) (string, error) {
 		home = h
 	}
 	return filepath.Join(home, ".local", "share", "thinkgraph", "thinkgraph.db"), nil
+}
+
+// embedder returns the configured embedder: an OpenAI-compatible endpoint
+// when THINKGRAPH_EMBEDDINGS_URL is set, else the offline lexical embedder.
+func (c *config) embedder() (semantic.Embedder, error) {
+	if c.embeddings.URL != "" {
+		return semantic.NewOpenAIEmbedder(c.embeddings)
+	}
+	return semantic.NewLexical(semantic.LexicalOptions{})
 }
 
 func (c *config) logger(w io.Writer) *slog.Logger {

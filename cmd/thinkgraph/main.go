@@ -78,6 +78,8 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 		return e.serve(ctx, rest)
 	case "sessions":
 		return e.sessions(ctx, rest)
+	case "eval":
+		return e.eval(ctx, rest)
 	case "token":
 		return e.token(rest)
 	case "version", "--version", "-version":
@@ -99,6 +101,7 @@ Usage:
   thinkgraph serve [--db PATH] [--http ADDR]   serve MCP over stdio, or streamable HTTP at ADDR/mcp
   thinkgraph sessions list [--db PATH] [--limit N]
   thinkgraph sessions show ID [--db PATH]
+  thinkgraph eval sick FILE [--split TEST]    measure the semantic engine on the SICK data set
   thinkgraph token new TENANT                  make a bearer token for HTTP (prints the token and its tokens-file line)
   thinkgraph version
   thinkgraph help

@@ -351,3 +351,29 @@ func TestServeHTTPSubprocess(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+func TestEvalSick(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sick.txt")
+	data := "pair_ID\tsentence_A\tsentence_B\tentailment_label\trelatedness_score\tSemEval_set\n" +
+		"1\tA man is playing a guitar\tA man is playing a guitar\tENTAILMENT\t5.0\tTEST\n" +
+		"2\tA man is playing a guitar\tA man is not playing a guitar\tCONTRADICTION\t4.0\tTEST\n" +
+		"3\tA man is playing a guitar\tA woman is slicing an onion\tNEUTRAL\t1.0\tTEST\n" +
+		"4\tA dog runs in the park\tA dog is running in a park\tENTAILMENT\t4.8\tTEST\n" +
+		"5\tA dog runs in the park\tThe cat sleeps on the sofa\tNEUTRAL\t1.2\tTRAIN\n"
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(binary, "eval", "sick", path, "--split", "TEST").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	line := strings.TrimSpace(string(out))
+	for _, want := range []string{"split=TEST", "n=4 ", "spearman=", "pearson=", "precision=1.0000", "recall=1.0000", "f1=1.0000"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("output %q lacks %q", line, want)
+		}
+	}
+	if out, err := exec.Command(binary, "eval", "sick", filepath.Join(t.TempDir(), "missing.txt")).CombinedOutput(); err == nil {
+		t.Fatalf("missing file accepted: %s", out)
+	}
+}
