@@ -573,3 +573,83 @@ func tstBenchEvaluate(b *testing.B, n int) {
 
 func BenchmarkEvaluateBranch1k(b *testing.B)  { tstBenchEvaluate(b, 1_000) }
 func BenchmarkEvaluateBranch10k(b *testing.B) { tstBenchEvaluate(b, 10_000) }
+
+// tstBranch returns n docs of one branch with word-bag vectors over a small
+// vocabulary (so that some pairs overlap, some repeat and some are negated)
+// and confidences.
+func tstBranch(n int, seed uint64) []Doc {
+	words := []string{"cache", "latency", "shard", "region", "token", "session", "scale", "cost", "replica", "index"}
+	r := rand.New(rand.NewPCG(seed, 1))
+	var docs []Doc
+	for i := range n {
+		var ws []string
+		for range 3 + r.IntN(3) {
+			ws = append(ws, words[r.IntN(len(words))])
+		}
+		if r.IntN(4) == 0 {
+			ws = append(ws, "not")
+		}
+		text := strings.Join(ws, " ")
+		d := Doc{ID: fmt.Sprintf("t%03d", i), Branch: "main", Step: i + 1, Content: text, Vector: tstEmbed(text)}
+		if r.IntN(3) > 0 {
+			d.Confidence = tstF(float64(r.IntN(11)) / 10)
+		}
+		docs = append(docs, d)
+	}
+	return docs
+}
+
+// TestBranchTrackerMatchesBatch checks that adding thoughts one by one gives
+// the same evaluation as evaluating the whole branch at once.
+func TestBranchTrackerMatchesBatch(t *testing.T) {
+	docs := tstBranch(80, 4)
+	goal := tstEmbed("cache latency region")
+	want := EvaluateBranch(docs, goal, tstJudge, Thresholds{})
+	tr := NewBranchTracker(docs[:30], goal, tstJudge, Thresholds{})
+	var got Evaluation
+	for _, d := range docs[30:] {
+		got = tr.Add(d)
+	}
+	same := func(name string, a, b *float64) {
+		t.Helper()
+		if (a == nil) != (b == nil) || (a != nil && math.Abs(*a-*b) > 1e-6) {
+			t.Errorf("%s: incremental %v, batch %v", name, a, b)
+		}
+	}
+	same("coherence", got.CoherenceScore, want.CoherenceScore)
+	same("contradiction", got.ContradictionScore, want.ContradictionScore)
+	same("informationGain", got.InformationGain, want.InformationGain)
+	same("goalAlignment", got.GoalAlignment, want.GoalAlignment)
+	same("confidenceGradient", got.ConfidenceGradient, want.ConfidenceGradient)
+	same("redundancy", got.RedundancyScore, want.RedundancyScore)
+	same("overall", got.OverallScore, want.OverallScore)
+	if len(got.Contradictions) != len(want.Contradictions) || len(want.Contradictions) == 0 || got.Quality != want.Quality {
+		t.Errorf("contradictions %d vs %d, quality %s vs %s", len(got.Contradictions), len(want.Contradictions), got.Quality, want.Quality)
+	}
+	// An out-of-order thought re-evaluates the branch in step order.
+	late := docs[5]
+	late.ID, late.Step = "late", 0
+	got = tr.Add(late)
+	want = EvaluateBranch(append(slices.Clone(docs), late), goal, tstJudge, Thresholds{})
+	same("overall after out-of-order add", got.OverallScore, want.OverallScore)
+	tr.SetGoal(nil)
+	if ev := tr.Evaluation(); ev.GoalAlignment != nil {
+		t.Error("goal alignment after SetGoal(nil)")
+	}
+}
+
+func BenchmarkBranchTrackerAdd10k(b *testing.B) {
+	docs, _ := tstPlant(10_000, 512)
+	extra, _ := tstPlant(2_000, 512)
+	goal := tstRandUnit(1, 512, 77)[0]
+	tr := NewBranchTracker(docs, goal, tstCheapJudge, Thresholds{})
+	i := 0
+	tstLoop(b, func() {
+		d := extra[i%len(extra)]
+		d.ID, d.Step = fmt.Sprintf("x%d", i), 20_000+i
+		i++
+		if ev := tr.Add(d); ev.OverallScore == nil {
+			b.Fatal("no score")
+		}
+	})
+}

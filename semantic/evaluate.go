@@ -138,10 +138,11 @@ const (
 // Over the m thoughts with vectors, c(i, j) their cosine, c⁺ = max(0, c):
 //
 //   - coherenceScore = mean over consecutive thoughts of c⁺(i−1, i); needs m ≥ 2;
-//   - contradictionScore = flagged / candidates, where candidates are the
-//     distinct pairs (i, j) with j among i's th.Neighbors nearest and
-//     c(i, j) ≥ th.TopicalOverlap, and flagged those the judge calls
-//     contradictory; 0 when there is no candidate; needs m ≥ 2 and a judge;
+//   - contradictionScore = flagged / candidates, where the candidates are
+//     the pairs of each thought with its th.Neighbors most similar earlier
+//     thoughts that have c ≥ th.TopicalOverlap, and flagged those the judge
+//     calls contradictory; 0 when there is no candidate; needs m ≥ 2 and a
+//     judge;
 //   - informationGain = mean over i ≥ 2 of 1 − max over j < i of c⁺(i, j);
 //   - goalAlignment = mean of c⁺(i, goal); needs a goal;
 //   - confidenceGradient = 0.5 + b/2 clamped to [0, 1], b the least-squares
@@ -157,97 +158,230 @@ const (
 // contradiction, 0.20 information gain, 0.20 goal alignment, 0.05 confidence
 // gradient, 0.10 redundancy. quality: ≥ th.Excellent "Excellent", ≥ th.Good
 // "Good", ≥ th.Moderate "Moderate", else "Poor". shouldPivot when overall <
-// th.Pivot. Up to knnExactMax thoughts every earlier thought is compared;
-// above, the nearest neighbours are found approximately (Exact false).
+// th.Pivot.
+//
+// Up to knnExactMax thoughts every earlier thought is compared. Above, the
+// nearest neighbours come from the approximate neighbour graph (knnGraph,
+// 16 neighbours): the most similar earlier thought is the most similar one
+// among a thought's neighbours (0 when none is earlier), and Exact is false.
+// To evaluate a growing branch after every added thought, keep a
+// BranchTracker instead: it computes the same figures incrementally, exactly.
 func EvaluateBranch(docs []Doc, goal Vector, judge PairJudge, th Thresholds) Evaluation {
-	th = th.withDefaults()
-	docs = byStep(docs)
-	vd := vectorsOf(docs, nil)
-	m := vd.m.n
-	ev := Evaluation{Thoughts: len(docs), WithVectors: m, Unavailable: map[string]string{}, Issues: []string{}, Suggestions: []string{}}
-	ev.Exact = m <= knnExactMax
-	f := func(x float64) *float64 { return &x }
+	return NewBranchTracker(docs, goal, judge, th).Evaluation()
+}
 
-	// Most similar earlier thought of each, and each thought's neighbours.
+// BranchTracker holds the running sums behind EvaluateBranch for one branch,
+// so that a branch can be re-evaluated after each added thought at the cost
+// of one scan of the branch's vectors (exact, O(m·dim)) and Neighbors judge
+// calls, instead of a full evaluation. It is not safe for concurrent use.
+type BranchTracker struct {
+	th       Thresholds
+	judge    PairJudge
+	goal     []float32 // unit goal vector, nil without goal
+	goalDim  bool      // goal length matches the vectors
+	docs     []Doc     // step order
+	rows     [][]float32
+	dim      int
+	exact    bool
+	lastStep int
+
+	coh, gain, goalSum float64
+	dups               int
+	sp, sy, spy, spp   float64 // Σp, Σy, Σp·y, Σp² over (position, confidence)
+	nConf              int
+	pairs              int
+	contradictions     []Contradiction
+}
+
+// NewBranchTracker evaluates docs (one branch) like EvaluateBranch and keeps
+// the running state for Add.
+func NewBranchTracker(docs []Doc, goal Vector, judge PairJudge, th Thresholds) *BranchTracker {
+	t := &BranchTracker{th: th.withDefaults(), judge: judge, docs: byStep(docs), exact: true}
+	if len(t.docs) > 0 {
+		t.lastStep = t.docs[len(t.docs)-1].Step
+	}
+	vd := vectorsOf(t.docs, nil)
+	m := vd.m.n
+	t.rows, t.dim = vd.m.rows, vd.m.dim
+	t.setGoal(goal)
+	for p, d := range t.docs {
+		t.addConfidence(p, d)
+	}
+	if m == 0 {
+		return t
+	}
+	// The most similar earlier thought of each, and the candidate pairs.
 	maxEarlier := make([]float32, m)
-	var nbs [][]neighbor
-	if m >= 2 {
-		if ev.Exact {
-			nbs = make([][]neighbor, m)
-			parallelRows(m, func(lo, hi int) {
-				for i := lo; i < hi; i++ {
-					best := float32(-1)
-					h := topHeap{k: th.Neighbors}
-					ri := vd.m.row(i)
-					for j := 0; j < m; j++ {
-						if j == i {
-							continue
-						}
-						s := dotF32(ri, vd.m.row(j))
-						if j < i {
-							best = max(best, s)
-						}
-						if s >= float32(th.TopicalOverlap) && h.wants(s) {
-							h.push(scored{i: j, s: s})
-						}
-					}
-					maxEarlier[i] = best
-					nbs[i] = heapToNeighbors(h)
+	maxEarlier[0] = -1
+	var pairs []rowPair
+	if m <= knnExactMax {
+		cand := make([][]neighbor, m)
+		parallelRows(m, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				maxEarlier[i], cand[i] = t.scanEarlier(vd.m.row(i), i)
+			}
+		})
+		for i, l := range cand {
+			for _, nb := range l {
+				pairs = append(pairs, rowPair{nb.j, int32(i), nb.s})
+			}
+		}
+	} else {
+		t.exact = false
+		g := knnGraph(vd.m, max(t.th.Neighbors, 16), 0)
+		for i, l := range g {
+			best := float32(0)
+			n := 0
+			for _, nb := range l {
+				if int(nb.j) >= i {
+					continue
 				}
-			})
-		} else {
-			nbs = knnGraph(vd.m, max(th.Neighbors, 16), 0)
-			for i, l := range nbs {
-				best := float32(0)
-				for _, nb := range l {
-					if int(nb.j) < i {
-						best = max(best, nb.s)
-					}
+				best = max(best, nb.s)
+				if n < t.th.Neighbors && float64(nb.s) >= t.th.TopicalOverlap {
+					pairs = append(pairs, rowPair{nb.j, int32(i), nb.s})
+					n++
 				}
-				maxEarlier[i] = best
+			}
+			maxEarlier[i] = best
+		}
+	}
+	for i := range m {
+		t.addVectorSums(vd.m.row(i), i, maxEarlier[i])
+	}
+	if t.judge != nil {
+		t.pairs = len(pairs)
+		t.contradictions = judgePairs(t.docs, vd, pairs, t.judge, 0)
+	}
+	return t
+}
+
+// scanEarlier compares v with rows [0, n): the highest cosine, and the
+// Neighbors most similar rows with cosine ≥ TopicalOverlap.
+func (t *BranchTracker) scanEarlier(v []float32, n int) (float32, []neighbor) {
+	best := float32(-1)
+	h := topHeap{k: t.th.Neighbors}
+	ov := float32(t.th.TopicalOverlap)
+	for j := range n {
+		s := dotF32(v, t.rows[j])
+		best = max(best, s)
+		if s >= ov && h.wants(s) {
+			h.push(scored{i: j, s: s})
+		}
+	}
+	return best, heapToNeighbors(h)
+}
+
+// addVectorSums adds row i (with its most similar earlier cosine) to the
+// coherence, information gain and redundancy sums; rows before i must
+// already be in t.rows.
+func (t *BranchTracker) addVectorSums(v []float32, i int, maxEarlier float32) {
+	if i > 0 {
+		t.coh += max(0, float64(dotF32(t.rows[i-1], v)))
+		t.gain += 1 - max(0, float64(maxEarlier))
+		if float64(maxEarlier) >= t.th.NearDuplicate {
+			t.dups++
+		}
+	}
+}
+
+func (t *BranchTracker) addConfidence(p int, d Doc) {
+	if d.Confidence == nil {
+		return
+	}
+	x, y := float64(p), *d.Confidence
+	t.sp += x
+	t.sy += y
+	t.spy += x * y
+	t.spp += x * x
+	t.nConf++
+}
+
+func (t *BranchTracker) setGoal(goal Vector) {
+	t.goal, t.goalDim, t.goalSum = nil, false, 0
+	if len(goal) == 0 {
+		return
+	}
+	t.goal = asUnit(goal)
+	t.goalDim = t.dim == 0 || len(goal) == t.dim
+	if t.goalDim {
+		for _, r := range t.rows {
+			t.goalSum += max(0, float64(dotF32(r, t.goal)))
+		}
+	}
+}
+
+// SetGoal changes the goal (nil: none); O(m·dim).
+func (t *BranchTracker) SetGoal(goal Vector) { t.setGoal(goal) }
+
+// Len returns the number of thoughts tracked.
+func (t *BranchTracker) Len() int { return len(t.docs) }
+
+// Add records a new thought of the branch and returns the updated
+// evaluation. A thought with a lower step than the last one is inserted in
+// order by re-evaluating the whole branch.
+func (t *BranchTracker) Add(d Doc) Evaluation {
+	if len(t.docs) > 0 && d.Step < t.lastStep {
+		*t = *NewBranchTracker(append(slices.Clone(t.docs), d), t.goal, t.judge, t.th)
+		return t.Evaluation()
+	}
+	p := len(t.docs)
+	t.docs = append(t.docs, d)
+	t.lastStep = d.Step
+	t.addConfidence(p, d)
+	if len(d.Vector) == 0 || (t.dim != 0 && len(d.Vector) != t.dim) {
+		return t.Evaluation()
+	}
+	if t.dim == 0 {
+		t.dim = len(d.Vector)
+		if t.goal != nil {
+			t.goalDim = len(t.goal) == t.dim
+		}
+	}
+	v := asUnit(d.Vector)
+	i := len(t.rows)
+	best, cand := t.scanEarlier(v, i)
+	t.rows = append(t.rows, v)
+	t.addVectorSums(v, i, best)
+	if t.goal != nil && t.goalDim {
+		t.goalSum += max(0, float64(dotF32(v, t.goal)))
+	}
+	if t.judge != nil && len(cand) > 0 {
+		// Map rows back to docs: rows are the docs with vectors, in order.
+		rowDoc := make([]int, 0, len(t.rows))
+		for k, x := range t.docs {
+			if len(x.Vector) == t.dim {
+				rowDoc = append(rowDoc, k)
+			}
+		}
+		if len(rowDoc) == len(t.rows) {
+			t.pairs += len(cand)
+			for _, nb := range cand {
+				a := t.docs[rowDoc[nb.j]]
+				if ok, conf, reason := t.judge(a, d); ok {
+					t.contradictions = append(t.contradictions, Contradiction{ThoughtA: Ref(a), ThoughtB: Ref(d), Similarity: float64(nb.s), Confidence: conf, Reason: reason})
+				}
 			}
 		}
 	}
+	return t.Evaluation()
+}
 
+// Evaluation returns the evaluation of the thoughts added so far.
+func (t *BranchTracker) Evaluation() Evaluation {
+	th := t.th
+	m := len(t.rows)
+	ev := Evaluation{Thoughts: len(t.docs), WithVectors: m, Unavailable: map[string]string{}, Issues: []string{}, Suggestions: []string{}, Exact: t.exact}
+	f := func(x float64) *float64 { return &x }
 	if m >= 2 {
-		var coh, gain float64
-		dups := 0
-		for i := 1; i < m; i++ {
-			coh += max(0, float64(dotF32(vd.m.row(i-1), vd.m.row(i))))
-			gain += 1 - max(0, float64(maxEarlier[i]))
-			if float64(maxEarlier[i]) >= th.NearDuplicate {
-				dups++
-			}
-		}
-		ev.CoherenceScore = f(clampUnit(coh / float64(m-1)))
-		ev.InformationGain = f(clampUnit(gain / float64(m-1)))
-		ev.RedundancyScore = f(float64(dups) / float64(m-1))
-		if judge != nil {
-			// Candidates: the Neighbors nearest above the topical overlap.
-			var pairs []rowPair
-			for i, l := range nbs {
-				for n, nb := range l {
-					if n >= th.Neighbors || float64(nb.s) < th.TopicalOverlap {
-						break
-					}
-					lo, hi := int32(i), nb.j
-					if lo > hi {
-						lo, hi = hi, lo
-					}
-					pairs = append(pairs, rowPair{lo, hi, nb.s})
-				}
-			}
-			slices.SortFunc(pairs, func(a, b rowPair) int {
-				if c := cmp.Compare(a.lo, b.lo); c != 0 {
-					return c
-				}
-				return cmp.Compare(a.hi, b.hi)
-			})
-			pairs = slices.CompactFunc(pairs, func(a, b rowPair) bool { return a.lo == b.lo && a.hi == b.hi })
-			ev.Contradictions = judgePairs(docs, vd, pairs, judge, 0)
+		ev.CoherenceScore = f(clampUnit(t.coh / float64(m-1)))
+		ev.InformationGain = f(clampUnit(t.gain / float64(m-1)))
+		ev.RedundancyScore = f(float64(t.dups) / float64(m-1))
+		if t.judge != nil {
+			ev.Contradictions = slices.Clone(t.contradictions)
+			slices.SortStableFunc(ev.Contradictions, func(x, y Contradiction) int { return cmp.Compare(y.Confidence, x.Confidence) })
 			score := 0.0
-			if len(pairs) > 0 {
-				score = float64(len(ev.Contradictions)) / float64(len(pairs))
+			if t.pairs > 0 {
+				score = float64(len(t.contradictions)) / float64(t.pairs)
 			}
 			ev.ContradictionScore = f(score)
 		} else {
@@ -262,36 +396,27 @@ func EvaluateBranch(docs []Doc, goal Vector, judge PairJudge, th Thresholds) Eva
 	}
 
 	switch {
-	case len(goal) == 0:
+	case t.goal == nil:
 		ev.Unavailable["goalAlignment"] = "no goal set for the session"
 	case m == 0:
 		ev.Unavailable["goalAlignment"] = "no thought of the branch has a vector"
-	case len(goal) != vd.m.dim:
-		ev.Unavailable["goalAlignment"] = fmt.Sprintf("goal vector has %d dimensions, thoughts have %d", len(goal), vd.m.dim)
+	case !t.goalDim:
+		ev.Unavailable["goalAlignment"] = fmt.Sprintf("goal vector has %d dimensions, thoughts have %d", len(t.goal), t.dim)
 	default:
-		g := asUnit(goal)
-		var s float64
-		for i := range m {
-			s += max(0, float64(dotF32(vd.m.row(i), g)))
-		}
-		ev.GoalAlignment = f(clampUnit(s / float64(m)))
+		ev.GoalAlignment = f(clampUnit(t.goalSum / float64(m)))
 	}
 
-	var xs, ys []float64
-	for i, d := range docs {
-		if d.Confidence != nil {
-			x := 0.0
-			if len(docs) > 1 {
-				x = float64(i) / float64(len(docs)-1)
-			}
-			xs = append(xs, x)
-			ys = append(ys, *d.Confidence)
+	if t.nConf >= 2 {
+		// Slope over positions 0…n−1, rescaled to positions in [0, 1].
+		n := float64(t.nConf)
+		den := n*t.spp - t.sp*t.sp
+		b := 0.0
+		if den != 0 {
+			b = (n*t.spy - t.sp*t.sy) / den * float64(len(t.docs)-1)
 		}
-	}
-	if len(ys) >= 2 {
-		ev.ConfidenceGradient = f(clampUnit(0.5 + lsSlope(xs, ys)/2))
+		ev.ConfidenceGradient = f(clampUnit(0.5 + b/2))
 	} else {
-		ev.Unavailable["confidenceGradient"] = fmt.Sprintf("needs at least 2 thoughts with a confidence, the branch has %d", len(ys))
+		ev.Unavailable["confidenceGradient"] = fmt.Sprintf("needs at least 2 thoughts with a confidence, the branch has %d", t.nConf)
 	}
 
 	// Overall score over the available metrics.
