@@ -653,3 +653,25 @@ func BenchmarkBranchTrackerAdd10k(b *testing.B) {
 		}
 	})
 }
+
+// TestBranchTrackerParallelScan checks the parallel scan of a long branch
+// against brute force.
+func TestBranchTrackerParallelScan(t *testing.T) {
+	vs := tstClustered(3000, 512, 30, 1.0, 8)
+	var docs []Doc
+	for i, v := range vs {
+		docs = append(docs, Doc{ID: fmt.Sprint(i), Step: i + 1, Vector: v})
+	}
+	tr := NewBranchTracker(docs, nil, nil, Thresholds{})
+	q := vs[123]
+	best, nbs := tr.scanEarlier(q, len(vs))
+	var all []float64
+	for _, v := range vs {
+		all = append(all, float64(dotF32(q, v)))
+	}
+	slices.Sort(all)
+	slices.Reverse(all)
+	if math.Abs(float64(best)-all[0]) > 1e-6 || len(nbs) != 10 || math.Abs(float64(nbs[9].s)-all[9]) > 1e-6 {
+		t.Fatalf("best %v (want %v), 10th %v (want %v)", best, all[0], nbs[len(nbs)-1].s, all[9])
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Thresholds configure EvaluateBranch. Zero fields mean the defaults of
@@ -258,17 +259,38 @@ func NewBranchTracker(docs []Doc, goal Vector, judge PairJudge, th Thresholds) *
 // scanEarlier compares v with rows [0, n): the highest cosine, and the
 // Neighbors most similar rows with cosine ≥ TopicalOverlap.
 func (t *BranchTracker) scanEarlier(v []float32, n int) (float32, []neighbor) {
-	best := float32(-1)
-	h := topHeap{k: t.th.Neighbors}
 	ov := float32(t.th.TopicalOverlap)
-	for j := range n {
-		s := dotF32(v, t.rows[j])
-		best = max(best, s)
-		if s >= ov && h.wants(s) {
-			h.push(scored{i: j, s: s})
+	scan := func(lo, hi int) (float32, topHeap) {
+		best := float32(-1)
+		h := topHeap{k: t.th.Neighbors}
+		for j := lo; j < hi; j++ {
+			s := dotF32(v, t.rows[j])
+			best = max(best, s)
+			if s >= ov && h.wants(s) {
+				h.push(scored{i: j, s: s})
+			}
 		}
+		return best, h
 	}
-	return best, heapToNeighbors(h)
+	if n*len(v) < parallelMinWork {
+		best, h := scan(0, n)
+		return best, heapToNeighbors(h)
+	}
+	var mu sync.Mutex
+	best := float32(-1)
+	all := topHeap{k: t.th.Neighbors}
+	parallelRows(n, func(lo, hi int) {
+		b, h := scan(lo, hi)
+		mu.Lock()
+		defer mu.Unlock()
+		best = max(best, b)
+		for _, it := range h.items {
+			if all.wants(it.s) {
+				all.push(it)
+			}
+		}
+	})
+	return best, heapToNeighbors(all)
 }
 
 // addVectorSums adds row i (with its most similar earlier cosine) to the
