@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 // MaxAlternatives bounds the alternatives of one select_path call.
@@ -84,6 +85,14 @@ func (s *Service) SelectPath(ctx context.Context, in SelectInput) (*SelectResult
 	if err := in.validate(s.cfg.MaxThoughtLength); err != nil {
 		return nil, err
 	}
+	var vecs []semantic.Vector
+	if in.NodeID == "" {
+		texts := make([]string, len(in.Alternatives))
+		for i, a := range in.Alternatives {
+			texts[i] = a.Thought
+		}
+		vecs = s.embedForWrite(ctx, texts...)
+	}
 	var res SelectResult
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
 		res = SelectResult{}
@@ -139,7 +148,7 @@ func (s *Service) SelectPath(ctx context.Context, in SelectInput) (*SelectResult
 			// appendThought makes each new thought current; reset the
 			// pointer so every alternative hangs from the branch point.
 			sess.CurrentThoughtID = parentID
-			if err := s.appendThought(ctx, tx, sess, th); err != nil {
+			if err := s.appendThought(ctx, tx, sess, th, vectorAt(vecs, i)); err != nil {
 				return err
 			}
 			res.Created = append(res.Created, *th)

@@ -104,6 +104,7 @@ func (s *Service) Sequential(ctx context.Context, in SequentialInput) (*Sequenti
 		return nil, err
 	}
 	total := max(in.TotalThoughts, in.ThoughtNumber)
+	vecs := s.embedForWrite(ctx, in.Thought)
 	var res SequentialResult
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
 		res = SequentialResult{}
@@ -132,7 +133,7 @@ func (s *Service) Sequential(ctx context.Context, in SequentialInput) (*Sequenti
 		if th.Metadata, err = json.Marshal(meta); err != nil {
 			return err
 		}
-		if err := s.appendThought(ctx, tx, sess, th); err != nil {
+		if err := s.appendThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
 			return err
 		}
 		branches, err := tx.Branches(ctx, sess.ID)

@@ -38,6 +38,8 @@ type Service struct {
 	store thinkgraph.Store
 	cfg   Config
 	now   func() time.Time
+	// sem is the semantic engine; nil until EnableSemantic.
+	sem *engine
 }
 
 // New returns a service on store.

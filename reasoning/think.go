@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 // ThinkInput is one call of the think tool.
@@ -67,6 +68,7 @@ func (s *Service) Think(ctx context.Context, in ThinkInput) (*ThinkResult, error
 	if err := ValidateConfidence("confidence", in.Confidence); err != nil {
 		return nil, err
 	}
+	vecs := s.embedForWrite(ctx, in.Thought)
 	var res ThinkResult
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
 		sess, err := s.session(ctx, tx, in.Session, true, "think")
@@ -80,7 +82,7 @@ func (s *Service) Think(ctx context.Context, in ThinkInput) (*ThinkResult, error
 			Author:      "client",
 			Tool:        "think",
 		}
-		if err := s.appendThought(ctx, tx, sess, th); err != nil {
+		if err := s.appendThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
 			return err
 		}
 		res = ThinkResult{Session: *sess, Thought: *th, ContextSize: s.contextSize(sess)}
@@ -95,7 +97,7 @@ func (s *Service) Think(ctx context.Context, in ThinkInput) (*ThinkResult, error
 // appendThought gives th the session's next step, attaches it to the current
 // thought (unless th.ParentID is set) on the active branch (unless
 // th.BranchID is set), stores it, makes it current and saves the session.
-func (s *Service) appendThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought) error {
+func (s *Service) appendThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
 	now := s.now()
 	sess.StepCount++
 	th.ID = NewID()
@@ -115,6 +117,9 @@ func (s *Service) appendThought(ctx context.Context, tx thinkgraph.Tx, sess *thi
 	}
 	th.CreatedAt = now
 	if err := tx.AddThought(ctx, th); err != nil {
+		return err
+	}
+	if err := s.putVector(ctx, tx, th, vec); err != nil {
 		return err
 	}
 	sess.CurrentThoughtID = th.ID

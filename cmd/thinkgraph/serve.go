@@ -52,6 +52,14 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 	defer store.Close()
 	log := cfg.logger(e.stderr)
 	svc := reasoning.New(store, cfg.reasoning)
+	emb, err := cfg.embedder()
+	if err != nil {
+		return err
+	}
+	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: emb, Logger: log}); err != nil {
+		return err
+	}
+	defer svc.Close()
 	reg := metrics.New()
 	srv := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg})
 

@@ -1,0 +1,291 @@
+package reasoning
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/semantic"
+)
+
+// SemanticConfig wires the semantic engine into the service.
+type SemanticConfig struct {
+	Embedder     semantic.Embedder
+	Contradictor *semantic.Contradictor
+	// EmbedTimeout bounds embedding a thought on the write path; a thought
+	// whose embedding fails or times out is stored without a vector, which is
+	// filled in when its session is next analysed (default 2 s).
+	EmbedTimeout time.Duration
+	// MaxSessions bounds the sessions whose thoughts and vectors are held in
+	// memory (least recently used are dropped; default 64).
+	MaxSessions int
+	Logger      *slog.Logger
+}
+
+// engine holds the semantic engine and a bounded cache of each analysed
+// session's thoughts as analyzer documents with their similarity index.
+type engine struct {
+	cfg SemanticConfig
+
+	mu       sync.Mutex
+	sessions map[string]*list.Element // of *sessionDocs
+	lru      *list.List
+	// recent holds the vectors computed on the write path until the cache
+	// picks them up, so they are not embedded twice.
+	recent map[string]semantic.Vector
+	// persisting tracks background writes of vectors computed at load time.
+	persisting sync.WaitGroup
+}
+
+// maxRecent bounds engine.recent; past it the map is emptied (the vectors
+// are in the store anyway).
+const maxRecent = 4096
+
+// sessionDocs is one session's thoughts as analyzer documents, in step
+// order, with their vectors in an index. Thoughts never change content,
+// type, confidence, branch or parent after they are written, so the cache
+// stays right by appending the thoughts with a step above lastStep.
+type sessionDocs struct {
+	id string
+
+	mu       sync.Mutex
+	docs     []semantic.Doc
+	byID     map[string]int
+	lastStep int
+	index    *semantic.Index
+}
+
+// EnableSemantic turns on the semantic engine: thoughts written from now on
+// are embedded and their vectors persisted, and the analyses are available.
+func (s *Service) EnableSemantic(cfg SemanticConfig) error {
+	if cfg.Embedder == nil {
+		return errors.New("semantic: no embedder")
+	}
+	if cfg.Contradictor == nil {
+		c, err := semantic.NewContradictor(nil)
+		if err != nil {
+			return err
+		}
+		cfg.Contradictor = c
+	}
+	if cfg.EmbedTimeout <= 0 {
+		cfg.EmbedTimeout = 2 * time.Second
+	}
+	if cfg.MaxSessions <= 0 {
+		cfg.MaxSessions = 64
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	s.sem = &engine{cfg: cfg, sessions: map[string]*list.Element{}, lru: list.New(), recent: map[string]semantic.Vector{}}
+	return nil
+}
+
+// Close waits for background work (vectors being persisted) to finish.
+func (s *Service) Close() {
+	if s.sem != nil {
+		s.sem.persisting.Wait()
+	}
+}
+
+// errNoSemantic is returned by analyses when no embedder is configured.
+var errNoSemantic = &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "the semantic engine is not enabled on this server"}
+
+// embedForWrite embeds the texts of thoughts about to be written, within
+// EmbedTimeout. On failure it returns nil and the thoughts are stored
+// without vectors (filled in later): a slow or failing embedder never loses
+// or blocks a write.
+func (s *Service) embedForWrite(ctx context.Context, texts ...string) []semantic.Vector {
+	if s.sem == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.sem.cfg.EmbedTimeout)
+	defer cancel()
+	vs, err := s.sem.cfg.Embedder.Embed(ctx, texts)
+	if err != nil || len(vs) != len(texts) {
+		s.sem.cfg.Logger.Warn("embedding failed; thoughts are stored and will be embedded later", "err", err)
+		return nil
+	}
+	return vs
+}
+
+// putVector stores the vector of a thought in the same transaction.
+func (s *Service) putVector(ctx context.Context, tx thinkgraph.Tx, th *thinkgraph.Thought, v semantic.Vector) error {
+	if s.sem == nil || v == nil {
+		return nil
+	}
+	s.sem.mu.Lock()
+	if len(s.sem.recent) >= maxRecent {
+		clear(s.sem.recent)
+	}
+	s.sem.recent[th.ID] = v
+	s.sem.mu.Unlock()
+	return tx.PutVectors(ctx, []thinkgraph.Vector{{
+		ThoughtID: th.ID, SessionID: th.SessionID, Model: s.sem.cfg.Embedder.Model(), Dim: len(v), Values: v, CreatedAt: th.CreatedAt,
+	}})
+}
+
+// vectorAt returns vs[i], or nil when embedding failed.
+func vectorAt(vs []semantic.Vector, i int) semantic.Vector {
+	if i < len(vs) {
+		return vs[i]
+	}
+	return nil
+}
+
+// toDoc converts a thought for the analyzers.
+func toDoc(th *thinkgraph.Thought) semantic.Doc {
+	d := semantic.Doc{
+		ID: th.ID, SessionID: th.SessionID, Branch: th.BranchID, ParentID: th.ParentID, Step: th.Step,
+		Type: th.Type, Content: th.Content, Confidence: th.Confidence, KeyPoints: th.KeyPoints,
+	}
+	if th.RevisesID != "" {
+		d.DependsOn = append(d.DependsOn, th.RevisesID)
+	}
+	return d
+}
+
+// Docs returns the session's thoughts as analyzer documents with vectors,
+// in step order, and the session's similarity index. The slice is a
+// snapshot the caller may keep. Links of type builds_upon between thoughts
+// become DependsOn edges.
+func (s *Service) Docs(ctx context.Context, tx thinkgraph.Tx, sessionID string) ([]semantic.Doc, *semantic.Index, error) {
+	if s.sem == nil {
+		return nil, nil, errNoSemantic
+	}
+	sd := s.sem.session(sessionID)
+	sd.mu.Lock()
+	defer sd.mu.Unlock()
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sessionID, AfterStep: sd.lastStep})
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(ths) > 0 {
+		fresh, err := s.sem.extend(ctx, tx, sd, ths)
+		if err != nil {
+			return nil, nil, err
+		}
+		s.persistVectors(fresh)
+	}
+	docs := slices.Clone(sd.docs)
+	links, err := tx.Links(ctx, sessionID)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, l := range links {
+		if l.Type == "builds_upon" && l.FromThought != "" && l.ToThought != "" {
+			if i, ok := sd.byID[l.FromThought]; ok {
+				docs[i].DependsOn = append(slices.Clip(docs[i].DependsOn), l.ToThought)
+			}
+		}
+	}
+	return docs, sd.index, nil
+}
+
+// session returns the cache entry of a session, creating it and evicting
+// the least recently used one beyond MaxSessions.
+func (e *engine) session(id string) *sessionDocs {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if el, ok := e.sessions[id]; ok {
+		e.lru.MoveToFront(el)
+		return el.Value.(*sessionDocs)
+	}
+	sd := &sessionDocs{id: id, byID: map[string]int{}, index: semantic.NewIndex(e.cfg.Embedder.Dim())}
+	e.sessions[id] = e.lru.PushFront(sd)
+	for e.lru.Len() > e.cfg.MaxSessions {
+		old := e.lru.Back()
+		e.lru.Remove(old)
+		delete(e.sessions, old.Value.(*sessionDocs).id)
+	}
+	return sd
+}
+
+// extend appends thoughts to a session's cache with their vectors: the
+// persisted ones for this embedding model, else freshly embedded (and then
+// persisted, best effort), so thoughts stored while the embedder was down,
+// or under another model, are indexed now.
+func (e *engine) extend(ctx context.Context, tx thinkgraph.Tx, sd *sessionDocs, ths []thinkgraph.Thought) ([]thinkgraph.Vector, error) {
+	model := e.cfg.Embedder.Model()
+	stored := map[string][]float32{}
+	e.mu.Lock()
+	for i := range ths {
+		if v, ok := e.recent[ths[i].ID]; ok {
+			stored[ths[i].ID] = v
+			delete(e.recent, ths[i].ID)
+		}
+	}
+	e.mu.Unlock()
+	if len(stored) < len(ths) && (sd.lastStep == 0 || len(ths) > 64) {
+		vs, err := tx.Vectors(ctx, sd.id, model)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vs {
+			stored[v.ThoughtID] = v.Values
+		}
+	}
+	var missing []int
+	for i := range ths {
+		if _, ok := stored[ths[i].ID]; !ok {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 0 {
+		texts := make([]string, len(missing))
+		for j, i := range missing {
+			texts[j] = ths[i].Content
+		}
+		ectx, cancel := context.WithTimeout(ctx, e.cfg.EmbedTimeout+time.Duration(len(texts))*time.Millisecond)
+		vs, err := e.cfg.Embedder.Embed(ectx, texts)
+		cancel()
+		if err != nil {
+			return nil, &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: fmt.Sprintf("embedding %d thoughts with %s failed", len(texts), model),
+				Err: err, Suggestions: []string{"check THINKGRAPH_EMBEDDINGS_URL and that the embedding service is up; the thoughts are stored and will be embedded on the next call"}}
+		}
+		for j, i := range missing {
+			stored[ths[i].ID] = vs[j]
+		}
+	}
+	var fresh []thinkgraph.Vector
+	for _, i := range missing {
+		th := &ths[i]
+		v := stored[th.ID]
+		fresh = append(fresh, thinkgraph.Vector{ThoughtID: th.ID, SessionID: th.SessionID, Model: model, Dim: len(v), Values: v, CreatedAt: time.Now().UTC()})
+	}
+	for i := range ths {
+		d := toDoc(&ths[i])
+		d.Vector = stored[ths[i].ID]
+		if err := sd.index.Add(d.ID, d.Vector); err != nil {
+			return nil, &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "indexing thought " + d.ID, Err: err}
+		}
+		sd.byID[d.ID] = len(sd.docs)
+		sd.docs = append(sd.docs, d)
+		sd.lastStep = max(sd.lastStep, d.Step)
+	}
+	return fresh, nil
+}
+
+// persistVectors stores vectors computed at load time, in the background:
+// the caller may hold a transaction, and the vectors can be recomputed if
+// this write is lost.
+func (s *Service) persistVectors(vs []thinkgraph.Vector) {
+	if len(vs) == 0 {
+		return
+	}
+	s.sem.persisting.Add(1)
+	go func() {
+		defer s.sem.persisting.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := s.store.Update(ctx, func(tx thinkgraph.Tx) error { return tx.PutVectors(ctx, vs) }); err != nil {
+			s.sem.cfg.Logger.Warn("storing vectors failed; they will be recomputed", "err", err, "n", len(vs))
+		}
+	}()
+}
