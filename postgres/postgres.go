@@ -83,8 +83,11 @@ var Dialect = sqlstore.Dialect{
 	Name:       "postgres",
 	Numbered:   true,
 	LockSuffix: " FOR UPDATE",
-	Retryable:  retryable,
-	Conflict:   func(err error) bool { return sqlState(err) == codeUniqueViolation },
+	// Holds the session's id, existing or not, so that concurrent first
+	// calls to a new session create it once and then take turns on it.
+	LockSessionSQL: fmt.Sprintf(`SELECT pg_advisory_xact_lock(%d, hashtext(CAST(current_schema() AS text) || '/' || CAST(? AS text)))`, lockSession),
+	Retryable:      retryable,
+	Conflict:       func(err error) bool { return sqlState(err) == codeUniqueViolation },
 }
 
 func sqlState(err error) string {
@@ -104,10 +107,11 @@ func retryable(err error) bool {
 }
 
 // Advisory lock keys: the first half names what is locked, the second is a
-// hash of the schema name.
+// hash of the schema or session name.
 const (
 	lockCreateSchema = 0x7467_0001
 	lockMigrate      = 0x7467_0002
+	lockSession      = 0x7467_0003
 )
 
 // migrateLock makes concurrent migrators of one schema take turns.

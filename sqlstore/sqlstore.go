@@ -27,6 +27,12 @@ type Dialect struct {
 	// transaction ends (" FOR UPDATE"); "" where the transaction already holds
 	// the write lock (SQLite's BEGIN IMMEDIATE).
 	LockSuffix string
+	// LockSessionSQL, if not empty, runs with the session id as its one
+	// argument before LockSession's SELECT. It must lock the id itself until
+	// the transaction ends, so that two transactions that find no session
+	// and create it take turns instead of one failing with ErrConflict
+	// (PostgreSQL: an advisory lock; a row lock cannot lock a missing row).
+	LockSessionSQL string
 	// Retryable reports whether a transaction that failed with err may be
 	// run again from the start (lock contention, serialization failures).
 	Retryable func(err error) bool

@@ -79,6 +79,11 @@ func (t *txn) Session(ctx context.Context, id string) (*thinkgraph.Session, erro
 }
 
 func (t *txn) LockSession(ctx context.Context, id string) (*thinkgraph.Session, error) {
+	if t.db.dialect.LockSessionSQL != "" {
+		if _, err := t.exec(ctx, t.db.dialect.LockSessionSQL, id); err != nil {
+			return nil, fmt.Errorf("lock session %q: %w", id, err)
+		}
+	}
 	return t.session(ctx, id, t.db.dialect.LockSuffix)
 }
 

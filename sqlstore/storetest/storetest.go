@@ -39,6 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) thinkgraph.Store) {
 		{"Rollback", testRollback},
 		{"ViewDoesNotWrite", testViewDoesNotWrite},
 		{"ConcurrentUpdates", testConcurrentUpdates},
+		{"ConcurrentCreate", testConcurrentCreate},
 		{"Vectors", testVectors},
 	}
 	for _, tt := range tests {
@@ -873,6 +874,66 @@ func testConcurrentUpdates(t *testing.T, s thinkgraph.Store) {
 			return err
 		}
 		equal(t, "len(Ancestors(current))", len(path), total)
+		return nil
+	})
+}
+
+// testConcurrentCreate sends the first calls of a new session from many
+// goroutines at once, each locking the session and creating it when it does
+// not exist (as the reasoning service does): the session must be created
+// once, and no call may fail because another created it first.
+func testConcurrentCreate(t *testing.T, s thinkgraph.Store) {
+	const workers, sessions = 8, 20
+	ctx := t.Context()
+	var wg sync.WaitGroup
+	errs := make(chan error, workers*sessions)
+	// All workers start each session together.
+	var barriers [sessions]sync.WaitGroup
+	for i := range barriers {
+		barriers[i].Add(workers)
+	}
+	for w := range workers {
+		wg.Go(func() {
+			for i := range sessions {
+				barriers[i].Done()
+				barriers[i].Wait()
+				id := fmt.Sprintf("s%d", i)
+				err := s.Update(ctx, func(tx thinkgraph.Tx) error {
+					sess, err := tx.LockSession(ctx, id)
+					if errors.Is(err, thinkgraph.ErrNotFound) {
+						sess = newSession(id, "alpha", 0)
+						err = tx.CreateSession(ctx, sess)
+					}
+					if err != nil {
+						return err
+					}
+					sess.StepCount++
+					return tx.UpdateSession(ctx, sess)
+				})
+				if err != nil {
+					errs <- fmt.Errorf("worker %d, session %s: %w", w, id, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
+		all, err := tx.Sessions(ctx, thinkgraph.SessionFilter{})
+		if err != nil {
+			return err
+		}
+		if len(all) != sessions {
+			t.Errorf("%d sessions, want %d", len(all), sessions)
+		}
+		for _, sess := range all {
+			if sess.StepCount != workers {
+				t.Errorf("session %s: step count %d, want %d (one per worker)", sess.ID, sess.StepCount, workers)
+			}
+		}
 		return nil
 	})
 }
