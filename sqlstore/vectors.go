@@ -37,15 +37,12 @@ func (t *txn) PutVectors(ctx context.Context, vs []thinkgraph.Vector) error {
 		return nil
 	}
 	// INSERT ... SELECT ... WHERE EXISTS: the thought must be in the session.
-	// (SQLite needs the WHERE to parse ON CONFLICT after a SELECT.)
-	stmt, err := t.tx.PrepareContext(ctx, t.db.q(`INSERT INTO vectors (thought_id, session_id, model, dim, vec, created_at)
+	// (SQLite needs the WHERE to parse ON CONFLICT after a SELECT.) Not a
+	// prepared statement: pgx caches the statement per connection anyway.
+	const put = `INSERT INTO vectors (thought_id, session_id, model, dim, vec, created_at)
 		SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM thoughts WHERE id = ? AND session_id = ?)
 		ON CONFLICT (thought_id) DO UPDATE SET session_id = excluded.session_id, model = excluded.model,
-		dim = excluded.dim, vec = excluded.vec, created_at = excluded.created_at`))
-	if err != nil {
-		return fmt.Errorf("put vectors: %w", err)
-	}
-	defer stmt.Close()
+		dim = excluded.dim, vec = excluded.vec, created_at = excluded.created_at`
 	for _, v := range vs {
 		dim := v.Dim
 		if dim == 0 {
@@ -59,7 +56,7 @@ func (t *txn) PutVectors(ctx context.Context, vs []thinkgraph.Vector) error {
 		case v.Model == "":
 			return fmt.Errorf("put vector of thought %s: no model", v.ThoughtID)
 		}
-		res, err := stmt.ExecContext(ctx, v.ThoughtID, v.SessionID, v.Model, dim, encodeVector(v.Values), micros(v.CreatedAt),
+		res, err := t.exec(ctx, put, v.ThoughtID, v.SessionID, v.Model, dim, encodeVector(v.Values), micros(v.CreatedAt),
 			v.ThoughtID, v.SessionID)
 		if err != nil {
 			return fmt.Errorf("put vector of thought %s: %w", v.ThoughtID, err)
