@@ -133,9 +133,18 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 	const slack = 0.3
 	// Visit the documents cluster by cluster, so that the rows a document
 	// compares with are mostly still in the CPU cache from its predecessor.
+	// The sketches are copied in that order too, so that scanning a cluster
+	// reads consecutive memory.
 	order := make([]int32, 0, m.n)
-	for _, l := range lists {
+	start := make([]int, nc+1)
+	for c, l := range lists {
+		start[c] = len(order)
 		order = append(order, l...)
+	}
+	start[nc] = m.n
+	sorted := newBlock(m.n, sk.dim)
+	for p, i := range order {
+		copy(sorted.row(p), sk.row(int(i)))
 	}
 	parallelRows(m.n, func(lo, hi int) {
 		h := topHeap{k: rerank, items: make([]scored, 0, rerank)}
@@ -145,12 +154,13 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 			h.items, ex.items = h.items[:0], ex.items[:0]
 			si := sk.row(i)
 			for _, c := range near[i*probe : (i+1)*probe] {
-				for _, j := range lists[c] {
-					if int(j) == i {
+				for p := start[c]; p < start[c+1]; p++ {
+					j := int(order[p])
+					if j == i {
 						continue
 					}
-					if s := dotF32(si, sk.row(int(j))); s >= minSim-slack && h.wants(s) {
-						h.push(scored{i: int(j), s: s})
+					if s := dotF32(si, sorted.row(p)); s >= minSim-slack && h.wants(s) {
+						h.push(scored{i: j, s: s})
 					}
 				}
 			}
