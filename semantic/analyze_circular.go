@@ -11,6 +11,11 @@ type CircularOptions struct {
 	// RestateSimilarity is the cosine at or above which a conclusion counts as
 	// restating a premise (default 0.9: near-identical wording).
 	RestateSimilarity float64
+	// RestateSimilarityOther is the same for thoughts that are not
+	// conclusions and restate a thought they list in DependsOn (default
+	// 0.95). Callers that put revisions into DependsOn should leave them out
+	// here, or a light edit of a thought reads as a restatement.
+	RestateSimilarityOther float64
 	// MaxAncestors bounds how many premises (nearest first) are compared with
 	// each conclusion (default 64).
 	MaxAncestors int
@@ -49,11 +54,15 @@ var conclusionTypes = map[string]bool{"synthesis": true, "answer": true, "conclu
 // through DependsOn and ParentID (the nearest opts.MaxAncestors in
 // breadth-first order); any other thought is compared with the thoughts it
 // lists in DependsOn. If the cosine with a premise is ≥ opts.RestateSimilarity
-// the thought restates what it claims to build on, and the most similar
-// premise is reported. Thoughts without vectors are only checked for cycles.
+// (opts.RestateSimilarityOther for thoughts that are not conclusions) the
+// thought restates what it claims to build on, and the most similar premise
+// is reported. Thoughts without vectors are only checked for cycles.
 func DetectCircular(docs []Doc, opts CircularOptions) []CircularReasoning {
 	if opts.RestateSimilarity <= 0 {
 		opts.RestateSimilarity = 0.9
+	}
+	if opts.RestateSimilarityOther <= 0 {
+		opts.RestateSimilarityOther = 0.95
 	}
 	if opts.MaxAncestors <= 0 {
 		opts.MaxAncestors = 64
@@ -194,13 +203,14 @@ func DetectCircular(docs []Doc, opts CircularOptions) []CircularReasoning {
 
 	// Restated premises.
 	vd := vectorsOf(docs, nil)
-	th := opts.RestateSimilarity
 	for i, d := range docs {
 		if _, ok := vd.row[i]; !ok {
 			continue
 		}
 		var premises []int
+		th := opts.RestateSimilarityOther
 		if conclusionTypes[strings.ToLower(d.Type)] {
+			th = opts.RestateSimilarity
 			seen := map[int]bool{i: true}
 			queue := []int{i}
 			for len(queue) > 0 && len(premises) < opts.MaxAncestors {

@@ -675,3 +675,22 @@ func TestBranchTrackerParallelScan(t *testing.T) {
 		t.Fatalf("best %v (want %v), 10th %v (want %v)", best, all[0], nbs[len(nbs)-1].s, all[9])
 	}
 }
+
+func TestDetectCircularNonConclusion(t *testing.T) {
+	// An analysis that depends on a thought and says the same thing again.
+	docs := []Doc{
+		{ID: "p", Step: 1, Type: "analysis", Vector: Vector{1, 0}},
+		{ID: "q", Step: 2, Type: "analysis", DependsOn: []string{"p"}, Vector: Vector{1, 0}},
+		// cosine 0.92: enough for a conclusion, not for an analysis.
+		{ID: "r", Step: 3, Type: "analysis", DependsOn: []string{"p"}, Vector: Vector{0.92, float32(math.Sqrt(1 - 0.92*0.92))}},
+		{ID: "s", Step: 4, Type: "answer", DependsOn: []string{"p"}, Vector: Vector{0.92, float32(math.Sqrt(1 - 0.92*0.92))}},
+	}
+	got := DetectCircular(docs, CircularOptions{})
+	var ids []string
+	for _, g := range got {
+		ids = append(ids, g.Thoughts[0].ID+">"+g.Thoughts[1].ID)
+	}
+	if strings.Join(ids, ",") != "q>p,s>p" {
+		t.Fatalf("restatements = %v", ids)
+	}
+}
