@@ -694,3 +694,44 @@ func TestDetectCircularNonConclusion(t *testing.T) {
 		t.Fatalf("restatements = %v", ids)
 	}
 }
+
+// tstStones returns n random background docs of dimension dim plus a chain
+// s0…s10 turning from e1 to e2 in 9° steps.
+func tstStones(n, dim int) []Doc {
+	var docs []Doc
+	for i, v := range tstClustered(n, dim, 20, 1.0, 21) {
+		docs = append(docs, Doc{ID: fmt.Sprintf("bg%d", i), Step: i + 1, Vector: v})
+	}
+	for k := 0; k <= 10; k++ {
+		v := make(Vector, dim)
+		a := float64(k) * 9 * math.Pi / 180
+		v[0], v[1] = float32(math.Cos(a)), float32(math.Sin(a))
+		docs = append(docs, Doc{ID: fmt.Sprintf("s%d", k), Step: n + k + 1, Vector: v})
+	}
+	return docs
+}
+
+func TestSemanticPathSparse(t *testing.T) {
+	docs := tstStones(3000, 128)
+	res, err := SemanticPath(docs, "s0", "s10", 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 10 * (1 - math.Cos(9*math.Pi/180))
+	if res.Exact || !res.Found || len(res.Steps) != 11 || math.Abs(res.Cost-want) > 1e-5 || res.Steps[5].Thought.ID != "s5" {
+		t.Fatalf("sparse path: exact %v found %v steps %d cost %v (want %v)", res.Exact, res.Found, len(res.Steps), res.Cost, want)
+	}
+	res, err = SemanticPath(docs, "s0", "bg7", 0.5)
+	if err != nil || res.Found {
+		t.Fatalf("unreachable background doc: %+v %v", res.Reason, err)
+	}
+}
+
+func BenchmarkSemanticPath10k(b *testing.B) {
+	docs := tstStones(10_000, 512)
+	tstLoop(b, func() {
+		if res, err := SemanticPath(docs, "s0", "s10", 0.5); err != nil || !res.Found {
+			b.Fatal(err, res.Reason)
+		}
+	})
+}

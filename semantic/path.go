@@ -26,7 +26,94 @@ type SemanticPathResult struct {
 	WeakestLink *float64 `json:"weakestLink,omitempty"`
 	// DirectSimilarity is the cosine of the two end points.
 	DirectSimilarity float64 `json:"directSimilarity"`
-	Reason           string  `json:"reason"`
+	// Exact is false when the session was too large to consider every edge
+	// (more than pathDenseMax thoughts with vectors): the graph then only has
+	// edges from each thought to its pathNeighbors nearest thoughts above
+	// the threshold (found approximately, see knnGraph), in both directions.
+	Exact  bool   `json:"exact"`
+	Reason string `json:"reason"`
+}
+
+// pathDenseMax is the number of thoughts up to which SemanticPath considers
+// every pair; pathNeighbors the nearest neighbours per thought above it.
+const (
+	pathDenseMax  = 2000
+	pathNeighbors = 16
+)
+
+// sparseDijkstra runs Dijkstra's algorithm with a binary heap over the
+// symmetric nearest-neighbour graph of m, filling dist, prev, edge and done,
+// and returns the number of settled nodes.
+func sparseDijkstra(m *matrix, th float32, src, dst int, dist []float64, prev []int32, edge []float32, done []bool) int {
+	g := knnGraph(m, pathNeighbors, th)
+	adj := make([][]neighbor, m.n)
+	for i, l := range g {
+		for _, nb := range l {
+			adj[i] = append(adj[i], nb)
+			adj[nb.j] = append(adj[nb.j], neighbor{j: int32(i), s: nb.s})
+		}
+	}
+	type item struct {
+		d float64
+		v int
+	}
+	var h []item // binary min-heap on d, with stale entries skipped
+	push := func(it item) {
+		h = append(h, it)
+		for j := len(h) - 1; j > 0; {
+			p := (j - 1) / 2
+			if h[p].d <= h[j].d {
+				break
+			}
+			h[p], h[j] = h[j], h[p]
+			j = p
+		}
+	}
+	pop := func() item {
+		top := h[0]
+		last := len(h) - 1
+		h[0] = h[last]
+		h = h[:last]
+		for j := 0; ; {
+			l, r, k := 2*j+1, 2*j+2, j
+			if l < len(h) && h[l].d < h[k].d {
+				k = l
+			}
+			if r < len(h) && h[r].d < h[k].d {
+				k = r
+			}
+			if k == j {
+				break
+			}
+			h[j], h[k] = h[k], h[j]
+			j = k
+		}
+		return top
+	}
+	push(item{0, src})
+	settled := 0
+	for len(h) > 0 {
+		it := pop()
+		if done[it.v] || it.d > dist[it.v] {
+			continue
+		}
+		done[it.v] = true
+		settled++
+		if it.v == dst {
+			break
+		}
+		for _, nb := range adj[it.v] {
+			v := int(nb.j)
+			if done[v] {
+				continue
+			}
+			if nd := it.d + float64(1-nb.s); nd < dist[v] {
+				dist[v], prev[v], edge[v] = nd, int32(it.v), nb.s
+				push(item{nd, v})
+			}
+		}
+	}
+	return settled
 }
 
 // SemanticPath finds the chain of thoughts leading from one thought to
@@ -40,11 +127,15 @@ type SemanticPathResult struct {
 // worst case, without building the graph. When the target cannot be reached
 // through edges above the threshold, Found is false and Reason says how far
 // the search got. minSim outside (0, 1] means DefaultPathMinSimilarity.
+//
+// Above pathDenseMax (2000) thoughts with vectors the O(n²) search is
+// replaced by Dijkstra with a heap over the nearest-neighbour graph (each
+// thought joined to its 16 nearest above the threshold), and Exact is false.
 func SemanticPath(docs []Doc, from, to string, minSim float64) (SemanticPathResult, error) {
 	if minSim <= 0 || minSim > 1 {
 		minSim = DefaultPathMinSimilarity
 	}
-	res := SemanticPathResult{MinSimilarity: minSim}
+	res := SemanticPathResult{MinSimilarity: minSim, Exact: true}
 	fi, ti := -1, -1
 	for i, d := range docs {
 		if d.ID == from && fi < 0 {
@@ -90,7 +181,11 @@ func SemanticPath(docs []Doc, from, to string, minSim float64) (SemanticPathResu
 	dist[src] = 0
 	th := float32(minSim)
 	settled := 0
-	for {
+	if n > pathDenseMax {
+		res.Exact = false
+		settled = sparseDijkstra(m, th, src, dst, dist, prev, edge, done)
+	}
+	for res.Exact {
 		u := -1
 		best := math.Inf(1)
 		for i, d := range dist {
