@@ -21,7 +21,7 @@ type GapOptions struct {
 	// (default 0.5).
 	LowConfidence float64
 	// Neighbors is how many nearest thoughts of each thought are examined
-	// (default 32).
+	// (default 16).
 	Neighbors int
 }
 
@@ -39,7 +39,7 @@ func (o GapOptions) withDefaults() GapOptions {
 		o.LowConfidence = 0.5
 	}
 	if o.Neighbors <= 0 {
-		o.Neighbors = 32
+		o.Neighbors = 16
 	}
 	return o
 }

@@ -183,9 +183,9 @@ const DefaultMergeSimilarity = 0.8
 
 // MergeCandidates proposes merging branches whose centroids have cosine ≥
 // minSim (values outside (0, 1] mean DefaultMergeSimilarity). The evidence
-// are the three most similar cross-branch thought pairs (all pairs of the two
-// branches are compared, so this is meant for branches of up to a few
-// thousand thoughts). Most similar first.
+// are the three most similar cross-branch thought pairs, searched among the
+// 64 thoughts of each branch closest to the other branch's centroid. Most
+// similar first.
 func MergeCandidates(ps []BranchProfile, minSim float64) []MergeCandidate {
 	if minSim <= 0 || minSim > 1 {
 		minSim = DefaultMergeSimilarity
@@ -201,8 +201,9 @@ func MergeCandidates(ps []BranchProfile, minSim float64) []MergeCandidate {
 		}
 		a, b := byID[c.BranchA], byID[c.BranchB]
 		h := []ThoughtPair{}
-		for _, x := range a.docs {
-			for _, y := range b.docs {
+		xs, ys := closestTo(a.docs, b.Centroid, mergeEvidencePool), closestTo(b.docs, a.Centroid, mergeEvidencePool)
+		for _, x := range xs {
+			for _, y := range ys {
 				if len(x.Vector) == 0 || len(x.Vector) != len(y.Vector) {
 					continue
 				}
@@ -216,6 +217,29 @@ func MergeCandidates(ps []BranchProfile, minSim float64) []MergeCandidate {
 			reason += "; shared key terms: " + strings.Join(c.SharedKeys, ", ")
 		}
 		out = append(out, MergeCandidate{BranchA: c.BranchA, BranchB: c.BranchB, Similarity: c.Similarity, SharedKeys: c.SharedKeys, Evidence: h, Reason: reason})
+	}
+	return out
+}
+
+// mergeEvidencePool is how many thoughts per branch MergeCandidates pairs up.
+const mergeEvidencePool = 64
+
+// closestTo returns up to k docs with vectors, most similar to c first.
+func closestTo(docs []Doc, c Vector, k int) []Doc {
+	type ds struct {
+		d Doc
+		s float64
+	}
+	var all []ds
+	for _, d := range docs {
+		if len(d.Vector) != 0 && len(d.Vector) == len(c) {
+			all = append(all, ds{d, float64(dotF32(asUnit(d.Vector), c))})
+		}
+	}
+	slices.SortStableFunc(all, func(x, y ds) int { return cmp.Compare(y.s, x.s) })
+	out := make([]Doc, 0, min(k, len(all)))
+	for _, x := range all[:min(k, len(all))] {
+		out = append(out, x.d)
 	}
 	return out
 }

@@ -735,3 +735,39 @@ func BenchmarkSemanticPath10k(b *testing.B) {
 		}
 	})
 }
+
+// tstSession returns n thoughts over 50 branches: within a branch each
+// thought's parent is the previous one, every 7th also depends on the
+// thought 5 steps back, types cycle through the seed's ten types.
+func tstSession(n int) []Doc {
+	docs, _ := tstPlant(n, 512)
+	types := []string{"analysis", "hypothesis", "validation", "synthesis", "observation", "question", "answer", "example", "counterexample", "critique"}
+	last := map[string]int{}
+	for i := range docs {
+		d := &docs[i]
+		d.Type = types[i%len(types)]
+		d.Confidence = tstF(float64(i%10) / 10)
+		d.Content = fmt.Sprintf("thought %d about topic%d and topic%d", i, i%97, i%13)
+		if p, ok := last[d.Branch]; ok {
+			d.ParentID = docs[p].ID
+		}
+		if i%7 == 0 && i >= 5*50 {
+			d.DependsOn = []string{docs[i-5*50].ID}
+		}
+		last[d.Branch] = i
+	}
+	return docs
+}
+
+func BenchmarkAnalyzers10k(b *testing.B) {
+	docs := tstSession(10_000)
+	goal := tstRandUnit(1, 512, 3)[0]
+	b.Run("DetectCircular", func(b *testing.B) { tstLoop(b, func() { DetectCircular(docs, CircularOptions{}) }) })
+	b.Run("DetectDrift", func(b *testing.B) { tstLoop(b, func() { DetectDrift(docs, goal, DriftOptions{}) }) })
+	b.Run("FindRedundancy", func(b *testing.B) { tstLoop(b, func() { FindRedundancy(docs, 0) }) })
+	b.Run("DetectKnowledgeGaps", func(b *testing.B) { tstLoop(b, func() { DetectKnowledgeGaps(docs, GapOptions{}) }) })
+	b.Run("ProfilesAndMerges", func(b *testing.B) {
+		tstLoop(b, func() { MergeCandidates(Profiles(docs), 0.5) })
+	})
+	b.Run("StrongestPaths", func(b *testing.B) { tstLoop(b, func() { StrongestPaths(docs, 5) }) })
+}
