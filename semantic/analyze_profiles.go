@@ -243,3 +243,72 @@ func closestTo(docs []Doc, c Vector, k int) []Doc {
 	}
 	return out
 }
+
+// BranchCentroids returns the centroid (normalised mean vector) of each
+// branch's thoughts that have vectors; "" counts as "main".
+func BranchCentroids(docs []Doc) map[string]Vector {
+	out := map[string]Vector{}
+	for _, br := range groupBranches(docs) {
+		var vs []Vector
+		for _, d := range br.docs {
+			if d.Vector != nil {
+				vs = append(vs, d.Vector)
+			}
+		}
+		if c := Centroid(vs); c != nil {
+			out[br.id] = c
+		}
+	}
+	return out
+}
+
+// OverlapWarning says that a thought fits another branch better than its own.
+type OverlapWarning struct {
+	SuggestedBranch     string  `json:"suggestedBranch"`
+	CurrentSimilarity   float64 `json:"currentSimilarity"`
+	SuggestedSimilarity float64 `json:"suggestedSimilarity"`
+}
+
+// DefaultOverlapMargin is the similarity by which another branch must fit
+// better before BranchOverlap warns.
+const DefaultOverlapMargin = 0.1
+
+// BranchOverlap compares a thought's vector v with the centroid of its own
+// branch and of every other branch (centroids as from BranchCentroids,
+// computed before the thought was added). It returns a warning naming the
+// most similar other branch when that branch's cosine exceeds the own
+// branch's by at least margin (values ≤ 0 mean DefaultOverlapMargin), and nil
+// otherwise, or when the own branch has no centroid yet (nothing to compare
+// with).
+func BranchOverlap(centroids map[string]Vector, branch string, v Vector, margin float64) *OverlapWarning {
+	if margin <= 0 {
+		margin = DefaultOverlapMargin
+	}
+	if branch == "" {
+		branch = "main"
+	}
+	own, ok := centroids[branch]
+	if !ok || len(own) != len(v) {
+		return nil
+	}
+	cur := Cosine(v, own)
+	best, bestSim := "", cur+margin
+	ids := make([]string, 0, len(centroids))
+	for id := range centroids {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		c := centroids[id]
+		if id == branch || len(c) != len(v) {
+			continue
+		}
+		if s := Cosine(v, c); s >= bestSim {
+			best, bestSim = id, s
+		}
+	}
+	if best == "" {
+		return nil
+	}
+	return &OverlapWarning{SuggestedBranch: best, CurrentSimilarity: cur, SuggestedSimilarity: bestSim}
+}

@@ -771,3 +771,25 @@ func BenchmarkAnalyzers10k(b *testing.B) {
 	})
 	b.Run("StrongestPaths", func(b *testing.B) { tstLoop(b, func() { StrongestPaths(docs, 5) }) })
 }
+
+func TestBranchOverlap(t *testing.T) {
+	docs := []Doc{
+		{ID: "1", Branch: "a", Vector: Vector{1, 0}},
+		{ID: "2", Branch: "b", Vector: Vector{0, 1}},
+		{ID: "3", Branch: "b", Vector: Vector{0, 1}},
+	}
+	cs := BranchCentroids(docs)
+	w := BranchOverlap(cs, "a", Vector{0.6, 0.8}, 0)
+	if w == nil || w.SuggestedBranch != "b" || math.Abs(w.CurrentSimilarity-0.6) > 1e-6 || math.Abs(w.SuggestedSimilarity-0.8) > 1e-6 {
+		t.Fatalf("warning = %+v", w)
+	}
+	if w := BranchOverlap(cs, "a", Vector{0.8, 0.6}, 0); w != nil {
+		t.Fatalf("fits its own branch, warning %+v", w)
+	}
+	if w := BranchOverlap(cs, "a", Vector{0.68, 0.733}, 0.1); w != nil {
+		t.Fatalf("within the margin, warning %+v", w)
+	}
+	if w := BranchOverlap(cs, "new", Vector{0, 1}, 0); w != nil {
+		t.Fatalf("new branch, warning %+v", w)
+	}
+}
