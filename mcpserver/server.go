@@ -34,6 +34,7 @@ type Observer interface {
 	// ToolCall: outcome is "ok", "tool_error" or "internal_error".
 	ToolCall(tool, outcome string, d time.Duration)
 	StoreError()
+	LLMCall(provider string, success bool)
 }
 
 // Server is thinkgraph's MCP server.
@@ -63,6 +64,8 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	s.addThinkTools()
 	s.addGraphTools()
 	s.addSequentialTool()
+	s.addBranchThinkingTool()
+	s.addReasoningTools()
 	s.addResources()
 	return s
 }

@@ -8,12 +8,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/llm"
 )
 
 // Config holds the limits and thresholds of the service.
@@ -40,6 +42,10 @@ type Service struct {
 	now   func() time.Time
 	// sem is the semantic engine; nil until EnableSemantic.
 	sem *engine
+	// llmCfg configures the LLM-backed tools; nil means the defaults (no
+	// provider unless the client offers sampling).
+	llmCfg *llm.Config
+	llmLog *slog.Logger
 }
 
 // New returns a service on store.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/postgres"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
@@ -24,7 +26,8 @@ type envVar struct {
 
 var envVars = []envVar{
 	{"DATABASE_PATH", "$XDG_DATA_HOME/thinkgraph/thinkgraph.db (else ~/.local/share/thinkgraph/thinkgraph.db)", "SQLite database file; created with its directory on first run. --db overrides it."},
-	{"DATABASE_MAX_CONNECTIONS", "5", "Size of the database read pool."},
+	{"DATABASE_URL", "none", "postgres://user@host:5432/db: use PostgreSQL instead of SQLite (for several replicas sharing one database). --db overrides it."},
+	{"DATABASE_MAX_CONNECTIONS", "5", "Size of the database connection pool (SQLite: readers)."},
 	{"LOG_LEVEL", "info", "trace, debug, info, warn or error. Logs go to stderr only."},
 	{"LOG_FORMAT", "pretty", "pretty (human-readable text) or json."},
 	{"THINK_MAX_THOUGHTS", "100", "Size of the think log's context window (context_size); older thoughts leave the window but stay stored."},
@@ -35,6 +38,19 @@ var envVars = []envVar{
 	{"THINKGRAPH_EMBEDDINGS_URL", "none (the offline lexical embedder)", "Base URL of an OpenAI-compatible /v1/embeddings endpoint (Ollama, vLLM, LM Studio, OpenAI)."},
 	{"THINKGRAPH_EMBEDDINGS_MODEL", "none", "Embedding model name; required with THINKGRAPH_EMBEDDINGS_URL."},
 	{"THINKGRAPH_EMBEDDINGS_API_KEY", "none", "Bearer key for the embeddings endpoint, if it needs one."},
+	{"THINKGRAPH_LLM_PROVIDER", "the first configured of openai, anthropic, langbase; else MCP sampling", "LLM provider for tools that call a model: openai, anthropic, langbase or sampling. The reasoning.* tools use Langbase whenever LANGBASE_API_KEY is set."},
+	{"OPENAI_API_KEY", "none", "OpenAI (or OpenAI-compatible) API key."},
+	{"OPENAI_BASE_URL", "https://api.openai.com/v1", "OpenAI-compatible endpoint: OpenRouter, Ollama (http://localhost:11434/v1), vLLM, LM Studio."},
+	{"OPENAI_MODEL", "gpt-4o-mini", "Default OpenAI-compatible model."},
+	{"ANTHROPIC_API_KEY", "none", "Anthropic API key."},
+	{"ANTHROPIC_BASE_URL", "https://api.anthropic.com", "Anthropic endpoint."},
+	{"ANTHROPIC_MODEL", "claude-sonnet-4-5", "Default Anthropic model."},
+	{"LANGBASE_API_KEY", "none", "Langbase API key: the reasoning.* tools then run Langbase pipes (seed 002)."},
+	{"LANGBASE_BASE_URL", "https://api.langbase.com", "Langbase endpoint."},
+	{"PIPE_LINEAR", "linear-reasoning-v1", "Langbase pipe of reasoning.linear (also PIPE_TREE, PIPE_DIVERGENT, PIPE_REFLECTION)."},
+	{"REQUEST_TIMEOUT_MS", "30000", "Timeout of each LLM request attempt."},
+	{"MAX_RETRIES", "3", "Retries after a timeout, 429 or 5xx (exponential backoff with jitter; Retry-After honoured; no retry on other 4xx)."},
+	{"RETRY_DELAY_MS", "1000", "First retry delay, doubled per retry."},
 	{"THINKGRAPH_TOKENS_FILE", "none", "HTTP only: file of \"<sha256 hex of token> <tenant>\" lines (see \"thinkgraph token new\"); required to listen beyond loopback."},
 	{"THINKGRAPH_ALLOWED_HOSTS", "localhost,127.0.0.1,::1 on loopback; any otherwise", "HTTP only: comma-separated Host names accepted (DNS-rebinding protection); * accepts any."},
 	{"THINKGRAPH_ALLOWED_ORIGINS", "none", "HTTP only: comma-separated extra Origin values accepted (an Origin on an allowed host is always accepted)."},
@@ -43,14 +59,16 @@ var envVars = []envVar{
 
 // config is the resolved configuration of a run.
 type config struct {
-	dbPath    string
-	sqlite    sqlite.Options
-	reasoning reasoning.Config
-	logLevel  slog.Level
-	logFormat string
-	getenv    func(string) string
+	dbPath      string
+	databaseURL string
+	sqlite      sqlite.Options
+	reasoning   reasoning.Config
+	logLevel    slog.Level
+	logFormat   string
+	getenv      func(string) string
 
 	embeddings semantic.OpenAIConfig
+	llm        llm.Config
 
 	tokensFile     string
 	allowedHosts   []string
@@ -87,6 +105,12 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		return n
 	}
 	c.dbPath = getenv("DATABASE_PATH")
+	if u := strings.TrimSpace(getenv("DATABASE_URL")); u != "" {
+		if !postgres.IsURL(u) {
+			errs = append(errs, fmt.Errorf("DATABASE_URL must start with postgres:// or postgresql://"))
+		}
+		c.databaseURL = u
+	}
 	c.embeddings = semantic.OpenAIConfig{
 		URL:    strings.TrimSpace(getenv("THINKGRAPH_EMBEDDINGS_URL")),
 		Model:  strings.TrimSpace(getenv("THINKGRAPH_EMBEDDINGS_MODEL")),
@@ -94,6 +118,11 @@ func loadConfig(getenv func(string) string) (*config, error) {
 	}
 	if c.embeddings.URL != "" && c.embeddings.Model == "" {
 		errs = append(errs, fmt.Errorf("THINKGRAPH_EMBEDDINGS_MODEL is required with THINKGRAPH_EMBEDDINGS_URL (e.g. nomic-embed-text)"))
+	}
+	if lc, err := llm.ConfigFromEnv(getenv); err != nil {
+		errs = append(errs, err)
+	} else {
+		c.llm = lc
 	}
 	c.tokensFile = strings.TrimSpace(getenv("THINKGRAPH_TOKENS_FILE"))
 	c.allowedHosts = splitList(getenv("THINKGRAPH_ALLOWED_HOSTS"))

@@ -78,6 +78,8 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 		return e.serve(ctx, rest)
 	case "sessions":
 		return e.sessions(ctx, rest)
+	case "invocations":
+		return e.invocations(ctx, rest)
 	case "eval":
 		return e.eval(ctx, rest)
 	case "token":
@@ -101,6 +103,7 @@ Usage:
   thinkgraph serve [--db PATH] [--http ADDR]   serve MCP over stdio, or streamable HTTP at ADDR/mcp
   thinkgraph sessions list [--db PATH] [--limit N]
   thinkgraph sessions show ID [--db PATH]
+  thinkgraph invocations [--session ID]        list the LLM calls the server made
   thinkgraph eval sick FILE [--split TEST]    measure the semantic engine on the SICK data set
   thinkgraph token new TENANT                  make a bearer token for HTTP (prints the token and its tokens-file line)
   thinkgraph version

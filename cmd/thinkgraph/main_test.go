@@ -377,3 +377,29 @@ func TestEvalSick(t *testing.T) {
 		t.Fatalf("missing file accepted: %s", out)
 	}
 }
+
+func TestInvocationsCommand(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "tg.db")
+	store, err := sqlite.Open(context.Background(), db, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = store.Update(context.Background(), func(tx thinkgraph.Tx) error {
+		return tx.AddInvocation(context.Background(), &thinkgraph.Invocation{ID: "i1", SessionID: "s1", ToolName: "reasoning.linear",
+			Provider: "langbase", PipeName: "linear-reasoning-v1", LatencyMS: 42, Success: false, Error: "Timeout: took too long", TotalTokens: 0,
+			CreatedAt: time.Now()})
+	})
+	store.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(binary, "invocations", "--session", "s1", "--db", db).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "reasoning.linear") || !strings.Contains(string(out), "42 ms") ||
+		!strings.Contains(string(out), "error: Timeout: took too long") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	out, _ = exec.Command(binary, "invocations", "--session", "other", "--db", db).CombinedOutput()
+	if !strings.Contains(string(out), "no invocations") {
+		t.Fatal(string(out))
+	}
+}

@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/url"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/httpserver"
 	"github.com/thinkgraph/thinkgraph/mcpserver"
 	"github.com/thinkgraph/thinkgraph/metrics"
+	"github.com/thinkgraph/thinkgraph/postgres"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 	"github.com/thinkgraph/thinkgraph/sqlstore"
@@ -23,6 +24,13 @@ func (e *env) open(ctx context.Context, dbFlag string) (*config, *sqlstore.DB, s
 	cfg, err := loadConfig(e.getenv)
 	if err != nil {
 		return nil, nil, "", usageError{err}
+	}
+	if cfg.databaseURL != "" && dbFlag == "" {
+		store, err := postgres.Open(ctx, cfg.databaseURL, postgres.Options{MaxConns: cfg.sqlite.MaxReaders})
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return cfg, store, redactURL(cfg.databaseURL), nil
 	}
 	path, err := cfg.databasePath(dbFlag)
 	if err != nil {
@@ -60,6 +68,7 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 		return err
 	}
 	defer svc.Close()
+	svc.EnableLLM(cfg.llm, log)
 	reg := metrics.New()
 	srv := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg})
 
@@ -77,7 +86,7 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 // serveHTTP serves streamable HTTP at /mcp (with /healthz, /readyz and
 // /metrics) until ctx is done, then shuts down gracefully, letting in-flight
 // calls finish. Listening beyond loopback requires bearer tokens.
-func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserver.Server, reg *metrics.Registry, store thinkgraph.Store, addr, dbPath string) error {
+func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserver.Server, reg *metrics.Registry, store *sqlstore.DB, addr, dbPath string) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return usageError{fmt.Errorf("--http: %q is not HOST:PORT: %v", addr, err)}
@@ -90,12 +99,7 @@ func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserve
 	opts := httpserver.Options{
 		AllowedHosts: cfg.allowedHosts, AllowedOrigins: cfg.allowedOrigins, MaxBodyBytes: cfg.maxBodyBytes,
 		Metrics: reg, Logger: log,
-		Ready: func(ctx context.Context) error {
-			return store.View(ctx, func(tx thinkgraph.Tx) error {
-				_, err := tx.Sessions(ctx, thinkgraph.SessionFilter{Limit: 1})
-				return err
-			})
-		},
+		Ready: store.Ping,
 	}
 	if cfg.tokensFile != "" {
 		if opts.Tokens, err = httpserver.LoadTokens(cfg.tokensFile); err != nil {
@@ -113,4 +117,13 @@ func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserve
 	log.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", opts.Tokens != nil,
 		"db", dbPath, "version", buildVersion())
 	return httpserver.New(srv.MCP(), loopback, opts).Serve(ctx, ln)
+}
+
+// redactURL drops the password of a database URL for logs.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "postgres://…"
+	}
+	return u.Redacted()
 }

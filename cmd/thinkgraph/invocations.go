@@ -1,0 +1,51 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/thinkgraph/thinkgraph"
+)
+
+// invocations lists the LLM calls the server made (seed 002's invocations).
+func (e *env) invocations(ctx context.Context, argv []string) error {
+	fs := e.flagSet("invocations", "invocations [--session ID] [--limit N] [--db PATH]")
+	db := fs.String("db", "", "SQLite database file (overrides DATABASE_PATH)")
+	session := fs.String("session", "", "only the invocations of this session")
+	limit := fs.Int("limit", 100, "list at most N invocations (0: all)")
+	if err := parseFlags(fs, argv); err != nil {
+		return err
+	}
+	_, store, _, err := e.open(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	return store.View(ctx, func(tx thinkgraph.Tx) error {
+		invs, err := tx.Invocations(ctx, thinkgraph.InvocationFilter{SessionID: *session, Limit: *limit})
+		if err != nil {
+			return err
+		}
+		if len(invs) == 0 {
+			fmt.Fprintln(e.stdout, "no invocations")
+			return nil
+		}
+		tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "TIME\tSESSION\tTOOL\tPROVIDER\tPIPE/MODEL\tLATENCY\tTOKENS\tRESULT")
+		for _, inv := range invs {
+			result := "ok"
+			if !inv.Success {
+				result = "error: " + trimLines(inv.Error, 60)
+			}
+			model := inv.Model
+			if inv.PipeName != "" {
+				model = inv.PipeName
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d ms\t%d\t%s\n", inv.CreatedAt.Local().Format(time.DateTime), inv.SessionID, inv.ToolName,
+				inv.Provider, model, inv.LatencyMS, inv.TotalTokens, result)
+		}
+		return tw.Flush()
+	})
+}

@@ -1,0 +1,259 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thinkgraph/thinkgraph/reasoning"
+)
+
+// The reasoning.* tools of seed 002.
+
+type linearOutput struct {
+	ThoughtID       string  `json:"thought_id" jsonschema:"id of the model's answer, stored as a thought of the session"`
+	SessionID       string  `json:"session_id"`
+	Content         string  `json:"content" jsonschema:"the reasoning the model wrote"`
+	Confidence      float64 `json:"confidence"`
+	PreviousThought *string `json:"previous_thought" jsonschema:"thought_id returned by the previous reasoning.linear call of this session; null on the first"`
+	InputThoughtID  string  `json:"input_thought_id" jsonschema:"id of the stored input"`
+	Model           string  `json:"model,omitempty"`
+}
+
+type branchOut struct {
+	BranchID   string   `json:"branch_id,omitempty"`
+	Label      string   `json:"label,omitempty"`
+	ThoughtID  string   `json:"thought_id"`
+	Content    string   `json:"content"`
+	Confidence *float64 `json:"confidence"`
+}
+
+type treeOutput struct {
+	SessionID         string      `json:"session_id"`
+	InputThoughtID    string      `json:"input_thought_id"`
+	Branches          []branchOut `json:"branches"`
+	RecommendedBranch string      `json:"recommended_branch"`
+	Structured        bool        `json:"structured" jsonschema:"false when the model did not answer in the requested JSON and its whole answer became one branch"`
+}
+
+type divergentOutput struct {
+	SessionID      string      `json:"session_id"`
+	InputThoughtID string      `json:"input_thought_id"`
+	Perspectives   []branchOut `json:"perspectives"`
+	Synthesis      *branchOut  `json:"synthesis"`
+	Structured     bool        `json:"structured"`
+}
+
+type reflectionIterationOut struct {
+	Iteration         int     `json:"iteration"`
+	Critique          string  `json:"critique"`
+	CritiqueThoughtID string  `json:"critique_thought_id"`
+	ImprovedThought   string  `json:"improved_thought"`
+	ThoughtID         string  `json:"thought_id"`
+	Confidence        float64 `json:"confidence"`
+}
+
+type reflectionOutput struct {
+	SessionID         string                   `json:"session_id"`
+	OriginalThoughtID string                   `json:"original_thought_id"`
+	Iterations        []reflectionIterationOut `json:"iterations"`
+	FinalThoughtID    string                   `json:"final_thought_id"`
+	FinalContent      string                   `json:"final_content"`
+}
+
+// llmCall gives the service the connection's sampling (when the client
+// declared it), progress notifications (when the call has a progress token),
+// and metrics.
+func (s *Server) llmCall(ctx context.Context, req *mcp.CallToolRequest) reasoning.LLMCall {
+	var call reasoning.LLMCall
+	if ss := req.Session; ss != nil {
+		// Sampling during a tool call is a server-initiated request, which
+		// protocol 2026-07-28 replaces with multi-round-trip input requests
+		// (not implemented here): offer it to older clients only.
+		if ip := ss.InitializeParams(); ip != nil && ip.Capabilities != nil && ip.Capabilities.Sampling != nil && ip.ProtocolVersion < "2026-07-28" {
+			call.Sampler = ss.CreateMessage
+		}
+		if token := req.Params.GetProgressToken(); token != nil {
+			var n atomic.Int64
+			call.Progress = func(attempt int, msg string) {
+				_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(n.Add(1)), Message: msg})
+			}
+		}
+	}
+	if s.opts.Metrics != nil {
+		call.Observe = s.opts.Metrics.LLMCall
+	}
+	return call
+}
+
+func (s *Server) reasoningInput(ctx context.Context, req *mcp.CallToolRequest, a *args) (reasoning.ReasoningInput, error) {
+	ref, err := s.sessionRef(req, a)
+	if err != nil {
+		return reasoning.ReasoningInput{}, err
+	}
+	in := reasoning.ReasoningInput{Session: ref, Call: s.llmCall(ctx, req)}
+	if in.Content, _, err = a.str("content"); err != nil {
+		return in, err
+	}
+	if in.Confidence, err = a.number("confidence"); err != nil {
+		return in, err
+	}
+	return in, nil
+}
+
+func reasoningSchema(extra map[string]*jsonschema.Schema, required ...string) *jsonschema.Schema {
+	props := map[string]*jsonschema.Schema{
+		"content":    {Type: "string", Description: "The thought content to process"},
+		"session_id": {Type: "string", Description: "Optional session ID for context continuity (it must exist); omit it to use this connection's session"},
+		"confidence": {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1.0), Description: "Confidence threshold (0.0-1.0)"},
+	}
+	for k, v := range extra {
+		props[k] = v
+	}
+	return &jsonschema.Schema{Type: "object", Properties: props, Required: required}
+}
+
+func llmAnnotations(title string) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{Title: title, DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(true)}
+}
+
+const providerNote = " The server calls a language model (Langbase pipes when LANGBASE_API_KEY is set, else the configured provider, else the client's own model through MCP sampling); the input and the answer are stored in the session graph, and every model call is logged as an invocation."
+
+func (s *Server) addReasoningTools() {
+	s.addTool(toolDef{
+		tool: &mcp.Tool{
+			Name:        "reasoning.linear",
+			Title:       "Linear reasoning",
+			Description: "Single-pass sequential reasoning. Process a thought and get a logical continuation or analysis." + providerNote,
+			InputSchema: reasoningSchema(nil, "content"),
+			Annotations: llmAnnotations("Linear reasoning"),
+		},
+		output: linearOutput{},
+		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
+			in, err := s.reasoningInput(ctx, req, a)
+			if err != nil {
+				return nil, err
+			}
+			res, err := s.svc.Linear(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			return linearOutput{ThoughtID: res.Answer.ID, SessionID: res.Session.ID, Content: res.Answer.Content,
+				Confidence: *res.Answer.Confidence, PreviousThought: res.PreviousThought, InputThoughtID: res.Input.ID, Model: res.Answer.Author}, nil
+		},
+	})
+
+	s.addTool(toolDef{
+		tool: &mcp.Tool{
+			Name:  "reasoning.tree",
+			Title: "Tree reasoning",
+			Description: "Explore 2-4 alternative lines of reasoning from one prompt; each is written as a branch of the session graph forking from the input, " +
+				"and the model recommends the most promising one." + providerNote,
+			InputSchema: reasoningSchema(map[string]*jsonschema.Schema{
+				"num_branches": {Type: "integer", Minimum: jsonschema.Ptr(2.0), Maximum: jsonschema.Ptr(4.0), Description: "How many branches (2-4, default 3)"},
+			}, "content"),
+			Annotations: llmAnnotations("Tree reasoning"),
+		},
+		output: treeOutput{},
+		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
+			in, err := s.reasoningInput(ctx, req, a)
+			if err != nil {
+				return nil, err
+			}
+			n, err := a.integer("num_branches")
+			if err != nil {
+				return nil, err
+			}
+			res, err := s.svc.Tree(ctx, in, n)
+			if err != nil {
+				return nil, err
+			}
+			out := treeOutput{SessionID: res.Session.ID, InputThoughtID: res.Input.ID, Structured: res.Structured}
+			for _, b := range res.Branches {
+				out.Branches = append(out.Branches, branchOut{BranchID: b.Thought.BranchID, ThoughtID: b.Thought.ID, Content: b.Thought.Content, Confidence: b.Thought.Confidence})
+			}
+			out.RecommendedBranch = res.Branches[res.Recommended].Thought.BranchID
+			return out, nil
+		},
+	})
+
+	s.addTool(toolDef{
+		tool: &mcp.Tool{
+			Name:  "reasoning.divergent",
+			Title: "Divergent reasoning",
+			Description: "Look at a problem from 2-5 clearly different perspectives, then synthesise. Perspectives are stored as alternative thoughts " +
+				"under the input, the synthesis as a thought of its own." + providerNote,
+			InputSchema: reasoningSchema(map[string]*jsonschema.Schema{
+				"num_perspectives": {Type: "integer", Minimum: jsonschema.Ptr(2.0), Maximum: jsonschema.Ptr(5.0), Description: "How many perspectives (2-5, default 3)"},
+			}, "content"),
+			Annotations: llmAnnotations("Divergent reasoning"),
+		},
+		output: divergentOutput{},
+		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
+			in, err := s.reasoningInput(ctx, req, a)
+			if err != nil {
+				return nil, err
+			}
+			n, err := a.integer("num_perspectives")
+			if err != nil {
+				return nil, err
+			}
+			res, err := s.svc.Divergent(ctx, in, n)
+			if err != nil {
+				return nil, err
+			}
+			out := divergentOutput{SessionID: res.Session.ID, InputThoughtID: res.Input.ID, Structured: res.Structured, Perspectives: []branchOut{}}
+			for _, p := range res.Perspectives {
+				out.Perspectives = append(out.Perspectives, branchOut{Label: p.Label, ThoughtID: p.Thought.ID, Content: p.Thought.Content, Confidence: p.Thought.Confidence})
+			}
+			if res.Synthesis != nil {
+				out.Synthesis = &branchOut{ThoughtID: res.Synthesis.ID, Content: res.Synthesis.Content, Confidence: res.Synthesis.Confidence}
+			}
+			return out, nil
+		},
+	})
+
+	s.addTool(toolDef{
+		tool: &mcp.Tool{
+			Name:  "reasoning.reflection",
+			Title: "Reflective reasoning",
+			Description: fmt.Sprintf("Critique and improve a thought: a stored one (thought_id) or new content. Each iteration (1-%d, default 1) stores "+
+				"the critique and the improved thought, a revision of the one before.", reasoning.MaxReflectionIterations) + providerNote,
+			InputSchema: reasoningSchema(map[string]*jsonschema.Schema{
+				"thought_id": {Type: "string", Description: "Reflect on this stored thought instead of new content"},
+				"iterations": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(reasoning.MaxReflectionIterations)), Description: "Critique-and-improve rounds"},
+			}),
+			Annotations: llmAnnotations("Reflective reasoning"),
+		},
+		output: reflectionOutput{},
+		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
+			in, err := s.reasoningInput(ctx, req, a)
+			if err != nil {
+				return nil, err
+			}
+			id, _, err := a.str("thought_id")
+			if err != nil {
+				return nil, err
+			}
+			n, err := a.integer("iterations")
+			if err != nil {
+				return nil, err
+			}
+			res, err := s.svc.Reflection(ctx, in, id, n)
+			if err != nil {
+				return nil, err
+			}
+			out := reflectionOutput{SessionID: res.Session.ID, OriginalThoughtID: res.Original.ID}
+			for i, it := range res.Iterations {
+				out.Iterations = append(out.Iterations, reflectionIterationOut{Iteration: i + 1, Critique: it.Critique.Content, CritiqueThoughtID: it.Critique.ID,
+					ImprovedThought: it.Improved.Content, ThoughtID: it.Improved.ID, Confidence: *it.Improved.Confidence})
+			}
+			last := res.Iterations[len(res.Iterations)-1].Improved
+			out.FinalThoughtID, out.FinalContent = last.ID, last.Content
+			return out, nil
+		},
+	})
+}

@@ -1,0 +1,301 @@
+package reasoning
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/llm"
+)
+
+// The reasoning.* tools of seed 002: the model writes the reasoning, the
+// server stores both the input and the answer in the session graph.
+
+// ReasoningInput is the common input of the reasoning.* tools.
+type ReasoningInput struct {
+	Session    SessionRef
+	Content    string
+	Confidence *float64
+	Call       LLMCall
+}
+
+// reasoningValidate checks content the way seed 002 words its errors.
+func (s *Service) reasoningValidate(in *ReasoningInput) error {
+	if strings.TrimSpace(in.Content) == "" {
+		return thinkgraph.Invalid("content", "a non-empty string", in.Content, "Validation failed: content - Content cannot be empty")
+	}
+	if err := validateContent("content", in.Content, s.cfg.MaxThoughtLength); err != nil {
+		te := thinkgraph.AsError(err)
+		te.Message = "Validation failed: content - " + te.Message
+		return te
+	}
+	if err := ValidateConfidence("confidence", in.Confidence); err != nil {
+		te := thinkgraph.AsError(err)
+		te.Message = "Validation failed: confidence - " + te.Message
+		return te
+	}
+	return nil
+}
+
+// reasoningSession resolves the session of a reasoning.* call: a named
+// session must exist (seed 002's SessionNotFound); the connection's own
+// session is created on first use.
+func (s *Service) reasoningSession(ctx context.Context, tx thinkgraph.Tx, ref SessionRef, mode string) (*thinkgraph.Session, error) {
+	return s.session(ctx, tx, ref, !ref.Explicit, mode)
+}
+
+// storeInput writes the caller's content as a thought of the session, in its
+// own transaction, before the model is called: a failing provider loses
+// nothing.
+func (s *Service) storeInput(ctx context.Context, in ReasoningInput, tool, mode string, meta map[string]any) (*thinkgraph.Session, *thinkgraph.Thought, error) {
+	vecs := s.embedForWrite(ctx, in.Content)
+	var sess thinkgraph.Session
+	var th thinkgraph.Thought
+	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
+		se, err := s.reasoningSession(ctx, tx, in.Session, mode)
+		if err != nil {
+			return err
+		}
+		t := &thinkgraph.Thought{Content: in.Content, Tool: tool, Author: "client", Type: "query"}
+		if in.Confidence != nil {
+			meta["confidence_threshold"] = *in.Confidence
+		}
+		if len(meta) > 0 {
+			if t.Metadata, err = json.Marshal(meta); err != nil {
+				return err
+			}
+		}
+		if err := s.appendThought(ctx, tx, se, t, vectorAt(vecs, 0)); err != nil {
+			return err
+		}
+		sess, th = *se, *t
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &sess, &th, nil
+}
+
+// modelThought is one thought a model wrote, to be stored.
+type modelThought struct {
+	Content    string
+	Confidence float64
+	Type       string
+	Branch     string // "" for the session's active branch
+	ParentID   string
+	RevisesID  string
+	Meta       map[string]any
+	// Alternative marks one of several answers to the same input.
+	Alternative bool
+}
+
+// storeAnswers writes the model's thoughts in one transaction; each has its
+// ParentID set by the caller (the input thought, or a previous answer).
+// Branches that do not exist yet are created, forking from the parent.
+func (s *Service) storeAnswers(ctx context.Context, sessionID string, tenant string, author, tool string, answers []modelThought, update func(*thinkgraph.Session, []thinkgraph.Thought) error) ([]thinkgraph.Thought, *thinkgraph.Session, error) {
+	texts := make([]string, len(answers))
+	for i, a := range answers {
+		texts[i] = a.Content
+	}
+	vecs := s.embedForWrite(ctx, texts...)
+	var out []thinkgraph.Thought
+	var sess thinkgraph.Session
+	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
+		out = nil
+		se, err := s.session(ctx, tx, SessionRef{ID: sessionID, Explicit: true, Tenant: tenant}, false, "")
+		if err != nil {
+			return err
+		}
+		for i, a := range answers {
+			c := a.Confidence
+			th := &thinkgraph.Thought{
+				Content: a.Content, Confidence: &c, Type: a.Type, ParentID: a.ParentID, RevisesID: a.RevisesID,
+				BranchID: a.Branch, Author: author, Tool: tool, Alternative: a.Alternative,
+			}
+			if a.Branch != "" {
+				if _, err := tx.Branch(ctx, se.ID, a.Branch); errors.Is(err, thinkgraph.ErrNotFound) {
+					now := s.now()
+					parent, err := tx.Thought(ctx, se.ID, a.ParentID)
+					if err != nil {
+						return err
+					}
+					if err := tx.PutBranch(ctx, &thinkgraph.Branch{SessionID: se.ID, ID: a.Branch, State: "active", Priority: 1,
+						ParentBranchID: parent.BranchID, ForkThoughtID: parent.ID, CreatedAt: now, UpdatedAt: now}); err != nil {
+						return err
+					}
+				} else if err != nil {
+					return err
+				}
+			}
+			if len(a.Meta) > 0 {
+				if th.Metadata, err = json.Marshal(a.Meta); err != nil {
+					return err
+				}
+			}
+			if err := s.appendThought(ctx, tx, se, th, vectorAt(vecs, i)); err != nil {
+				return err
+			}
+			out = append(out, *th)
+		}
+		if update != nil {
+			if err := update(se, out); err != nil {
+				return err
+			}
+		}
+		if err := tx.UpdateSession(ctx, se); err != nil {
+			return err
+		}
+		sess = *se
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, &sess, nil
+}
+
+// history returns the last n user/model exchanges of tool in the session as
+// chat messages, oldest first.
+func (s *Service) history(ctx context.Context, sessionID, tool string, n int) ([]llm.Message, error) {
+	var msgs []llm.Message
+	err := s.store.View(ctx, func(tx thinkgraph.Tx) error {
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sessionID, Last: 4 * n})
+		if err != nil {
+			return err
+		}
+		for _, th := range ths {
+			if th.Tool != tool {
+				continue
+			}
+			role := llm.RoleAssistant
+			if th.Author == "client" {
+				role = llm.RoleUser
+			}
+			msgs = append(msgs, llm.Message{Role: role, Content: th.Content})
+		}
+		return nil
+	})
+	if len(msgs) > 2*n {
+		msgs = msgs[len(msgs)-2*n:]
+	}
+	return msgs, err
+}
+
+const linearSystemPrompt = `You are a careful reasoning engine. Continue the reasoning with the single next logical step, or analyse the thought you are given.
+Answer with JSON only: {"thought": "<your reasoning step>", "confidence": <0..1, how sure you are>, "metadata": {}}.`
+
+// LinearResult is what reasoning.linear recorded.
+type LinearResult struct {
+	Session         thinkgraph.Session
+	Input           thinkgraph.Thought
+	Answer          thinkgraph.Thought
+	PreviousThought *string
+}
+
+// Linear runs one step of linear reasoning (seed 002's reasoning.linear): the
+// content is stored, the model continues it, and its answer is stored as a
+// thought written by the model, child of the input.
+func (s *Service) Linear(ctx context.Context, in ReasoningInput) (*LinearResult, error) {
+	const tool = "reasoning.linear"
+	if err := s.reasoningValidate(&in); err != nil {
+		return nil, err
+	}
+	if err := s.checkSessionExists(ctx, in.Session); err != nil {
+		return nil, err
+	}
+	sessID := in.Session.ID
+	p, err := s.provider(tool, sessID, true, in.Call)
+	if err != nil {
+		return nil, err
+	}
+	hist, err := s.history(ctx, sessID, tool, 5)
+	if err != nil {
+		return nil, err
+	}
+	sess, input, err := s.storeInput(ctx, in, tool, "linear", map[string]any{})
+	if err != nil {
+		return nil, err
+	}
+	msgs := append([]llm.Message{{Role: llm.RoleSystem, Content: linearSystemPrompt}}, hist...)
+	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: in.Content})
+	resp, err := s.complete(ctx, p, in.Call, llm.Request{Messages: msgs, ThreadID: sess.ID, Pipe: s.pipes().Linear})
+	if err != nil {
+		return nil, err
+	}
+	text, conf, meta, structured := parseAnswer(resp.Content)
+	var prev *string
+	if raw, ok := sessionMeta(sess)["linear_last_thought"]; ok {
+		var id string
+		if json.Unmarshal(raw, &id) == nil && id != "" {
+			prev = &id
+		}
+	}
+	m := map[string]any{"provider": resp.Provider, "model": resp.Model, "structured": structured}
+	if resp.Pipe != "" {
+		m["pipe"] = resp.Pipe
+	}
+	if len(meta) > 0 {
+		m["metadata"] = meta
+	}
+	ths, se, err := s.storeAnswers(ctx, sess.ID, sess.Tenant, author(resp), tool,
+		[]modelThought{{Content: text, Confidence: conf, ParentID: input.ID, Type: "analysis", Meta: m}},
+		func(se *thinkgraph.Session, ths []thinkgraph.Thought) error {
+			return setSessionMeta(se, "linear_last_thought", ths[0].ID)
+		})
+	if err != nil {
+		return nil, err
+	}
+	return &LinearResult{Session: *se, Input: *input, Answer: ths[0], PreviousThought: prev}, nil
+}
+
+// checkSessionExists reports SessionNotFound for a named session that does
+// not exist (seed 002), before anything is stored or any model called.
+func (s *Service) checkSessionExists(ctx context.Context, ref SessionRef) error {
+	if !ref.Explicit {
+		return nil
+	}
+	ok, err := s.SessionExists(ctx, ref)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return sessionNotFound(ref.ID)
+	}
+	return nil
+}
+
+func (s *Service) pipes() llm.Pipes {
+	if s.llmCfg != nil {
+		return s.llmCfg.Langbase.Pipes
+	}
+	return llm.DefaultConfig().Langbase.Pipes
+}
+
+// author names the model that wrote an answer.
+func author(resp llm.Response) string {
+	switch {
+	case resp.Model != "":
+		return resp.Model
+	case resp.Pipe != "":
+		return "langbase:" + resp.Pipe
+	case resp.Provider != "":
+		return resp.Provider
+	}
+	return "model"
+}
+
+// clampCount checks an optional count field against [lo, hi].
+func clampCount(field string, v *int, def, lo, hi int) (int, error) {
+	if v == nil {
+		return def, nil
+	}
+	if *v < lo || *v > hi {
+		return 0, thinkgraph.Invalid(field, fmt.Sprintf("an integer from %d to %d", lo, hi), fmt.Sprint(*v),
+			"'%s' must be from %d to %d, got %d", field, lo, hi, *v)
+	}
+	return *v, nil
+}

@@ -1,0 +1,150 @@
+package reasoning
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/llm"
+)
+
+// CodeProviderNotConfigured is the error code of an LLM-backed tool called
+// with no provider configured and no MCP sampling available.
+const CodeProviderNotConfigured thinkgraph.Code = "ProviderNotConfigured"
+
+// LLMCall carries what an LLM-backed operation needs from its caller: the
+// MCP client's sampling function when it declared the capability, and a
+// progress callback.
+type LLMCall struct {
+	Sampler  llm.SamplingFunc
+	Progress llm.ProgressFunc
+	// Observe, if set, is told about each provider call's outcome (metrics).
+	Observe func(provider string, success bool)
+}
+
+// EnableLLM gives the service a provider configuration for its LLM-backed
+// tools.
+func (s *Service) EnableLLM(cfg llm.Config, logger *slog.Logger) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	cfg.Logger = logger
+	s.llmCfg = &cfg
+	s.llmLog = logger
+}
+
+// provider returns the provider for tool: Langbase for the reasoning.*
+// tools whenever LANGBASE_API_KEY is set, else the selected one, wrapped so
+// that every call is recorded as an invocation of the session.
+func (s *Service) provider(tool, sessionID string, reasoningTool bool, call LLMCall) (llm.Provider, error) {
+	cfg := llm.DefaultConfig()
+	if s.llmCfg != nil {
+		cfg = *s.llmCfg
+	}
+	var (
+		p   llm.Provider
+		err error
+	)
+	if reasoningTool {
+		p, err = llm.ForReasoning(cfg, call.Sampler)
+	} else {
+		p, err = llm.Select(cfg, call.Sampler)
+	}
+	if err != nil {
+		return nil, &thinkgraph.Error{Code: CodeProviderNotConfigured, Message: err.Error(), Err: nil,
+			Suggestions: []string{"set OPENAI_API_KEY (and OPENAI_BASE_URL for Ollama, vLLM or LM Studio), ANTHROPIC_API_KEY or LANGBASE_API_KEY in the server's environment"}}
+	}
+	rec := llm.RecorderFunc(func(ctx context.Context, inv llm.Invocation) error {
+		if call.Observe != nil {
+			call.Observe(inv.Provider, inv.Success)
+		}
+		err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
+			return tx.AddInvocation(ctx, &thinkgraph.Invocation{
+				ID: inv.ID, SessionID: inv.SessionID, ToolName: inv.ToolName, Input: inv.Input, Output: inv.Output,
+				Provider: inv.Provider, PipeName: inv.PipeName, Model: inv.Model, LatencyMS: inv.LatencyMS, Success: inv.Success,
+				Error: inv.Error, PromptTokens: inv.PromptTokens, CompletionTokens: inv.CompletionTokens, TotalTokens: inv.TotalTokens,
+				CreatedAt: inv.CreatedAt,
+			})
+		})
+		if err != nil && s.llmLog != nil {
+			s.llmLog.Warn("recording an LLM invocation failed", "tool", inv.ToolName, "err", err)
+		}
+		return err
+	})
+	return llm.Recording(p, rec, tool, sessionID), nil
+}
+
+// complete runs one LLM request for tool, reporting progress to the caller.
+func (s *Service) complete(ctx context.Context, p llm.Provider, call LLMCall, req llm.Request) (llm.Response, error) {
+	if call.Progress != nil {
+		ctx = llm.WithProgress(ctx, call.Progress)
+	}
+	resp, err := p.Complete(ctx, req)
+	if err != nil {
+		return resp, providerError(err)
+	}
+	return resp, nil
+}
+
+// providerError classifies a provider failure with seed 002's error types.
+func providerError(err error) error {
+	kind := llm.ErrorKind(err)
+	switch {
+	case kind != "":
+		return &thinkgraph.Error{Code: thinkgraph.Code(kind), Message: "the language model call failed", Err: err,
+			Suggestions: []string{"the input was stored; call again to retry, or check the provider configuration"}}
+	case errors.Is(err, context.Canceled):
+		return &thinkgraph.Error{Code: "Cancelled", Message: "the call was cancelled", Err: err}
+	default:
+		return &thinkgraph.Error{Code: thinkgraph.CodeInternal, Message: "the language model call failed", Err: err}
+	}
+}
+
+// modelAnswer is the JSON a reasoning pipe is asked to answer with (seed 002).
+type modelAnswer struct {
+	Thought    string          `json:"thought"`
+	Confidence *float64        `json:"confidence"`
+	Metadata   json.RawMessage `json:"metadata"`
+}
+
+// parseAnswer reads the pipe's {thought, confidence, metadata}; any other
+// answer is taken whole as the thought with confidence 0.8 (seed 002).
+func parseAnswer(content string) (text string, confidence float64, meta json.RawMessage, structured bool) {
+	var a modelAnswer
+	if err := llm.ExtractJSON(content, &a); err == nil && a.Thought != "" {
+		c := 0.8
+		if a.Confidence != nil && *a.Confidence >= 0 && *a.Confidence <= 1 {
+			c = *a.Confidence
+		}
+		if len(a.Metadata) > 0 && a.Metadata[0] != '{' {
+			a.Metadata = nil
+		}
+		return a.Thought, c, a.Metadata, true
+	}
+	return content, 0.8, nil, false
+}
+
+// sessionMeta reads and writes keys of a session's metadata object.
+func sessionMeta(sess *thinkgraph.Session) map[string]json.RawMessage {
+	m := map[string]json.RawMessage{}
+	if len(sess.Metadata) > 0 {
+		_ = json.Unmarshal(sess.Metadata, &m)
+	}
+	return m
+}
+
+func setSessionMeta(sess *thinkgraph.Session, key string, v any) error {
+	m := sessionMeta(sess)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	m[key] = b
+	if sess.Metadata, err = json.Marshal(m); err != nil {
+		return fmt.Errorf("session metadata: %w", err)
+	}
+	return nil
+}

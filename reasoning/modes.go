@@ -1,0 +1,318 @@
+package reasoning
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/llm"
+)
+
+// Tree, divergent and reflection reasoning (the later modes of seed 002's
+// server), on the same machinery as Linear.
+
+// BranchAnswer is one branch or perspective the model proposed.
+type BranchAnswer struct {
+	Thought thinkgraph.Thought
+	Label   string
+}
+
+// TreeResult is what reasoning.tree recorded.
+type TreeResult struct {
+	Session     thinkgraph.Session
+	Input       thinkgraph.Thought
+	Branches    []BranchAnswer
+	Recommended int // index into Branches
+	Structured  bool
+}
+
+type treeAnswer struct {
+	Branches []struct {
+		Thought    string   `json:"thought"`
+		Confidence *float64 `json:"confidence"`
+		Rationale  string   `json:"rationale"`
+	} `json:"branches"`
+	Recommended *int `json:"recommended"`
+}
+
+// Tree asks the model for 2–4 alternative lines of reasoning from one
+// prompt and writes each as a branch of the graph forking from the input.
+func (s *Service) Tree(ctx context.Context, in ReasoningInput, numBranches *int) (*TreeResult, error) {
+	const tool = "reasoning.tree"
+	if err := s.reasoningValidate(&in); err != nil {
+		return nil, err
+	}
+	n, err := clampCount("num_branches", numBranches, 3, 2, 4)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkSessionExists(ctx, in.Session); err != nil {
+		return nil, err
+	}
+	p, err := s.provider(tool, in.Session.ID, true, in.Call)
+	if err != nil {
+		return nil, err
+	}
+	sess, input, err := s.storeInput(ctx, in, tool, "tree", map[string]any{"num_branches": n})
+	if err != nil {
+		return nil, err
+	}
+	prompt := fmt.Sprintf(`Explore %d distinct, alternative lines of reasoning about the user's problem, each a different approach.
+Answer with JSON only: {"branches": [{"thought": "<the line of reasoning>", "confidence": <0..1>, "rationale": "<why this approach>"}], "recommended": <0-based index of the most promising branch>}.`, n)
+	resp, err := s.complete(ctx, p, in.Call, llm.Request{ThreadID: sess.ID, Pipe: s.pipes().Tree,
+		Messages: []llm.Message{{Role: llm.RoleSystem, Content: prompt}, {Role: llm.RoleUser, Content: in.Content}}})
+	if err != nil {
+		return nil, err
+	}
+	var ans treeAnswer
+	structured := llm.ExtractJSON(resp.Content, &ans) == nil && len(ans.Branches) > 0
+	var answers []modelThought
+	labels := []string{}
+	if structured {
+		for i, b := range ans.Branches {
+			if i == 4 || strings.TrimSpace(b.Thought) == "" {
+				continue
+			}
+			answers = append(answers, modelThought{Content: b.Thought, Confidence: confOr(b.Confidence, 0.8), Type: "hypothesis",
+				ParentID: input.ID, Alternative: true, Meta: map[string]any{"rationale": b.Rationale}})
+		}
+	}
+	if len(answers) == 0 {
+		// Not the JSON asked for: the whole answer is one branch (seed 002's fallback).
+		structured = false
+		answers = []modelThought{{Content: resp.Content, Confidence: 0.8, Type: "hypothesis", ParentID: input.ID, Alternative: true}}
+	}
+	for i := range answers {
+		label := fmt.Sprintf("tree-%d-%d", input.Step, i+1)
+		answers[i].Branch = label
+		labels = append(labels, label)
+		answers[i].Meta = withModel(answers[i].Meta, resp)
+	}
+	rec := 0
+	if ans.Recommended != nil && *ans.Recommended >= 0 && *ans.Recommended < len(answers) {
+		rec = *ans.Recommended
+	}
+	answers[rec].Meta["recommended"] = true
+	ths, se, err := s.storeAnswers(ctx, sess.ID, sess.Tenant, author(resp), tool, answers, nil)
+	if err != nil {
+		return nil, err
+	}
+	res := &TreeResult{Session: *se, Input: *input, Recommended: rec, Structured: structured}
+	for i, th := range ths {
+		res.Branches = append(res.Branches, BranchAnswer{Thought: th, Label: labels[i]})
+	}
+	return res, nil
+}
+
+// DivergentResult is what reasoning.divergent recorded.
+type DivergentResult struct {
+	Session      thinkgraph.Session
+	Input        thinkgraph.Thought
+	Perspectives []BranchAnswer
+	Synthesis    *thinkgraph.Thought
+	Structured   bool
+}
+
+type divergentAnswer struct {
+	Perspectives []struct {
+		Perspective string   `json:"perspective"`
+		Thought     string   `json:"thought"`
+		Confidence  *float64 `json:"confidence"`
+	} `json:"perspectives"`
+	Synthesis string `json:"synthesis"`
+}
+
+// Divergent asks the model for 2–5 different perspectives on the content and
+// a synthesis; perspectives are stored as alternative children of the input,
+// the synthesis as a child of the input.
+func (s *Service) Divergent(ctx context.Context, in ReasoningInput, numPerspectives *int) (*DivergentResult, error) {
+	const tool = "reasoning.divergent"
+	if err := s.reasoningValidate(&in); err != nil {
+		return nil, err
+	}
+	n, err := clampCount("num_perspectives", numPerspectives, 3, 2, 5)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkSessionExists(ctx, in.Session); err != nil {
+		return nil, err
+	}
+	p, err := s.provider(tool, in.Session.ID, true, in.Call)
+	if err != nil {
+		return nil, err
+	}
+	sess, input, err := s.storeInput(ctx, in, tool, "divergent", map[string]any{"num_perspectives": n})
+	if err != nil {
+		return nil, err
+	}
+	prompt := fmt.Sprintf(`Look at the user's problem from %d clearly different perspectives (e.g. a sceptic, a practitioner, a theorist, a user), then synthesise.
+Answer with JSON only: {"perspectives": [{"perspective": "<who/which angle>", "thought": "<reasoning from that angle>", "confidence": <0..1>}], "synthesis": "<what the perspectives together suggest>"}.`, n)
+	resp, err := s.complete(ctx, p, in.Call, llm.Request{ThreadID: sess.ID, Pipe: s.pipes().Divergent,
+		Messages: []llm.Message{{Role: llm.RoleSystem, Content: prompt}, {Role: llm.RoleUser, Content: in.Content}}})
+	if err != nil {
+		return nil, err
+	}
+	var ans divergentAnswer
+	structured := llm.ExtractJSON(resp.Content, &ans) == nil && len(ans.Perspectives) > 0
+	var answers []modelThought
+	var labels []string
+	if structured {
+		for i, p := range ans.Perspectives {
+			if i == 5 || strings.TrimSpace(p.Thought) == "" {
+				continue
+			}
+			label := strings.TrimSpace(p.Perspective)
+			if label == "" {
+				label = fmt.Sprintf("perspective %d", i+1)
+			}
+			labels = append(labels, label)
+			answers = append(answers, modelThought{Content: p.Thought, Confidence: confOr(p.Confidence, 0.8), Type: "analysis",
+				ParentID: input.ID, Alternative: true, Meta: withModel(map[string]any{"perspective": label}, resp)})
+		}
+	}
+	if len(answers) == 0 {
+		structured = false
+		labels = []string{"answer"}
+		answers = []modelThought{{Content: resp.Content, Confidence: 0.8, Type: "analysis", ParentID: input.ID, Meta: withModel(nil, resp)}}
+	}
+	hasSynthesis := structured && strings.TrimSpace(ans.Synthesis) != ""
+	if hasSynthesis {
+		answers = append(answers, modelThought{Content: ans.Synthesis, Confidence: 0.8, Type: "synthesis", ParentID: input.ID, Meta: withModel(nil, resp)})
+	}
+	ths, se, err := s.storeAnswers(ctx, sess.ID, sess.Tenant, author(resp), tool, answers, nil)
+	if err != nil {
+		return nil, err
+	}
+	res := &DivergentResult{Session: *se, Input: *input, Structured: structured}
+	for i, th := range ths[:len(labels)] {
+		res.Perspectives = append(res.Perspectives, BranchAnswer{Thought: th, Label: labels[i]})
+	}
+	if hasSynthesis {
+		res.Synthesis = &ths[len(ths)-1]
+	}
+	return res, nil
+}
+
+// ReflectionIteration is one critique-and-improve round.
+type ReflectionIteration struct {
+	Critique thinkgraph.Thought
+	Improved thinkgraph.Thought
+}
+
+// ReflectionResult is what reasoning.reflection recorded.
+type ReflectionResult struct {
+	Session    thinkgraph.Session
+	Original   thinkgraph.Thought
+	Iterations []ReflectionIteration
+}
+
+type reflectionAnswer struct {
+	Critique   string   `json:"critique"`
+	Improved   string   `json:"improved_thought"`
+	Confidence *float64 `json:"confidence"`
+}
+
+// MaxReflectionIterations bounds reasoning.reflection.
+const MaxReflectionIterations = 3
+
+// Reflection critiques and improves a thought: an existing one (thoughtID)
+// or new content (stored first). Each iteration stores the critique and the
+// improved thought (a revision of the one before); at most
+// MaxReflectionIterations rounds.
+func (s *Service) Reflection(ctx context.Context, in ReasoningInput, thoughtID string, iterations *int) (*ReflectionResult, error) {
+	const tool = "reasoning.reflection"
+	n, err := clampCount("iterations", iterations, 1, 1, MaxReflectionIterations)
+	if err != nil {
+		return nil, err
+	}
+	if thoughtID != "" && strings.TrimSpace(in.Content) != "" {
+		return nil, thinkgraph.Invalid("thought_id", "either thought_id or content", "both", "give either 'thought_id' (reflect on a stored thought) or 'content', not both")
+	}
+	if thoughtID == "" {
+		if err := s.reasoningValidate(&in); err != nil {
+			return nil, err
+		}
+	} else if err := ValidateConfidence("confidence", in.Confidence); err != nil {
+		return nil, err
+	}
+	if err := s.checkSessionExists(ctx, in.Session); err != nil {
+		return nil, err
+	}
+	p, err := s.provider(tool, in.Session.ID, true, in.Call)
+	if err != nil {
+		return nil, err
+	}
+	var sess *thinkgraph.Session
+	var original *thinkgraph.Thought
+	if thoughtID != "" {
+		err = s.View(ctx, in.Session, func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
+			th, err := s.thought(ctx, tx, se, "thought_id", thoughtID)
+			sess, original = se, th
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	} else if sess, original, err = s.storeInput(ctx, in, tool, "reflection", map[string]any{}); err != nil {
+		return nil, err
+	}
+	res := &ReflectionResult{Original: *original}
+	current := *original
+	for i := 0; i < n; i++ {
+		resp, err := s.complete(ctx, p, in.Call, llm.Request{ThreadID: sess.ID, Pipe: s.pipes().Reflection, Messages: []llm.Message{
+			{Role: llm.RoleSystem, Content: `Critique the reasoning you are given: find errors, gaps, unstated assumptions and weak steps. Then write an improved version.
+Answer with JSON only: {"critique": "<the problems found>", "improved_thought": "<the improved reasoning>", "confidence": <0..1 in the improved version>}.`},
+			{Role: llm.RoleUser, Content: current.Content},
+		}})
+		if err != nil {
+			if len(res.Iterations) > 0 {
+				// Keep the rounds already made; report the failure.
+				te := thinkgraph.AsError(err)
+				te.Message = fmt.Sprintf("%s after %d of %d iterations (those are stored)", te.Message, len(res.Iterations), n)
+				return nil, te
+			}
+			return nil, err
+		}
+		var ans reflectionAnswer
+		if llm.ExtractJSON(resp.Content, &ans) != nil || strings.TrimSpace(ans.Improved) == "" {
+			ans = reflectionAnswer{Critique: "(the model did not answer in the requested form)", Improved: resp.Content}
+		}
+		if strings.TrimSpace(ans.Critique) == "" {
+			ans.Critique = "(no critique given)"
+		}
+		ths, se, err := s.storeAnswers(ctx, sess.ID, sess.Tenant, author(resp), tool, []modelThought{
+			{Content: ans.Critique, Confidence: 0.8, Type: "critique", ParentID: current.ID, Meta: withModel(map[string]any{"iteration": i + 1}, resp)},
+			{Content: ans.Improved, Confidence: confOr(ans.Confidence, 0.8), Type: "synthesis", ParentID: current.ID, RevisesID: current.ID,
+				Meta: withModel(map[string]any{"iteration": i + 1}, resp)},
+		}, nil)
+		if err != nil {
+			return nil, err
+		}
+		res.Iterations = append(res.Iterations, ReflectionIteration{Critique: ths[0], Improved: ths[1]})
+		res.Session = *se
+		current = ths[1]
+	}
+	return res, nil
+}
+
+func confOr(c *float64, def float64) float64 {
+	if c == nil || *c < 0 || *c > 1 {
+		return def
+	}
+	return *c
+}
+
+func withModel(m map[string]any, resp llm.Response) map[string]any {
+	if m == nil {
+		m = map[string]any{}
+	}
+	m["provider"] = resp.Provider
+	if resp.Model != "" {
+		m["model"] = resp.Model
+	}
+	if resp.Pipe != "" {
+		m["pipe"] = resp.Pipe
+	}
+	return m
+}
