@@ -97,3 +97,38 @@ func matchObject(text string, start, budget int) (end, scanned int) {
 	}
 	return -1, scanned
 }
+
+// DefaultPipeConfidence is the confidence of a pipe answer that is not the
+// JSON {thought, confidence, metadata} (seed 002).
+const DefaultPipeConfidence = 0.8
+
+// PipeAnswer is the answer of a reasoning pipe (seed 002):
+// {"thought": ..., "confidence": ..., "metadata": {...}}.
+type PipeAnswer struct {
+	Thought    string         `json:"thought"`
+	Confidence float64        `json:"confidence"`
+	Metadata   map[string]any `json:"metadata,omitempty"`
+	// Structured is false when the answer was not that JSON and the whole
+	// text was taken as the thought.
+	Structured bool `json:"-"`
+}
+
+// ParsePipeAnswer reads a reasoning answer: the first JSON object with a
+// non-empty "thought" (confidence clamped to [0, 1], default 0.8 when
+// absent), or else the whole trimmed text as the thought with confidence
+// [DefaultPipeConfidence].
+func ParsePipeAnswer(content string) PipeAnswer {
+	var raw struct {
+		Thought    string         `json:"thought"`
+		Confidence *float64       `json:"confidence"`
+		Metadata   map[string]any `json:"metadata"`
+	}
+	if err := ExtractJSON(content, &raw); err == nil && strings.TrimSpace(raw.Thought) != "" {
+		a := PipeAnswer{Thought: raw.Thought, Confidence: DefaultPipeConfidence, Metadata: raw.Metadata, Structured: true}
+		if raw.Confidence != nil {
+			a.Confidence = min(max(*raw.Confidence, 0), 1)
+		}
+		return a
+	}
+	return PipeAnswer{Thought: strings.TrimSpace(content), Confidence: DefaultPipeConfidence}
+}

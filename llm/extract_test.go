@@ -107,3 +107,23 @@ func FuzzExtractJSON(f *testing.F) {
 		}
 	})
 }
+
+func TestParsePipeAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want PipeAnswer
+	}{
+		{`{"thought":"t","confidence":0.85,"metadata":{"k":1}}`, PipeAnswer{"t", 0.85, map[string]any{"k": 1.0}, true}},
+		{"```json\n{\"thought\":\"t2\"}\n```", PipeAnswer{"t2", 0.8, nil, true}},
+		{`{"thought":"t3","confidence":7}`, PipeAnswer{"t3", 1, nil, true}},
+		{"  just prose  ", PipeAnswer{"just prose", 0.8, nil, false}},
+		{`{"answer":"no thought field"}`, PipeAnswer{`{"answer":"no thought field"}`, 0.8, nil, false}},
+	} {
+		got := ParsePipeAnswer(tc.in)
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(tc.want)
+		if string(g) != string(w) || got.Structured != tc.want.Structured {
+			t.Errorf("ParsePipeAnswer(%q) = %s %v, want %s %v", tc.in, g, got.Structured, w, tc.want.Structured)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math"
+	"net/http"
+	"net/url"
 	"testing"
 )
 
@@ -148,13 +150,29 @@ func TestOpenAINoRetryOn400(t *testing.T) {
 	}
 }
 
+// redirect sends every request to the test server, whatever its host.
+type redirect struct{ target *url.URL }
+
+func (r redirect) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.URL.Scheme, req.URL.Host = r.target.Scheme, r.target.Host
+	return http.DefaultTransport.RoundTrip(req)
+}
+
 func TestOpenAIOfficialUsesMaxCompletionTokens(t *testing.T) {
-	cfg := testConfig("http://unused")
+	srv := newFakeServer(t, jsonReply(200, openAIOK))
+	target, _ := url.Parse(srv.URL)
+	cfg := testConfig(srv.URL)
 	cfg.OpenAI.BaseURL = DefaultOpenAIBaseURL
-	o := NewOpenAI(cfg)
-	if !o.official {
-		t.Fatal("api.openai.com not recognised")
+	cfg.HTTPClient = &http.Client{Transport: redirect{target}}
+	if _, err := newTestOpenAI(cfg).Complete(context.Background(), Request{MaxTokens: 9, Messages: []Message{{Role: RoleUser, Content: "q"}}}); err != nil {
+		t.Fatal(err)
 	}
+	r := srv.requests()[0]
+	if r.Path != "/v1/chat/completions" {
+		t.Errorf("path %s", r.Path)
+	}
+	assertJSON(t, r.Body, `{"model":"`+DefaultOpenAIModel+`","messages":[{"role":"user","content":"q"}],"max_completion_tokens":9}`)
 }
 
 func TestOpenAITimeout(t *testing.T)   { testTimeout(t, newTestOpenAI) }

@@ -87,7 +87,7 @@ func (r *retrying) Complete(ctx context.Context, req Request) (Response, error) 
 		if err := ctx.Err(); err != nil {
 			return Response{}, fmt.Errorf("%s: %w", name, err)
 		}
-		resp, err, timedOut := r.attempt(ctx, req, attempt, total, report)
+		resp, timedOut, err := r.attempt(ctx, req, attempt, total, report)
 		if err == nil {
 			resp.Latency = time.Since(start)
 			resp.Attempts = attempt
@@ -139,7 +139,7 @@ func (r *retrying) Complete(ctx context.Context, req Request) (Response, error) 
 
 // attempt runs one try under the per-attempt timeout, reporting progress
 // while it waits. timedOut is set when the attempt's own deadline expired.
-func (r *retrying) attempt(ctx context.Context, req Request, n, total int, report ProgressFunc) (Response, error, bool) {
+func (r *retrying) attempt(ctx context.Context, req Request, n, total int, report ProgressFunc) (Response, bool, error) {
 	actx, cancel := ctx, context.CancelFunc(func() {})
 	if r.pol.Timeout > 0 {
 		actx, cancel = context.WithTimeout(ctx, r.pol.Timeout)
@@ -173,7 +173,7 @@ func (r *retrying) attempt(ctx context.Context, req Request, n, total int, repor
 	close(done)
 	wg.Wait()
 	timedOut := err != nil && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded)
-	return resp, err, timedOut
+	return resp, timedOut, err
 }
 
 func (r *retrying) backoff(attempt int) time.Duration {
