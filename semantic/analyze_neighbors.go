@@ -36,6 +36,13 @@ const knnExactMax = 320
 // knnSketchDim is the length of the count sketches used above knnExactMax.
 const knnSketchDim = 128
 
+// knnTreeMin is the number of documents above which clusters are found
+// through a two-level tree of centroids, knnClusterSize their mean size then.
+const (
+	knnTreeMin     = 30000
+	knnClusterSize = 64
+)
+
 // knnProbe is the number of nearest clusters each document searches.
 const knnProbe = 3
 
@@ -118,12 +125,20 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 	}
 
 	sk := sketchMatrix(m)
+	// √(2n) clusters balance the cost of finding a document's clusters
+	// (one comparison per centroid) with that of scanning them. Above
+	// knnTreeMin documents the clusters are found through a two-level tree
+	// instead, which makes ~64-document clusters affordable.
 	nc := int(math.Ceil(math.Sqrt(2 * float64(m.n))))
+	nearest := func(cent *matrix, p int) []int32 { return nearestCentroids(sk, cent, p) }
+	if m.n > knnTreeMin {
+		nc = (m.n + knnClusterSize - 1) / knnClusterSize
+		nearest = func(cent *matrix, p int) []int32 { return newQuantizer(cent).assign(sk, p) }
+	}
 	cent := seedCentroids(sk, nc)
-	assign := nearestCentroids(sk, cent, 1)
-	cent = recomputeCentroids(sk, cent, assign)
+	cent = recomputeCentroids(sk, cent, nearest(cent, 1))
 	probe := min(knnProbe, nc)
-	near := nearestCentroids(sk, cent, probe)
+	near := nearest(cent, probe)
 	lists := make([][]int32, nc)
 	for i := 0; i < m.n; i++ {
 		c := near[i*probe]
@@ -299,3 +314,60 @@ func recomputeCentroids(sk, cent *matrix, assign []int32) *matrix {
 	}
 	return nc
 }
+
+// quantizer finds the nearest of many centroids through a two-level tree:
+// ⌈√C⌉ top centroids, each owning the group of leaf centroids nearest to it.
+// A vector is compared with every top and with the leaves of its
+// quantizerTopProbe nearest tops, so the cost per vector is O(√C) instead of
+// O(C).
+type quantizer struct {
+	leaves, tops *matrix
+	groups       [][]int32
+}
+
+func newQuantizer(leaves *matrix) *quantizer {
+	q := &quantizer{leaves: leaves}
+	nt := int(math.Ceil(math.Sqrt(float64(leaves.n))))
+	q.tops = seedCentroids(leaves, nt)
+	q.tops = recomputeCentroids(leaves, q.tops, nearestCentroids(leaves, q.tops, 1))
+	q.groups = make([][]int32, nt)
+	for l, t := range nearestCentroids(leaves, q.tops, 1) {
+		q.groups[t] = append(q.groups[t], int32(l))
+	}
+	return q
+}
+
+// assign returns, for every row of sk, its p nearest leaves (nearest first)
+// as a flat n·p slice; a row with fewer candidates repeats its nearest.
+func (q *quantizer) assign(sk *matrix, p int) []int32 {
+	out := make([]int32, sk.n*p)
+	tp := min(quantizerTopProbe, q.tops.n)
+	parallelRows(sk.n, func(lo, hi int) {
+		th := topHeap{k: tp, items: make([]scored, 0, tp)}
+		lh := topHeap{k: p, items: make([]scored, 0, p)}
+		for i := lo; i < hi; i++ {
+			th.items, lh.items = th.items[:0], lh.items[:0]
+			ri := sk.row(i)
+			for t := range q.tops.n {
+				if s := dotF32(ri, q.tops.row(t)); th.wants(s) {
+					th.push(scored{i: t, s: s})
+				}
+			}
+			for _, t := range th.items {
+				for _, l := range q.groups[t.i] {
+					if s := dotF32(ri, q.leaves.row(int(l))); lh.wants(s) {
+						lh.push(scored{i: int(l), s: s})
+					}
+				}
+			}
+			nb := heapToNeighbors(lh)
+			for k := range p {
+				out[i*p+k] = nb[min(k, len(nb)-1)].j
+			}
+		}
+	})
+	return out
+}
+
+// quantizerTopProbe is the number of top centroids whose leaves are searched.
+const quantizerTopProbe = 8

@@ -793,3 +793,25 @@ func TestBranchOverlap(t *testing.T) {
 		t.Fatalf("new branch, warning %+v", w)
 	}
 }
+
+// TestQuantizerNearest checks the two-level centroid search against brute
+// force on clustered data.
+func TestQuantizerNearest(t *testing.T) {
+	leaves := newMatrix(tstClustered(1500, 64, 40, 1.0, 31), 64)
+	rows := newMatrix(tstClustered(2000, 64, 40, 1.0, 32), 64)
+	got := newQuantizer(leaves).assign(rows, 1)
+	want := nearestCentroids(rows, leaves, 1)
+	same := 0
+	for i := range got {
+		// A different leaf that is as close (within 0.02) is as good.
+		g := dotF32(rows.row(i), leaves.row(int(got[i])))
+		w := dotF32(rows.row(i), leaves.row(int(want[i])))
+		if g >= w-0.02 {
+			same++
+		}
+	}
+	t.Logf("two-level nearest centroid is as close as brute force's for %d of %d", same, len(got))
+	if float64(same) < 0.85*float64(len(got)) {
+		t.Fatalf("only %d of %d agree", same, len(got))
+	}
+}
