@@ -14,21 +14,24 @@ import (
 // Up to knnExactMax documents every pair is compared exactly. Above it the
 // lists are approximate, in the manner of an inverted-file (IVF) index:
 //
-//  1. each vector is compressed to a 64-value count sketch (coordinate t is
-//     added, with a pseudo-random sign, to bucket hash(t) mod 64; the sketch
-//     preserves dot products in expectation);
+//  1. each vector is compressed to a 128-value count sketch (coordinate t
+//     is added, with a pseudo-random sign, to bucket hash(t) mod 128; the
+//     sketch preserves dot products in expectation);
 //  2. C = ⌈√(2n)⌉ centroids are seeded with evenly spaced documents, refined
-//     by one k-means step on the sketches, and each document is filed under its
-//     nearest centroid;
+//     by one k-means step on the sketches, and each document is filed under
+//     its nearest centroid (above knnTreeMin documents: C = n/64 centroids,
+//     found through a two-level tree, see quantizer);
 //  3. each document is compared, by sketch, with the members of its
-//     knnProbe nearest centroids' lists; the best 3k+8 by sketch are re-ranked
-//     with exact cosines on the full vectors and the best k above the
-//     threshold kept.
+//     knnProbe nearest centroids' lists; the best 3k+8 by sketch are
+//     re-ranked with exact cosines on the full vectors and the best k above
+//     the threshold kept.
 //
 // The cost is about n·(C + probe·n/C) sketch dot products plus n·(3k+8) exact
 // ones instead of n²/2 exact ones. A pair that lands in clusters that neither
-// document probes is missed; near-duplicates and strongly overlapping pairs,
-// which is what the analyzers look for, are found (see the tests).
+// document probes is missed. Measured on clustered test data: 98.8% of the
+// exact 10 nearest neighbours are found at 2,000 documents; of the planted
+// near-duplicate pairs, all are found at 3,000 documents, 198 of 200 at
+// 10,000 and 93.5% at 100,000 (see the tests and benchmarks).
 
 // knnExactMax is the number of documents up to which neighbours are exact.
 const knnExactMax = 320
