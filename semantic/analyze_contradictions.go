@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -145,4 +146,48 @@ func judgePairs(docs []Doc, vd vectored, pairs []rowPair, judge PairJudge, minCo
 		return strings.Compare(x.ThoughtB.ID, y.ThoughtB.ID)
 	})
 	return out
+}
+
+// ContradictionsWith checks one thought against the session as indexed in
+// idx: its opts.Neighbors most similar indexed thoughts (itself excluded)
+// with cosine ≥ opts.MinOverlap are looked up with lookup (ids it does not
+// know are skipped) and given to judge with the earlier thought first. It
+// costs one TopK and at most opts.Neighbors judge calls, so it suits
+// checking each thought as it is added. The thought's vector is d.Vector, or
+// the indexed one when d has none (ErrNoVector when neither exists).
+func ContradictionsWith(d Doc, idx *Index, lookup func(id string) (Doc, bool), judge PairJudge, opts ContradictionOptions) ([]Contradiction, error) {
+	opts = opts.withDefaults()
+	v := d.Vector
+	if len(v) == 0 {
+		var ok bool
+		if v, ok = idx.Vector(d.ID); !ok {
+			return nil, fmt.Errorf("semantic: contradictions with %q: %w", d.ID, ErrNoVector)
+		}
+	}
+	hits, err := idx.TopK(v, opts.Neighbors, ExcludeIDs(d.ID))
+	if err != nil {
+		return nil, err
+	}
+	var out []Contradiction
+	for _, h := range hits {
+		if h.Similarity < opts.MinOverlap {
+			break
+		}
+		o, ok := lookup(h.ID)
+		if !ok {
+			continue
+		}
+		a, b := o, d
+		if b.Step < a.Step || (b.Step == a.Step && b.ID < a.ID) {
+			a, b = b, a
+		}
+		if yes, conf, reason := judge(a, b); yes && conf >= opts.MinConfidence {
+			out = append(out, Contradiction{ThoughtA: Ref(a), ThoughtB: Ref(b), Similarity: h.Similarity, Confidence: conf, Reason: reason})
+		}
+	}
+	slices.SortStableFunc(out, func(x, y Contradiction) int { return cmp.Compare(y.Confidence, x.Confidence) })
+	if opts.Limit > 0 && len(out) > opts.Limit {
+		out = out[:opts.Limit]
+	}
+	return out, nil
 }

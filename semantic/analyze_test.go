@@ -815,3 +815,28 @@ func TestQuantizerNearest(t *testing.T) {
 		t.Fatalf("only %d of %d agree", same, len(got))
 	}
 }
+
+func TestContradictionsWith(t *testing.T) {
+	docs := tstDocs(
+		[4]string{"t1", "main", "analysis", "The cache improves read latency for hot keys"},
+		[4]string{"t2", "main", "analysis", "We should shard the database by customer region"},
+		[4]string{"t3", "alt", "observation", "The cache does not improve read latency for hot keys"},
+	)
+	idx := NewIndex(tstDim)
+	byID := map[string]Doc{}
+	for _, d := range docs {
+		idx.Add(d.ID, d.Vector)
+		byID[d.ID] = d
+	}
+	lookup := func(id string) (Doc, bool) { d, ok := byID[id]; return d, ok }
+	got, err := ContradictionsWith(docs[2], idx, lookup, tstJudge, ContradictionOptions{})
+	if err != nil || len(got) != 1 || got[0].ThoughtA.ID != "t1" || got[0].ThoughtB.ID != "t3" {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	if got, _ := ContradictionsWith(docs[1], idx, lookup, tstJudge, ContradictionOptions{}); len(got) != 0 {
+		t.Fatalf("clean thought: %+v", got)
+	}
+	if _, err := ContradictionsWith(Doc{ID: "nope"}, idx, lookup, tstJudge, ContradictionOptions{}); err == nil {
+		t.Fatal("no vector: no error")
+	}
+}
