@@ -41,8 +41,8 @@ func TestAnthropicWireFormat(t *testing.T) {
 	if got := r.Header.Get("X-Api-Key"); got != testKey {
 		t.Errorf("x-api-key = %q", got)
 	}
-	if got := r.Header.Get("Anthropic-Version"); got == "" {
-		t.Error("anthropic-version header missing")
+	if got := r.Header.Get("Anthropic-Version"); got != "2023-06-01" {
+		t.Errorf("anthropic-version = %q", got)
 	}
 	if got := r.Header.Get("Authorization"); got != "" {
 		t.Errorf("unexpected Authorization header %q", got)

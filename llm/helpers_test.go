@@ -1,9 +1,11 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -191,11 +193,18 @@ func testNoLeak(t *testing.T, mk func(cfg Config) Provider) {
 		srv := newFakeServer(t, echo(status))
 		cfg := testConfig(srv.URL)
 		cfg.MaxRetries = 1
-		_, err := mk(cfg).Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
+		var logs bytes.Buffer
+		cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+		var progress []string
+		ctx := WithProgress(context.Background(), func(_ int, msg string) { progress = append(progress, msg) })
+		_, err := mk(cfg).Complete(ctx, Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
 		if err == nil {
 			t.Fatal("want error")
 		}
-		for _, s := range []string{err.Error(), strings.TrimSpace(fmtAll(err))} {
+		if status == 500 && (logs.Len() == 0 || len(progress) < 3) {
+			t.Errorf("status 500: want a logged and reported retry, got logs %q progress %q", logs.String(), progress)
+		}
+		for _, s := range []string{err.Error(), strings.TrimSpace(fmtAll(err)), logs.String(), strings.Join(progress, "\n")} {
 			if strings.Contains(s, testKey) || strings.Contains(s, "SECRET") {
 				t.Errorf("status %d: error leaks the key: %s", status, s)
 			}
