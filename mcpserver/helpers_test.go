@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 	"github.com/thinkgraph/thinkgraph/sqlstore"
 )
@@ -99,4 +100,25 @@ func mustFail(t *testing.T, cs *mcp.ClientSession, name string, args any) (map[s
 		t.Fatalf("%s(%v): want a tool error, got %v", name, args, out)
 	}
 	return out, text
+}
+
+// newSemanticTestEnv is newTestEnv with the semantic engine enabled on the
+// offline lexical embedder.
+func newSemanticTestEnv(t *testing.T) *testEnv {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	lex, err := semantic.NewLexical(semantic.LexicalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := reasoning.New(store, reasoning.Config{})
+	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: lex}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(svc.Close)
+	return &testEnv{t: t, store: store, srv: New(svc, Options{Version: "test"})}
 }

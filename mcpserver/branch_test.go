@@ -1,0 +1,491 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const bt = "branch-thinking"
+
+// btSession calls branch-thinking on one explicit session.
+type btSession struct {
+	t  *testing.T
+	cs *mcp.ClientSession
+	id string
+}
+
+func (s btSession) args(m map[string]any) map[string]any {
+	m["session_id"] = s.id
+	return m
+}
+
+func (s btSession) thought(content, typ string, extra ...any) map[string]any {
+	s.t.Helper()
+	m := map[string]any{"content": content, "type": typ}
+	for i := 0; i < len(extra); i += 2 {
+		m[extra[i].(string)] = extra[i+1]
+	}
+	return mustCall(s.t, s.cs, bt, s.args(m))
+}
+
+func (s btSession) cmd(typ string, data map[string]any) map[string]any {
+	s.t.Helper()
+	c := map[string]any{"type": typ}
+	if data != nil {
+		c["data"] = data
+	}
+	return mustCall(s.t, s.cs, bt, s.args(map[string]any{"command": c}))
+}
+
+func (s btSession) fail(args map[string]any, code, field string) map[string]any {
+	s.t.Helper()
+	out, text := mustFail(s.t, s.cs, bt, s.args(args))
+	if out["code"] != code || out["status"] != "failed" || out["error"] == "" {
+		s.t.Fatalf("want %s, got %v (%s)", code, out, text)
+	}
+	if field != "" {
+		d, _ := out["details"].(map[string]any)
+		if d["field"] != field {
+			s.t.Fatalf("want field %q, got %v", field, out)
+		}
+	}
+	return out
+}
+
+func list(m map[string]any, key string) []any {
+	l, _ := m[key].([]any)
+	return l
+}
+
+func obj(m map[string]any, key string) map[string]any {
+	o, _ := m[key].(map[string]any)
+	return o
+}
+
+// The seed's "complete reasoning session" example.
+func TestBranchThinkingSeedSession(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "seed-1"}
+	goal := mustCall(t, s.cs, bt, s.args(map[string]any{"command": map[string]any{"type": "setGoal", "goal": "Design a scalable authentication system"}}))
+	if goal["goal"] != "Design a scalable authentication system" || goal["session_id"] != "seed-1" {
+		t.Fatal(goal)
+	}
+	a := s.thought("Breaking down authentication requirements", "analysis", "keyPoints", []string{"security", "scalability", "user-experience"})
+	if a["branchId"] != "main" || a["activeBranch"] != "main" || a["numThoughts"] != float64(1) || a["branchState"] != "active" || a["thoughtId"] == "" {
+		t.Fatal(a)
+	}
+	if obj(a, "evaluation") == nil || obj(obj(a, "evaluation"), "metrics") == nil {
+		t.Fatalf("auto-evaluation is on by default: %v", a)
+	}
+	h := s.thought("OAuth2 with JWT tokens for stateless auth", "hypothesis", "branchId", "oauth-solution", "confidence", 0.8)
+	if h["branchId"] != "oauth-solution" || h["activeBranch"] != "oauth-solution" || h["numThoughts"] != float64(1) || h["createdBranch"] != true ||
+		h["parentThoughtId"] != a["thoughtId"] {
+		t.Fatal(h)
+	}
+	v := s.thought("JWT tokens enable horizontal scaling", "validation", "branchId", "oauth-solution", "confidence", "0.9")
+	if v["numThoughts"] != float64(2) || v["parentThoughtId"] != h["thoughtId"] {
+		t.Fatal(v)
+	}
+	ev := obj(v, "evaluation")
+	for _, k := range []string{"coherenceScore", "contradictionScore", "informationGain", "goalAlignment", "confidenceGradient", "redundancyScore"} {
+		if _, ok := obj(ev, "metrics")[k]; !ok {
+			t.Fatalf("metric %s missing: %v", k, ev)
+		}
+	}
+	if ev["score"] == nil || ev["quality"] == "" {
+		t.Fatal(ev)
+	}
+	alt := s.thought("Session-based auth with Redis", "hypothesis", "branchId", "session-solution", "crossRefs", []map[string]any{{
+		"toBranch": "oauth-solution", "type": "alternative", "reason": "Different state management approach", "strength": 0.7}})
+	if alt["branchId"] != "session-solution" || alt["crossRefs"] != float64(1) {
+		t.Fatal(alt)
+	}
+	// A new branch forks from the active branch's latest thought.
+	if alt["parentThoughtId"] != v["thoughtId"] {
+		t.Fatalf("fork: %v", alt)
+	}
+	eval := s.cmd("evaluate", nil)
+	e1 := obj(eval, "evaluation")
+	if eval["branchId"] != "session-solution" || e1["quality"] == nil || e1["thoughtCount"] != float64(1) {
+		t.Fatal(eval)
+	}
+	eval = mustCall(t, s.cs, bt, s.args(map[string]any{"command": map[string]any{"type": "evaluate", "branchId": "oauth-solution"}}))
+	e2 := obj(eval, "evaluation")
+	for _, k := range []string{"coherenceScore", "contradictionScore", "informationGain", "goalAlignment", "overallScore", "quality", "issues", "suggestions"} {
+		if _, ok := e2[k]; !ok {
+			t.Fatalf("evaluation.%s missing: %v", k, e2)
+		}
+	}
+	if e2["thoughtCount"] != float64(2) || e2["goalAlignment"] == nil {
+		t.Fatal(e2)
+	}
+	// session-solution forked from oauth-solution's latest thought (the
+	// active branch then), so the tree has one leaf: one path of 4.
+	paths := s.cmd("findStrongestPaths", map[string]any{"topK": "2"})
+	if len(list(paths, "paths")) != 1 || len(list(list(paths, "paths")[0].(map[string]any), "thoughts")) != 4 {
+		t.Fatal(paths)
+	}
+	ls := s.cmd("list", nil)
+	var ids []string
+	for _, b := range list(ls, "branches") {
+		m := b.(map[string]any)
+		ids = append(ids, m["id"].(string))
+		for _, k := range []string{"id", "state", "thoughtCount", "priority", "confidence"} {
+			if _, ok := m[k]; !ok {
+				t.Fatalf("list entry lacks %s: %v", k, m)
+			}
+		}
+		if m["id"] == "oauth-solution" && (m["thoughtCount"] != float64(2) || m["confidence"] != 0.85) {
+			t.Fatal(m)
+		}
+	}
+	slices.Sort(ids)
+	if !reflect.DeepEqual(ids, []string{"main", "oauth-solution", "session-solution"}) || ls["activeBranch"] != "session-solution" {
+		t.Fatal(ls)
+	}
+	exp := s.cmd("export", nil)
+	doc := obj(exp, "document")
+	if doc["format"] != "thinkgraph.session" || doc["version"] != float64(1) || len(list(doc, "thoughts")) != 4 || len(list(doc, "links")) != 1 ||
+		obj(doc, "session")["goal"] != "Design a scalable authentication system" {
+		t.Fatal(exp)
+	}
+}
+
+// The seed's "semantic navigation" example, and focus/history.
+func TestBranchThinkingSemanticNavigation(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "nav"}
+	c := s.thought("Caching strategies improve performance", "observation")
+	s.thought("Profiling shows the database dominates request latency", "analysis")
+	s.thought("Gardening tomatoes needs daily watering", "observation", "branchId", "garden")
+	sim := s.cmd("findSimilar", map[string]any{"query": "performance optimization", "limit": 5})
+	res := list(sim, "results")
+	if len(res) != 3 || obj(res[0].(map[string]any), "thought")["id"] != c["thoughtId"] {
+		t.Fatal(sim)
+	}
+	if s.cmd("list", nil)["activeBranch"] != "garden" {
+		t.Fatal("active branch")
+	}
+	j := s.cmd("jumpToRelated", map[string]any{"thoughtId": c["thoughtId"], "limit": 3})
+	if j["activeBranch"] != "main" || j["branchId"] != "main" || j["previousBranch"] != "garden" || len(list(j, "related")) != 2 ||
+		obj(j, "from")["id"] != c["thoughtId"] {
+		t.Fatal(j)
+	}
+	// Focus moves the active branch: a thought without branchId goes there.
+	f := mustCall(t, s.cs, bt, s.args(map[string]any{"command": map[string]any{"type": "focus", "branchId": "garden"}}))
+	if f["activeBranch"] != "garden" || f["numThoughts"] != float64(1) {
+		t.Fatal(f)
+	}
+	n := s.thought("Tomatoes also need stakes", "observation")
+	if n["branchId"] != "garden" || n["numThoughts"] != float64(2) {
+		t.Fatal(n)
+	}
+	hist := s.cmd("history", map[string]any{"branchId": "main"})
+	th := list(hist, "thoughts")
+	if len(th) != 2 || th[0].(map[string]any)["content"] != "Caching strategies improve performance" || obj(hist, "branch")["thoughtCount"] != float64(2) {
+		t.Fatal(hist)
+	}
+	path := s.cmd("semanticPath", map[string]any{"fromThoughtId": c["thoughtId"], "toThoughtId": n["thoughtId"]})
+	if _, ok := path["found"]; !ok || path["session_id"] != "nav" {
+		t.Fatal(path)
+	}
+}
+
+// plantedSession writes a session with a contradiction, a circular
+// argument, a drifting branch, open questions and an unvalidated hypothesis.
+func plantedSession(s btSession) {
+	s.cmd("setGoal", map[string]any{"goal": "Choose a database for the session store"})
+	s.thought("We should use PostgreSQL for the session store", "hypothesis", "confidence", 0.8, "keyPoints", []string{"durability", "SQL"})
+	s.thought("PostgreSQL replication keeps sessions durable across failures", "validation", "confidence", 0.8)
+	s.thought("We should not use PostgreSQL for the session store", "critique", "branchId", "kv", "parentBranchId", "main", "keyPoints", []string{"latency", "durability"})
+	s.thought("Redis keeps sessions in memory with lower latency", "hypothesis", "branchId", "kv", "confidence", 0.7)
+	s.thought("The session store is fast because it keeps sessions in memory", "analysis", "branchId", "circle")
+	s.thought("Memory access has low latency", "observation", "branchId", "circle")
+	s.thought("The session store is fast because it keeps sessions in memory", "synthesis", "branchId", "circle")
+	for _, c := range []string{"Database indexes speed up session lookups", "B-tree indexes on the session table speed up lookups",
+		"The query planner uses the session table indexes", "My cat enjoys sleeping in the afternoon sun",
+		"Gardening tomatoes requires daily watering", "The football match ended in a draw"} {
+		s.thought(c, "analysis", "branchId", "drift", "parentBranchId", "main")
+	}
+	s.thought("How many concurrent sessions must the store hold?", "question", "branchId", "main")
+}
+
+func TestBranchThinkingAnalysesFindPlantedProblems(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "planted"}
+	plantedSession(s)
+
+	con := s.cmd("findContradictions", nil)
+	found := false
+	for _, c := range list(con, "contradictions") {
+		m := c.(map[string]any)
+		if obj(m, "thoughtA")["content"] == "We should use PostgreSQL for the session store" && obj(m, "thoughtB")["content"] == "We should not use PostgreSQL for the session store" {
+			found = true
+		}
+	}
+	if !found || con["count"].(float64) < 1 {
+		t.Fatalf("planted contradiction not found: %v", con)
+	}
+	circ := s.cmd("detectCircular", nil)
+	if circ["count"].(float64) < 1 || !strings.Contains(fmt.Sprint(circ), "restated_premise") {
+		t.Fatalf("planted circular argument not found: %v", circ)
+	}
+	drift := s.cmd("detectDrift", nil)
+	if !slices.Contains(list(drift, "drifting"), any("drift")) {
+		t.Fatalf("planted drift not found: %v", drift)
+	}
+	gaps := s.cmd("detectKnowledgeGaps", nil)
+	if obj(gaps, "byKind")["open_question"] == nil {
+		t.Fatalf("open question not found: %v", gaps)
+	}
+	stats := s.cmd("statistics", nil)
+	if stats["totalThoughts"] != float64(14) || stats["totalBranches"] != float64(4) || obj(stats, "thoughtsByType")["analysis"] != float64(7) {
+		t.Fatal(stats)
+	}
+	prof := s.cmd("compareProfiles", nil)
+	if len(list(prof, "profiles")) != 4 || len(list(prof, "comparisons")) != 6 {
+		t.Fatal(prof)
+	}
+	if m := s.cmd("suggestMerges", map[string]any{"minSimilarity": 0.1}); len(list(m, "suggestions")) == 0 {
+		t.Fatal(m)
+	}
+	cf := s.cmd("generateCounterfactuals", map[string]any{"branchId": "main", "count": 2})
+	cfs := list(cf, "counterfactuals")
+	if cf["method"] != "offline" || len(cfs) != 2 {
+		t.Fatal(cf)
+	}
+	first := cfs[0].(map[string]any)
+	if first["counterfactual"] != "We should not use PostgreSQL for the session store" || len(list(first, "supportingEvidence")) == 0 {
+		t.Fatal(first)
+	}
+	dia := s.cmd("synthesizeDialectical", nil) // picks main vs kv from the contradiction
+	if dia["method"] != "offline" || obj(dia, "thesis")["branchId"] == nil || len(list(dia, "tensions")) == 0 ||
+		!slices.Contains(list(obj(dia, "commonGround"), "sharedKeyPoints"), any("durability")) || obj(dia, "synthesis")["statement"] == "" {
+		t.Fatal(dia)
+	}
+	sug := s.cmd("suggestTools", nil)
+	var cmds []string
+	for _, x := range list(sug, "suggestions") {
+		m := x.(map[string]any)
+		if m["reason"] == "" {
+			t.Fatal(m)
+		}
+		cmds = append(cmds, fmt.Sprint(m["tool"], ":", m["command"]))
+	}
+	for _, want := range []string{"branch-thinking:synthesizeDialectical", "branch-thinking:detectCircular", "branch-thinking:detectDrift"} {
+		if !slices.Contains(cmds, want) {
+			t.Fatalf("suggestTools lacks %s: %v", want, cmds)
+		}
+	}
+
+	// Auto-evaluation settings.
+	tog := s.cmd("toggleAutoEval", nil)
+	if obj(tog, "autoEval")["enabled"] != false {
+		t.Fatal(tog)
+	}
+	if n := s.thought("Memcached is another option", "hypothesis", "branchId", "kv"); n["evaluation"] != nil {
+		t.Fatal("evaluation with auto-eval off")
+	}
+	cfg := s.cmd("configAutoEval", map[string]any{"enabled": "true", "thresholds": map[string]any{"excellent": 0.9, "good": "0.7", "moderate": 0.5}, "suggestPivotThreshold": 0.99})
+	if obj(cfg, "autoEval")["suggestPivotThreshold"] != 0.99 || obj(obj(cfg, "autoEval"), "thresholds")["good"] != 0.7 {
+		t.Fatal(cfg)
+	}
+	if n := s.thought("Memcached lacks persistence", "critique", "branchId", "kv"); obj(n, "evaluation")["shouldPivot"] != true || obj(n, "evaluation")["pivotReason"] == "" {
+		t.Fatalf("pivot under a 0.99 threshold: %v", n)
+	}
+	// Prune marks weak branches, deletes nothing.
+	pr := s.cmd("prune", map[string]any{"threshold": 0.99})
+	if len(list(pr, "pruned")) == 0 || pr["message"] == "" {
+		t.Fatal(pr)
+	}
+	ls := s.cmd("list", nil)
+	pruned := 0
+	for _, b := range list(ls, "branches") {
+		if b.(map[string]any)["state"] == "pruned" {
+			pruned++
+		}
+	}
+	if pruned != len(list(pr, "pruned")) || s.cmd("statistics", nil)["totalThoughts"] != float64(16) {
+		t.Fatal(ls)
+	}
+}
+
+func TestBranchThinkingCleanSessionReportsNothing(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "clean"}
+	s.cmd("setGoal", map[string]any{"goal": "Speed up the API with a cache"})
+	s.thought("The API latency comes from slow database queries", "analysis", "confidence", 0.8)
+	s.thought("A cache in front of the database queries lowers the API latency", "hypothesis", "confidence", 0.7)
+	s.thought("Load tests show the cache lowers the API latency of database queries", "validation", "confidence", 0.9)
+	s.thought("Cache invalidation keeps the database queries and the API latency low", "analysis", "confidence", 0.8)
+	for _, c := range []string{"findContradictions", "detectCircular"} {
+		if out := s.cmd(c, nil); out["count"] != float64(0) {
+			t.Fatalf("%s on a clean session: %v", c, out)
+		}
+	}
+	if d := s.cmd("detectDrift", nil); len(list(d, "drifting")) != 0 {
+		t.Fatalf("drift on a clean session: %v", d)
+	}
+}
+
+// export → import → export is lossless apart from ids.
+func TestBranchThinkingExportImportRoundTrip(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "orig"}
+	plantedSession(s)
+	mustCall(t, s.cs, "think", map[string]any{"thought": "A think-log thought is exported too", "confidence": 0.3, "session_id": "orig"})
+	d1 := obj(s.cmd("export", nil), "document")
+	imp := mustCall(t, s.cs, bt, map[string]any{"command": map[string]any{"type": "import", "data": d1}})
+	newID, _ := imp["session_id"].(string)
+	if newID == "" || newID == "orig" || imp["sourceSessionId"] != "orig" || imp["thoughts"] != float64(15) || len(obj(imp, "thoughtIdMap")) != 15 {
+		t.Fatal(imp)
+	}
+	s2 := btSession{t, s.cs, newID}
+	d2 := obj(s2.cmd("export", nil), "document")
+	if normalize(t, d1) != normalize(t, d2) {
+		t.Fatalf("round trip differs:\n%s\n%s", normalize(t, d1), normalize(t, d2))
+	}
+	// The imported session works like any other.
+	if c := s2.cmd("findContradictions", nil); c["count"].(float64) < 1 {
+		t.Fatal(c)
+	}
+	// Importing into a store that has the source session reports it.
+	imp2 := mustCall(t, s.cs, bt, map[string]any{"command": map[string]any{"type": "import", "data": d1}})
+	if len(list(imp2, "conflicts")) != 1 {
+		t.Fatal(imp2)
+	}
+	// Malformed and future documents.
+	future := clone(d1)
+	future["version"] = 2
+	s.fail(map[string]any{"command": map[string]any{"type": "import", "data": future}}, "ValidationError", "data.version")
+	bad := clone(d1)
+	ths := list(bad, "thoughts")
+	ths[3].(map[string]any)["parentId"] = "nope"
+	s.fail(map[string]any{"command": map[string]any{"type": "import", "data": bad}}, "ValidationError", "data.thoughts[3].parentId")
+	s.fail(map[string]any{"command": map[string]any{"type": "import", "data": map[string]any{"hello": 1}}}, "ValidationError", "data.format")
+}
+
+func clone(m map[string]any) map[string]any {
+	b, _ := json.Marshal(m)
+	var out map[string]any
+	json.Unmarshal(b, &out)
+	return out
+}
+
+// normalize replaces every id by its position so two exports compare.
+func normalize(t *testing.T, doc map[string]any) string {
+	t.Helper()
+	d := clone(doc)
+	ids := map[string]string{}
+	for i, th := range list(d, "thoughts") {
+		ids[th.(map[string]any)["id"].(string)] = fmt.Sprintf("T%d", i)
+	}
+	for i, l := range list(d, "links") {
+		ids[l.(map[string]any)["id"].(string)] = fmt.Sprintf("L%d", i)
+	}
+	ids[obj(d, "session")["id"].(string)] = "S"
+	delete(d, "exportedAt")
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				x[k] = walk(e)
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = walk(e)
+			}
+		case string:
+			if n, ok := ids[x]; ok {
+				return n
+			}
+		}
+		return v
+	}
+	b, _ := json.Marshal(walk(d))
+	return string(b)
+}
+
+func TestBranchThinkingErrors(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "errs"}
+	s.thought("Start", "analysis")
+	s.thought("Other", "analysis", "branchId", "b1")
+
+	out := s.fail(map[string]any{"command": map[string]any{"type": "dance"}}, "ValidationError", "command.type")
+	if !strings.Contains(out["error"].(string), "findContradictions") {
+		t.Fatal(out)
+	}
+	s.fail(map[string]any{"content": strings.Repeat("x", 10001), "type": "analysis"}, "ValidationError", "content")
+	s.fail(map[string]any{"content": "x", "type": "musing"}, "ValidationError", "type")
+	s.fail(map[string]any{"content": "x"}, "ValidationError", "type")
+	s.fail(map[string]any{}, "ValidationError", "content")
+	s.fail(map[string]any{"content": "x", "type": "analysis", "command": map[string]any{"type": "list"}}, "ValidationError", "content")
+	s.fail(map[string]any{"content": "x", "type": "analysis", "confidence": "high"}, "ValidationError", "confidence")
+	s.fail(map[string]any{"command": map[string]any{"type": "findStrongestPaths", "data": map[string]any{"k": 2}}}, "ValidationError", "k")
+	s.fail(map[string]any{"command": map[string]any{"type": "findSimilar"}}, "ValidationError", "query")
+
+	out = s.fail(map[string]any{"command": map[string]any{"type": "focus", "branchId": "nope"}}, "BranchNotFoundError", "branchId")
+	if !strings.Contains(fmt.Sprint(out["suggestions"]), "b1") || !strings.Contains(fmt.Sprint(out["suggestions"]), "main") {
+		t.Fatal(out)
+	}
+	s.fail(map[string]any{"content": "x", "type": "analysis", "crossRefs": []map[string]any{{"toBranch": "ghost", "type": "builds_upon"}}}, "BranchNotFoundError", "crossRefs[0].toBranch")
+	s.fail(map[string]any{"content": "x", "type": "analysis", "branchId": "new", "parentBranchId": "ghost"}, "BranchNotFoundError", "parentBranchId")
+	s.fail(map[string]any{"command": map[string]any{"type": "jumpToRelated", "data": map[string]any{"thoughtId": "ghost"}}}, "ThoughtNotFoundError", "thoughtId")
+	s.fail(map[string]any{"command": map[string]any{"type": "semanticPath", "data": map[string]any{"fromThoughtId": "ghost", "toThoughtId": "ghost2"}}}, "ThoughtNotFoundError", "fromThoughtId")
+
+	// b1 builds upon main; main building upon b1 closes a loop.
+	s.thought("b1 builds on main", "analysis", "branchId", "b1", "crossRefs", []map[string]any{{"toBranch": "main", "type": "builds_upon", "reason": "extends", "strength": "0.6"}})
+	out = s.fail(map[string]any{"content": "main builds on b1", "type": "analysis", "branchId": "main", "crossRefs": []map[string]any{{"toBranch": "b1", "type": "builds_upon"}}},
+		"CircularReferenceError", "crossRefs[0].toBranch")
+	if !strings.Contains(out["error"].(string), "main → b1 → main") {
+		t.Fatal(out)
+	}
+	s.fail(map[string]any{"content": "x", "type": "analysis", "branchId": "b1", "crossRefs": []map[string]any{{"toBranch": "b1", "type": "complementary"}}}, "CircularReferenceError", "")
+	// b2's parent is b1 (whose parent is main); making main's parent b2 closes the chain.
+	s.thought("b2 starts", "analysis", "branchId", "b2", "parentBranchId", "b1")
+	s.fail(map[string]any{"content": "x", "type": "analysis", "branchId": "main", "parentBranchId": "b2"}, "CircularReferenceError", "parentBranchId")
+
+	// Without the semantic engine the analyses are SemanticModelError; the
+	// graph commands still work.
+	plain := newTestEnv(t)
+	p := btSession{t, plain.connect(), "plain"}
+	p.thought("Works without embeddings", "analysis")
+	if ls := p.cmd("list", nil); len(list(ls, "branches")) != 1 {
+		t.Fatal(ls)
+	}
+	p.fail(map[string]any{"command": map[string]any{"type": "findContradictions"}}, "SemanticModelError", "")
+}
+
+// Leniency: numbers as strings, branchId and goal inside command or data,
+// a single key point as a string.
+func TestBranchThinkingLenientInput(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "lenient"}
+	r := s.thought("A", "analysis", "confidence", "0.5", "keyPoints", "only one")
+	if r["numThoughts"] != float64(1) {
+		t.Fatal(r)
+	}
+	s.thought("B", "analysis", "branchId", "x")
+	f := mustCall(t, s.cs, bt, s.args(map[string]any{"command": map[string]any{"type": "focus", "data": map[string]any{"branchId": "main"}}}))
+	if f["activeBranch"] != "main" {
+		t.Fatal(f)
+	}
+	g := s.cmd("setGoal", map[string]any{"goal": "in data"})
+	if g["goal"] != "in data" {
+		t.Fatal(g)
+	}
+	// The connection's own session works without session_id.
+	cs := e.connect()
+	out := mustCall(t, cs, bt, map[string]any{"content": "no session id", "type": "observation"})
+	if out["session_id"] == "" || out["numThoughts"] != float64(1) {
+		t.Fatal(out)
+	}
+}

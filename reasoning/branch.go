@@ -1,0 +1,534 @@
+package reasoning
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/semantic"
+)
+
+// ThoughtTypes are the ten thought types of branch-thinking (seed 000).
+var ThoughtTypes = []string{"analysis", "hypothesis", "validation", "synthesis", "observation",
+	"question", "answer", "example", "counterexample", "critique"}
+
+// CrossRefTypes are the types of a branch-thinking cross-reference.
+var CrossRefTypes = []string{"builds_upon", "contradictory", "complementary", "alternative"}
+
+// MaxKeyPoints and MaxCrossRefs bound a branch-thinking thought.
+const (
+	MaxKeyPoints = 32
+	MaxCrossRefs = 16
+)
+
+// CrossRef is a cross-reference from a new thought's branch to another
+// branch.
+type CrossRef struct {
+	ToBranch string   `json:"toBranch"`
+	Type     string   `json:"type"`
+	Reason   string   `json:"reason"`
+	Strength *float64 `json:"strength"`
+}
+
+// BranchThoughtInput is a thought of the branch-thinking tool.
+type BranchThoughtInput struct {
+	Session        SessionRef
+	Content        string
+	Type           string
+	BranchID       string
+	Confidence     *float64
+	KeyPoints      []string
+	ParentBranchID string
+	CrossRefs      []CrossRef
+}
+
+// AutoEvalThresholds are the quality thresholds of auto-evaluation.
+type AutoEvalThresholds struct {
+	Excellent float64 `json:"excellent"`
+	Good      float64 `json:"good"`
+	Moderate  float64 `json:"moderate"`
+}
+
+// AutoEvalConfig is the auto-evaluation setting of a session.
+type AutoEvalConfig struct {
+	Enabled               bool               `json:"enabled"`
+	Thresholds            AutoEvalThresholds `json:"thresholds"`
+	SuggestPivotThreshold float64            `json:"suggestPivotThreshold"`
+}
+
+// DefaultAutoEval is the auto-evaluation setting of a new session: on, with
+// the seed's thresholds.
+func DefaultAutoEval() AutoEvalConfig {
+	d := semantic.DefaultThresholds()
+	return AutoEvalConfig{Enabled: true, Thresholds: AutoEvalThresholds{Excellent: d.Excellent, Good: d.Good, Moderate: d.Moderate},
+		SuggestPivotThreshold: d.Pivot}
+}
+
+func (c AutoEvalConfig) semantic() semantic.Thresholds {
+	th := semantic.DefaultThresholds()
+	th.Excellent, th.Good, th.Moderate, th.Pivot = c.Thresholds.Excellent, c.Thresholds.Good, c.Thresholds.Moderate, c.SuggestPivotThreshold
+	return th
+}
+
+// settingsKey is the key of branch-thinking's settings in Session.Settings;
+// other keys there belong to other tools and are kept.
+const settingsKey = "branchThinking"
+
+type branchSettings struct {
+	AutoEval *AutoEvalConfig `json:"autoEval,omitempty"`
+}
+
+// autoEvalOf reads the auto-evaluation setting of a session.
+func autoEvalOf(sess *thinkgraph.Session) AutoEvalConfig {
+	cfg := DefaultAutoEval()
+	var all map[string]json.RawMessage
+	if json.Unmarshal(sess.Settings, &all) != nil {
+		return cfg
+	}
+	var bs branchSettings
+	if json.Unmarshal(all[settingsKey], &bs) == nil && bs.AutoEval != nil {
+		cfg = *bs.AutoEval
+	}
+	return cfg
+}
+
+// setAutoEval writes the auto-evaluation setting into sess.Settings.
+func setAutoEval(sess *thinkgraph.Session, cfg AutoEvalConfig) error {
+	all := map[string]json.RawMessage{}
+	if len(sess.Settings) > 0 {
+		if err := json.Unmarshal(sess.Settings, &all); err != nil || all == nil {
+			all = map[string]json.RawMessage{}
+		}
+	}
+	b, err := json.Marshal(branchSettings{AutoEval: &cfg})
+	if err != nil {
+		return err
+	}
+	all[settingsKey] = b
+	sess.Settings, err = json.Marshal(all)
+	return err
+}
+
+func (in *BranchThoughtInput) validate(maxLen int) error {
+	if err := validateContent("content", in.Content, maxLen); err != nil {
+		return err
+	}
+	if in.Type == "" {
+		return thinkgraph.Invalid("type", "one of: "+strings.Join(ThoughtTypes, ", "), "none",
+			"'type' is required: one of %s", strings.Join(ThoughtTypes, ", "))
+	}
+	if !slices.Contains(ThoughtTypes, in.Type) {
+		return thinkgraph.Invalid("type", "one of: "+strings.Join(ThoughtTypes, ", "), clip(in.Type, 40),
+			"'type' %q is not a thought type; use one of %s", clip(in.Type, 40), strings.Join(ThoughtTypes, ", "))
+	}
+	if err := ValidateConfidence("confidence", in.Confidence); err != nil {
+		return err
+	}
+	if in.BranchID != "" {
+		if err := ValidateBranchID("branchId", in.BranchID); err != nil {
+			return err
+		}
+	}
+	if in.ParentBranchID != "" {
+		if err := ValidateBranchID("parentBranchId", in.ParentBranchID); err != nil {
+			return err
+		}
+	}
+	if len(in.KeyPoints) > MaxKeyPoints {
+		return thinkgraph.Invalid("keyPoints", fmt.Sprintf("at most %d key points", MaxKeyPoints), fmt.Sprint(len(in.KeyPoints)),
+			"'keyPoints' has %d entries; at most %d are allowed", len(in.KeyPoints), MaxKeyPoints)
+	}
+	for i, k := range in.KeyPoints {
+		if err := validateContent(fmt.Sprintf("keyPoints[%d]", i), k, 500); err != nil {
+			return err
+		}
+	}
+	if len(in.CrossRefs) > MaxCrossRefs {
+		return thinkgraph.Invalid("crossRefs", fmt.Sprintf("at most %d cross-references", MaxCrossRefs), fmt.Sprint(len(in.CrossRefs)),
+			"'crossRefs' has %d entries; at most %d are allowed", len(in.CrossRefs), MaxCrossRefs)
+	}
+	for i, c := range in.CrossRefs {
+		f := fmt.Sprintf("crossRefs[%d]", i)
+		if c.ToBranch == "" {
+			return thinkgraph.Invalid(f+".toBranch", "the id of an existing branch", "none", "'%s.toBranch' is required", f)
+		}
+		if err := ValidateBranchID(f+".toBranch", c.ToBranch); err != nil {
+			return err
+		}
+		if !slices.Contains(CrossRefTypes, c.Type) {
+			return thinkgraph.Invalid(f+".type", "one of: "+strings.Join(CrossRefTypes, ", "), clip(c.Type, 40),
+				"'%s.type' must be one of %s", f, strings.Join(CrossRefTypes, ", "))
+		}
+		if len([]rune(c.Reason)) > 2000 {
+			return thinkgraph.Invalid(f+".reason", "at most 2000 characters", fmt.Sprintf("%d characters", len([]rune(c.Reason))), "'%s.reason' is too long", f)
+		}
+		if c.Strength != nil {
+			if err := ValidateConfidence(f+".strength", c.Strength); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// OverlapWarning says that an added thought fits another branch clearly
+// better than its own.
+type OverlapWarning struct {
+	SuggestedBranch     string  `json:"suggestedBranch"`
+	CurrentSimilarity   float64 `json:"currentSimilarity"`
+	SuggestedSimilarity float64 `json:"suggestedSimilarity"`
+	Reason              string  `json:"reason"`
+}
+
+// Overlap rule: the new thought's cosine with the centroid of every other
+// branch (not pruned, with at least overlapMinThoughts thoughts) is compared
+// with its cosine with the centroid of its own branch's earlier thoughts. A
+// warning names the best other branch when its similarity is at least
+// overlapMinSimilarity and exceeds the own branch's by at least
+// overlapMargin.
+const (
+	overlapMinSimilarity = 0.5
+	overlapMargin        = 0.15
+	overlapMinThoughts   = 2
+)
+
+// BranchThoughtResult is the StandardResponse of an added thought.
+type BranchThoughtResult struct {
+	ThoughtID      string                   `json:"thoughtId"`
+	BranchID       string                   `json:"branchId"`
+	BranchState    string                   `json:"branchState"`
+	BranchPriority float64                  `json:"branchPriority"`
+	NumThoughts    int                      `json:"numThoughts"`
+	ActiveBranch   string                   `json:"activeBranch"`
+	SessionID      string                   `json:"session_id"`
+	Step           int                      `json:"step"`
+	ParentID       string                   `json:"parentThoughtId,omitempty"`
+	CreatedBranch  bool                     `json:"createdBranch,omitempty"`
+	CrossRefs      int                      `json:"crossRefs,omitempty"`
+	Evaluation     *semantic.AutoEvaluation `json:"evaluation,omitempty"`
+	OverlapWarning *OverlapWarning          `json:"overlapWarning,omitempty"`
+	// Note explains what happened beyond the fields (a revived branch, an
+	// evaluation that could not be computed).
+	Note string `json:"note,omitempty"`
+}
+
+// branchNotFound is a BranchNotFoundError listing the session's branches.
+func branchNotFound(ctx context.Context, tx thinkgraph.Tx, sessionID, field, id string) error {
+	bs, err := tx.Branches(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, 0, len(bs))
+	for _, b := range bs {
+		ids = append(ids, b.ID)
+	}
+	sugg := []string{"existing branches: " + strings.Join(ids, ", ")}
+	if field == "branchId" {
+		sugg = append(sugg, "add a thought with a new branchId to create a branch")
+	}
+	return &thinkgraph.Error{
+		Code: thinkgraph.CodeBranchNotFound, Field: field, Expected: "one of: " + strings.Join(ids, ", "), Received: clip(id, 64),
+		Message:     fmt.Sprintf("'%s': branch %q does not exist in session %q", field, clip(id, 64), sessionID),
+		Suggestions: sugg,
+	}
+}
+
+// branchOf loads a branch named by a caller's field.
+func branchOf(ctx context.Context, tx thinkgraph.Tx, sessionID, field, id string) (*thinkgraph.Branch, error) {
+	b, err := tx.Branch(ctx, sessionID, id)
+	if errors.Is(err, thinkgraph.ErrNotFound) {
+		return nil, branchNotFound(ctx, tx, sessionID, field, id)
+	}
+	return b, err
+}
+
+// branchDeps returns the dependency edges between branches: a branch
+// depends on its parent branch and on the branches it builds upon.
+func branchDeps(bs []thinkgraph.Branch, links []thinkgraph.Link) map[string][]string {
+	deps := map[string][]string{}
+	for _, b := range bs {
+		if b.ParentBranchID != "" {
+			deps[b.ID] = append(deps[b.ID], b.ParentBranchID)
+		}
+	}
+	for _, l := range links {
+		if l.Type == "builds_upon" && l.FromBranch != "" && l.ToBranch != "" && l.FromBranch != l.ToBranch {
+			deps[l.FromBranch] = append(deps[l.FromBranch], l.ToBranch)
+		}
+	}
+	return deps
+}
+
+// depPath returns a dependency path from → … → to, or nil.
+func depPath(deps map[string][]string, from, to string) []string {
+	prev := map[string]string{from: ""}
+	queue := []string{from}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if n == to {
+			var path []string
+			for c := to; c != ""; c = prev[c] {
+				path = append(path, c)
+				if c == from {
+					break
+				}
+			}
+			slices.Reverse(path)
+			return path
+		}
+		for _, m := range deps[n] {
+			if _, seen := prev[m]; !seen {
+				prev[m] = n
+				queue = append(queue, m)
+			}
+		}
+	}
+	return nil
+}
+
+func circular(field, received string, cycle []string, format string, args ...any) error {
+	return &thinkgraph.Error{
+		Code: thinkgraph.CodeCircularReference, Field: field, Expected: "a branch that does not (transitively) depend on this one", Received: received,
+		Message:     fmt.Sprintf(format, args...) + ": " + strings.Join(cycle, " → "),
+		Suggestions: []string{"use a cross-reference of type complementary or alternative for branches that inform each other", "choose another parent branch"},
+	}
+}
+
+// AddThought adds a branch-thinking thought: to in.BranchID (default: the
+// active branch), creating that branch when it does not exist (parent
+// in.ParentBranchID or the active branch, forking from the parent's latest
+// thought). The thought follows the latest thought of its branch; its
+// cross-references become links from it to the latest thought of each
+// target branch; its branch becomes active.
+func (bt *BranchThinking) AddThought(ctx context.Context, in BranchThoughtInput) (*BranchThoughtResult, error) {
+	s := bt.svc
+	if err := in.validate(s.cfg.MaxThoughtLength); err != nil {
+		return nil, err
+	}
+	vec := vectorAt(s.embedForWrite(ctx, in.Content), 0)
+	var res BranchThoughtResult
+	err := bt.withState(ctx, in.Session, func(st *btState) error {
+		return s.store.Update(ctx, func(tx thinkgraph.Tx) error {
+			st.beginWrite()
+			res = BranchThoughtResult{}
+			sess, err := s.session(ctx, tx, in.Session, true, "branch")
+			if err != nil {
+				return err
+			}
+			return bt.addThought(ctx, tx, st, sess, in, vec, &res)
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *btState, sess *thinkgraph.Session, in BranchThoughtInput, vec semantic.Vector, res *BranchThoughtResult) error {
+	s := bt.svc
+	now := s.now()
+	target := in.BranchID
+	if target == "" {
+		target = sess.ActiveBranch
+	}
+	if target == "" {
+		target = thinkgraph.DefaultBranch
+	}
+	branches, err := tx.Branches(ctx, sess.ID)
+	if err != nil {
+		return err
+	}
+	links, err := tx.Links(ctx, sess.ID)
+	if err != nil {
+		return err
+	}
+	byID := map[string]*thinkgraph.Branch{}
+	for i := range branches {
+		byID[branches[i].ID] = &branches[i]
+	}
+	b := byID[target]
+	if in.ParentBranchID != "" {
+		if _, ok := byID[in.ParentBranchID]; !ok {
+			return branchNotFound(ctx, tx, sess.ID, "parentBranchId", in.ParentBranchID)
+		}
+		if in.ParentBranchID == target {
+			return circular("parentBranchId", in.ParentBranchID, []string{target, target}, "branch %q cannot be its own parent", target)
+		}
+	}
+	for i, c := range in.CrossRefs {
+		if _, ok := byID[c.ToBranch]; !ok {
+			return branchNotFound(ctx, tx, sess.ID, fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch)
+		}
+		if c.ToBranch == target {
+			return circular(fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch, []string{target, target}, "a thought of branch %q cannot cross-reference its own branch", target)
+		}
+	}
+	// The dependency graph between branches must stay acyclic.
+	deps := branchDeps(branches, links)
+	var parentChanged bool
+	if in.ParentBranchID != "" && (b == nil || b.ParentBranchID != in.ParentBranchID) {
+		if p := depPath(deps, in.ParentBranchID, target); b != nil && p != nil {
+			return circular("parentBranchId", in.ParentBranchID, append([]string{target}, p...),
+				"making %q the parent of %q would close a dependency loop", in.ParentBranchID, target)
+		}
+		deps[target] = append(deps[target], in.ParentBranchID)
+		parentChanged = b != nil
+	}
+	for i, c := range in.CrossRefs {
+		if c.Type != "builds_upon" {
+			continue
+		}
+		if p := depPath(deps, c.ToBranch, target); p != nil {
+			return circular(fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch, append([]string{target}, p...),
+				"%q building upon %q would close a dependency loop", target, c.ToBranch)
+		}
+		deps[target] = append(deps[target], c.ToBranch)
+	}
+
+	th := &thinkgraph.Thought{
+		Content: in.Content, Type: in.Type, Confidence: in.Confidence, KeyPoints: in.KeyPoints, BranchID: target,
+		BranchPoint: in.Confidence != nil && *in.Confidence < s.cfg.ConfidenceThreshold,
+		Author:      "client", Tool: "branch-thinking",
+	}
+	if b == nil {
+		parent := in.ParentBranchID
+		if parent == "" && target != thinkgraph.DefaultBranch {
+			parent = sess.ActiveBranch
+			if _, ok := byID[parent]; !ok || parent == target {
+				parent = ""
+			}
+		}
+		b = &thinkgraph.Branch{SessionID: sess.ID, ID: target, State: "active", Priority: 1, ParentBranchID: parent, CreatedAt: now, UpdatedAt: now}
+		if parent != "" {
+			last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: parent, Last: 1})
+			if err != nil {
+				return err
+			}
+			if len(last) > 0 {
+				b.ForkThoughtID = last[0].ID
+			} else if pb := byID[parent]; pb != nil {
+				b.ForkThoughtID = pb.ForkThoughtID
+			}
+		}
+		th.ParentID = b.ForkThoughtID
+		res.CreatedBranch = true
+		if err := tx.PutBranch(ctx, b); err != nil {
+			return err
+		}
+		branches = append(branches, *b)
+	} else {
+		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: target, Last: 1})
+		if err != nil {
+			return err
+		}
+		if len(last) > 0 {
+			th.ParentID = last[0].ID
+		} else {
+			th.ParentID = b.ForkThoughtID
+		}
+		changed := parentChanged
+		if parentChanged {
+			b.ParentBranchID = in.ParentBranchID
+		}
+		if b.State != "active" {
+			res.Note = fmt.Sprintf("branch %q was %s; adding a thought made it active again", b.ID, b.State)
+			b.State = "active"
+			changed = true
+		}
+		if changed {
+			b.UpdatedAt = now
+			if err := tx.PutBranch(ctx, b); err != nil {
+				return err
+			}
+		}
+	}
+	// Semantic state before the write: docs up to the previous step.
+	cfg := autoEvalOf(sess)
+	var evalReady bool
+	if s.sem != nil && vec != nil {
+		if err := st.sync(ctx, bt, tx, sess, cfg); err != nil {
+			return err
+		}
+		if cfg.Enabled {
+			if err := st.ensureTracker(ctx, bt, tx, sess, target); err != nil {
+				return err
+			}
+			evalReady = true
+		}
+		skip := map[string]bool{}
+		for _, ob := range branches {
+			if ob.State == "pruned" {
+				skip[ob.ID] = true
+			}
+		}
+		res.OverlapWarning = st.overlap(target, vec, skip)
+	}
+
+	sess.ActiveBranch = target
+	// appendThought attaches a thought without parent to the current
+	// thought; make that the intended parent ("" for a root).
+	sess.CurrentThoughtID = th.ParentID
+	if err := s.appendThought(ctx, tx, sess, th, vec); err != nil {
+		return err
+	}
+	for _, c := range in.CrossRefs {
+		l := &thinkgraph.Link{ID: NewID(), SessionID: sess.ID, FromBranch: target, ToBranch: c.ToBranch, FromThought: th.ID,
+			Type: c.Type, Reason: c.Reason, CreatedAt: now, Strength: 0.5}
+		if c.Strength != nil {
+			l.Strength = *c.Strength
+		}
+		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: c.ToBranch, Last: 1})
+		if err != nil {
+			return err
+		}
+		if len(last) > 0 {
+			l.ToThought = last[0].ID
+		}
+		if err := tx.AddLink(ctx, l); err != nil {
+			return err
+		}
+	}
+	res.CrossRefs = len(in.CrossRefs)
+
+	if s.sem != nil && vec != nil {
+		d := toDoc(th)
+		d.Vector = vec
+		st.absorb(d)
+		if evalReady {
+			ev := st.branches[target].tracker.Evaluation()
+			auto := ev.Auto()
+			res.Evaluation = &auto
+			if ev.OverallScore != nil {
+				b.Priority = math.Round(*ev.OverallScore*1000) / 1000
+				b.UpdatedAt = now
+				if err := tx.PutBranch(ctx, b); err != nil {
+					return err
+				}
+			}
+		}
+	} else if s.sem != nil && cfg.Enabled {
+		res.Note = "the thought was stored without a vector (the embedder failed); it is evaluated on the next analysis"
+	}
+	n := 0
+	if bs := st.branches[target]; s.sem != nil && vec != nil && bs != nil && st.current {
+		n = bs.n
+	} else {
+		all, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: target})
+		if err != nil {
+			return err
+		}
+		n = len(all)
+	}
+	*res = BranchThoughtResult{
+		ThoughtID: th.ID, BranchID: target, BranchState: b.State, BranchPriority: b.Priority, NumThoughts: n,
+		ActiveBranch: sess.ActiveBranch, SessionID: sess.ID, Step: th.Step, ParentID: th.ParentID,
+		CreatedBranch: res.CreatedBranch, CrossRefs: res.CrossRefs, Evaluation: res.Evaluation, OverlapWarning: res.OverlapWarning, Note: res.Note,
+	}
+	return nil
+}

@@ -1,0 +1,1210 @@
+package reasoning
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/semantic"
+)
+
+// Commands are the 24 commands of branch-thinking, in the seed's order.
+var Commands = []string{"list", "focus", "history", "evaluate", "statistics", "findContradictions", "detectCircular",
+	"findStrongestPaths", "findSimilar", "jumpToRelated", "semanticPath", "setGoal", "toggleAutoEval", "configAutoEval",
+	"compareProfiles", "suggestMerges", "detectDrift", "generateCounterfactuals", "detectKnowledgeGaps",
+	"synthesizeDialectical", "prune", "export", "import", "suggestTools"}
+
+// PartialThresholds are the thresholds of configAutoEval; nil fields keep
+// their value.
+type PartialThresholds struct {
+	Excellent *float64
+	Good      *float64
+	Moderate  *float64
+}
+
+// CommandInput is a branch-thinking command with every field any command
+// takes (command-level fields and data fields merged).
+type CommandInput struct {
+	Session       SessionRef
+	Type          string
+	BranchID      string
+	Goal          *string
+	TopK          *int
+	Limit         *int
+	Count         *int
+	Query         string
+	ThoughtID     string
+	FromThoughtID string
+	ToThoughtID   string
+	Enabled       *bool
+	Thresholds    *PartialThresholds
+	PivotThresh   *float64
+	Branches      []string
+	Threshold     *float64
+	MinSimilarity *float64
+	// Document is the exported session for import.
+	Document json.RawMessage
+}
+
+// Header starts every command result.
+type Header struct {
+	Command   string `json:"command"`
+	SessionID string `json:"session_id"`
+}
+
+// UnknownCommand is the error for a command type that does not exist.
+func UnknownCommand(t string) error {
+	e := thinkgraph.Invalid("command.type", "one of: "+strings.Join(Commands, ", "), clip(t, 40),
+		"unknown command %q; valid commands: %s", clip(t, 40), strings.Join(Commands, ", "))
+	if t == "" {
+		e.Message = "'command.type' is required; valid commands: " + strings.Join(Commands, ", ")
+		e.Received = "none"
+	}
+	return e
+}
+
+// Command runs a branch-thinking command.
+func (bt *BranchThinking) Command(ctx context.Context, in CommandInput) (any, error) {
+	switch in.Type {
+	case "list":
+		return bt.list(ctx, in)
+	case "focus":
+		return bt.focus(ctx, in)
+	case "history":
+		return bt.history(ctx, in)
+	case "evaluate":
+		return bt.evaluate(ctx, in)
+	case "statistics":
+		return bt.statistics(ctx, in)
+	case "findContradictions":
+		return bt.findContradictions(ctx, in)
+	case "detectCircular":
+		return bt.detectCircular(ctx, in)
+	case "findStrongestPaths":
+		return bt.strongestPaths(ctx, in)
+	case "findSimilar":
+		return bt.findSimilar(ctx, in)
+	case "jumpToRelated":
+		return bt.jumpToRelated(ctx, in)
+	case "semanticPath":
+		return bt.semanticPath(ctx, in)
+	case "setGoal":
+		return bt.setGoal(ctx, in)
+	case "toggleAutoEval", "configAutoEval":
+		return bt.autoEval(ctx, in)
+	case "compareProfiles":
+		return bt.compareProfiles(ctx, in)
+	case "suggestMerges":
+		return bt.suggestMerges(ctx, in)
+	case "detectDrift":
+		return bt.detectDrift(ctx, in)
+	case "generateCounterfactuals":
+		return bt.counterfactuals(ctx, in)
+	case "detectKnowledgeGaps":
+		return bt.knowledgeGaps(ctx, in)
+	case "synthesizeDialectical":
+		return bt.dialectical(ctx, in)
+	case "prune":
+		return bt.prune(ctx, in)
+	case "export":
+		return bt.export(ctx, in)
+	case "import":
+		return bt.importSession(ctx, in)
+	case "suggestTools":
+		return bt.suggestTools(ctx, in)
+	}
+	return nil, UnknownCommand(in.Type)
+}
+
+// read runs fn on the session in a read transaction with its state locked;
+// a connection session not created yet reads as empty.
+func (bt *BranchThinking) read(ctx context.Context, ref SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error) error {
+	return bt.withState(ctx, ref, func(st *btState) error {
+		return bt.svc.viewOrEmpty(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+			return fn(tx, sess, st)
+		})
+	})
+}
+
+// write runs fn on the session (created if needed) in a write transaction
+// and saves the session afterwards.
+func (bt *BranchThinking) write(ctx context.Context, ref SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error) error {
+	return bt.withState(ctx, ref, func(st *btState) error {
+		return bt.svc.store.Update(ctx, func(tx thinkgraph.Tx) error {
+			st.beginWrite()
+			sess, err := bt.svc.session(ctx, tx, ref, true, "branch")
+			if err != nil {
+				return err
+			}
+			if err := fn(tx, sess, st); err != nil {
+				return err
+			}
+			sess.UpdatedAt = bt.svc.now()
+			return tx.UpdateSession(ctx, sess)
+		})
+	})
+}
+
+// docs returns the session's analyzer docs after syncing the state.
+func (bt *BranchThinking) docs(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) ([]semantic.Doc, *semantic.Index, error) {
+	if bt.svc.sem == nil {
+		return nil, nil, errNoSemantic
+	}
+	if err := st.sync(ctx, bt, tx, sess, autoEvalOf(sess)); err != nil {
+		return nil, nil, err
+	}
+	return bt.svc.Docs(ctx, tx, sess.ID)
+}
+
+// BranchSummary is one branch in list.
+type BranchSummary struct {
+	ID           string   `json:"id"`
+	State        string   `json:"state"`
+	ThoughtCount int      `json:"thoughtCount"`
+	Priority     float64  `json:"priority"`
+	Confidence   *float64 `json:"confidence" jsonschema:"mean of the known confidences of the branch's thoughts; null when none"`
+	Parent       string   `json:"parentBranchId,omitempty"`
+	ForkThought  string   `json:"forkThoughtId,omitempty"`
+	LastThought  string   `json:"lastThoughtId,omitempty"`
+	Active       bool     `json:"active"`
+}
+
+type branchStats struct {
+	n       int
+	confSum float64
+	confN   int
+	last    string
+}
+
+func summarize(bs []thinkgraph.Branch, ths []thinkgraph.Thought, active string) []BranchSummary {
+	stats := map[string]*branchStats{}
+	for _, th := range ths {
+		s := stats[th.BranchID]
+		if s == nil {
+			s = &branchStats{}
+			stats[th.BranchID] = s
+		}
+		s.n++
+		s.last = th.ID
+		if th.Confidence != nil {
+			s.confSum += *th.Confidence
+			s.confN++
+		}
+	}
+	out := make([]BranchSummary, 0, len(bs))
+	for _, b := range bs {
+		sum := BranchSummary{ID: b.ID, State: b.State, Priority: b.Priority, Parent: b.ParentBranchID, ForkThought: b.ForkThoughtID, Active: b.ID == active}
+		if s := stats[b.ID]; s != nil {
+			sum.ThoughtCount, sum.LastThought = s.n, s.last
+			if s.confN > 0 {
+				c := round3(s.confSum / float64(s.confN))
+				sum.Confidence = &c
+			}
+		}
+		out = append(out, sum)
+	}
+	return out
+}
+
+// ListResult is the answer of list.
+type ListResult struct {
+	Header
+	ActiveBranch string          `json:"activeBranch"`
+	Goal         string          `json:"goal,omitempty"`
+	Branches     []BranchSummary `json:"branches"`
+}
+
+func (bt *BranchThinking) list(ctx context.Context, in CommandInput) (*ListResult, error) {
+	res := &ListResult{Header: Header{Command: "list"}}
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
+		bs, ths, err := branchesAndThoughts(ctx, tx, sess)
+		if err != nil {
+			return err
+		}
+		res.SessionID, res.ActiveBranch, res.Goal = sess.ID, activeOf(sess), sess.Goal
+		res.Branches = summarize(bs, ths, res.ActiveBranch)
+		return nil
+	})
+	return res, err
+}
+
+func activeOf(sess *thinkgraph.Session) string {
+	if sess.ActiveBranch == "" {
+		return thinkgraph.DefaultBranch
+	}
+	return sess.ActiveBranch
+}
+
+// branchesAndThoughts lists a session's branches (main first even in a
+// session not stored yet) and thoughts.
+func branchesAndThoughts(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session) ([]thinkgraph.Branch, []thinkgraph.Thought, error) {
+	bs, err := tx.Branches(ctx, sess.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(bs) == 0 {
+		bs = []thinkgraph.Branch{{SessionID: sess.ID, ID: thinkgraph.DefaultBranch, State: "active", Priority: 1}}
+	}
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID})
+	return bs, ths, err
+}
+
+// FocusResult is the answer of focus and jumpToRelated: the
+// StandardResponse of the branch now active.
+type FocusResult struct {
+	Header
+	BranchID         string               `json:"branchId"`
+	BranchState      string               `json:"branchState"`
+	BranchPriority   float64              `json:"branchPriority"`
+	NumThoughts      int                  `json:"numThoughts"`
+	ActiveBranch     string               `json:"activeBranch"`
+	CurrentThoughtID string               `json:"currentThoughtId,omitempty"`
+	PreviousBranch   string               `json:"previousBranch"`
+	From             *semantic.ThoughtRef `json:"from,omitempty"`
+	Related          []RelatedThought     `json:"related,omitempty"`
+	Message          string               `json:"message"`
+}
+
+// RelatedThought is a thought with its cosine to a reference.
+type RelatedThought struct {
+	Thought    semantic.ThoughtRef `json:"thought"`
+	Similarity float64             `json:"similarity"`
+}
+
+// moveFocus makes branch active, its latest thought (or its fork thought)
+// current.
+func (bt *BranchThinking) moveFocus(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, b *thinkgraph.Branch, res *FocusResult) error {
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: b.ID})
+	if err != nil {
+		return err
+	}
+	res.PreviousBranch = activeOf(sess)
+	sess.ActiveBranch = b.ID
+	if len(ths) > 0 {
+		sess.CurrentThoughtID = ths[len(ths)-1].ID
+	} else {
+		sess.CurrentThoughtID = b.ForkThoughtID
+	}
+	res.SessionID, res.BranchID, res.BranchState, res.BranchPriority = sess.ID, b.ID, b.State, b.Priority
+	res.NumThoughts, res.ActiveBranch, res.CurrentThoughtID = len(ths), b.ID, sess.CurrentThoughtID
+	return nil
+}
+
+func (in *CommandInput) requireBranch() error {
+	if in.BranchID == "" {
+		return thinkgraph.Invalid("branchId", "the id of an existing branch", "none", "'%s' needs 'branchId' (in command or command.data)", in.Type)
+	}
+	return ValidateBranchID("branchId", in.BranchID)
+}
+
+func (bt *BranchThinking) focus(ctx context.Context, in CommandInput) (*FocusResult, error) {
+	if err := in.requireBranch(); err != nil {
+		return nil, err
+	}
+	res := &FocusResult{Header: Header{Command: "focus"}}
+	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
+		b, err := branchOf(ctx, tx, sess.ID, "branchId", in.BranchID)
+		if err != nil {
+			return err
+		}
+		if err := bt.moveFocus(ctx, tx, sess, b, res); err != nil {
+			return err
+		}
+		res.Message = fmt.Sprintf("Focused on branch %q (%d thoughts); new thoughts without branchId go there.", b.ID, res.NumThoughts)
+		if b.State != "active" {
+			res.Message += fmt.Sprintf(" The branch is %s; adding a thought makes it active again.", b.State)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// HistoryThought is one thought of a branch's history.
+type HistoryThought struct {
+	ID          string          `json:"id"`
+	Step        int             `json:"step"`
+	Type        string          `json:"type,omitempty"`
+	Content     string          `json:"content"`
+	Confidence  *float64        `json:"confidence"`
+	KeyPoints   []string        `json:"keyPoints,omitempty"`
+	ParentID    string          `json:"parentId,omitempty"`
+	BranchPoint bool            `json:"branchPoint,omitempty"`
+	Tool        string          `json:"tool,omitempty"`
+	CrossRefs   []HistoryLink   `json:"crossRefs,omitempty"`
+	Timestamp   time.Time       `json:"timestamp"`
+	Metadata    json.RawMessage `json:"metadata,omitempty"`
+}
+
+// HistoryLink is a cross-reference made by a thought.
+type HistoryLink struct {
+	ToBranch  string  `json:"toBranch"`
+	ToThought string  `json:"toThoughtId,omitempty"`
+	Type      string  `json:"type"`
+	Reason    string  `json:"reason,omitempty"`
+	Strength  float64 `json:"strength"`
+}
+
+// HistoryResult is the answer of history.
+type HistoryResult struct {
+	Header
+	Branch   BranchSummary    `json:"branch"`
+	Thoughts []HistoryThought `json:"thoughts"`
+	// Incoming are cross-references from other branches to this one.
+	Incoming   []thinkgraph.Link `json:"-"`
+	Referenced []IncomingRef     `json:"referencedBy,omitempty"`
+}
+
+// IncomingRef is a cross-reference from another branch.
+type IncomingRef struct {
+	FromBranch  string  `json:"fromBranch"`
+	FromThought string  `json:"fromThoughtId,omitempty"`
+	Type        string  `json:"type"`
+	Reason      string  `json:"reason,omitempty"`
+	Strength    float64 `json:"strength"`
+}
+
+func (bt *BranchThinking) history(ctx context.Context, in CommandInput) (*HistoryResult, error) {
+	if in.BranchID != "" {
+		if err := ValidateBranchID("branchId", in.BranchID); err != nil {
+			return nil, err
+		}
+	}
+	res := &HistoryResult{Header: Header{Command: "history"}, Thoughts: []HistoryThought{}}
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
+		id := in.BranchID
+		if id == "" {
+			id = activeOf(sess)
+		}
+		b, err := tx.Branch(ctx, sess.ID, id)
+		if errors.Is(err, thinkgraph.ErrNotFound) {
+			if id == thinkgraph.DefaultBranch && sess.StepCount == 0 {
+				b, err = &thinkgraph.Branch{ID: id, State: "active", Priority: 1}, nil
+			} else {
+				return branchNotFound(ctx, tx, sess.ID, "branchId", id)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: id})
+		if err != nil {
+			return err
+		}
+		links, err := tx.Links(ctx, sess.ID)
+		if err != nil {
+			return err
+		}
+		out := map[string][]HistoryLink{}
+		for _, l := range links {
+			if l.FromThought != "" {
+				out[l.FromThought] = append(out[l.FromThought], HistoryLink{ToBranch: l.ToBranch, ToThought: l.ToThought, Type: l.Type, Reason: l.Reason, Strength: l.Strength})
+			}
+			if l.ToBranch == id && l.FromBranch != id {
+				res.Referenced = append(res.Referenced, IncomingRef{FromBranch: l.FromBranch, FromThought: l.FromThought, Type: l.Type, Reason: l.Reason, Strength: l.Strength})
+			}
+		}
+		for _, th := range ths {
+			res.Thoughts = append(res.Thoughts, HistoryThought{ID: th.ID, Step: th.Step, Type: th.Type, Content: th.Content, Confidence: th.Confidence,
+				KeyPoints: th.KeyPoints, ParentID: th.ParentID, BranchPoint: th.BranchPoint, Tool: th.Tool, CrossRefs: out[th.ID],
+				Timestamp: th.CreatedAt, Metadata: th.Metadata})
+		}
+		res.SessionID = sess.ID
+		res.Branch = summarize([]thinkgraph.Branch{*b}, ths, activeOf(sess))[0]
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// EvaluateResult is the answer of evaluate.
+type EvaluateResult struct {
+	Header
+	BranchID   string              `json:"branchId"`
+	Evaluation semantic.Evaluation `json:"evaluation"`
+	Goal       string              `json:"goal,omitempty"`
+}
+
+// branchEvaluation evaluates one branch through its tracker.
+func (bt *BranchThinking) branchEvaluation(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState, branch string) (semantic.Evaluation, error) {
+	if bt.svc.sem == nil {
+		return semantic.Evaluation{}, errNoSemantic
+	}
+	if err := st.sync(ctx, bt, tx, sess, autoEvalOf(sess)); err != nil {
+		return semantic.Evaluation{}, err
+	}
+	if err := st.ensureTracker(ctx, bt, tx, sess, branch); err != nil {
+		return semantic.Evaluation{}, err
+	}
+	return st.branches[branch].tracker.Evaluation(), nil
+}
+
+func (bt *BranchThinking) evaluate(ctx context.Context, in CommandInput) (*EvaluateResult, error) {
+	res := &EvaluateResult{Header: Header{Command: "evaluate"}}
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		id := in.BranchID
+		if id == "" {
+			id = activeOf(sess)
+		} else if _, err := branchOf(ctx, tx, sess.ID, "branchId", id); err != nil {
+			return err
+		}
+		ev, err := bt.branchEvaluation(ctx, tx, sess, st, id)
+		if err != nil {
+			return err
+		}
+		res.SessionID, res.BranchID, res.Evaluation, res.Goal = sess.ID, id, ev, sess.Goal
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// StatisticsResult is the answer of statistics.
+type StatisticsResult struct {
+	Header
+	TotalThoughts     int             `json:"totalThoughts"`
+	TotalBranches     int             `json:"totalBranches"`
+	ActiveBranch      string          `json:"activeBranch"`
+	Goal              string          `json:"goal,omitempty"`
+	BranchesByState   map[string]int  `json:"branchesByState"`
+	ThoughtsByType    map[string]int  `json:"thoughtsByType"`
+	ThoughtsByBranch  map[string]int  `json:"thoughtsByBranch"`
+	ThoughtsByTool    map[string]int  `json:"thoughtsByTool"`
+	AverageConfidence *float64        `json:"averageConfidence"`
+	WithConfidence    int             `json:"thoughtsWithConfidence"`
+	BranchPoints      int             `json:"branchPoints"`
+	CrossReferences   map[string]int  `json:"crossReferences"`
+	TotalCrossRefs    int             `json:"totalCrossReferences"`
+	AverageKeyPoints  float64         `json:"averageKeyPoints"`
+	MaxBranchDepth    int             `json:"maxBranchDepth" jsonschema:"longest chain of parent branches"`
+	AutoEval          AutoEvalConfig  `json:"autoEval"`
+	SemanticEngine    bool            `json:"semanticEngine"`
+	CreatedAt         *time.Time      `json:"createdAt,omitempty"`
+	UpdatedAt         *time.Time      `json:"updatedAt,omitempty"`
+	Branches          []BranchSummary `json:"branches"`
+}
+
+func (bt *BranchThinking) statistics(ctx context.Context, in CommandInput) (*StatisticsResult, error) {
+	res := &StatisticsResult{Header: Header{Command: "statistics"}, BranchesByState: map[string]int{}, ThoughtsByType: map[string]int{},
+		ThoughtsByBranch: map[string]int{}, ThoughtsByTool: map[string]int{}, CrossReferences: map[string]int{}}
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
+		bs, ths, err := branchesAndThoughts(ctx, tx, sess)
+		if err != nil {
+			return err
+		}
+		links, err := tx.Links(ctx, sess.ID)
+		if err != nil {
+			return err
+		}
+		res.SessionID, res.ActiveBranch, res.Goal = sess.ID, activeOf(sess), sess.Goal
+		res.TotalThoughts, res.TotalBranches = len(ths), len(bs)
+		res.AutoEval, res.SemanticEngine = autoEvalOf(sess), bt.svc.sem != nil
+		if !sess.CreatedAt.IsZero() {
+			res.CreatedAt, res.UpdatedAt = &sess.CreatedAt, &sess.UpdatedAt
+		}
+		parent := map[string]string{}
+		for _, b := range bs {
+			res.BranchesByState[b.State]++
+			parent[b.ID] = b.ParentBranchID
+		}
+		for _, b := range bs {
+			d := 0
+			for p, seen := parent[b.ID], 0; p != "" && seen < len(bs); p, seen = parent[p], seen+1 {
+				d++
+			}
+			res.MaxBranchDepth = max(res.MaxBranchDepth, d)
+		}
+		var conf float64
+		kp := 0
+		for _, th := range ths {
+			t := th.Type
+			if t == "" {
+				t = "untyped"
+			}
+			res.ThoughtsByType[t]++
+			res.ThoughtsByBranch[th.BranchID]++
+			res.ThoughtsByTool[cmp.Or(th.Tool, "unknown")]++
+			if th.Confidence != nil {
+				conf += *th.Confidence
+				res.WithConfidence++
+			}
+			if th.BranchPoint {
+				res.BranchPoints++
+			}
+			kp += len(th.KeyPoints)
+		}
+		if res.WithConfidence > 0 {
+			c := round3(conf / float64(res.WithConfidence))
+			res.AverageConfidence = &c
+		}
+		if len(ths) > 0 {
+			res.AverageKeyPoints = round3(float64(kp) / float64(len(ths)))
+		}
+		for _, l := range links {
+			res.CrossReferences[l.Type]++
+		}
+		res.TotalCrossRefs = len(links)
+		res.Branches = summarize(bs, ths, res.ActiveBranch)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// ContradictionsResult is the answer of findContradictions.
+type ContradictionsResult struct {
+	Header
+	Contradictions  []semantic.Contradiction `json:"contradictions"`
+	Count           int                      `json:"count"`
+	ThoughtsChecked int                      `json:"thoughtsChecked"`
+	CandidatePairs  int                      `json:"candidatePairs"`
+	Search          string                   `json:"search" jsonschema:"full: every thought's nearest neighbours were recomputed; incremental: thoughts added since the last call were compared with their nearest neighbours"`
+	Declared        []IncomingRef            `json:"declaredContradictions,omitempty" jsonschema:"cross-references of type contradictory"`
+	Method          string                   `json:"method"`
+}
+
+func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
+	res := &ContradictionsResult{Header: Header{Command: "findContradictions"}}
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		docs, idx, err := bt.docs(ctx, tx, sess, st)
+		if err != nil {
+			return err
+		}
+		rep, search := st.contradictions(bt, docs, idx)
+		res.SessionID = sess.ID
+		res.Contradictions, res.Count, res.ThoughtsChecked, res.CandidatePairs, res.Search = rep.Contradictions, len(rep.Contradictions), rep.Thoughts, rep.CandidatePairs, search
+		if res.Contradictions == nil {
+			res.Contradictions = []semantic.Contradiction{}
+		}
+		if limit := in.Limit; limit != nil && *limit > 0 && len(res.Contradictions) > *limit {
+			res.Contradictions = res.Contradictions[:*limit]
+		}
+		links, err := tx.Links(ctx, sess.ID)
+		if err != nil {
+			return err
+		}
+		for _, l := range links {
+			if l.Type == "contradictory" {
+				res.Declared = append(res.Declared, IncomingRef{FromBranch: l.FromBranch + " → " + l.ToBranch, FromThought: l.FromThought, Type: l.Type, Reason: l.Reason, Strength: l.Strength})
+			}
+		}
+		res.Method = fmt.Sprintf("each thought is compared with its %d nearest thoughts of cosine ≥ %.1f (any branch); the lexical contradiction decider "+
+			"judges each pair (negation of the same content, WordNet antonyms, differing numbers)", contradictionNeighbors, contradictionOverlap)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// CircularResult is the answer of detectCircular.
+type CircularResult struct {
+	Header
+	Circular []semantic.CircularReasoning `json:"circularReasoning"`
+	Count    int                          `json:"count"`
+	Method   string                       `json:"method"`
+}
+
+func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (*CircularResult, error) {
+	res := &CircularResult{Header: Header{Command: "detectCircular"}}
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		docs, _, err := bt.docs(ctx, tx, sess, st)
+		if err != nil {
+			return err
+		}
+		res.SessionID = sess.ID
+		res.Circular = semantic.DetectCircular(docs, semantic.CircularOptions{})
+		if res.Circular == nil {
+			res.Circular = []semantic.CircularReasoning{}
+		}
+		res.Count = len(res.Circular)
+		res.Method = "dependency cycles over parent thoughts and builds_upon cross-references; a conclusion (synthesis/answer) or a thought that builds upon another whose text restates its premise (cosine ≥ 0.9)"
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// PathsResult is the answer of findStrongestPaths.
+type PathsResult struct {
+	Header
+	Paths []semantic.StrongPath `json:"paths"`
+	TopK  int                   `json:"topK"`
+}
+
+func intOr(p *int, def, lo, hi int, field string) (int, error) {
+	if p == nil {
+		return def, nil
+	}
+	if *p < lo || *p > hi {
+		return 0, thinkgraph.Invalid(field, fmt.Sprintf("an integer from %d to %d", lo, hi), fmt.Sprint(*p), "'%s' must be from %d to %d, got %d", field, lo, hi, *p)
+	}
+	return *p, nil
+}
+
+func (bt *BranchThinking) strongestPaths(ctx context.Context, in CommandInput) (*PathsResult, error) {
+	k, err := intOr(in.TopK, 3, 1, 50, "topK")
+	if err != nil {
+		return nil, err
+	}
+	res := &PathsResult{Header: Header{Command: "findStrongestPaths"}, TopK: k}
+	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		docs, _, err := bt.docs(ctx, tx, sess, st)
+		if err != nil {
+			return err
+		}
+		res.SessionID = sess.ID
+		res.Paths = semantic.StrongestPaths(docs, k)
+		if res.Paths == nil {
+			res.Paths = []semantic.StrongPath{}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// SimilarResult is the answer of findSimilar.
+type SimilarResult struct {
+	Header
+	Query   string           `json:"query"`
+	Results []RelatedThought `json:"results"`
+}
+
+func (bt *BranchThinking) embedQuery(ctx context.Context, text string) (semantic.Vector, error) {
+	if bt.svc.sem == nil {
+		return nil, errNoSemantic
+	}
+	ctx, cancel := context.WithTimeout(ctx, bt.svc.sem.cfg.EmbedTimeout)
+	defer cancel()
+	vs, err := bt.svc.sem.cfg.Embedder.Embed(ctx, []string{text})
+	if err != nil || len(vs) != 1 {
+		return nil, &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "embedding the query failed", Err: err,
+			Suggestions: []string{"retry; check that the embedding service is up"}}
+	}
+	return vs[0], nil
+}
+
+func refsOf(docs []semantic.Doc, hits []semantic.Hit) []RelatedThought {
+	want := make(map[string]int, len(hits))
+	for i, h := range hits {
+		want[h.ID] = i
+	}
+	out := make([]RelatedThought, len(hits))
+	for _, d := range docs {
+		if i, ok := want[d.ID]; ok {
+			out[i] = RelatedThought{Thought: semantic.Ref(d), Similarity: round3(hits[i].Similarity)}
+		}
+	}
+	return out
+}
+
+func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*SimilarResult, error) {
+	if err := validateContent("query", in.Query, bt.svc.cfg.MaxThoughtLength); err != nil {
+		return nil, err
+	}
+	limit, err := intOr(in.Limit, 5, 1, 100, "limit")
+	if err != nil {
+		return nil, err
+	}
+	q, err := bt.embedQuery(ctx, in.Query)
+	if err != nil {
+		return nil, err
+	}
+	res := &SimilarResult{Header: Header{Command: "findSimilar"}, Query: in.Query}
+	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		docs, idx, err := bt.svc.Docs(ctx, tx, sess.ID)
+		if err != nil {
+			return err
+		}
+		hits, err := idx.TopK(q, limit, nil)
+		if err != nil {
+			return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
+		}
+		res.SessionID, res.Results = sess.ID, refsOf(docs, hits)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func findDoc(docs []semantic.Doc, id string) (semantic.Doc, bool) {
+	for _, d := range docs {
+		if d.ID == id {
+			return d, true
+		}
+	}
+	return semantic.Doc{}, false
+}
+
+func thoughtNotFound(field, id, sessionID string) error {
+	return &thinkgraph.Error{
+		Code: thinkgraph.CodeThoughtNotFound, Field: field, Expected: "the id of a thought in this session", Received: clip(id, 64),
+		Message:     fmt.Sprintf("'%s': no thought %q in session %q", field, clip(id, 64), sessionID),
+		Suggestions: []string{"use a thoughtId returned when the thought was added, or one listed by history or findSimilar"},
+	}
+}
+
+func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*FocusResult, error) {
+	if in.ThoughtID == "" {
+		return nil, thinkgraph.Invalid("thoughtId", "the id of a thought in this session", "none", "'jumpToRelated' needs 'thoughtId' in command.data")
+	}
+	limit, err := intOr(in.Limit, 3, 1, 100, "limit")
+	if err != nil {
+		return nil, err
+	}
+	if bt.svc.sem == nil {
+		return nil, errNoSemantic
+	}
+	res := &FocusResult{Header: Header{Command: "jumpToRelated"}}
+	err = bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		docs, idx, err := bt.svc.Docs(ctx, tx, sess.ID)
+		if err != nil {
+			return err
+		}
+		d, ok := findDoc(docs, in.ThoughtID)
+		if !ok {
+			return thoughtNotFound("thoughtId", in.ThoughtID, sess.ID)
+		}
+		hits, err := semantic.Related(idx, d.ID, limit)
+		if err != nil {
+			return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
+		}
+		b, err := branchOf(ctx, tx, sess.ID, "thoughtId", d.Branch)
+		if err != nil {
+			return err
+		}
+		if err := bt.moveFocus(ctx, tx, sess, b, res); err != nil {
+			return err
+		}
+		ref := semantic.Ref(d)
+		res.From, res.Related = &ref, refsOf(docs, hits)
+		res.Message = fmt.Sprintf("Focused on branch %q, the branch of thought %s; %d related thoughts.", b.ID, d.ID, len(hits))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// PathResult is the answer of semanticPath.
+type PathResult struct {
+	Header
+	semantic.SemanticPathResult
+}
+
+func (bt *BranchThinking) semanticPath(ctx context.Context, in CommandInput) (*PathResult, error) {
+	for _, f := range []struct{ name, v string }{{"fromThoughtId", in.FromThoughtID}, {"toThoughtId", in.ToThoughtID}} {
+		if f.v == "" {
+			return nil, thinkgraph.Invalid(f.name, "the id of a thought in this session", "none", "'semanticPath' needs '%s' in command.data", f.name)
+		}
+	}
+	minSim := 0.0
+	if in.MinSimilarity != nil {
+		if *in.MinSimilarity <= 0 || *in.MinSimilarity > 1 {
+			return nil, thinkgraph.Invalid("minSimilarity", "a number in (0, 1]", fmt.Sprint(*in.MinSimilarity), "'minSimilarity' must be in (0, 1]")
+		}
+		minSim = *in.MinSimilarity
+	}
+	res := &PathResult{Header: Header{Command: "semanticPath"}}
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		docs, _, err := bt.docs(ctx, tx, sess, st)
+		if err != nil {
+			return err
+		}
+		for _, f := range []struct{ name, v string }{{"fromThoughtId", in.FromThoughtID}, {"toThoughtId", in.ToThoughtID}} {
+			if _, ok := findDoc(docs, f.v); !ok {
+				return thoughtNotFound(f.name, f.v, sess.ID)
+			}
+		}
+		r, err := semantic.SemanticPath(docs, in.FromThoughtID, in.ToThoughtID, minSim)
+		if err != nil {
+			return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "semantic path failed", Err: err}
+		}
+		res.SessionID, res.SemanticPathResult = sess.ID, r
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// GoalResult is the answer of setGoal.
+type GoalResult struct {
+	Header
+	Goal         string `json:"goal"`
+	PreviousGoal string `json:"previousGoal,omitempty"`
+	Message      string `json:"message"`
+}
+
+func (bt *BranchThinking) setGoal(ctx context.Context, in CommandInput) (*GoalResult, error) {
+	if in.Goal == nil {
+		return nil, thinkgraph.Invalid("goal", "a non-empty string", "none", "'setGoal' needs 'goal' (in command or command.data)")
+	}
+	if err := validateContent("goal", *in.Goal, bt.svc.cfg.MaxThoughtLength); err != nil {
+		return nil, err
+	}
+	res := &GoalResult{Header: Header{Command: "setGoal"}, Goal: strings.TrimSpace(*in.Goal)}
+	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
+		res.PreviousGoal, sess.Goal, res.SessionID = sess.Goal, res.Goal, sess.ID
+		res.Message = "Goal set: goal alignment and drift from the goal are now measured against it."
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// AutoEvalResult is the answer of toggleAutoEval and configAutoEval.
+type AutoEvalResult struct {
+	Header
+	AutoEval AutoEvalConfig `json:"autoEval"`
+	Previous AutoEvalConfig `json:"previous"`
+	Message  string         `json:"message"`
+}
+
+func (bt *BranchThinking) autoEval(ctx context.Context, in CommandInput) (*AutoEvalResult, error) {
+	res := &AutoEvalResult{Header: Header{Command: in.Type}}
+	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
+		cfg := autoEvalOf(sess)
+		res.Previous = cfg
+		if in.Type == "toggleAutoEval" {
+			cfg.Enabled = !cfg.Enabled
+		} else {
+			if in.Enabled != nil {
+				cfg.Enabled = *in.Enabled
+			}
+			set := func(field string, p *float64, dst *float64) error {
+				if p == nil {
+					return nil
+				}
+				if *p < 0 || *p > 1 || math.IsNaN(*p) {
+					return thinkgraph.Invalid(field, "a number from 0 to 1", fmt.Sprint(*p), "'%s' must be from 0 to 1", field)
+				}
+				*dst = *p
+				return nil
+			}
+			if t := in.Thresholds; t != nil {
+				for _, f := range []struct {
+					name string
+					p    *float64
+					dst  *float64
+				}{{"thresholds.excellent", t.Excellent, &cfg.Thresholds.Excellent}, {"thresholds.good", t.Good, &cfg.Thresholds.Good}, {"thresholds.moderate", t.Moderate, &cfg.Thresholds.Moderate}} {
+					if err := set(f.name, f.p, f.dst); err != nil {
+						return err
+					}
+				}
+			}
+			if err := set("suggestPivotThreshold", in.PivotThresh, &cfg.SuggestPivotThreshold); err != nil {
+				return err
+			}
+			th := cfg.Thresholds
+			if !(th.Excellent > th.Good && th.Good > th.Moderate && th.Moderate > 0) {
+				return thinkgraph.Invalid("thresholds", "0 < moderate < good < excellent ≤ 1",
+					fmt.Sprintf("excellent %g, good %g, moderate %g", th.Excellent, th.Good, th.Moderate),
+					"thresholds must satisfy 0 < moderate < good < excellent ≤ 1 (got excellent %g, good %g, moderate %g)", th.Excellent, th.Good, th.Moderate)
+			}
+		}
+		res.SessionID, res.AutoEval = sess.ID, cfg
+		state := "off"
+		if cfg.Enabled {
+			state = "on"
+		}
+		res.Message = fmt.Sprintf("Auto-evaluation is %s: quality Excellent ≥ %g, Good ≥ %g, Moderate ≥ %g; pivot suggested below %g.",
+			state, cfg.Thresholds.Excellent, cfg.Thresholds.Good, cfg.Thresholds.Moderate, cfg.SuggestPivotThreshold)
+		return setAutoEval(sess, cfg)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// ProfilesResult is the answer of compareProfiles.
+type ProfilesResult struct {
+	Header
+	Profiles    []semantic.BranchProfile     `json:"profiles"`
+	Comparisons []semantic.ProfileComparison `json:"comparisons"`
+}
+
+func (bt *BranchThinking) compareProfiles(ctx context.Context, in CommandInput) (*ProfilesResult, error) {
+	res := &ProfilesResult{Header: Header{Command: "compareProfiles"}}
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		docs, _, err := bt.docs(ctx, tx, sess, st)
+		if err != nil {
+			return err
+		}
+		ps := semantic.Profiles(docs)
+		res.SessionID, res.Profiles, res.Comparisons = sess.ID, ps, semantic.CompareProfiles(ps)
+		if res.Profiles == nil {
+			res.Profiles = []semantic.BranchProfile{}
+		}
+		if res.Comparisons == nil {
+			res.Comparisons = []semantic.ProfileComparison{}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// MergesResult is the answer of suggestMerges.
+type MergesResult struct {
+	Header
+	Suggestions   []semantic.MergeCandidate `json:"suggestions"`
+	MinSimilarity float64                   `json:"minSimilarity"`
+}
+
+// activeDocs drops the thoughts of pruned (and merged) branches.
+func activeDocs(ctx context.Context, tx thinkgraph.Tx, sessionID string, docs []semantic.Doc) ([]semantic.Doc, error) {
+	bs, err := tx.Branches(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	off := map[string]bool{}
+	for _, b := range bs {
+		if b.State == "pruned" || b.State == "merged" {
+			off[b.ID] = true
+		}
+	}
+	if len(off) == 0 {
+		return docs, nil
+	}
+	out := make([]semantic.Doc, 0, len(docs))
+	for _, d := range docs {
+		if !off[d.Branch] {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+func (bt *BranchThinking) suggestMerges(ctx context.Context, in CommandInput) (*MergesResult, error) {
+	minSim := semantic.DefaultMergeSimilarity
+	if in.MinSimilarity != nil {
+		if *in.MinSimilarity <= 0 || *in.MinSimilarity > 1 {
+			return nil, thinkgraph.Invalid("minSimilarity", "a number in (0, 1]", fmt.Sprint(*in.MinSimilarity), "'minSimilarity' must be in (0, 1]")
+		}
+		minSim = *in.MinSimilarity
+	}
+	res := &MergesResult{Header: Header{Command: "suggestMerges"}, MinSimilarity: minSim}
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		docs, _, err := bt.docs(ctx, tx, sess, st)
+		if err != nil {
+			return err
+		}
+		if docs, err = activeDocs(ctx, tx, sess.ID, docs); err != nil {
+			return err
+		}
+		res.SessionID, res.Suggestions = sess.ID, semantic.MergeCandidates(semantic.Profiles(docs), minSim)
+		if res.Suggestions == nil {
+			res.Suggestions = []semantic.MergeCandidate{}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// DriftResult is the answer of detectDrift.
+type DriftResult struct {
+	Header
+	Goal      string                 `json:"goal,omitempty"`
+	Branches  []semantic.BranchDrift `json:"branches"`
+	Drifting  []string               `json:"drifting"`
+	Threshold float64                `json:"threshold"`
+	Note      string                 `json:"note,omitempty"`
+}
+
+func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*DriftResult, error) {
+	th := 0.3
+	if in.Threshold != nil {
+		if *in.Threshold <= 0 || *in.Threshold > 1 {
+			return nil, thinkgraph.Invalid("threshold", "a number in (0, 1]", fmt.Sprint(*in.Threshold), "'threshold' must be in (0, 1]")
+		}
+		th = *in.Threshold
+	}
+	res := &DriftResult{Header: Header{Command: "detectDrift"}, Threshold: th, Drifting: []string{}}
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		docs, _, err := bt.docs(ctx, tx, sess, st)
+		if err != nil {
+			return err
+		}
+		res.SessionID, res.Goal = sess.ID, sess.Goal
+		res.Branches = semantic.DetectDrift(docs, st.goalVec, semantic.DriftOptions{Threshold: th})
+		if res.Branches == nil {
+			res.Branches = []semantic.BranchDrift{}
+		}
+		for _, b := range res.Branches {
+			if b.Drifting {
+				res.Drifting = append(res.Drifting, b.Branch)
+			}
+		}
+		if sess.Goal == "" {
+			res.Note = "no goal is set: drift is measured from each branch's first thought only; setGoal to measure drift from the goal too"
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// GapsResult is the answer of detectKnowledgeGaps.
+type GapsResult struct {
+	Header
+	Gaps   []semantic.KnowledgeGap `json:"gaps"`
+	ByKind map[string]int          `json:"byKind"`
+}
+
+func (bt *BranchThinking) knowledgeGaps(ctx context.Context, in CommandInput) (*GapsResult, error) {
+	res := &GapsResult{Header: Header{Command: "detectKnowledgeGaps"}, ByKind: map[string]int{}}
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		docs, _, err := bt.docs(ctx, tx, sess, st)
+		if err != nil {
+			return err
+		}
+		res.SessionID, res.Gaps = sess.ID, semantic.DetectKnowledgeGaps(docs, semantic.GapOptions{})
+		if res.Gaps == nil {
+			res.Gaps = []semantic.KnowledgeGap{}
+		}
+		for _, g := range res.Gaps {
+			res.ByKind[g.Kind]++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// PruneEntry is one branch considered by prune.
+type PruneEntry struct {
+	BranchID string   `json:"branchId"`
+	Score    *float64 `json:"score"`
+	Quality  string   `json:"quality,omitempty"`
+	Reason   string   `json:"reason"`
+}
+
+// PruneResult is the answer of prune.
+type PruneResult struct {
+	Header
+	Threshold    float64      `json:"threshold"`
+	Pruned       []PruneEntry `json:"pruned"`
+	Kept         []PruneEntry `json:"kept"`
+	Skipped      []PruneEntry `json:"skipped"`
+	ActiveBranch string       `json:"activeBranch"`
+	Message      string       `json:"message"`
+}
+
+func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneResult, error) {
+	if in.Threshold != nil && (*in.Threshold < 0 || *in.Threshold > 1) {
+		return nil, thinkgraph.Invalid("threshold", "a number from 0 to 1", fmt.Sprint(*in.Threshold), "'threshold' must be from 0 to 1")
+	}
+	if bt.svc.sem == nil {
+		return nil, errNoSemantic
+	}
+	res := &PruneResult{Header: Header{Command: "prune"}, Pruned: []PruneEntry{}, Kept: []PruneEntry{}, Skipped: []PruneEntry{}}
+	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		res.Pruned, res.Kept, res.Skipped = res.Pruned[:0], res.Kept[:0], res.Skipped[:0]
+		th := autoEvalOf(sess).SuggestPivotThreshold
+		if in.Threshold != nil {
+			th = *in.Threshold
+		}
+		res.Threshold, res.SessionID = th, sess.ID
+		bs, err := tx.Branches(ctx, sess.ID)
+		if err != nil {
+			return err
+		}
+		now := bt.svc.now()
+		var best string
+		bestScore := -1.0
+		for i := range bs {
+			b := &bs[i]
+			if b.State != "active" {
+				res.Skipped = append(res.Skipped, PruneEntry{BranchID: b.ID, Reason: "state is " + b.State})
+				continue
+			}
+			ev, err := bt.branchEvaluation(ctx, tx, sess, st, b.ID)
+			if err != nil {
+				return err
+			}
+			e := PruneEntry{BranchID: b.ID, Score: ev.OverallScore, Quality: ev.Quality}
+			switch {
+			case ev.OverallScore == nil:
+				e.Reason = "no score: too few thoughts to evaluate"
+				res.Skipped = append(res.Skipped, e)
+				continue
+			case *ev.OverallScore < th:
+				e.Reason = fmt.Sprintf("score %.3f < threshold %.3g", *ev.OverallScore, th)
+				if len(ev.Issues) > 0 {
+					e.Reason += "; " + strings.Join(ev.Issues, "; ")
+				}
+				res.Pruned = append(res.Pruned, e)
+				b.State, b.UpdatedAt = "pruned", now
+				if err := tx.PutBranch(ctx, b); err != nil {
+					return err
+				}
+			default:
+				e.Reason = fmt.Sprintf("score %.3f ≥ threshold %.3g", *ev.OverallScore, th)
+				res.Kept = append(res.Kept, e)
+				if *ev.OverallScore > bestScore {
+					best, bestScore = b.ID, *ev.OverallScore
+				}
+			}
+		}
+		active := activeOf(sess)
+		for _, p := range res.Pruned {
+			if p.BranchID == active && best != "" {
+				b, err := tx.Branch(ctx, sess.ID, best)
+				if err != nil {
+					return err
+				}
+				var fr FocusResult
+				if err := bt.moveFocus(ctx, tx, sess, b, &fr); err != nil {
+					return err
+				}
+			}
+		}
+		res.ActiveBranch = activeOf(sess)
+		res.Message = fmt.Sprintf("Pruned %d branches (marked state \"pruned\"; nothing deleted), kept %d, skipped %d.", len(res.Pruned), len(res.Kept), len(res.Skipped))
+		if res.ActiveBranch != active {
+			res.Message += fmt.Sprintf(" The active branch %q was pruned; focus moved to the best remaining branch %q.", active, res.ActiveBranch)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}

@@ -1,0 +1,544 @@
+package reasoning
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/semantic"
+)
+
+// Counterfactuals and dialectical synthesis are computed offline, from the
+// branches' own thoughts, vectors and the contradiction decider. The method
+// field of their results says so ("offline"); an LLM-backed variant plugs in
+// through Generator.
+
+// Generator writes counterfactuals or a dialectical synthesis with a
+// language model. It is nil until an LLM provider is wired in (a later
+// issue); the offline results are then its input and its fallback.
+type Generator interface {
+	Counterfactuals(ctx context.Context, branch []semantic.Doc, offline *CounterfactualsResult) (*CounterfactualsResult, error)
+	Dialectical(ctx context.Context, offline *DialecticalResult) (*DialecticalResult, error)
+}
+
+// claimTypes are the thought types that assert something.
+var claimTypes = map[string]bool{"analysis": true, "hypothesis": true, "validation": true, "synthesis": true, "observation": true, "answer": true, "critique": true, "": true}
+
+// evidenceTypes are the thought types that support or test a claim.
+var evidenceFor = map[string]bool{"validation": true, "example": true, "observation": true}
+var evidenceAgainst = map[string]bool{"counterexample": true, "critique": true}
+
+// firstSentence returns the first sentence of a text, without its final
+// punctuation.
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	for i, r := range s {
+		if (r == '.' || r == '!' || r == '?' || r == ';' || r == '\n') && i > 0 {
+			return strings.TrimSpace(s[:i])
+		}
+	}
+	return strings.TrimRight(s, ".!?; ")
+}
+
+var auxiliaries = map[string]bool{"is": true, "are": true, "was": true, "were": true, "will": true, "can": true, "should": true,
+	"must": true, "does": true, "do": true, "did": true, "has": true, "have": true, "had": true, "would": true, "could": true,
+	"may": true, "might": true, "shall": true}
+
+// negate returns the negation of a claim: an existing negation is removed
+// ("X is not Y" → "X is Y"), else "not" follows the first auxiliary verb
+// ("X is Y" → "X is not Y"), else the claim is wrapped ("it is not the case
+// that …"). It is a rewrite of the words, not an understanding of them.
+func negate(claim string) string {
+	words := strings.Fields(claim)
+	for i, w := range words {
+		lw := strings.ToLower(strings.Trim(w, ",:"))
+		switch {
+		case lw == "not" || lw == "never":
+			return strings.Join(slices.Delete(slices.Clone(words), i, i+1), " ")
+		case strings.HasSuffix(lw, "n't"):
+			out := slices.Clone(words)
+			base := strings.TrimSuffix(w, "n't")
+			switch strings.ToLower(base) {
+			case "won":
+				base = base[:len(base)-2] + "ill"
+			case "can":
+			case "ca":
+				base += "n"
+			}
+			out[i] = base
+			return strings.Join(out, " ")
+		case lw == "no":
+			out := slices.Clone(words)
+			out[i] = matchCase(w, "some")
+			return strings.Join(out, " ")
+		}
+	}
+	for i, w := range words {
+		if auxiliaries[strings.ToLower(w)] {
+			out := append(slices.Clone(words[:i+1]), append([]string{"not"}, words[i+1:]...)...)
+			return strings.Join(out, " ")
+		}
+	}
+	if claim == "" {
+		return claim
+	}
+	return "it is not the case that " + lowerFirst(claim)
+}
+
+func matchCase(model, w string) string {
+	if model != "" && strings.ToUpper(model[:1]) == model[:1] {
+		return strings.ToUpper(w[:1]) + w[1:]
+	}
+	return w
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	if len(s) > 1 && strings.ToUpper(s[:2]) == s[:2] { // an acronym
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// Counterfactual is one "what if the opposite were true" scenario.
+type Counterfactual struct {
+	BasedOn        semantic.ThoughtRef   `json:"basedOn"`
+	Claim          string                `json:"claim"`
+	Counterfactual string                `json:"counterfactual"`
+	Question       string                `json:"question"`
+	NegatedPoints  []string              `json:"negatedKeyPoints,omitempty"`
+	Confidence     *float64              `json:"claimConfidence"`
+	Supporting     []semantic.ThoughtRef `json:"supportingEvidence"`
+	Challenging    []semantic.ThoughtRef `json:"challengingEvidence"`
+	Dependent      []semantic.ThoughtRef `json:"dependentThoughts" jsonschema:"later thoughts of the branch that follow from the claim and would need revisiting"`
+	Fragility      float64               `json:"fragility" jsonschema:"0..1: high when the claim is confident yet little supports it and much depends on it"`
+	Test           string                `json:"test"`
+}
+
+// CounterfactualsResult is the answer of generateCounterfactuals.
+type CounterfactualsResult struct {
+	Header
+	BranchID        string           `json:"branchId"`
+	Counterfactuals []Counterfactual `json:"counterfactuals"`
+	Method          string           `json:"method"`
+	How             string           `json:"how"`
+}
+
+func (bt *BranchThinking) counterfactuals(ctx context.Context, in CommandInput) (*CounterfactualsResult, error) {
+	count, err := intOr(in.Count, 3, 1, 20, "count")
+	if err != nil {
+		return nil, err
+	}
+	if in.BranchID != "" {
+		if err := ValidateBranchID("branchId", in.BranchID); err != nil {
+			return nil, err
+		}
+	}
+	res := &CounterfactualsResult{Header: Header{Command: "generateCounterfactuals"}, Counterfactuals: []Counterfactual{}, Method: "offline",
+		How: "the branch's most confident claims (by confidence, then key points) are negated by rewriting their first sentence; " +
+			"supporting evidence = validation/example/observation thoughts with cosine ≥ 0.4 or linked to the claim, challenging = counterexample/critique thoughts likewise; " +
+			"dependent = later thoughts of the branch descending from the claim; fragility = confidence × (1 − support/(support+1)) × (dependents/(dependents+2)) normalised"}
+	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		id := in.BranchID
+		if id == "" {
+			id = activeOf(sess)
+		} else if _, err := branchOf(ctx, tx, sess.ID, "branchId", id); err != nil {
+			return err
+		}
+		docs, _, err := bt.docs(ctx, tx, sess, st)
+		if err != nil {
+			return err
+		}
+		res.SessionID, res.BranchID = sess.ID, id
+		var branch []semantic.Doc
+		for _, d := range docs {
+			if d.Branch == id {
+				branch = append(branch, d)
+			}
+		}
+		res.Counterfactuals = counterfactualsOf(branch, docs, count)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func counterfactualsOf(branch, all []semantic.Doc, count int) []Counterfactual {
+	var claims []semantic.Doc
+	for _, d := range branch {
+		if claimTypes[d.Type] && !strings.HasSuffix(strings.TrimSpace(d.Content), "?") {
+			claims = append(claims, d)
+		}
+	}
+	conf := func(d semantic.Doc) float64 {
+		if d.Confidence == nil {
+			return 0.5
+		}
+		return *d.Confidence
+	}
+	slices.SortStableFunc(claims, func(a, b semantic.Doc) int {
+		if c := cmp.Compare(conf(b), conf(a)); c != 0 {
+			return c
+		}
+		return cmp.Compare(len(b.KeyPoints), len(a.KeyPoints))
+	})
+	children := map[string][]int{}
+	for i, d := range branch {
+		children[d.ParentID] = append(children[d.ParentID], i)
+	}
+	out := []Counterfactual{}
+	for _, c := range claims {
+		if len(out) == count {
+			break
+		}
+		claim := firstSentence(c.Content)
+		cf := Counterfactual{BasedOn: semantic.Ref(c), Claim: claim, Counterfactual: negate(claim), Confidence: c.Confidence,
+			Supporting: []semantic.ThoughtRef{}, Challenging: []semantic.ThoughtRef{}, Dependent: []semantic.ThoughtRef{}}
+		cf.Question = "What if " + lowerFirst(cf.Counterfactual) + "?"
+		for _, k := range c.KeyPoints {
+			cf.NegatedPoints = append(cf.NegatedPoints, "without "+k)
+		}
+		for _, d := range all {
+			if d.ID == c.ID {
+				continue
+			}
+			linked := d.ParentID == c.ID || slices.Contains(d.DependsOn, c.ID)
+			near := linked || semantic.Cosine(d.Vector, c.Vector) >= 0.4
+			if !near {
+				continue
+			}
+			switch {
+			case evidenceFor[d.Type]:
+				cf.Supporting = append(cf.Supporting, semantic.Ref(d))
+			case evidenceAgainst[d.Type]:
+				cf.Challenging = append(cf.Challenging, semantic.Ref(d))
+			}
+		}
+		// Descendants within the branch.
+		queue := slices.Clone(children[c.ID])
+		for len(queue) > 0 && len(cf.Dependent) < 20 {
+			i := queue[0]
+			queue = queue[1:]
+			cf.Dependent = append(cf.Dependent, semantic.Ref(branch[i]))
+			queue = append(queue, children[branch[i].ID]...)
+		}
+		sup, dep := float64(len(cf.Supporting)), float64(len(cf.Dependent))
+		cf.Fragility = round3(conf(c) * (1 - sup/(sup+1)*0.8) * (0.5 + 0.5*dep/(dep+2)))
+		switch {
+		case len(cf.Challenging) > 0:
+			cf.Test = fmt.Sprintf("%d thought(s) already challenge this claim: resolve them before building on it", len(cf.Challenging))
+		case len(cf.Supporting) == 0:
+			cf.Test = "nothing validates this claim yet: add a validation or example thought that would fail if the counterfactual were true"
+		default:
+			cf.Test = fmt.Sprintf("%d thought(s) support the claim: check whether they would also hold under the counterfactual", len(cf.Supporting))
+		}
+		out = append(out, cf)
+	}
+	return out
+}
+
+// DialecticSide is the thesis or an antithesis of a synthesis.
+type DialecticSide struct {
+	BranchID       string                `json:"branchId"`
+	Claim          string                `json:"claim"`
+	ClaimThought   *semantic.ThoughtRef  `json:"claimThought,omitempty"`
+	KeyPoints      []string              `json:"keyPoints"`
+	MeanConfidence *float64              `json:"meanConfidence"`
+	Evidence       []semantic.ThoughtRef `json:"evidence"`
+	Challenges     []semantic.ThoughtRef `json:"challenges"`
+	Thoughts       int                   `json:"thoughtCount"`
+}
+
+// DialecticalResult is the answer of synthesizeDialectical.
+type DialecticalResult struct {
+	Header
+	Thesis       DialecticSide            `json:"thesis"`
+	Antitheses   []DialecticSide          `json:"antitheses"`
+	Tensions     []semantic.Contradiction `json:"tensions"`
+	CommonGround struct {
+		SharedKeyPoints []string               `json:"sharedKeyPoints"`
+		Agreements      []semantic.ThoughtPair `json:"agreements"`
+	} `json:"commonGround"`
+	Synthesis struct {
+		Statement     string   `json:"statement"`
+		Stronger      string   `json:"strongerSide"`
+		KeepFromEach  []string `json:"keep"`
+		OpenQuestions []string `json:"openQuestions"`
+	} `json:"synthesis"`
+	Method string `json:"method"`
+	How    string `json:"how"`
+}
+
+func sideOf(id string, branch, all []semantic.Doc) DialecticSide {
+	s := DialecticSide{BranchID: id, KeyPoints: []string{}, Evidence: []semantic.ThoughtRef{}, Challenges: []semantic.ThoughtRef{}, Thoughts: len(branch)}
+	var best *semantic.Doc
+	var cs float64
+	var cn int
+	seen := map[string]bool{}
+	for i := range branch {
+		d := &branch[i]
+		if d.Confidence != nil {
+			cs += *d.Confidence
+			cn++
+		}
+		for _, k := range d.KeyPoints {
+			if lk := strings.ToLower(strings.TrimSpace(k)); !seen[lk] {
+				seen[lk] = true
+				s.KeyPoints = append(s.KeyPoints, k)
+			}
+		}
+		switch {
+		case evidenceFor[d.Type]:
+			s.Evidence = append(s.Evidence, semantic.Ref(*d))
+		case evidenceAgainst[d.Type]:
+			s.Challenges = append(s.Challenges, semantic.Ref(*d))
+		}
+		if claimTypes[d.Type] && !strings.HasSuffix(strings.TrimSpace(d.Content), "?") {
+			c := 0.5
+			if d.Confidence != nil {
+				c = *d.Confidence
+			}
+			bc := -1.0
+			if best != nil {
+				bc = 0.5
+				if best.Confidence != nil {
+					bc = *best.Confidence
+				}
+			}
+			// Prefer hypotheses and syntheses as the side's position.
+			if d.Type == "hypothesis" || d.Type == "synthesis" {
+				c += 0.25
+			}
+			if best != nil && (best.Type == "hypothesis" || best.Type == "synthesis") {
+				bc += 0.25
+			}
+			if c > bc {
+				best = d
+			}
+		}
+	}
+	if best == nil && len(branch) > 0 {
+		best = &branch[0]
+	}
+	if best != nil {
+		r := semantic.Ref(*best)
+		s.Claim, s.ClaimThought = firstSentence(best.Content), &r
+	}
+	if cn > 0 {
+		m := round3(cs / float64(cn))
+		s.MeanConfidence = &m
+	}
+	// Challenges from other branches that target this side.
+	for _, d := range all {
+		if d.Branch != id && evidenceAgainst[d.Type] && best != nil && semantic.Cosine(d.Vector, best.Vector) >= 0.4 {
+			s.Challenges = append(s.Challenges, semantic.Ref(d))
+		}
+	}
+	return s
+}
+
+func (s DialecticSide) strength() float64 {
+	c := 0.5
+	if s.MeanConfidence != nil {
+		c = *s.MeanConfidence
+	}
+	return c + 0.15*float64(len(s.Evidence)) - 0.15*float64(len(s.Challenges))
+}
+
+func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*DialecticalResult, error) {
+	for i, b := range in.Branches {
+		if err := ValidateBranchID(fmt.Sprintf("branches[%d]", i), b); err != nil {
+			return nil, err
+		}
+	}
+	if len(in.Branches) == 1 || len(in.Branches) > 8 {
+		return nil, thinkgraph.Invalid("branches", "2 to 8 branch ids: the thesis first, then the antitheses", fmt.Sprint(len(in.Branches)),
+			"'branches' needs 2 to 8 branch ids (thesis first), got %d", len(in.Branches))
+	}
+	res := &DialecticalResult{Header: Header{Command: "synthesizeDialectical"}, Method: "offline",
+		How: "thesis/antitheses: each branch's position is its most confident hypothesis or synthesis (else claim), with its key points, " +
+			"evidence (its validation/example/observation thoughts) and challenges (counterexample/critique thoughts aimed at it); tensions = cross-branch thought pairs " +
+			"with cosine ≥ 0.3 that the contradiction decider flags; agreements = cross-branch pairs with cosine ≥ 0.6; the stronger side is the one with higher " +
+			"mean confidence + 0.15 × evidence − 0.15 × challenges"}
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		ids := slices.Clone(in.Branches)
+		for i, id := range ids {
+			if _, err := branchOf(ctx, tx, sess.ID, fmt.Sprintf("branches[%d]", i), id); err != nil {
+				return err
+			}
+		}
+		docs, idx, err := bt.docs(ctx, tx, sess, st)
+		if err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			if ids, err = bt.defaultDialectic(ctx, tx, sess, st, docs, idx); err != nil {
+				return err
+			}
+		}
+		res.SessionID = sess.ID
+		byBranch := map[string][]semantic.Doc{}
+		for _, d := range docs {
+			byBranch[d.Branch] = append(byBranch[d.Branch], d)
+		}
+		res.Thesis = sideOf(ids[0], byBranch[ids[0]], docs)
+		res.Antitheses = []DialecticSide{}
+		for _, id := range ids[1:] {
+			res.Antitheses = append(res.Antitheses, sideOf(id, byBranch[id], docs))
+		}
+		judge := bt.judge(st)
+		res.Tensions = []semantic.Contradiction{}
+		res.CommonGround.Agreements = []semantic.ThoughtPair{}
+		thesis := byBranch[ids[0]]
+		for _, id := range ids[1:] {
+			type pair struct {
+				a, b semantic.Doc
+				sim  float64
+			}
+			var pairs []pair
+			for _, a := range thesis {
+				for _, b := range byBranch[id] {
+					if s := semantic.Cosine(a.Vector, b.Vector); s >= 0.3 {
+						pairs = append(pairs, pair{a, b, s})
+					}
+				}
+			}
+			slices.SortFunc(pairs, func(x, y pair) int { return cmp.Compare(y.sim, x.sim) })
+			if len(pairs) > 400 {
+				pairs = pairs[:400]
+			}
+			for _, p := range pairs {
+				if ok, conf, reason := judge(p.a, p.b); ok {
+					res.Tensions = append(res.Tensions, semantic.Contradiction{ThoughtA: semantic.Ref(p.a), ThoughtB: semantic.Ref(p.b), Similarity: round3(p.sim), Confidence: conf, Reason: reason})
+				} else if p.sim >= 0.6 && len(res.CommonGround.Agreements) < 5 {
+					res.CommonGround.Agreements = append(res.CommonGround.Agreements, semantic.ThoughtPair{ThoughtA: semantic.Ref(p.a), ThoughtB: semantic.Ref(p.b), Similarity: round3(p.sim)})
+				}
+			}
+		}
+		// Shared key points (case-insensitive) between the thesis and any antithesis.
+		tk := map[string]string{}
+		for _, k := range res.Thesis.KeyPoints {
+			tk[strings.ToLower(k)] = k
+		}
+		res.CommonGround.SharedKeyPoints = []string{}
+		for _, a := range res.Antitheses {
+			for _, k := range a.KeyPoints {
+				if v, ok := tk[strings.ToLower(k)]; ok && !slices.Contains(res.CommonGround.SharedKeyPoints, v) {
+					res.CommonGround.SharedKeyPoints = append(res.CommonGround.SharedKeyPoints, v)
+				}
+			}
+		}
+		composeSynthesis(res)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// defaultDialectic picks the two branches to synthesise when none are
+// named: the ends of the strongest contradictory cross-reference, else the
+// pair of branches with the most contradictions between their thoughts.
+func (bt *BranchThinking) defaultDialectic(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState, docs []semantic.Doc, idx *semantic.Index) ([]string, error) {
+	links, err := tx.Links(ctx, sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	var best *thinkgraph.Link
+	for i, l := range links {
+		if l.Type == "contradictory" && l.FromBranch != l.ToBranch && (best == nil || l.Strength > best.Strength) {
+			best = &links[i]
+		}
+	}
+	if best != nil {
+		return []string{best.ToBranch, best.FromBranch}, nil
+	}
+	rep, _ := st.contradictions(bt, docs, idx)
+	count := map[[2]string]int{}
+	var top [2]string
+	for _, c := range rep.Contradictions {
+		if c.ThoughtA.Branch == c.ThoughtB.Branch {
+			continue
+		}
+		k := [2]string{c.ThoughtA.Branch, c.ThoughtB.Branch}
+		count[k]++
+		if count[k] > count[top] {
+			top = k
+		}
+	}
+	if top[0] != "" {
+		return top[:], nil
+	}
+	return nil, thinkgraph.Invalid("branches", "2 to 8 branch ids: the thesis first, then the antitheses", "none",
+		"'synthesizeDialectical' needs 'branches' in command.data: no contradictory cross-reference or cross-branch contradiction says which branches oppose each other")
+}
+
+func composeSynthesis(res *DialecticalResult) {
+	sides := append([]DialecticSide{res.Thesis}, res.Antitheses...)
+	strongest := sides[0]
+	for _, s := range sides[1:] {
+		if s.strength() > strongest.strength() {
+			strongest = s
+		}
+	}
+	res.Synthesis.Stronger = strongest.BranchID
+	var b strings.Builder
+	names := make([]string, len(sides))
+	for i, s := range sides {
+		names[i] = fmt.Sprintf("%q (%s)", s.Claim, s.BranchID)
+	}
+	fmt.Fprintf(&b, "Thesis %s meets %s.", names[0], strings.Join(names[1:], " and "))
+	if len(res.CommonGround.SharedKeyPoints) > 0 {
+		fmt.Fprintf(&b, " Both sides agree that %s matter.", strings.Join(res.CommonGround.SharedKeyPoints, ", "))
+	}
+	if len(res.Tensions) > 0 {
+		fmt.Fprintf(&b, " They conflict in %d place(s);", len(res.Tensions))
+	} else {
+		b.WriteString(" No direct contradiction was found between their thoughts;")
+	}
+	fmt.Fprintf(&b, " the better supported position is %s's (%d evidence, %d challenges), so a synthesis keeps it as the default", strongest.BranchID, len(strongest.Evidence), len(strongest.Challenges))
+	var qualifiers []string
+	for _, s := range sides {
+		if s.BranchID == strongest.BranchID {
+			continue
+		}
+		var own []string
+		for _, k := range s.KeyPoints {
+			if !slices.ContainsFunc(res.CommonGround.SharedKeyPoints, func(x string) bool { return strings.EqualFold(x, k) }) {
+				own = append(own, k)
+			}
+		}
+		if len(own) > 0 {
+			qualifiers = append(qualifiers, fmt.Sprintf("%s's %s", s.BranchID, strings.Join(own, ", ")))
+		}
+		res.Synthesis.KeepFromEach = append(res.Synthesis.KeepFromEach, fmt.Sprintf("from %s: %s", s.BranchID, s.Claim))
+	}
+	res.Synthesis.KeepFromEach = append([]string{fmt.Sprintf("from %s: %s", strongest.BranchID, strongest.Claim)}, res.Synthesis.KeepFromEach...)
+	if len(qualifiers) > 0 {
+		fmt.Fprintf(&b, ", qualified by %s.", strings.Join(qualifiers, "; "))
+	} else {
+		b.WriteString(".")
+	}
+	res.Synthesis.Statement = b.String()
+	res.Synthesis.OpenQuestions = []string{}
+	for _, t := range res.Tensions {
+		if len(res.Synthesis.OpenQuestions) == 5 {
+			break
+		}
+		res.Synthesis.OpenQuestions = append(res.Synthesis.OpenQuestions,
+			fmt.Sprintf("Which holds: %q (%s) or %q (%s)?", firstSentence(t.ThoughtA.Content), t.ThoughtA.Branch, firstSentence(t.ThoughtB.Content), t.ThoughtB.Branch))
+	}
+	for _, s := range sides {
+		if len(s.Evidence) == 0 {
+			res.Synthesis.OpenQuestions = append(res.Synthesis.OpenQuestions, fmt.Sprintf("What evidence supports %s's position %q?", s.BranchID, s.Claim))
+		}
+	}
+}

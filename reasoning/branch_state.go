@@ -1,0 +1,384 @@
+package reasoning
+
+import (
+	"cmp"
+	"container/list"
+	"context"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/semantic"
+)
+
+// BranchThinking runs the branch-thinking tool on a Service. It keeps, per
+// session, the running state of the analyses (branch centroids, one
+// semantic.BranchTracker per evaluated branch, the contradictions found so
+// far and the judge's verdicts), so that adding a thought with
+// auto-evaluation and re-running evaluate or findContradictions cost work in
+// proportion to what changed, not to the session's size. The state is a
+// cache: it is rebuilt from the store whenever it is behind (another process
+// or tool wrote to the session) or a write failed.
+type BranchThinking struct {
+	svc *Service
+
+	mu     sync.Mutex
+	states map[string]*list.Element // of *btState
+	lru    *list.List
+	max    int
+}
+
+// NewBranchThinking returns the branch-thinking tool on svc.
+func NewBranchThinking(svc *Service) *BranchThinking {
+	max := 64
+	if svc.sem != nil {
+		max = svc.sem.cfg.MaxSessions
+	}
+	return &BranchThinking{svc: svc, states: map[string]*list.Element{}, lru: list.New(), max: max}
+}
+
+// Service returns the service the tool runs on.
+func (bt *BranchThinking) Service() *Service { return bt.svc }
+
+// btState is the analysis state of one session. Its mutex is held for a
+// whole tool call.
+type btState struct {
+	mu sync.Mutex
+	id string
+	// writing is set while a write transaction may have changed the state;
+	// if the transaction fails or is retried the state is reset.
+	writing bool
+	// current is true when step equals the session's step count as of the
+	// last sync in this call.
+	current  bool
+	step     int
+	branches map[string]*btBranch
+	goal     string
+	goalVec  semantic.Vector
+	th       semantic.Thresholds
+	thSet    bool
+
+	vmu      sync.Mutex
+	verdicts map[[2]string]semantic.Verdict
+
+	// Contradictions: every thought with step ≤ contraStep has been
+	// compared with its nearest neighbours.
+	contraStep  int
+	contraPairs int
+	contras     []semantic.Contradiction
+	contraSeen  map[[2]string]bool
+	contraExact bool
+}
+
+type btBranch struct {
+	sum     []float64
+	n       int
+	tracker *semantic.BranchTracker
+}
+
+const maxVerdicts = 1 << 18
+
+func (bt *BranchThinking) stateOf(id string) *btState {
+	bt.mu.Lock()
+	defer bt.mu.Unlock()
+	if el, ok := bt.states[id]; ok {
+		bt.lru.MoveToFront(el)
+		return el.Value.(*btState)
+	}
+	st := &btState{id: id}
+	st.reset()
+	bt.states[id] = bt.lru.PushFront(st)
+	for bt.lru.Len() > bt.max {
+		old := bt.lru.Back()
+		bt.lru.Remove(old)
+		delete(bt.states, old.Value.(*btState).id)
+	}
+	return st
+}
+
+// withState runs fn with the session's state locked; a failed write resets
+// the state.
+func (bt *BranchThinking) withState(ctx context.Context, ref SessionRef, fn func(st *btState) error) error {
+	st := bt.stateOf(ref.ID)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.current = false
+	err := fn(st)
+	if err != nil && st.writing {
+		st.reset()
+	}
+	st.writing = false
+	return err
+}
+
+// beginWrite is called at the start of every attempt of a write
+// transaction: a retried attempt starts from a clean state.
+func (st *btState) beginWrite() {
+	if st.writing {
+		st.reset()
+	}
+	st.writing = true
+}
+
+func (st *btState) reset() {
+	st.step, st.current = 0, false
+	st.branches = map[string]*btBranch{}
+	st.goal, st.goalVec = "", nil
+	st.thSet = false
+	st.vmu.Lock()
+	if st.verdicts == nil || len(st.verdicts) > maxVerdicts {
+		st.verdicts = map[[2]string]semantic.Verdict{}
+	}
+	st.vmu.Unlock()
+	st.contraStep, st.contraPairs, st.contras, st.contraSeen, st.contraExact = 0, 0, nil, map[[2]string]bool{}, true
+}
+
+// judge is the contradiction decider as a PairJudge, remembering verdicts
+// (thoughts never change their text).
+func (st *btState) judgeWith(c *semantic.Contradictor) semantic.PairJudge {
+	return func(a, b semantic.Doc) (bool, float64, string) {
+		k := [2]string{a.ID, b.ID}
+		if k[1] < k[0] {
+			k[0], k[1] = k[1], k[0]
+		}
+		st.vmu.Lock()
+		v, ok := st.verdicts[k]
+		st.vmu.Unlock()
+		if !ok {
+			v = c.Contradiction(a.Content, b.Content)
+			st.vmu.Lock()
+			if len(st.verdicts) > maxVerdicts {
+				clear(st.verdicts)
+			}
+			st.verdicts[k] = v
+			st.vmu.Unlock()
+		}
+		return v.Contradicts, v.Confidence, v.Reason
+	}
+}
+
+func (bt *BranchThinking) judge(st *btState) semantic.PairJudge {
+	return st.judgeWith(bt.svc.sem.cfg.Contradictor)
+}
+
+// maxTrackerCatchUp is the number of new thoughts up to which existing
+// branch trackers are advanced one by one; past it they are rebuilt on use.
+const maxTrackerCatchUp = 32
+
+// sync brings the state up to the session as stored: absorbs thoughts
+// written since, and applies a changed goal or thresholds. It reads the
+// session's docs only when the state is behind.
+func (st *btState) sync(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, sess *thinkgraph.Session, cfg AutoEvalConfig) error {
+	if th := cfg.semantic(); !st.thSet || th != st.th {
+		st.th, st.thSet = th, true
+		for _, b := range st.branches {
+			b.tracker = nil
+		}
+	}
+	if st.step < sess.StepCount {
+		docs, _, err := bt.svc.Docs(ctx, tx, sess.ID)
+		if err != nil {
+			return err
+		}
+		i, _ := slices.BinarySearchFunc(docs, st.step+1, func(d semantic.Doc, step int) int { return cmp.Compare(d.Step, step) })
+		if len(docs)-i > maxTrackerCatchUp {
+			for _, b := range st.branches {
+				b.tracker = nil
+			}
+		}
+		for _, d := range docs[i:] {
+			st.absorb(d)
+		}
+	}
+	st.current = st.step >= sess.StepCount
+	if sess.Goal != st.goal {
+		st.goal, st.goalVec = sess.Goal, nil
+		if sess.Goal != "" {
+			st.goalVec = vectorAt(bt.svc.embedForWrite(ctx, sess.Goal), 0)
+		}
+		for _, b := range st.branches {
+			if b.tracker != nil {
+				b.tracker.SetGoal(st.goalVec)
+			}
+		}
+	}
+	return nil
+}
+
+// absorb adds a thought with its vector to the state.
+func (st *btState) absorb(d semantic.Doc) {
+	st.step = max(st.step, d.Step)
+	if d.Vector == nil {
+		return
+	}
+	b := st.branches[d.Branch]
+	if b == nil {
+		b = &btBranch{sum: make([]float64, len(d.Vector))}
+		st.branches[d.Branch] = b
+	}
+	if b.sum == nil {
+		b.sum = make([]float64, len(d.Vector))
+	}
+	if len(b.sum) == len(d.Vector) {
+		for i, x := range d.Vector {
+			b.sum[i] += float64(x)
+		}
+		b.n++
+	}
+	if b.tracker != nil {
+		b.tracker.Add(d)
+	}
+}
+
+// ensureTracker builds the evaluation tracker of a branch when it has none.
+func (st *btState) ensureTracker(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, sess *thinkgraph.Session, branch string) error {
+	b := st.branches[branch]
+	if b != nil && b.tracker != nil {
+		return nil
+	}
+	var own []semantic.Doc
+	if b != nil && b.n > 0 {
+		docs, _, err := bt.svc.Docs(ctx, tx, sess.ID)
+		if err != nil {
+			return err
+		}
+		for _, d := range docs {
+			if d.Branch == branch && d.Step <= st.step {
+				own = append(own, d)
+			}
+		}
+	}
+	if b == nil {
+		b = &btBranch{}
+		st.branches[branch] = b
+	}
+	b.tracker = semantic.NewBranchTracker(own, st.goalVec, bt.judge(st), st.th)
+	return nil
+}
+
+// cosineSum is the cosine of v with the direction of sum.
+func cosineSum(v semantic.Vector, sum []float64) float64 {
+	if len(v) != len(sum) {
+		return 0
+	}
+	var dot, nv, ns float64
+	for i, x := range v {
+		dot += float64(x) * sum[i]
+		nv += float64(x) * float64(x)
+		ns += sum[i] * sum[i]
+	}
+	if nv == 0 || ns == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(nv*ns)
+}
+
+// overlap applies the overlap rule (see overlapMinSimilarity) to a thought
+// about to be added to branch target. skip lists branches not to suggest.
+func (st *btState) overlap(target string, v semantic.Vector, skip map[string]bool) *OverlapWarning {
+	own := st.branches[target]
+	if own == nil || own.n == 0 {
+		return nil
+	}
+	cur := cosineSum(v, own.sum)
+	best, bestSim := "", 0.0
+	for id, b := range st.branches {
+		if id == target || b.n < overlapMinThoughts || skip[id] {
+			continue
+		}
+		if s := cosineSum(v, b.sum); s > bestSim || (s == bestSim && id < best) {
+			best, bestSim = id, s
+		}
+	}
+	if best == "" || bestSim < overlapMinSimilarity || bestSim-cur < overlapMargin {
+		return nil
+	}
+	return &OverlapWarning{SuggestedBranch: best, CurrentSimilarity: round3(cur), SuggestedSimilarity: round3(bestSim),
+		Reason: "this thought is closer to the centre of branch " + best + " than to the centre of its own branch; consider adding it there or cross-referencing it"}
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// contradictionNeighbors and contradictionOverlap define the candidates of
+// the incremental contradiction search: each thought is compared with its
+// nearest neighbours that have at least this cosine.
+const (
+	contradictionNeighbors = 10
+	contradictionOverlap   = 0.3
+	// contradictionFullMax: sessions up to this size are searched in full
+	// (semantic.FindContradictions) on every call; larger ones are brought
+	// up to date incrementally.
+	contradictionFullMax = 400
+)
+
+// contradictions returns the session's contradictions, updating the state
+// with the thoughts not yet checked.
+func (st *btState) contradictions(bt *BranchThinking, docs []semantic.Doc, idx *semantic.Index) (semantic.ContradictionReport, string) {
+	judge := bt.judge(st)
+	opts := semantic.ContradictionOptions{Neighbors: contradictionNeighbors, MinOverlap: contradictionOverlap}
+	last := 0
+	if len(docs) > 0 {
+		last = docs[len(docs)-1].Step
+	}
+	if len(docs) <= contradictionFullMax || st.contraStep == 0 || st.contraStep > last {
+		rep := semantic.FindContradictions(docs, idx, judge, opts)
+		st.contras, st.contraPairs, st.contraExact, st.contraStep = rep.Contradictions, rep.CandidatePairs, rep.Exact, last
+		st.contraSeen = map[[2]string]bool{}
+		for _, c := range rep.Contradictions {
+			st.contraSeen[[2]string{c.ThoughtA.ID, c.ThoughtB.ID}] = true
+		}
+		return rep, "full"
+	}
+	byID := make(map[string]int, len(docs))
+	for i, d := range docs {
+		byID[d.ID] = i
+	}
+	i, _ := slices.BinarySearchFunc(docs, st.contraStep+1, func(d semantic.Doc, step int) int { return cmp.Compare(d.Step, step) })
+	for _, d := range docs[i:] {
+		if d.Vector == nil {
+			continue
+		}
+		hits, err := idx.TopK(d.Vector, contradictionNeighbors+1, semantic.ExcludeIDs(d.ID))
+		if err != nil {
+			continue
+		}
+		for _, h := range hits {
+			if h.Similarity < contradictionOverlap || len(hits) == 0 {
+				continue
+			}
+			j, ok := byID[h.ID]
+			if !ok {
+				continue
+			}
+			a, b := docs[j], d
+			if b.Step < a.Step {
+				a, b = b, a
+			}
+			k := [2]string{a.ID, b.ID}
+			if st.contraSeen[k] {
+				continue
+			}
+			st.contraSeen[k] = true
+			st.contraPairs++
+			if ok, conf, reason := judge(a, b); ok {
+				st.contras = append(st.contras, semantic.Contradiction{ThoughtA: semantic.Ref(a), ThoughtB: semantic.Ref(b),
+					Similarity: round3(h.Similarity), Confidence: conf, Reason: reason})
+			}
+		}
+	}
+	st.contraStep = last
+	slices.SortStableFunc(st.contras, func(x, y semantic.Contradiction) int {
+		if c := cmp.Compare(y.Confidence, x.Confidence); c != 0 {
+			return c
+		}
+		return cmp.Compare(y.Similarity, x.Similarity)
+	})
+	n := 0
+	for _, d := range docs {
+		if d.Vector != nil {
+			n++
+		}
+	}
+	return semantic.ContradictionReport{Contradictions: slices.Clone(st.contras), Thoughts: n, CandidatePairs: st.contraPairs, Exact: false}, "incremental"
+}

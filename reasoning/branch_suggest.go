@@ -1,0 +1,210 @@
+package reasoning
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/semantic"
+)
+
+// ToolSuggestion recommends one of thinkgraph's tools or commands.
+type ToolSuggestion struct {
+	Tool      string         `json:"tool"`
+	Command   string         `json:"command,omitempty"`
+	Arguments map[string]any `json:"arguments,omitempty" jsonschema:"a ready-to-send call"`
+	Reason    string         `json:"reason"`
+	Priority  string         `json:"priority" jsonschema:"high, medium or low"`
+}
+
+// SuggestResult is the answer of suggestTools.
+type SuggestResult struct {
+	Header
+	Suggestions []ToolSuggestion `json:"suggestions"`
+	// State is what the suggestions were derived from.
+	State map[string]any `json:"state"`
+}
+
+func cmdCall(t string, data map[string]any) map[string]any {
+	c := map[string]any{"type": t}
+	if data != nil {
+		c["data"] = data
+	}
+	return map[string]any{"command": c}
+}
+
+// resolved reports whether a later synthesis, answer or critique thought is
+// similar (cosine ≥ 0.4) to both thoughts of a contradiction.
+func resolved(c semantic.Contradiction, docs []semantic.Doc, byID map[string]int) bool {
+	a, okA := byID[c.ThoughtA.ID]
+	b, okB := byID[c.ThoughtB.ID]
+	if !okA || !okB {
+		return false
+	}
+	after := max(docs[a].Step, docs[b].Step)
+	for _, d := range docs[max(a, b)+1:] {
+		if d.Step <= after || (d.Type != "synthesis" && d.Type != "answer" && d.Type != "critique") {
+			continue
+		}
+		if semantic.Cosine(d.Vector, docs[a].Vector) >= 0.4 && semantic.Cosine(d.Vector, docs[b].Vector) >= 0.4 {
+			return true
+		}
+	}
+	return false
+}
+
+func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*SuggestResult, error) {
+	res := &SuggestResult{Header: Header{Command: "suggestTools"}, Suggestions: []ToolSuggestion{}, State: map[string]any{}}
+	add := func(s ToolSuggestion) { res.Suggestions = append(res.Suggestions, s) }
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		res.SessionID = sess.ID
+		bs, ths, err := branchesAndThoughts(ctx, tx, sess)
+		if err != nil {
+			return err
+		}
+		active := activeOf(sess)
+		res.State["thoughts"], res.State["branches"], res.State["activeBranch"], res.State["goalSet"] = len(ths), len(bs), active, sess.Goal != ""
+		if len(ths) == 0 {
+			if sess.Goal == "" {
+				add(ToolSuggestion{Tool: "branch-thinking", Command: "setGoal", Arguments: map[string]any{"command": map[string]any{"type": "setGoal", "goal": "<what you want to decide or design>"}},
+					Reason: "the session is empty and has no goal: a goal lets evaluation measure alignment and drift", Priority: "high"})
+			}
+			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<break the problem down>", "type": "analysis"},
+				Reason: "the session has no thoughts yet: start with an analysis thought", Priority: "high"})
+			return nil
+		}
+		if sess.Goal == "" {
+			add(ToolSuggestion{Tool: "branch-thinking", Command: "setGoal", Arguments: map[string]any{"command": map[string]any{"type": "setGoal", "goal": "<the goal>"}},
+				Reason: fmt.Sprintf("%d thoughts but no goal: goal alignment and drift from the goal cannot be measured", len(ths)), Priority: "medium"})
+		}
+		// Low-confidence branch points without alternatives.
+		children := map[string]int{}
+		for _, th := range ths {
+			children[th.ParentID]++
+		}
+		var weak []thinkgraph.Thought
+		for _, th := range ths {
+			if th.Confidence != nil && *th.Confidence < bt.svc.cfg.ConfidenceThreshold && children[th.ID] < 2 {
+				weak = append(weak, th)
+			}
+		}
+		res.State["lowConfidenceBranchPoints"] = len(weak)
+		if len(weak) > 0 {
+			w := weak[len(weak)-1]
+			if w.ID == sess.CurrentThoughtID {
+				add(ToolSuggestion{Tool: "select_path", Arguments: map[string]any{"alternatives": []map[string]any{{"thought": "<option A>", "confidence": 0.7}, {"thought": "<option B>", "confidence": 0.6}}, "selected_index": 0},
+					Reason: fmt.Sprintf("the current thought (step %d, confidence %.2g) is below %.2g: propose alternatives and pick one", w.Step, *w.Confidence, bt.svc.cfg.ConfidenceThreshold), Priority: "high"})
+			} else {
+				add(ToolSuggestion{Tool: "backtrack",
+					Reason: fmt.Sprintf("%d thought(s) have confidence below %.2g without explored alternatives (latest: step %d %q); backtrack to the last confident thought or explore alternatives with select_path", len(weak), bt.svc.cfg.ConfidenceThreshold, w.Step, clip(w.Content, 60)), Priority: "medium"})
+			}
+		}
+		if bt.svc.sem == nil {
+			res.State["semanticEngine"] = false
+			return nil
+		}
+		docs, idx, err := bt.docs(ctx, tx, sess, st)
+		if err != nil {
+			return err
+		}
+		byID := make(map[string]int, len(docs))
+		for i, d := range docs {
+			byID[d.ID] = i
+		}
+		rep, _ := st.contradictions(bt, docs, idx)
+		var open []semantic.Contradiction
+		for _, c := range rep.Contradictions {
+			if !resolved(c, docs, byID) {
+				open = append(open, c)
+			}
+		}
+		res.State["contradictions"], res.State["unresolvedContradictions"] = len(rep.Contradictions), len(open)
+		for _, c := range open {
+			if c.ThoughtA.Branch != c.ThoughtB.Branch {
+				add(ToolSuggestion{Tool: "branch-thinking", Command: "synthesizeDialectical",
+					Arguments: cmdCall("synthesizeDialectical", map[string]any{"branches": []string{c.ThoughtA.Branch, c.ThoughtB.Branch}}),
+					Reason:    fmt.Sprintf("%d unresolved contradiction(s); e.g. branch %s says %q and branch %s says %q", len(open), c.ThoughtA.Branch, clip(c.ThoughtA.Content, 60), c.ThoughtB.Branch, clip(c.ThoughtB.Content, 60)), Priority: "high"})
+				break
+			}
+		}
+		if len(open) > 0 && open[0].ThoughtA.Branch == open[0].ThoughtB.Branch {
+			c := open[0]
+			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<which of the two holds, and why>", "type": "critique", "branchId": c.ThoughtA.Branch},
+				Reason: fmt.Sprintf("branch %s contradicts itself: %q vs %q; add a critique or synthesis that resolves it", c.ThoughtA.Branch, clip(c.ThoughtA.Content, 60), clip(c.ThoughtB.Content, 60)), Priority: "high"})
+		}
+		if circ := semantic.DetectCircular(docs, semantic.CircularOptions{}); len(circ) > 0 {
+			res.State["circularReasoning"] = len(circ)
+			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectCircular", Arguments: cmdCall("detectCircular", nil),
+				Reason: fmt.Sprintf("%d circular argument(s), e.g. %s", len(circ), circ[0].Reason), Priority: "high"})
+		}
+		gaps := semantic.DetectKnowledgeGaps(docs, semantic.GapOptions{})
+		kinds := map[string][]semantic.KnowledgeGap{}
+		for _, g := range gaps {
+			kinds[g.Kind] = append(kinds[g.Kind], g)
+		}
+		res.State["openQuestions"], res.State["unvalidatedHypotheses"], res.State["unsupportedClaims"] = len(kinds[semantic.GapOpenQuestion]), len(kinds[semantic.GapUnvalidatedHypothesis]), len(kinds[semantic.GapUnsupportedClaim])
+		if q := kinds[semantic.GapOpenQuestion]; len(q) > 0 {
+			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<answer to: " + clip(q[0].Thought.Content, 80) + ">", "type": "answer", "branchId": q[0].Thought.Branch},
+				Reason: fmt.Sprintf("%d open question(s), e.g. %q (branch %s): answer them with an answer thought", len(q), clip(q[0].Thought.Content, 80), q[0].Thought.Branch), Priority: "high"})
+		}
+		if h := kinds[semantic.GapUnvalidatedHypothesis]; len(h) > 0 {
+			add(ToolSuggestion{Tool: "branch-thinking", Command: "generateCounterfactuals",
+				Arguments: cmdCall("generateCounterfactuals", map[string]any{"branchId": h[0].Thought.Branch, "count": 3}),
+				Reason:    fmt.Sprintf("%d hypothesis(es) without validation, e.g. %q: test them (add validation thoughts) or probe them with counterfactuals", len(h), clip(h[0].Thought.Content, 80)), Priority: "medium"})
+		}
+		if u := kinds[semantic.GapUnsupportedClaim]; len(u) > 0 {
+			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectKnowledgeGaps", Arguments: cmdCall("detectKnowledgeGaps", nil),
+				Reason: fmt.Sprintf("%d low-confidence claim(s) nothing supports, e.g. %q", len(u), clip(u[0].Thought.Content, 80)), Priority: "low"})
+		}
+		drift := semantic.DetectDrift(docs, st.goalVec, semantic.DriftOptions{})
+		var drifting []string
+		for _, d := range drift {
+			if d.Drifting {
+				drifting = append(drifting, d.Branch)
+			}
+		}
+		res.State["driftingBranches"] = drifting
+		if len(drifting) > 0 {
+			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectDrift", Arguments: cmdCall("detectDrift", nil),
+				Reason: fmt.Sprintf("branch(es) %s drift away from their start or the goal", strings.Join(drifting, ", ")), Priority: "medium"})
+		}
+		ev, err := bt.branchEvaluation(ctx, tx, sess, st, active)
+		if err != nil {
+			return err
+		}
+		if ev.OverallScore != nil {
+			res.State["activeBranchScore"] = round3(*ev.OverallScore)
+		}
+		if ev.ShouldPivot {
+			add(ToolSuggestion{Tool: "branch-thinking", Command: "prune", Arguments: cmdCall("prune", nil),
+				Reason: fmt.Sprintf("the active branch %s scores below the pivot threshold (%s); prune weak branches or focus on another", active, ev.PivotReason), Priority: "high"})
+		}
+		active2 := 0
+		for _, b := range bs {
+			if b.State == "active" {
+				active2++
+			}
+		}
+		if active2 >= 3 {
+			ps := semantic.Profiles(docs)
+			if mc := semantic.MergeCandidates(ps, 0); len(mc) > 0 {
+				add(ToolSuggestion{Tool: "branch-thinking", Command: "suggestMerges", Arguments: cmdCall("suggestMerges", nil),
+					Reason: fmt.Sprintf("branches %s and %s cover the same ground (centroid cosine %.2f)", mc[0].BranchA, mc[0].BranchB, mc[0].Similarity), Priority: "low"})
+			}
+		}
+		if len(bs) == 1 && len(ths) >= 5 {
+			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<an alternative approach>", "type": "hypothesis", "branchId": "alternative-1"},
+				Reason: fmt.Sprintf("%d thoughts on a single branch: explore an alternative in a new branch before committing", len(ths)), Priority: "low"})
+		}
+		if len(ths) >= 20 {
+			add(ToolSuggestion{Tool: "branch-thinking", Command: "export", Arguments: cmdCall("export", nil),
+				Reason: fmt.Sprintf("%d thoughts: export the session to keep or share it", len(ths)), Priority: "low"})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}

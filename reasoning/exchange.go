@@ -1,0 +1,457 @@
+package reasoning
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/thinkgraph/thinkgraph"
+)
+
+// The exchange document is thinkgraph's self-describing export of one
+// session: every branch, thought and link, with the goal and settings. It is
+// what branch-thinking's export returns and import reads, and what other
+// exporters (markdown, mermaid) render.
+const (
+	// ExchangeFormat names the document type.
+	ExchangeFormat = "thinkgraph.session"
+	// ExchangeVersion is the version written; documents of a higher version
+	// are rejected, lower ones are read.
+	ExchangeVersion = 1
+)
+
+// Exchange is the exported session document.
+type Exchange struct {
+	Format     string            `json:"format"`
+	Version    int               `json:"version"`
+	ExportedAt time.Time         `json:"exportedAt"`
+	Generator  string            `json:"generator,omitempty"`
+	Session    ExchangeSession   `json:"session"`
+	Branches   []ExchangeBranch  `json:"branches"`
+	Thoughts   []ExchangeThought `json:"thoughts"`
+	Links      []ExchangeLink    `json:"links"`
+	Counts     ExchangeCounts    `json:"counts"`
+}
+
+// ExchangeCounts let a reader check that nothing was cut off.
+type ExchangeCounts struct {
+	Branches int `json:"branches"`
+	Thoughts int `json:"thoughts"`
+	Links    int `json:"links"`
+}
+
+// ExchangeSession is the session of an exchange document.
+type ExchangeSession struct {
+	ID               string          `json:"id"`
+	Goal             string          `json:"goal"`
+	Mode             string          `json:"mode"`
+	CreatedAt        time.Time       `json:"createdAt"`
+	UpdatedAt        time.Time       `json:"updatedAt"`
+	Metadata         json.RawMessage `json:"metadata,omitempty"`
+	Settings         json.RawMessage `json:"settings,omitempty"`
+	ActiveBranch     string          `json:"activeBranch"`
+	CurrentThoughtID string          `json:"currentThoughtId"`
+	StepCount        int             `json:"stepCount"`
+	ContextStart     int             `json:"contextStart"`
+}
+
+// ExchangeBranch is a branch of an exchange document.
+type ExchangeBranch struct {
+	ID             string    `json:"id"`
+	State          string    `json:"state"`
+	Priority       float64   `json:"priority"`
+	ParentBranchID string    `json:"parentBranchId"`
+	ForkThoughtID  string    `json:"forkThoughtId"`
+	CreatedAt      time.Time `json:"createdAt"`
+	UpdatedAt      time.Time `json:"updatedAt"`
+}
+
+// ExchangeThought is a thought of an exchange document.
+type ExchangeThought struct {
+	ID          string          `json:"id"`
+	Step        int             `json:"step"`
+	BranchID    string          `json:"branchId"`
+	ParentID    string          `json:"parentId"`
+	Content     string          `json:"content"`
+	Type        string          `json:"type"`
+	Confidence  *float64        `json:"confidence"`
+	KeyPoints   []string        `json:"keyPoints"`
+	BranchPoint bool            `json:"branchPoint"`
+	Alternative bool            `json:"alternative"`
+	Selected    bool            `json:"selected"`
+	RevisesID   string          `json:"revisesId"`
+	Author      string          `json:"author"`
+	Tool        string          `json:"tool"`
+	Metadata    json.RawMessage `json:"metadata,omitempty"`
+	CreatedAt   time.Time       `json:"createdAt"`
+}
+
+// ExchangeLink is a link of an exchange document.
+type ExchangeLink struct {
+	ID          string    `json:"id"`
+	FromBranch  string    `json:"fromBranch"`
+	ToBranch    string    `json:"toBranch"`
+	FromThought string    `json:"fromThoughtId"`
+	ToThought   string    `json:"toThoughtId"`
+	Type        string    `json:"type"`
+	Reason      string    `json:"reason"`
+	Strength    float64   `json:"strength"`
+	CreatedAt   time.Time `json:"createdAt"`
+}
+
+// ExportSession builds the exchange document of a session in tx.
+func ExportSession(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, now time.Time) (*Exchange, error) {
+	bs, err := tx.Branches(ctx, sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID})
+	if err != nil {
+		return nil, err
+	}
+	links, err := tx.Links(ctx, sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	doc := &Exchange{Format: ExchangeFormat, Version: ExchangeVersion, ExportedAt: now, Generator: "thinkgraph",
+		Session: ExchangeSession{ID: sess.ID, Goal: sess.Goal, Mode: sess.Mode, CreatedAt: sess.CreatedAt, UpdatedAt: sess.UpdatedAt,
+			Metadata: sess.Metadata, Settings: sess.Settings, ActiveBranch: sess.ActiveBranch, CurrentThoughtID: sess.CurrentThoughtID,
+			StepCount: sess.StepCount, ContextStart: sess.ContextStart},
+		Branches: []ExchangeBranch{}, Thoughts: []ExchangeThought{}, Links: []ExchangeLink{}}
+	for _, b := range bs {
+		doc.Branches = append(doc.Branches, ExchangeBranch{ID: b.ID, State: b.State, Priority: b.Priority, ParentBranchID: b.ParentBranchID,
+			ForkThoughtID: b.ForkThoughtID, CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt})
+	}
+	for _, t := range ths {
+		kp := t.KeyPoints
+		if kp == nil {
+			kp = []string{}
+		}
+		doc.Thoughts = append(doc.Thoughts, ExchangeThought{ID: t.ID, Step: t.Step, BranchID: t.BranchID, ParentID: t.ParentID, Content: t.Content,
+			Type: t.Type, Confidence: t.Confidence, KeyPoints: kp, BranchPoint: t.BranchPoint, Alternative: t.Alternative, Selected: t.Selected,
+			RevisesID: t.RevisesID, Author: t.Author, Tool: t.Tool, Metadata: t.Metadata, CreatedAt: t.CreatedAt})
+	}
+	for _, l := range links {
+		doc.Links = append(doc.Links, ExchangeLink{ID: l.ID, FromBranch: l.FromBranch, ToBranch: l.ToBranch, FromThought: l.FromThought,
+			ToThought: l.ToThought, Type: l.Type, Reason: l.Reason, Strength: l.Strength, CreatedAt: l.CreatedAt})
+	}
+	doc.Counts = ExchangeCounts{Branches: len(doc.Branches), Thoughts: len(doc.Thoughts), Links: len(doc.Links)}
+	return doc, nil
+}
+
+// ParseExchange decodes and validates an exchange document. Errors are
+// ValidationErrors naming the offending field (e.g. "thoughts[3].parentId").
+func ParseExchange(raw []byte, maxThoughtLength int) (*Exchange, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, thinkgraph.Invalid("data", "an exported session document (the result of export)", "nothing", "'import' needs the exported document as command.data")
+	}
+	var probe struct {
+		Format  *string          `json:"format"`
+		Version *json.RawMessage `json:"version"`
+	}
+	if err := json.Unmarshal(raw, &probe); err != nil {
+		return nil, thinkgraph.Invalid("data", "a JSON object: an exported session document", clip(string(raw), 40), "'import': data is not a JSON object: %v", err)
+	}
+	if probe.Format == nil {
+		return nil, thinkgraph.Invalid("data.format", ExchangeFormat, "none", "'import': data.format is missing; expected %q (the output of export)", ExchangeFormat)
+	}
+	if *probe.Format != ExchangeFormat {
+		return nil, thinkgraph.Invalid("data.format", ExchangeFormat, clip(*probe.Format, 40), "'import': data.format is %q; only %q documents can be imported", clip(*probe.Format, 40), ExchangeFormat)
+	}
+	var version float64
+	if probe.Version == nil || json.Unmarshal(*probe.Version, &version) != nil || version != math.Trunc(version) || version < 1 {
+		rec := "none"
+		if probe.Version != nil {
+			rec = clip(string(*probe.Version), 20)
+		}
+		return nil, thinkgraph.Invalid("data.version", fmt.Sprintf("an integer from 1 to %d", ExchangeVersion), rec, "'import': data.version must be an integer from 1 to %d", ExchangeVersion)
+	}
+	if version > ExchangeVersion {
+		return nil, thinkgraph.Invalid("data.version", fmt.Sprintf("at most %d", ExchangeVersion), fmt.Sprint(version),
+			"'import': the document is version %v, written by a newer thinkgraph; this server reads versions up to %d", version, ExchangeVersion)
+	}
+	var doc Exchange
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&doc); err != nil {
+		field := "data"
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			field = "data." + te.Field
+		}
+		return nil, thinkgraph.Invalid(field, "the field types of an exported session document", clip(err.Error(), 80), "'import': malformed document: %v", err)
+	}
+	if err := doc.validate(maxThoughtLength); err != nil {
+		return nil, err
+	}
+	return &doc, nil
+}
+
+func (doc *Exchange) validate(maxLen int) error {
+	bad := func(field, expected, received, format string, args ...any) error {
+		return thinkgraph.Invalid("data."+field, expected, clip(received, 64), "'import': "+format, args...)
+	}
+	if c := doc.Counts; (c != ExchangeCounts{}) && (c.Branches != len(doc.Branches) || c.Thoughts != len(doc.Thoughts) || c.Links != len(doc.Links)) {
+		return bad("counts", fmt.Sprintf("%d branches, %d thoughts, %d links", len(doc.Branches), len(doc.Thoughts), len(doc.Links)),
+			fmt.Sprintf("%d, %d, %d", c.Branches, c.Thoughts, c.Links), "the document's counts do not match its content: it was cut off or edited")
+	}
+	branches := map[string]bool{}
+	for i, b := range doc.Branches {
+		f := fmt.Sprintf("branches[%d]", i)
+		if err := ValidateBranchID("data."+f+".id", b.ID); err != nil {
+			return err
+		}
+		if branches[b.ID] {
+			return bad(f+".id", "a branch id used once", b.ID, "branch %q appears twice", b.ID)
+		}
+		branches[b.ID] = true
+		switch b.State {
+		case "active", "pruned", "merged", "completed":
+		default:
+			return bad(f+".state", "active, pruned, merged or completed", b.State, "%s.state %q is not a branch state", f, b.State)
+		}
+	}
+	for i, b := range doc.Branches {
+		if b.ParentBranchID != "" && !branches[b.ParentBranchID] {
+			return bad(fmt.Sprintf("branches[%d].parentBranchId", i), "the id of a branch in the document", b.ParentBranchID, "branch %q's parent %q is not in the document", b.ID, b.ParentBranchID)
+		}
+	}
+	thoughts := map[string]int{}
+	steps := map[int]bool{}
+	maxStep := 0
+	for i, t := range doc.Thoughts {
+		f := fmt.Sprintf("thoughts[%d]", i)
+		if t.ID == "" {
+			return bad(f+".id", "a thought id", "", "%s.id is missing", f)
+		}
+		if _, dup := thoughts[t.ID]; dup {
+			return bad(f+".id", "a thought id used once", t.ID, "thought %q appears twice", t.ID)
+		}
+		thoughts[t.ID] = t.Step
+		if t.Step < 1 || steps[t.Step] {
+			return bad(f+".step", "a unique step ≥ 1", fmt.Sprint(t.Step), "%s.step %d is not a unique step ≥ 1", f, t.Step)
+		}
+		steps[t.Step] = true
+		maxStep = max(maxStep, t.Step)
+		if !branches[t.BranchID] {
+			return bad(f+".branchId", "the id of a branch in the document", t.BranchID, "%s's branch %q is not in the document", f, t.BranchID)
+		}
+		if err := validateContent("data."+f+".content", t.Content, maxLen); err != nil {
+			return err
+		}
+		if err := ValidateConfidence("data."+f+".confidence", t.Confidence); err != nil {
+			return err
+		}
+		if len(t.Metadata) > 0 && !json.Valid(t.Metadata) {
+			return bad(f+".metadata", "JSON", string(t.Metadata), "%s.metadata is not JSON", f)
+		}
+	}
+	for i, t := range doc.Thoughts {
+		f := fmt.Sprintf("thoughts[%d]", i)
+		for _, ref := range []struct{ name, id string }{{"parentId", t.ParentID}, {"revisesId", t.RevisesID}} {
+			if ref.id == "" {
+				continue
+			}
+			step, ok := thoughts[ref.id]
+			if !ok {
+				return bad(f+"."+ref.name, "the id of a thought in the document", ref.id, "%s.%s %q is not in the document", f, ref.name, ref.id)
+			}
+			if step >= t.Step {
+				return bad(f+"."+ref.name, "an earlier thought", ref.id, "%s.%s %q is not an earlier thought (step %d ≥ %d)", f, ref.name, ref.id, step, t.Step)
+			}
+		}
+	}
+	for i, b := range doc.Branches {
+		if _, ok := thoughts[b.ForkThoughtID]; b.ForkThoughtID != "" && !ok {
+			return bad(fmt.Sprintf("branches[%d].forkThoughtId", i), "the id of a thought in the document", b.ForkThoughtID, "branch %q forks from thought %q, which is not in the document", b.ID, b.ForkThoughtID)
+		}
+	}
+	for i, l := range doc.Links {
+		f := fmt.Sprintf("links[%d]", i)
+		if strings.TrimSpace(l.Type) == "" {
+			return bad(f+".type", "a link type", "", "%s.type is missing", f)
+		}
+		for _, ref := range []struct{ name, id string }{{"fromBranch", l.FromBranch}, {"toBranch", l.ToBranch}} {
+			if ref.id != "" && !branches[ref.id] {
+				return bad(f+"."+ref.name, "the id of a branch in the document", ref.id, "%s.%s %q is not in the document", f, ref.name, ref.id)
+			}
+		}
+		for _, ref := range []struct{ name, id string }{{"fromThoughtId", l.FromThought}, {"toThoughtId", l.ToThought}} {
+			if _, ok := thoughts[ref.id]; ref.id != "" && !ok {
+				return bad(f+"."+ref.name, "the id of a thought in the document", ref.id, "%s.%s %q is not in the document", f, ref.name, ref.id)
+			}
+		}
+	}
+	s := doc.Session
+	if _, ok := thoughts[s.CurrentThoughtID]; s.CurrentThoughtID != "" && !ok {
+		return bad("session.currentThoughtId", "the id of a thought in the document", s.CurrentThoughtID, "the session's current thought %q is not in the document", s.CurrentThoughtID)
+	}
+	if s.ActiveBranch != "" && !branches[s.ActiveBranch] && s.ActiveBranch != thinkgraph.DefaultBranch {
+		return bad("session.activeBranch", "the id of a branch in the document", s.ActiveBranch, "the active branch %q is not in the document", s.ActiveBranch)
+	}
+	if s.StepCount < maxStep {
+		return bad("session.stepCount", fmt.Sprintf("at least %d", maxStep), fmt.Sprint(s.StepCount), "session.stepCount %d is below the highest step %d", s.StepCount, maxStep)
+	}
+	if len(s.Settings) > 0 && !json.Valid(s.Settings) {
+		return bad("session.settings", "JSON", string(s.Settings), "session.settings is not JSON")
+	}
+	if len(s.Metadata) > 0 && !json.Valid(s.Metadata) {
+		return bad("session.metadata", "JSON", string(s.Metadata), "session.metadata is not JSON")
+	}
+	return nil
+}
+
+// ImportReport says what an import created.
+type ImportReport struct {
+	SessionID       string            `json:"session_id"`
+	SourceSessionID string            `json:"sourceSessionId"`
+	Branches        int               `json:"branches"`
+	Thoughts        int               `json:"thoughts"`
+	Links           int               `json:"links"`
+	ThoughtIDs      map[string]string `json:"thoughtIdMap" jsonschema:"old thought id → new thought id"`
+	LinkIDs         map[string]string `json:"linkIdMap"`
+	Conflicts       []string          `json:"conflicts"`
+	Vectors         int               `json:"vectorsComputed"`
+}
+
+// ImportSession stores doc as a new session of tenant with new ids for the
+// session, its thoughts and links (branch ids are names within a session
+// and are kept), and returns the report with the id maps. Vectors are
+// computed when the semantic engine is on (else, or on failure, on first
+// analysis).
+func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant string) (*ImportReport, error) {
+	if tenant == "" {
+		tenant = thinkgraph.LocalTenant
+	}
+	texts := make([]string, len(doc.Thoughts))
+	for i, t := range doc.Thoughts {
+		texts[i] = t.Content
+	}
+	var vecs = s.embedForWrite(ctx, texts...)
+	rep := &ImportReport{SessionID: NewID(), SourceSessionID: doc.Session.ID, ThoughtIDs: map[string]string{}, LinkIDs: map[string]string{}, Conflicts: []string{}}
+	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
+		rep.Conflicts, rep.Vectors = rep.Conflicts[:0], 0
+		if doc.Session.ID != "" {
+			if _, err := tx.Session(ctx, doc.Session.ID); err == nil {
+				rep.Conflicts = append(rep.Conflicts, fmt.Sprintf("session %q already exists in this store; the document was imported as the new session %q", doc.Session.ID, rep.SessionID))
+			}
+		}
+		ids := map[string]string{"": ""}
+		for _, t := range doc.Thoughts {
+			n := NewID()
+			ids[t.ID] = n
+			rep.ThoughtIDs[t.ID] = n
+		}
+		ds := doc.Session
+		active := ds.ActiveBranch
+		if active == "" {
+			active = thinkgraph.DefaultBranch
+		}
+		sess := &thinkgraph.Session{ID: rep.SessionID, Tenant: tenant, Goal: ds.Goal, Mode: ds.Mode, CreatedAt: ds.CreatedAt, UpdatedAt: ds.UpdatedAt,
+			Metadata: ds.Metadata, Settings: ds.Settings, CurrentThoughtID: ids[ds.CurrentThoughtID], ActiveBranch: active,
+			StepCount: ds.StepCount, ContextStart: ds.ContextStart}
+		if sess.CreatedAt.IsZero() {
+			sess.CreatedAt = s.now()
+		}
+		if sess.UpdatedAt.IsZero() {
+			sess.UpdatedAt = sess.CreatedAt
+		}
+		if err := tx.CreateSession(ctx, sess); err != nil {
+			return err
+		}
+		for _, b := range doc.Branches {
+			if err := tx.PutBranch(ctx, &thinkgraph.Branch{SessionID: sess.ID, ID: b.ID, State: b.State, Priority: b.Priority,
+				ParentBranchID: b.ParentBranchID, ForkThoughtID: ids[b.ForkThoughtID], CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt}); err != nil {
+				return err
+			}
+		}
+		var tvs []thinkgraph.Vector
+		for i, t := range doc.Thoughts {
+			th := &thinkgraph.Thought{ID: ids[t.ID], SessionID: sess.ID, BranchID: t.BranchID, ParentID: ids[t.ParentID], Step: t.Step,
+				Content: t.Content, Type: t.Type, Confidence: t.Confidence, KeyPoints: t.KeyPoints, BranchPoint: t.BranchPoint,
+				Alternative: t.Alternative, Selected: t.Selected, RevisesID: ids[t.RevisesID], Author: t.Author, Tool: t.Tool,
+				Metadata: t.Metadata, CreatedAt: t.CreatedAt}
+			if len(th.KeyPoints) == 0 {
+				th.KeyPoints = nil
+			}
+			if err := tx.AddThought(ctx, th); err != nil {
+				return err
+			}
+			if v := vectorAt(vecs, i); v != nil && s.sem != nil {
+				tvs = append(tvs, thinkgraph.Vector{ThoughtID: th.ID, SessionID: sess.ID, Model: s.sem.cfg.Embedder.Model(), Dim: len(v), Values: v, CreatedAt: s.now()})
+			}
+		}
+		if len(tvs) > 0 {
+			if err := tx.PutVectors(ctx, tvs); err != nil {
+				return err
+			}
+			rep.Vectors = len(tvs)
+		}
+		for _, l := range doc.Links {
+			n := NewID()
+			rep.LinkIDs[l.ID] = n
+			if err := tx.AddLink(ctx, &thinkgraph.Link{ID: n, SessionID: sess.ID, FromBranch: l.FromBranch, ToBranch: l.ToBranch,
+				FromThought: ids[l.FromThought], ToThought: ids[l.ToThought], Type: l.Type, Reason: l.Reason, Strength: l.Strength, CreatedAt: l.CreatedAt}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.Branches, rep.Thoughts, rep.Links = len(doc.Branches), len(doc.Thoughts), len(doc.Links)
+	return rep, nil
+}
+
+// ExportResult is the answer of export.
+type ExportResult struct {
+	Header
+	Document *Exchange `json:"document"`
+	Message  string    `json:"message"`
+}
+
+func (bt *BranchThinking) export(ctx context.Context, in CommandInput) (*ExportResult, error) {
+	res := &ExportResult{Header: Header{Command: "export"}}
+	err := bt.svc.viewOrEmpty(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+		doc, err := ExportSession(ctx, tx, sess, bt.svc.now())
+		if err != nil {
+			return err
+		}
+		res.SessionID, res.Document = sess.ID, doc
+		res.Message = fmt.Sprintf("Exported %d branches, %d thoughts and %d links as %s version %d; pass the document as command.data of import to restore it as a new session.",
+			len(doc.Branches), len(doc.Thoughts), len(doc.Links), ExchangeFormat, ExchangeVersion)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// ImportResult is the answer of import.
+type ImportResult struct {
+	Command string `json:"command"`
+	ImportReport
+	Message string `json:"message"`
+}
+
+func (bt *BranchThinking) importSession(ctx context.Context, in CommandInput) (*ImportResult, error) {
+	doc, err := ParseExchange(in.Document, bt.svc.cfg.MaxThoughtLength)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := bt.svc.ImportSession(ctx, doc, in.Session.Tenant)
+	if err != nil {
+		return nil, err
+	}
+	res := &ImportResult{Command: "import", ImportReport: *rep}
+	res.Message = fmt.Sprintf("Imported %d branches, %d thoughts and %d links as the new session %q (all thought and link ids were remapped, see thoughtIdMap); pass session_id %q to continue it.",
+		rep.Branches, rep.Thoughts, rep.Links, rep.SessionID, rep.SessionID)
+	return res, nil
+}
