@@ -66,6 +66,7 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	s.addSequentialTool()
 	s.addBranchThinkingTool()
 	s.addReasoningTools()
+	s.addLuxTools()
 	s.addResources()
 	return s
 }

@@ -1,0 +1,231 @@
+package reasoning
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/llm"
+)
+
+// The Lux tools (seed 003): confer, traced_reasoning, biased_reasoning and
+// planner. Every step they take is a thought of the session graph: what the
+// client sent is written by "client", what a model wrote by that model.
+// Their progress (which step is which thought, the bias machine's state) is
+// kept in the session's metadata, so it survives restarts and is shared by
+// every process serving the store.
+
+// MaxTemperature is the highest sampling temperature the Lux tools accept.
+const MaxTemperature = 2.0
+
+// validateTemperature checks an optional temperature in [0, MaxTemperature].
+func validateTemperature(field string, t *float64) error {
+	if t == nil {
+		return nil
+	}
+	if math.IsNaN(*t) || *t < 0 || *t > MaxTemperature {
+		return thinkgraph.Invalid(field, "a number from 0 to 2", fmt.Sprint(*t), "'%s' must be from 0 to 2, got %v", field, *t)
+	}
+	return nil
+}
+
+// maxMaxTokens bounds max_tokens (no current model answers with more).
+const maxMaxTokens = 1 << 20
+
+// getMeta decodes the session metadata key into v; it reports whether the
+// key was there.
+func getMeta(sess *thinkgraph.Session, key string, v any) (bool, error) {
+	raw, ok := sessionMeta(sess)[key]
+	if !ok || string(raw) == "null" {
+		return false, nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return false, fmt.Errorf("session %q: metadata %q: %w", sess.ID, key, err)
+	}
+	return true, nil
+}
+
+// luxWrite runs fn on the session of ref in a write transaction: the
+// connection's own session is created on first use, a named one must exist.
+// fn's changes to the session are saved.
+func (s *Service) luxWrite(ctx context.Context, ref SessionRef, mode string, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session) error) (*thinkgraph.Session, error) {
+	var out thinkgraph.Session
+	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
+		sess, err := s.reasoningSession(ctx, tx, ref, mode)
+		if err != nil {
+			return err
+		}
+		if err := fn(tx, sess); err != nil {
+			return err
+		}
+		if err := tx.UpdateSession(ctx, sess); err != nil {
+			return err
+		}
+		out = *sess
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ensureBranch creates branch id of the session, forking from the thought
+// fork, when it does not exist yet.
+func (s *Service) ensureBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, id string, fork *thinkgraph.Thought) (created bool, err error) {
+	if id == "" || id == thinkgraph.DefaultBranch {
+		return false, nil
+	}
+	_, err = tx.Branch(ctx, sess.ID, id)
+	if err == nil {
+		return false, nil
+	}
+	if !errors.Is(err, thinkgraph.ErrNotFound) {
+		return false, err
+	}
+	now := s.now()
+	b := &thinkgraph.Branch{SessionID: sess.ID, ID: id, State: "active", Priority: 1, CreatedAt: now, UpdatedAt: now}
+	if fork != nil {
+		b.ForkThoughtID, b.ParentBranchID = fork.ID, fork.BranchID
+	}
+	return true, tx.PutBranch(ctx, b)
+}
+
+// sessionRefOf names an existing session explicitly.
+func sessionRefOf(sess *thinkgraph.Session) SessionRef {
+	return SessionRef{ID: sess.ID, Explicit: true, Tenant: sess.Tenant}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only maps of plain values are marshalled here
+	}
+	return b
+}
+
+// ---- confer ----
+
+// ConferInput is one call of confer.
+type ConferInput struct {
+	Session     SessionRef
+	Message     string
+	Model       string
+	Temperature *float64
+	MaxTokens   *int
+	Call        LLMCall
+}
+
+// ConferResult is the model's answer to a confer message.
+type ConferResult struct {
+	Session thinkgraph.Session
+	Message thinkgraph.Thought
+	Answer  thinkgraph.Thought
+	// Model is the model that answered, as the provider reported it.
+	Model string
+	// Usage is the provider's token accounting, nil when it reported none.
+	Usage *llm.Usage
+}
+
+// conferState is the session metadata of confer: the thought ids of its
+// completed exchanges (message, answer), oldest first.
+type conferState struct {
+	Exchanges [][2]string `json:"exchanges"`
+}
+
+// conferHistory is the number of earlier exchanges sent with a message.
+const conferHistory = 10
+
+const conferSystemPrompt = "You are a helpful, precise assistant in a conversation. Answer the user's latest message; earlier messages of the conversation are given for context."
+
+// Confer sends a chat message to a model. The conversation of the session
+// (its last conferHistory exchanges) goes with it. The message is stored
+// before the model is called, the answer after, as a thought written by the
+// model and child of the message.
+func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, error) {
+	const tool = "confer"
+	if err := validateContent("message", in.Message, s.cfg.MaxThoughtLength); err != nil {
+		return nil, err
+	}
+	if err := validateTemperature("temperature", in.Temperature); err != nil {
+		return nil, err
+	}
+	if in.MaxTokens != nil && (*in.MaxTokens < 1 || *in.MaxTokens > maxMaxTokens) {
+		return nil, thinkgraph.Invalid("max_tokens", fmt.Sprintf("an integer from 1 to %d", maxMaxTokens), fmt.Sprint(*in.MaxTokens),
+			"'max_tokens' must be from 1 to %d, got %d", maxMaxTokens, *in.MaxTokens)
+	}
+	if err := s.checkSessionExists(ctx, in.Session); err != nil {
+		return nil, err
+	}
+	p, err := s.provider(tool, in.Session.ID, false, in.Call)
+	if err != nil {
+		return nil, err
+	}
+	vecs := s.embedForWrite(ctx, in.Message)
+	var msg thinkgraph.Thought
+	var hist []llm.Message
+	sess, err := s.luxWrite(ctx, in.Session, "confer", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+		hist = hist[:0]
+		var st conferState
+		if _, err := getMeta(sess, tool, &st); err != nil {
+			return err
+		}
+		for _, ex := range st.Exchanges {
+			q, err1 := tx.Thought(ctx, sess.ID, ex[0])
+			a, err2 := tx.Thought(ctx, sess.ID, ex[1])
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			hist = append(hist, llm.Message{Role: llm.RoleUser, Content: q.Content}, llm.Message{Role: llm.RoleAssistant, Content: a.Content})
+		}
+		msg = thinkgraph.Thought{Content: in.Message, Tool: tool, Author: "client", Type: "message"}
+		return s.appendThought(ctx, tx, sess, &msg, vectorAt(vecs, 0))
+	})
+	if err != nil {
+		return nil, err
+	}
+	msgs := append([]llm.Message{{Role: llm.RoleSystem, Content: conferSystemPrompt}}, hist...)
+	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: in.Message})
+	req := llm.Request{Messages: msgs, Model: in.Model, Temperature: in.Temperature, ThreadID: sess.ID}
+	if in.MaxTokens != nil {
+		req.MaxTokens = *in.MaxTokens
+	}
+	resp, err := s.complete(ctx, p, in.Call, req)
+	if err != nil {
+		return nil, err
+	}
+	meta := withModel(map[string]any{}, resp)
+	if resp.Usage != nil {
+		meta["usage"] = resp.Usage
+	}
+	vecs = s.embedForWrite(ctx, resp.Content)
+	answer := thinkgraph.Thought{Content: resp.Content, Tool: tool, Author: author(resp), Type: "answer",
+		ParentID: msg.ID, BranchID: msg.BranchID, Metadata: mustJSON(meta)}
+	se, err := s.luxWrite(ctx, sessionRefOf(sess), "", func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
+		a := answer
+		if err := s.appendThought(ctx, tx, se, &a, vectorAt(vecs, 0)); err != nil {
+			return err
+		}
+		var st conferState
+		if _, err := getMeta(se, tool, &st); err != nil {
+			return err
+		}
+		st.Exchanges = append(st.Exchanges, [2]string{msg.ID, a.ID})
+		if len(st.Exchanges) > conferHistory {
+			st.Exchanges = st.Exchanges[len(st.Exchanges)-conferHistory:]
+		}
+		answer = a
+		return setSessionMeta(se, tool, st)
+	})
+	if err != nil {
+		return nil, err
+	}
+	model := resp.Model
+	if model == "" {
+		model = author(resp)
+	}
+	return &ConferResult{Session: *se, Message: msg, Answer: answer, Model: model, Usage: resp.Usage}, nil
+}
