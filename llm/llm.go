@@ -109,7 +109,8 @@ type Response struct {
 	Attempts int `json:"attempts,omitempty"`
 }
 
-// Provider completes chat requests with one language-model backend.
+// Provider completes chat requests with one language-model backend. The
+// providers of this package are safe for concurrent use.
 type Provider interface {
 	// Name is the provider's short name: openai, anthropic, langbase or sampling.
 	Name() string

@@ -86,6 +86,9 @@ func (r *recording) Complete(ctx context.Context, req Request) (Response, error)
 	}
 	if inv.PipeName == "" && r.p.Name() == ProviderLangbase {
 		inv.PipeName = req.Pipe
+		if inv.PipeName == "" {
+			inv.PipeName = defaultPipe(r.p)
+		}
 	}
 	inv.Input, _ = json.Marshal(req)
 	if err != nil {
@@ -106,4 +109,20 @@ func (r *recording) Complete(ctx context.Context, req Request) (Response, error)
 		_ = r.rec.Record(context.WithoutCancel(ctx), inv)
 	}
 	return resp, err
+}
+
+// defaultPipe returns the default pipe of a (possibly wrapped) Langbase
+// provider.
+func defaultPipe(p Provider) string {
+	for p != nil {
+		switch q := p.(type) {
+		case *Langbase:
+			return q.pipe
+		case interface{ Unwrap() Provider }:
+			p = q.Unwrap()
+		default:
+			return ""
+		}
+	}
+	return ""
 }

@@ -85,3 +85,46 @@ func TestRecordingCancelledStillRecorded(t *testing.T) {
 		t.Fatal("want error")
 	}
 }
+
+func TestRecordingDefaultPipeOnFailure(t *testing.T) {
+	srv := newFakeServer(t, jsonReply(404, `{"error":{"message":"Pipe not found"}}`))
+	rec := &memRecorder{}
+	cfg := testConfig(srv.URL)
+	cfg.Langbase.Pipes.Linear = "lin-x"
+	p, err := New(cfg, ProviderLangbase, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Recording(p, rec, "reasoning.linear", "s").Complete(context.Background(), Request{}); err == nil {
+		t.Fatal("want error")
+	}
+	if r := rec.rows[0]; r.PipeName != "lin-x" || r.Success || !strings.Contains(r.Error, "Pipe not found") {
+		t.Errorf("row = %+v", r)
+	}
+}
+
+func BenchmarkWrapperOverhead(b *testing.B) {
+	inner := ProviderFunc("nop", func(ctx context.Context, req Request) (Response, error) {
+		return Response{Content: "x"}, nil
+	})
+	rec := RecorderFunc(func(context.Context, Invocation) error { return nil })
+	p := Recording(WithRetry(inner, DefaultConfig().retryPolicy()), rec, "t", "s")
+	req := Request{Messages: []Message{{Role: RoleUser, Content: "hello"}}}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Complete(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSelect(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.OpenAI.APIKey = "k"
+	for b.Loop() {
+		if _, err := Select(cfg, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -77,6 +77,9 @@ type retrying struct {
 
 func (r *retrying) Name() string { return r.p.Name() }
 
+// Unwrap returns the wrapped provider.
+func (r *retrying) Unwrap() Provider { return r.p }
+
 func (r *retrying) Complete(ctx context.Context, req Request) (Response, error) {
 	start := time.Now()
 	name := r.p.Name()
