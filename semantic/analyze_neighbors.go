@@ -22,11 +22,11 @@ import (
 //     its nearest centroid (above knnTreeMin documents: C = n/64 centroids,
 //     found through a two-level tree, see quantizer);
 //  3. each document is compared, by sketch, with the members of its
-//     knnProbe nearest centroids' lists; the best 3k+8 by sketch are
+//     knnProbe nearest centroids' lists; the best 2k+8 by sketch are
 //     re-ranked with exact cosines on the full vectors and the best k above
 //     the threshold kept.
 //
-// The cost is about n·(C + probe·n/C) sketch dot products plus n·(3k+8) exact
+// The cost is about n·(C + probe·n/C) sketch dot products plus n·(2k+8) exact
 // ones instead of n²/2 exact ones. A pair that lands in clusters that neither
 // document probes is missed. Measured on clustered test data: 98.8% of the
 // exact 10 nearest neighbours are found at 2,000 documents; of the planted
@@ -147,7 +147,7 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 		c := near[i*probe]
 		lists[c] = append(lists[c], int32(i))
 	}
-	rerank := 3*k + 8
+	rerank := 2*k + 8
 	const slack = 0.3
 	// Visit the documents cluster by cluster, so that the rows a document
 	// compares with are mostly still in the CPU cache from its predecessor.
