@@ -3,6 +3,7 @@ package semantic
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Verdict is the contradiction decider's answer for one pair of texts.
@@ -41,6 +42,10 @@ type Verdict struct {
 // lexical: it does not resolve coreference, world knowledge or sarcasm.
 type Contradictor struct {
 	lx *Lexicon
+
+	mu    sync.Mutex
+	cache map[string]*clause // analysed sentences, bounded
+
 	// MinCoverage is the fraction of the negated (or shorter) text's content
 	// words that must be matched in the other text; 1 by default.
 	MinCoverage float64
@@ -55,7 +60,7 @@ func NewContradictor(lx *Lexicon) (*Contradictor, error) {
 			return nil, err
 		}
 	}
-	return &Contradictor{lx: lx, MinCoverage: 1}, nil
+	return &Contradictor{lx: lx, MinCoverage: 1, cache: map[string]*clause{}}, nil
 }
 
 // clause is a text analysed for contradiction.
@@ -72,8 +77,11 @@ type clause struct {
 
 type word struct {
 	tok, lemma string
+	stem       string   // Porter stem of tok
+	lemmaStem  string   // Porter stem of lemma
 	lemmas     []string // every base form ("faster": "faster", "fast")
 	senses     []Sense
+	ancestors  []int32 // hypernyms of senses, three levels up
 	// attributive is set when the next token is a content word ("a large
 	// flute"): such a word picks out a thing rather than asserting a
 	// property of it.
@@ -94,7 +102,7 @@ var numberWords = map[string]string{
 var opposites = func() map[string]string {
 	m := map[string]string{}
 	for _, p := range [][2]string{
-		{"near", "far"},
+		{"near", "far"}, {"close", "far"},
 		{"more", "less"}, {"more", "fewer"}, {"most", "least"}, {"increase", "decrease"},
 		{"increase", "reduce"}, {"rise", "fall"}, {"above", "below"}, {"over", "under"},
 		{"before", "after"}, {"always", "never"}, {"all", "none"}, {"everyone", "nobody"},
@@ -196,7 +204,7 @@ func (c *Contradictor) analyse(text string) clause {
 			senses = append(senses, c.lx.Senses(l)...)
 		}
 		attributive := i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] && !IsNumber(cl.toks[i+1]) && cl.toks[i+1] != "than"
-		cl.content = append(cl.content, word{tok: t, lemma: lemma, lemmas: lemmas, senses: senses, attributive: attributive})
+		cl.content = append(cl.content, word{tok: t, lemma: lemma, stem: Stem(t), lemmaStem: Stem(lemma), lemmas: lemmas, senses: senses, ancestors: c.ancestors(senses), attributive: attributive})
 	}
 	return cl
 }
@@ -211,7 +219,7 @@ func (c *Contradictor) match(a, b word) bool {
 // WordNet sense, or b is a kind of a ("man" asserts "person", not the
 // reverse).
 func (c *Contradictor) matchDir(a, b word) bool {
-	if a.lemma == b.lemma || a.tok == b.tok || Stem(a.tok) == Stem(b.tok) || Stem(a.lemma) == Stem(b.lemma) {
+	if a.lemma == b.lemma || a.tok == b.tok || a.stem == b.stem || a.lemmaStem == b.lemmaStem {
 		return true
 	}
 	if len(a.senses) == 0 || len(b.senses) == 0 {
@@ -230,24 +238,42 @@ func (c *Contradictor) matchDir(a, b word) bool {
 // isA reports whether a sense of a is a hyponym of a sense of b within three
 // levels.
 func (c *Contradictor) isA(a, b word) bool {
-	var buf [64]int32
-	level := buf[:0]
-	for _, s := range a.senses {
+	for _, p := range a.ancestors {
+		for _, y := range b.senses {
+			if p == y.Synset {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ancestors returns the hypernyms of senses up to three levels up.
+func (c *Contradictor) ancestors(senses []Sense) []int32 {
+	var out, level []int32
+	for _, s := range senses {
 		level = append(level, s.Synset)
 	}
-	for d := 0; d < 3; d++ {
+	for d := 0; d < 3 && len(level) > 0; d++ {
 		var next []int32
 		for _, id := range level {
 			for _, p := range c.lx.Hypernyms(id) {
-				for _, y := range b.senses {
-					if p == y.Synset {
-						return true
-					}
+				if !containsID(out, p) {
+					out = append(out, p)
+					next = append(next, p)
 				}
-				next = append(next, p)
 			}
 		}
 		level = next
+	}
+	return out
+}
+
+func containsID(xs []int32, x int32) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
 	}
 	return false
 }
@@ -291,8 +317,83 @@ func (c *Contradictor) cover(x, y []word, skip map[int]bool, match func(a, b wor
 }
 
 // Contradiction decides whether a and b contradict each other.
+//
+// Texts of several sentences are compared sentence by sentence (at most
+// maxSentences of each); the most confident contradiction wins.
 func (c *Contradictor) Contradiction(a, b string) Verdict {
-	A, B := c.analyse(a), c.analyse(b)
+	sa, sb := splitSentences(a), splitSentences(b)
+	if len(sa) == 1 && len(sb) == 1 {
+		return c.decide(sa[0], sb[0])
+	}
+	var best Verdict
+	for _, x := range sa {
+		for _, y := range sb {
+			v := c.decide(x, y)
+			if v.Contradicts && v.Confidence > best.Confidence {
+				best = v
+				best.Reason = fmt.Sprintf("%s (A: %q; B: %q)", v.Reason, x, y)
+			}
+		}
+	}
+	if !best.Contradicts {
+		best.Reason = "no sentence of A contradicts a sentence of B"
+	}
+	return best
+}
+
+const maxSentences = 12
+
+// splitSentences splits text at sentence ends (. ! ? ; and line breaks)
+// that are followed by a space or the end, keeping decimals ("3.5") and
+// abbreviations inside a word intact.
+func splitSentences(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(text) && len(out) < maxSentences-1; i++ {
+		switch text[i] {
+		case '.', '!', '?', ';', '\n':
+			if i+1 < len(text) && text[i+1] != ' ' && text[i+1] != '\n' && text[i+1] != '\t' && text[i] != '\n' {
+				continue
+			}
+			if s := strings.TrimSpace(text[start:i]); s != "" {
+				out = append(out, s)
+			}
+			start = i + 1
+		}
+	}
+	if s := strings.TrimSpace(text[start:]); s != "" {
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		out = append(out, text)
+	}
+	return out
+}
+
+const clauseCacheMax = 8192
+
+// clauseOf returns the analysis of a sentence, cached: session-wide checks
+// compare each thought with many others.
+func (c *Contradictor) clauseOf(text string) *clause {
+	c.mu.Lock()
+	cl, ok := c.cache[text]
+	c.mu.Unlock()
+	if ok {
+		return cl
+	}
+	v := c.analyse(text)
+	cl = &v
+	c.mu.Lock()
+	if c.cache == nil || len(c.cache) >= clauseCacheMax {
+		c.cache = map[string]*clause{}
+	}
+	c.cache[text] = cl
+	c.mu.Unlock()
+	return cl
+}
+
+func (c *Contradictor) decide(a, b string) Verdict {
+	A, B := *c.clauseOf(a), *c.clauseOf(b)
 	if len(A.content) == 0 || len(B.content) == 0 {
 		return Verdict{Reason: "no content words to compare"}
 	}

@@ -87,3 +87,26 @@ func TestContradictionReason(t *testing.T) {
 		t.Fatalf("Reason = %q, want %q", v.Reason, want)
 	}
 }
+
+func TestContradictionMultiSentence(t *testing.T) {
+	c, _ := NewContradictor(nil)
+	a := "We benchmarked three stores. Use PostgreSQL for the store. The p99 latency is 20 ms."
+	b := "We reviewed it again. Do not use PostgreSQL for the store! SQLite is simpler."
+	v := c.Contradiction(a, b)
+	if !v.Contradicts || !strings.Contains(v.Reason, "negation") || !strings.Contains(v.Reason, "Use PostgreSQL for the store") {
+		t.Fatalf("verdict = %+v", v)
+	}
+	if v := c.Contradiction(a, "We benchmarked three stores. SQLite is simpler."); v.Contradicts {
+		t.Fatalf("false contradiction: %+v", v)
+	}
+	if got := splitSentences("Latency is 3.5 ms. Fine!  Next; last"); len(got) != 4 || got[0] != "Latency is 3.5 ms" {
+		t.Fatalf("splitSentences = %q", got)
+	}
+}
+
+func BenchmarkContradiction(b *testing.B) {
+	c, _ := NewContradictor(nil)
+	for b.Loop() {
+		c.Contradiction("We should not use PostgreSQL for the session store", "Use PostgreSQL for the session store because it is durable")
+	}
+}

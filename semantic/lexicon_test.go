@@ -53,3 +53,13 @@ func TestLexicon(t *testing.T) {
 		t.Errorf("Lemmas(cutting) = %v, want both cut and cutting", got)
 	}
 }
+
+// BenchmarkParseLexicon measures the one-time cost of reading the embedded
+// lexicon (done lazily on first use).
+func BenchmarkParseLexicon(b *testing.B) {
+	for b.Loop() {
+		if _, err := parseLexicon(lexiconData); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
