@@ -18,7 +18,7 @@ import (
 //     is added, with a pseudo-random sign, to bucket hash(t) mod 128; the
 //     sketch preserves dot products in expectation);
 //  2. C = ⌈√(2n)⌉ centroids are seeded with evenly spaced documents, refined
-//     by one k-means step on the sketches, and each document is filed under
+//     by one k-means step on a sample of the sketches, and each document is filed under
 //     its nearest centroid (above knnTreeMin documents: C = n/64 centroids,
 //     found through a two-level tree, see quantizer);
 //  3. each document is compared, by sketch, with the members of its
@@ -133,15 +133,24 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 	// knnTreeMin documents the clusters are found through a two-level tree
 	// instead, which makes ~64-document clusters affordable.
 	nc := int(math.Ceil(math.Sqrt(2 * float64(m.n))))
-	nearest := func(cent *matrix, p int) []int32 { return nearestCentroids(sk, cent, p) }
+	nearest := func(x, cent *matrix, p int) []int32 { return nearestCentroids(x, cent, p) }
 	if m.n > knnTreeMin {
 		nc = (m.n + knnClusterSize - 1) / knnClusterSize
-		nearest = func(cent *matrix, p int) []int32 { return newQuantizer(cent).assign(sk, p) }
+		nearest = func(x, cent *matrix, p int) []int32 { return newQuantizer(cent).assign(x, p) }
 	}
 	cent := seedCentroids(sk, nc)
-	cent = recomputeCentroids(sk, cent, nearest(cent, 1))
+	// The k-means step uses a sample of about 16 documents per centroid.
+	sample := sk
+	if stride := m.n / (16 * nc); stride > 1 {
+		sample = &matrix{dim: sk.dim}
+		for i := 0; i < m.n; i += stride {
+			sample.rows = append(sample.rows, sk.row(i))
+		}
+		sample.n = len(sample.rows)
+	}
+	cent = recomputeCentroids(sample, cent, nearest(sample, cent, 1))
 	probe := min(knnProbe, nc)
-	near := nearest(cent, probe)
+	near := nearest(sk, cent, probe)
 	lists := make([][]int32, nc)
 	for i := 0; i < m.n; i++ {
 		c := near[i*probe]
