@@ -2,11 +2,14 @@ package semantic
 
 import (
 	"context"
+	"errors"
 	"sync"
 )
 
 // IndexLoader returns the thoughts of a session with their persisted vectors;
-// thoughts whose Vector is nil are skipped (they are added once embedded).
+// thoughts whose Vector is nil, or whose length differs from the index's
+// dimension (a vector of an earlier model), are skipped: they are added
+// once (re-)embedded.
 type IndexLoader func(ctx context.Context, sessionID string) ([]Doc, error)
 
 // Indexes holds one Index per session. A session's index is built on first
@@ -81,7 +84,10 @@ func (s *Indexes) Get(ctx context.Context, sessionID string) (*Index, error) {
 			if d.Vector == nil {
 				continue
 			}
-			if err = idx.Add(d.ID, d.Vector); err != nil {
+			// A vector of another dimension (left by an earlier embedding
+			// model) is skipped: the thought is re-embedded and added later.
+			if aerr := idx.Add(d.ID, d.Vector); aerr != nil && !errors.Is(aerr, ErrDimension) {
+				err = aerr
 				break
 			}
 		}

@@ -187,7 +187,7 @@ func TestIndexesLoadAndWrites(t *testing.T) {
 			return nil, errors.New("boom")
 		}
 		<-release
-		return []Doc{{ID: "t1", Vector: Vector{1, 0}}, {ID: "t2", Vector: nil}}, nil
+		return []Doc{{ID: "t1", Vector: Vector{1, 0}}, {ID: "t2", Vector: nil}, {ID: "old", Vector: Vector{1, 0, 0}}}, nil
 	}
 	s := NewIndexes(loader, 2, 2)
 	if err := s.Add("s1", "x", Vector{0, 1}); err != nil { // not loaded: ignored
