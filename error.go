@@ -25,6 +25,9 @@ const (
 
 	CodeSessionNotFound Code = "SessionNotFound"
 	CodeInternal        Code = "InternalError"
+	// CodeStoreUnavailable: the database could not be reached; the call may
+	// be retried once it is back.
+	CodeStoreUnavailable Code = "StoreUnavailable"
 )
 
 // Error is an error a tool reports to its caller: it names the field that was

@@ -39,6 +39,10 @@ type Options struct {
 	RequestTimeout time.Duration
 	// ShutdownTimeout bounds how long shutdown waits for in-flight calls.
 	ShutdownTimeout time.Duration
+	// Stateless serves every request on a fresh MCP session (the SDK's
+	// stateless mode), so any replica can serve any request without sticky
+	// sessions. Calls must then name their session_id to continue one.
+	Stateless bool
 	// Ready reports whether the server can serve (the database is reachable).
 	Ready   func(context.Context) error
 	Metrics http.Handler
@@ -90,7 +94,7 @@ func New(srv *mcp.Server, loopback bool, opts Options) *Server {
 	opts.defaults(loopback)
 	s := &Server{opts: opts}
 	var mcpHandler http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: opts.Logger, MaxRequestBodyBytes: opts.MaxBodyBytes})
+		&mcp.StreamableHTTPOptions{Logger: opts.Logger, MaxRequestBodyBytes: opts.MaxBodyBytes, Stateless: opts.Stateless})
 	var metrics http.Handler = opts.Metrics
 	if opts.Tokens != nil {
 		requireToken := auth.RequireBearerToken(opts.Tokens.verifier, nil)

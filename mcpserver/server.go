@@ -170,7 +170,7 @@ func (s *Server) addTool(d toolDef) {
 			}
 		}
 		res := s.errorResult(ctx, name, d.errorStatus, err)
-		if thinkgraph.AsError(err).Code == thinkgraph.CodeInternal {
+		if code := thinkgraph.AsError(err).Code; code == thinkgraph.CodeInternal || code == thinkgraph.CodeStoreUnavailable {
 			s.observe(name, "internal_error", start)
 			if s.opts.Metrics != nil {
 				s.opts.Metrics.StoreError()

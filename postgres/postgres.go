@@ -17,6 +17,7 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
@@ -88,6 +89,19 @@ var Dialect = sqlstore.Dialect{
 	LockSessionSQL: fmt.Sprintf(`SELECT pg_advisory_xact_lock(%d, hashtext(CAST(current_schema() AS text) || '/' || CAST(? AS text)))`, lockSession),
 	Retryable:      retryable,
 	Conflict:       func(err error) bool { return sqlState(err) == codeUniqueViolation },
+	Unavailable:    unavailable,
+}
+
+// unavailable reports connection failures and server shutdowns: class 08
+// (connection exception), 57P01–57P03 (admin or crash shutdown, cannot
+// connect now), and errors connecting at all.
+func unavailable(err error) bool {
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) || errors.Is(err, driver.ErrBadConn) {
+		return true
+	}
+	code := sqlState(err)
+	return strings.HasPrefix(code, "08") || code == "57P01" || code == "57P02" || code == "57P03"
 }
 
 func sqlState(err error) string {

@@ -226,7 +226,7 @@ func (s *Service) Linear(ctx context.Context, in ReasoningInput) (*LinearResult,
 	if err != nil {
 		return nil, err
 	}
-	text, conf, meta, structured := parseAnswer(resp.Content)
+	ans := llm.ParsePipeAnswer(resp.Content)
 	var prev *string
 	if raw, ok := sessionMeta(sess)["linear_last_thought"]; ok {
 		var id string
@@ -234,15 +234,12 @@ func (s *Service) Linear(ctx context.Context, in ReasoningInput) (*LinearResult,
 			prev = &id
 		}
 	}
-	m := map[string]any{"provider": resp.Provider, "model": resp.Model, "structured": structured}
-	if resp.Pipe != "" {
-		m["pipe"] = resp.Pipe
-	}
-	if len(meta) > 0 {
-		m["metadata"] = meta
+	m := withModel(map[string]any{"structured": ans.Structured}, resp)
+	if len(ans.Metadata) > 0 {
+		m["metadata"] = ans.Metadata
 	}
 	ths, se, err := s.storeAnswers(ctx, sess.ID, sess.Tenant, author(resp), tool,
-		[]modelThought{{Content: text, Confidence: conf, ParentID: input.ID, Type: "analysis", Meta: m}},
+		[]modelThought{{Content: ans.Thought, Confidence: ans.Confidence, ParentID: input.ID, Type: "analysis", Meta: m}},
 		func(se *thinkgraph.Session, ths []thinkgraph.Thought) error {
 			return setSessionMeta(se, "linear_last_thought", ths[0].ID)
 		})

@@ -103,30 +103,6 @@ func providerError(err error) error {
 	}
 }
 
-// modelAnswer is the JSON a reasoning pipe is asked to answer with (seed 002).
-type modelAnswer struct {
-	Thought    string          `json:"thought"`
-	Confidence *float64        `json:"confidence"`
-	Metadata   json.RawMessage `json:"metadata"`
-}
-
-// parseAnswer reads the pipe's {thought, confidence, metadata}; any other
-// answer is taken whole as the thought with confidence 0.8 (seed 002).
-func parseAnswer(content string) (text string, confidence float64, meta json.RawMessage, structured bool) {
-	var a modelAnswer
-	if err := llm.ExtractJSON(content, &a); err == nil && a.Thought != "" {
-		c := 0.8
-		if a.Confidence != nil && *a.Confidence >= 0 && *a.Confidence <= 1 {
-			c = *a.Confidence
-		}
-		if len(a.Metadata) > 0 && a.Metadata[0] != '{' {
-			a.Metadata = nil
-		}
-		return a.Thought, c, a.Metadata, true
-	}
-	return content, 0.8, nil, false
-}
-
 // sessionMeta reads and writes keys of a session's metadata object.
 func sessionMeta(sess *thinkgraph.Session) map[string]json.RawMessage {
 	m := map[string]json.RawMessage{}

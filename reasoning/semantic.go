@@ -141,14 +141,12 @@ func vectorAt(vs []semantic.Vector, i int) semantic.Vector {
 
 // toDoc converts a thought for the analyzers.
 func toDoc(th *thinkgraph.Thought) semantic.Doc {
-	d := semantic.Doc{
+	// A revision does not build on the thought it revises, so RevisesID is
+	// not a dependency (it would read as a restated premise).
+	return semantic.Doc{
 		ID: th.ID, SessionID: th.SessionID, Branch: th.BranchID, ParentID: th.ParentID, Step: th.Step,
 		Type: th.Type, Content: th.Content, Confidence: th.Confidence, KeyPoints: th.KeyPoints,
 	}
-	if th.RevisesID != "" {
-		d.DependsOn = append(d.DependsOn, th.RevisesID)
-	}
-	return d
 }
 
 // Docs returns the session's thoughts as analyzer documents with vectors,

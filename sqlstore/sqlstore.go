@@ -39,6 +39,10 @@ type Dialect struct {
 	// Conflict reports whether err is a unique-constraint violation; the
 	// store then wraps it with thinkgraph.ErrConflict. Nil means never.
 	Conflict func(err error) bool
+	// Unavailable reports whether err means the database cannot be reached
+	// (connection refused or dropped, server shutting down); the store then
+	// reports a StoreUnavailable error. Nil means never.
+	Unavailable func(err error) bool
 }
 
 // DB is a thinkgraph.Store over database/sql.
@@ -81,7 +85,13 @@ func (db *DB) View(ctx context.Context, fn func(thinkgraph.Tx) error) error {
 }
 
 func (db *DB) run(ctx context.Context, pool *sql.DB, readOnly bool, fn func(thinkgraph.Tx) error) error {
-	return db.retry(ctx, func() error { return db.runOnce(ctx, pool, readOnly, fn) })
+	err := db.retry(ctx, func() error { return db.runOnce(ctx, pool, readOnly, fn) })
+	if err != nil && db.dialect.Unavailable != nil && db.dialect.Unavailable(err) {
+		return &thinkgraph.Error{Code: thinkgraph.CodeStoreUnavailable, Err: err,
+			Message:     "the database is unavailable; nothing from this call can be relied on as stored: retry in a moment",
+			Suggestions: []string{"retry the call when the database is back (see /readyz)"}}
+	}
+	return err
 }
 
 // retry runs once until it succeeds, fails with an error the dialect does not

@@ -54,6 +54,7 @@ var envVars = []envVar{
 	{"THINKGRAPH_TOKENS_FILE", "none", "HTTP only: file of \"<sha256 hex of token> <tenant>\" lines (see \"thinkgraph token new\"); required to listen beyond loopback."},
 	{"THINKGRAPH_ALLOWED_HOSTS", "localhost,127.0.0.1,::1 on loopback; any otherwise", "HTTP only: comma-separated Host names accepted (DNS-rebinding protection); * accepts any."},
 	{"THINKGRAPH_ALLOWED_ORIGINS", "none", "HTTP only: comma-separated extra Origin values accepted (an Origin on an allowed host is always accepted)."},
+	{"THINKGRAPH_HTTP_STATELESS", "false", "HTTP: true serves every request on a fresh MCP session (no sticky sessions needed across replicas); clients then pass session_id."},
 	{"THINKGRAPH_HTTP_MAX_BODY_BYTES", "4194304", "HTTP only: largest request body accepted."},
 }
 
@@ -74,6 +75,7 @@ type config struct {
 	allowedHosts   []string
 	allowedOrigins []string
 	maxBodyBytes   int64
+	stateless      bool
 }
 
 func splitList(v string) []string {
@@ -127,6 +129,13 @@ func loadConfig(getenv func(string) string) (*config, error) {
 	c.tokensFile = strings.TrimSpace(getenv("THINKGRAPH_TOKENS_FILE"))
 	c.allowedHosts = splitList(getenv("THINKGRAPH_ALLOWED_HOSTS"))
 	c.allowedOrigins = splitList(getenv("THINKGRAPH_ALLOWED_ORIGINS"))
+	switch v := strings.ToLower(strings.TrimSpace(getenv("THINKGRAPH_HTTP_STATELESS"))); v {
+	case "", "false", "0":
+	case "true", "1":
+		c.stateless = true
+	default:
+		errs = append(errs, fmt.Errorf("THINKGRAPH_HTTP_STATELESS must be true or false, got %q", v))
+	}
 	c.maxBodyBytes = int64(intVar("THINKGRAPH_HTTP_MAX_BODY_BYTES", 4<<20, 1024))
 	c.sqlite.MaxReaders = intVar("DATABASE_MAX_CONNECTIONS", 5, 1)
 	c.sqlite.BusyTimeout = time.Duration(intVar("THINKGRAPH_BUSY_TIMEOUT_MS", 10000, 0)) * time.Millisecond

@@ -47,6 +47,7 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 	fs := e.flagSet("serve", "serve [--db PATH] [--http ADDR]")
 	db := fs.String("db", "", "SQLite database file (overrides DATABASE_PATH)")
 	httpAddr := fs.String("http", "", "serve streamable HTTP at ADDR/mcp instead of stdio, e.g. 127.0.0.1:8080 (a bare :PORT binds loopback)")
+	stateless := fs.Bool("stateless", false, "HTTP: serve every request on a fresh MCP session, so replicas behind a load balancer need no sticky sessions (calls must pass session_id to continue a session; also THINKGRAPH_HTTP_STATELESS=true)")
 	if err := parseFlags(fs, argv); err != nil {
 		return err
 	}
@@ -80,6 +81,9 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 		}
 		return err
 	}
+	if *stateless {
+		cfg.stateless = true
+	}
 	return serveHTTP(ctx, cfg, log, srv, reg, store, *httpAddr, path)
 }
 
@@ -97,7 +101,7 @@ func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserve
 	addr = net.JoinHostPort(host, port)
 	loopback := httpserver.IsLoopback(host)
 	opts := httpserver.Options{
-		AllowedHosts: cfg.allowedHosts, AllowedOrigins: cfg.allowedOrigins, MaxBodyBytes: cfg.maxBodyBytes,
+		AllowedHosts: cfg.allowedHosts, AllowedOrigins: cfg.allowedOrigins, MaxBodyBytes: cfg.maxBodyBytes, Stateless: cfg.stateless,
 		Metrics: reg, Logger: log,
 		Ready: store.Ping,
 	}
