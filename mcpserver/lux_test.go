@@ -223,3 +223,115 @@ func TestConferErrors(t *testing.T) {
 		t.Fatalf("%q %v", text, out)
 	}
 }
+
+func TestPlannerWithBranchEndsWithSummary(t *testing.T) {
+	fake := &fakeOpenAI{}
+	fake.script(
+		chatReply{content: "Choose CRDTs for conflict-free merging of concurrent edits."},
+		chatReply{content: "Use WebSocket servers behind a load balancer to relay operations."},
+		chatReply{content: "Alternatively adopt operational transformation with one central server per document."},
+		chatReply{content: "Here is the last step:\n```json\n" + `{"step": "Persist snapshots and the operation log in PostgreSQL.", "summary": "An OT server per document relays edits and persists them.", "next_steps": ["Prototype the OT server", "Load test with 100 editors"]}` + "\n```"},
+	)
+	e := newLuxEnv(t, fake)
+	cs := e.connect()
+	out := mustCall(t, cs, "planner", map[string]any{"step": "Design a real-time collaborative editing system", "step_number": 1, "total_steps": "4", "next_step_required": true, "model": "o3-pro"})
+	sid := out["session_id"].(string)
+	if out["status"] != "planning" || out["step_number"] != 1.0 || out["total_steps"] != 4.0 || out["next_step_required"] != true ||
+		out["step_content"] != "Choose CRDTs for conflict-free merging of concurrent edits." || out["continuation_id"] != sid ||
+		out["model_used"] != "gpt-test-2026" || out["planning_complete"] != nil || out["plan_summary"] != nil {
+		t.Fatal(out)
+	}
+	md := out["metadata"].(map[string]any)
+	if md["step_history_length"] != 1.0 || len(md["branches"].([]any)) != 0 || md["is_step_revision"] != false || md["branch_id"] != nil {
+		t.Fatal(md)
+	}
+	if fake.request(0)["model"] != "o3-pro" {
+		t.Fatal(fake.request(0))
+	}
+	mustCall(t, cs, "planner", map[string]any{"step": "", "step_number": 2, "total_steps": 4, "next_step_required": true, "continuation_id": sid})
+	if m := fake.messages(1); !strings.Contains(m[1], "Task: Design a real-time collaborative editing system") || !strings.Contains(m[1], "Plan step 1: Choose CRDTs") {
+		t.Fatalf("plan so far not sent: %q", m)
+	}
+	out = mustCall(t, cs, "planner", map[string]any{"step": "What if we centralise?", "step_number": 3, "total_steps": 4, "next_step_required": true,
+		"is_branch_point": true, "branch_from_step": 1, "branch_id": "ot", "session_id": sid})
+	md = out["metadata"].(map[string]any)
+	if out["status"] != "branching" || md["branch_id"] != "ot" || md["is_branch_point"] != true || md["branch_from_step"] != 1.0 || md["branches"].([]any)[0] != "ot" {
+		t.Fatal(out)
+	}
+	// The branch starts at step 1: step 2 (on main) is not part of its plan.
+	if m := fake.messages(2); strings.Contains(m[1], "WebSocket") || !strings.Contains(m[1], "Input for this step: What if we centralise?") {
+		t.Fatalf("branch prompt %q", m)
+	}
+	out = mustCall(t, cs, "planner", map[string]any{"step": "", "step_number": 4, "total_steps": 4, "next_step_required": false, "branch_id": "ot", "session_id": sid})
+	if out["status"] != "complete" || out["planning_complete"] != true || out["step_content"] != "Persist snapshots and the operation log in PostgreSQL." ||
+		out["plan_summary"] != "An OT server per document relays edits and persists them." || out["next_steps"] != "Prototype the OT server; Load test with 100 editors" {
+		t.Fatal(out)
+	}
+	snap := out["synthesis_snapshot"].(map[string]any)
+	wantPlan := "1. Choose CRDTs for conflict-free merging of concurrent edits.\n3. Alternatively adopt operational transformation with one central server per document.\n4. Persist snapshots and the operation log in PostgreSQL."
+	if snap["current_plan"] != wantPlan || snap["ready_for_execution"] != true || snap["confidence_level"] != "medium" ||
+		len(snap["key_decisions"].([]any)) != 2 || snap["next_actions"].([]any)[1] != "Load test with 100 editors" {
+		t.Fatalf("snapshot %v", snap)
+	}
+	if md := out["metadata"].(map[string]any); md["step_history_length"] != 4.0 || md["branch_id"] != "ot" {
+		t.Fatal(md)
+	}
+	// The graph: the task by the client, steps by the model, the branch forks from step 1.
+	ths := sessionThoughts(t, e, sid)
+	if len(ths) != 6 || ths[0].Author != "client" || ths[0].Type != "task" || ths[1].Author != "gpt-test-2026" || ths[1].ParentID != ths[0].ID {
+		t.Fatalf("graph %+v", ths)
+	}
+	if ths[3].Content != "What if we centralise?" || ths[3].BranchID != "ot" || ths[3].ParentID != ths[1].ID || ths[4].ParentID != ths[3].ID || ths[5].ParentID != ths[4].ID || ths[5].BranchID != "ot" {
+		t.Fatalf("branch in graph %+v", ths[3:])
+	}
+	err := e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
+		b, err := tx.Branch(context.Background(), sid, "ot")
+		if err == nil && (b.ForkThoughtID != ths[1].ID || b.ParentBranchID != "main") {
+			t.Errorf("branch %+v", b)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// show_current_path sees the plan.
+	path := mustCall(t, cs, "show_current_path", map[string]any{"session_id": sid})
+	if b, _ := json.Marshal(path); !strings.Contains(string(b), "Persist snapshots") {
+		t.Fatalf("show_current_path %s", b)
+	}
+}
+
+func TestPlannerErrors(t *testing.T) {
+	fake := &fakeOpenAI{}
+	fake.script(chatReply{content: "Step one."})
+	e := newLuxEnv(t, fake)
+	cs := e.connect()
+	base := func(kv ...any) map[string]any {
+		m := map[string]any{"step": "Plan a move", "step_number": 1, "total_steps": 3, "next_step_required": true}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	check := func(args map[string]any, field string) {
+		t.Helper()
+		out, text := mustFail(t, cs, "planner", args)
+		if d, _ := out["details"].(map[string]any); d == nil || d["field"] != field {
+			t.Errorf("%v: want field %s: %q", args, field, text)
+		}
+	}
+	check(base("step_number", 0), "step_number")
+	check(base("temperature", 3), "temperature")
+	check(base("step_number", 2), "step_number") // no plan yet
+	check(base("continuation_id", "nope"), "continuation_id")
+	check(base("session_id", "nope"), "session_id")
+	delete(base(), "total_steps")
+	check(map[string]any{"step": "x", "step_number": 1, "next_step_required": true}, "total_steps")
+	out := mustCall(t, cs, "planner", base())
+	sid := out["session_id"].(string)
+	check(base("step_number", 2, "is_step_revision", true, "revises_step_number", 7, "session_id", sid), "revises_step_number")
+	check(base("step_number", 2, "is_branch_point", true, "branch_from_step", 5, "session_id", sid), "branch_from_step")
+	if fake.count() != 1 {
+		t.Fatalf("model called %d times", fake.count())
+	}
+}

@@ -35,9 +35,9 @@ func validateTemperature(field string, t *float64) error {
 // maxMaxTokens bounds max_tokens (no current model answers with more).
 const maxMaxTokens = 1 << 20
 
-// getMeta decodes the session metadata key into v; it reports whether the
+// luxGetMeta decodes the session metadata key into v; it reports whether the
 // key was there.
-func getMeta(sess *thinkgraph.Session, key string, v any) (bool, error) {
+func luxGetMeta(sess *thinkgraph.Session, key string, v any) (bool, error) {
 	raw, ok := sessionMeta(sess)[key]
 	if !ok || string(raw) == "null" {
 		return false, nil
@@ -73,9 +73,9 @@ func (s *Service) luxWrite(ctx context.Context, ref SessionRef, mode string, fn 
 	return &out, nil
 }
 
-// ensureBranch creates branch id of the session, forking from the thought
+// luxEnsureBranch creates branch id of the session, forking from the thought
 // fork, when it does not exist yet.
-func (s *Service) ensureBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, id string, fork *thinkgraph.Thought) (created bool, err error) {
+func (s *Service) luxEnsureBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, id string, fork *thinkgraph.Thought) (created bool, err error) {
 	if id == "" || id == thinkgraph.DefaultBranch {
 		return false, nil
 	}
@@ -94,12 +94,12 @@ func (s *Service) ensureBranch(ctx context.Context, tx thinkgraph.Tx, sess *thin
 	return true, tx.PutBranch(ctx, b)
 }
 
-// sessionRefOf names an existing session explicitly.
-func sessionRefOf(sess *thinkgraph.Session) SessionRef {
+// luxRef names an existing session explicitly.
+func luxRef(sess *thinkgraph.Session) SessionRef {
 	return SessionRef{ID: sess.ID, Explicit: true, Tenant: sess.Tenant}
 }
 
-func mustJSON(v any) json.RawMessage {
+func luxJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err) // only maps of plain values are marshalled here
@@ -170,7 +170,7 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 	sess, err := s.luxWrite(ctx, in.Session, "confer", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		hist = hist[:0]
 		var st conferState
-		if _, err := getMeta(sess, tool, &st); err != nil {
+		if _, err := luxGetMeta(sess, tool, &st); err != nil {
 			return err
 		}
 		for _, ex := range st.Exchanges {
@@ -203,14 +203,14 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 	}
 	vecs = s.embedForWrite(ctx, resp.Content)
 	answer := thinkgraph.Thought{Content: resp.Content, Tool: tool, Author: author(resp), Type: "answer",
-		ParentID: msg.ID, BranchID: msg.BranchID, Metadata: mustJSON(meta)}
-	se, err := s.luxWrite(ctx, sessionRefOf(sess), "", func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
+		ParentID: msg.ID, BranchID: msg.BranchID, Metadata: luxJSON(meta)}
+	se, err := s.luxWrite(ctx, luxRef(sess), "", func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
 		a := answer
 		if err := s.appendThought(ctx, tx, se, &a, vectorAt(vecs, 0)); err != nil {
 			return err
 		}
 		var st conferState
-		if _, err := getMeta(se, tool, &st); err != nil {
+		if _, err := luxGetMeta(se, tool, &st); err != nil {
 			return err
 		}
 		st.Exchanges = append(st.Exchanges, [2]string{msg.ID, a.ID})

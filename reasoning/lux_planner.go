@@ -1,0 +1,239 @@
+package reasoning
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/llm"
+)
+
+// planner (seed 003): step 1 is the task; each step of the plan is written
+// by the model from the plan so far and the client's input for the step.
+
+// PlannerInput is one call of planner.
+type PlannerInput struct {
+	Session           SessionRef
+	Step              string
+	StepNumber        int
+	TotalSteps        int
+	NextStepRequired  bool
+	IsStepRevision    bool
+	RevisesStepNumber *int
+	IsBranchPoint     bool
+	BranchFromStep    *int
+	BranchID          string
+	MoreStepsNeeded   bool
+	Model             string
+	Temperature       *float64
+	Call              LLMCall
+}
+
+// planState is the planner's record of a run.
+type planState struct {
+	// Confidences are the steps' geometric mean token probabilities, where known.
+	Confidences []float64 `json:"confidences,omitempty"`
+	Complete    bool      `json:"complete,omitempty"`
+}
+
+// PlanSnapshot is the planner's synthesis of the plan (seed 003).
+type PlanSnapshot struct {
+	CurrentPlan       string   `json:"current_plan"`
+	KeyDecisions      []string `json:"key_decisions"`
+	NextActions       []string `json:"next_actions"`
+	ConfidenceLevel   string   `json:"confidence_level"`
+	ReadyForExecution bool     `json:"ready_for_execution"`
+}
+
+// PlannerResult is what planner generated.
+type PlannerResult struct {
+	Session          thinkgraph.Session
+	Step             thinkgraph.Thought
+	Status           string
+	TotalSteps       int
+	Branches         []string
+	BranchID         string
+	HistoryLength    int
+	PlanningComplete bool
+	PlanSummary      string
+	NextSteps        string
+	ModelUsed        string
+	Snapshot         PlanSnapshot
+}
+
+var plannerFields = stepFields{tool: "planner", mode: "planner", content: "step", number: "step_number", total: "total_steps",
+	revises: "revises_step_number", branchFrom: "branch_from_step", branch: "branch_id", rootType: "task", inputType: "guidance", rootName: "task"}
+
+const plannerSystemPrompt = `You are a planning assistant. You build a plan for a task one step at a time. Write only the plan step you are asked for: concrete and actionable, one to four sentences, in plain text, without preamble or numbering.`
+
+const plannerFinalPrompt = `This is the last step of the plan. Answer with JSON only: {"step": "<the last plan step>", "summary": "<the whole plan in two to four sentences>", "next_steps": ["<first action to take>", "..."]}.`
+
+type plannerFinal struct {
+	Step      string   `json:"step"`
+	Summary   string   `json:"summary"`
+	NextSteps []string `json:"next_steps"`
+}
+
+var decisionCues = []string{"will ", "use ", "choose", "chose", "decide", "adopt", "select", "prefer", "go with", "opt for", "pick "}
+
+// Planner runs one step of planning.
+func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult, error) {
+	f := plannerFields
+	if in.RevisesStepNumber != nil {
+		in.IsStepRevision = true
+	}
+	if in.IsStepRevision && in.RevisesStepNumber == nil {
+		return nil, thinkgraph.Invalid(f.revises, "the step_number of the step being revised", "none", "'revises_step_number' is required when 'is_step_revision' is true")
+	}
+	if in.BranchFromStep != nil {
+		in.IsBranchPoint = true
+	}
+	if in.IsBranchPoint && in.BranchFromStep == nil {
+		return nil, thinkgraph.Invalid(f.branchFrom, "the step_number the branch starts from", "none", "'branch_from_step' is required when 'is_branch_point' is true")
+	}
+	if in.BranchFromStep != nil && in.BranchID == "" {
+		in.BranchID = fmt.Sprintf("branch-from-%d", *in.BranchFromStep)
+	}
+	sin := stepInput{Session: in.Session, Number: in.StepNumber, Total: in.TotalSteps, Next: in.NextStepRequired, Content: in.Step,
+		Revises: in.RevisesStepNumber, BranchFrom: in.BranchFromStep, BranchID: in.BranchID, MoreNeeded: in.MoreStepsNeeded}
+	if err := f.validate(&sin, s.cfg.MaxThoughtLength); err != nil {
+		return nil, err
+	}
+	if err := validateTemperature("temperature", in.Temperature); err != nil {
+		return nil, err
+	}
+	if err := s.checkSessionExists(ctx, in.Session); err != nil {
+		return nil, err
+	}
+	p, err := s.provider(f.tool, in.Session.ID, false, in.Call)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.prepareStep(ctx, f, sin, "step")
+	if err != nil {
+		return nil, err
+	}
+	prompt := st.transcript("Task", "Plan step")
+	if st.Input != nil && st.Input.ID != st.Root.ID {
+		prompt += fmt.Sprintf("\nInput for this step: %s\n", st.Input.Content)
+	}
+	done := !in.NextStepRequired
+	switch {
+	case in.RevisesStepNumber != nil:
+		prompt += fmt.Sprintf("\nWrite plan step %d: a revision of plan step %d that corrects or improves it.", in.StepNumber, *in.RevisesStepNumber)
+	case in.BranchFromStep != nil:
+		prompt += fmt.Sprintf("\nWrite plan step %d, starting the alternative branch %q from plan step %d: take a different approach from there.", in.StepNumber, in.BranchID, *in.BranchFromStep)
+	default:
+		prompt += fmt.Sprintf("\nWrite plan step %d of about %d.", in.StepNumber, st.Run.Total)
+	}
+	if done {
+		prompt += "\n" + plannerFinalPrompt
+	}
+	temp := 0.7
+	if in.Temperature != nil {
+		temp = *in.Temperature
+	}
+	resp, requested, err := s.completeLogprobs(ctx, p, in.Call, llm.Request{Model: in.Model, Temperature: &temp, ThreadID: st.Session.ID,
+		Messages: []llm.Message{{Role: llm.RoleSystem, Content: plannerSystemPrompt}, {Role: llm.RoleUser, Content: prompt}}})
+	if err != nil {
+		return nil, err
+	}
+	content := strings.TrimSpace(resp.Content)
+	var final plannerFinal
+	if done && llm.ExtractJSON(content, &final) == nil && strings.TrimSpace(final.Step) != "" {
+		content = strings.TrimSpace(final.Step)
+	} else {
+		final = plannerFinal{}
+	}
+	if content == "" {
+		return nil, providerError(&llm.APIError{Provider: resp.Provider, StatusCode: 200, Message: "the model returned an empty plan step"})
+	}
+	ts := computeTokenStats(resp, requested)
+	meta := stepMeta{Run: st.Run.Run, Number: in.StepNumber, Role: "step", Provider: resp.Provider, Model: resp.Model, TokenConfidence: ts.Confidence}
+	if in.RevisesStepNumber != nil {
+		meta.Revises = *in.RevisesStepNumber
+	}
+	if in.BranchFromStep != nil {
+		meta.BranchFrom = *in.BranchFromStep
+	}
+	vec := vectorAt(s.embedForWrite(ctx, content), 0)
+	th := thinkgraph.Thought{Content: content, Author: author(resp), Type: "plan", Metadata: luxJSON(meta)}
+	sess, run, stored, err := s.finishStep(ctx, f, st, sin, th, vec, func(run *stepRun, th *thinkgraph.Thought) {
+		if run.Plan == nil {
+			run.Plan = &planState{}
+		}
+		if ts.Confidence != nil {
+			run.Plan.Confidences = append(run.Plan.Confidences, *ts.Confidence)
+		}
+		run.Plan.Complete = done
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := &PlannerResult{Session: *sess, Step: *stored, TotalSteps: run.Total, Branches: slices.Clone(run.Branches), BranchID: stored.BranchID,
+		HistoryLength: run.Count, ModelUsed: resp.Model}
+	if res.Branches == nil {
+		res.Branches = []string{}
+	}
+	if res.ModelUsed == "" {
+		res.ModelUsed = author(resp)
+	}
+	switch {
+	case done:
+		res.Status = "complete"
+	case in.RevisesStepNumber != nil:
+		res.Status = "revising"
+	case in.BranchFromStep != nil:
+		res.Status = "branching"
+	default:
+		res.Status = "planning"
+	}
+	steps := append(slices.Clone(st.pathSteps()), pathThought{Thought: *stored, Meta: meta})
+	steps = slices.DeleteFunc(steps, func(p pathThought) bool { return p.ID != stored.ID && p.Meta.Number == in.StepNumber })
+	var plan, decisions, outline []string
+	for _, p := range steps {
+		sent := luxSentence(p.Content, 240)
+		plan = append(plan, fmt.Sprintf("%d. %s", p.Meta.Number, sent))
+		outline = append(outline, sent)
+		lc := strings.ToLower(p.Content)
+		if slices.ContainsFunc(decisionCues, func(c string) bool { return strings.Contains(lc, c) }) {
+			decisions = append(decisions, fmt.Sprintf("Step %d: %s", p.Meta.Number, sent))
+		}
+	}
+	if len(decisions) > 5 {
+		decisions = decisions[len(decisions)-5:]
+	}
+	if decisions == nil {
+		decisions = []string{}
+	}
+	var actions []string
+	if done {
+		res.PlanningComplete = true
+		res.PlanSummary = strings.TrimSpace(final.Summary)
+		if res.PlanSummary == "" {
+			res.PlanSummary = fmt.Sprintf("Plan for %q in %d steps: %s", luxSentence(st.Root.Content, 200), len(outline), strings.Join(outline, " "))
+		}
+		for _, a := range final.NextSteps {
+			if a = strings.TrimSpace(a); a != "" {
+				actions = append(actions, a)
+			}
+		}
+		if len(actions) == 0 {
+			actions = []string{"Execute plan step " + fmt.Sprint(steps[0].Meta.Number) + ": " + luxSentence(steps[0].Content, 200)}
+		}
+		res.NextSteps = strings.Join(actions, "; ")
+	} else {
+		actions = []string{fmt.Sprintf("Write plan step %d of %d", in.StepNumber+1, max(run.Total, in.StepNumber+1))}
+		res.NextSteps = actions[0]
+	}
+	conf := "low"
+	if c := luxMean(run.Plan.Confidences); c != nil {
+		conf = luxLevel(*c, 0.5, 0.8)
+	} else if done {
+		conf = "medium"
+	}
+	res.Snapshot = PlanSnapshot{CurrentPlan: strings.Join(plan, "\n"), KeyDecisions: decisions, NextActions: actions, ConfidenceLevel: conf, ReadyForExecution: done}
+	return res, nil
+}
