@@ -82,6 +82,8 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 		return e.invocations(ctx, rest)
 	case "eval":
 		return e.eval(ctx, rest)
+	case "export":
+		return e.export(ctx, rest)
 	case "token":
 		return e.token(rest)
 	case "version", "--version", "-version":
@@ -103,6 +105,7 @@ Usage:
   thinkgraph serve [--db PATH] [--http ADDR]   serve MCP over stdio, or streamable HTTP at ADDR/mcp
   thinkgraph sessions list [--db PATH] [--limit N]
   thinkgraph sessions show ID [--db PATH]
+  thinkgraph export ID [--format F] [--db PATH] write a session as json, markdown, mermaid, dot, html or svg
   thinkgraph invocations [--session ID]        list the LLM calls the server made
   thinkgraph eval sick FILE [--split TEST]    measure the semantic engine on the SICK data set
   thinkgraph token new TENANT                  make a bearer token for HTTP (prints the token and its tokens-file line)

@@ -1,0 +1,301 @@
+// Package render turns a reasoning session into documents people read: a
+// Markdown report, Mermaid and Graphviz DOT drawings of the thought graph,
+// an SVG layout of it, and a self-contained HTML page.
+//
+// Every renderer works on a Graph, a read model of one session loaded in one
+// read transaction (see Loader), and escapes all user text for its format: a
+// thought may contain markup, quotes, backticks, newlines or the format's own
+// metacharacters, and renders as text.
+package render
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/semantic"
+)
+
+// Graph is the read model of one session: its branches, thoughts (in step
+// order) and links, with the findings of the semantic analyses when they
+// were run.
+type Graph struct {
+	Session  thinkgraph.Session
+	Branches []thinkgraph.Branch
+	Thoughts []thinkgraph.Thought
+	Links    []thinkgraph.Link
+	// Analysis is nil when the analyses were not asked for.
+	Analysis *Analysis
+	// Threshold is the confidence below which a thought is a branch point.
+	Threshold float64
+
+	once sync.Once
+	ix   *index
+}
+
+// Analysis holds what the semantic engine found in a session.
+type Analysis struct {
+	// Unavailable says why no analysis was run ("" when it was).
+	Unavailable    string                       `json:"unavailable,omitempty"`
+	Contradictions []semantic.Contradiction     `json:"contradictions"`
+	Circular       []semantic.CircularReasoning `json:"circular"`
+	// Evaluations of the branches, in branch order.
+	Evaluations []BranchEvaluation `json:"evaluations"`
+	// Checked is the number of thoughts with vectors that were analysed.
+	Checked int `json:"thoughtsChecked"`
+}
+
+// BranchEvaluation is the evaluation of one branch.
+type BranchEvaluation struct {
+	Branch string `json:"branch"`
+	semantic.Evaluation
+}
+
+// index holds what the renderers derive from a Graph.
+type index struct {
+	byID     map[string]int      // thought id -> position in Thoughts
+	children map[string][]string // thought id -> child ids, in step order
+	onPath   map[string]bool     // thoughts on the path to the current thought
+	depth    []int               // per thought: distance from its root
+	branches []string            // branch ids: main first, then in creation order, then unknown ones
+	// contradicts marks thoughts in a contradiction; circular those in a
+	// circular chain.
+	contradicts map[string]bool
+	circular    map[string]bool
+}
+
+func (g *Graph) index() *index {
+	g.once.Do(func() {
+		ix := &index{byID: map[string]int{}, children: map[string][]string{}, onPath: map[string]bool{},
+			depth: make([]int, len(g.Thoughts)), contradicts: map[string]bool{}, circular: map[string]bool{}}
+		for i, t := range g.Thoughts {
+			ix.byID[t.ID] = i
+		}
+		for i, t := range g.Thoughts {
+			if p, ok := ix.byID[t.ParentID]; ok && p < i {
+				ix.children[t.ParentID] = append(ix.children[t.ParentID], t.ID)
+				ix.depth[i] = ix.depth[p] + 1
+			}
+		}
+		for id, n := g.Session.CurrentThoughtID, 0; id != "" && n <= len(g.Thoughts); n++ {
+			i, ok := ix.byID[id]
+			if !ok || ix.onPath[id] {
+				break
+			}
+			ix.onPath[id] = true
+			id = g.Thoughts[i].ParentID
+		}
+		seen := map[string]bool{}
+		add := func(b string) {
+			if b != "" && !seen[b] {
+				seen[b] = true
+				ix.branches = append(ix.branches, b)
+			}
+		}
+		add(thinkgraph.DefaultBranch)
+		bs := slices.Clone(g.Branches)
+		slices.SortStableFunc(bs, func(a, b thinkgraph.Branch) int { return a.CreatedAt.Compare(b.CreatedAt) })
+		for _, b := range bs {
+			add(b.ID)
+		}
+		for _, t := range g.Thoughts {
+			add(t.BranchID)
+		}
+		if len(g.Thoughts) > 0 && !slices.ContainsFunc(g.Thoughts, func(t thinkgraph.Thought) bool { return t.BranchID == thinkgraph.DefaultBranch }) &&
+			!slices.ContainsFunc(g.Branches, func(b thinkgraph.Branch) bool { return b.ID == thinkgraph.DefaultBranch }) {
+			ix.branches = ix.branches[1:]
+		}
+		if g.Analysis != nil {
+			for _, c := range g.Analysis.Contradictions {
+				ix.contradicts[c.ThoughtA.ID] = true
+				ix.contradicts[c.ThoughtB.ID] = true
+			}
+			for _, c := range g.Analysis.Circular {
+				for _, r := range c.Thoughts {
+					ix.circular[r.ID] = true
+				}
+			}
+		}
+		g.ix = ix
+	})
+	return g.ix
+}
+
+// thought returns the thought with id, or nil.
+func (g *Graph) thought(id string) *thinkgraph.Thought {
+	if i, ok := g.index().byID[id]; ok {
+		return &g.Thoughts[i]
+	}
+	return nil
+}
+
+// branch returns the branch with id, or nil.
+func (g *Graph) branch(id string) *thinkgraph.Branch {
+	for i := range g.Branches {
+		if g.Branches[i].ID == id {
+			return &g.Branches[i]
+		}
+	}
+	return nil
+}
+
+// unexplored reports whether t is an alternative that was never selected.
+func unexplored(t *thinkgraph.Thought) bool { return t.Alternative && !t.Selected }
+
+// isBranchPoint reports whether t is a branch point: marked so, or with
+// more than one child.
+func (g *Graph) isBranchPoint(t *thinkgraph.Thought) bool {
+	return t.BranchPoint || len(g.index().children[t.ID]) > 1
+}
+
+// Loader loads sessions into Graphs through the reasoning service, which
+// enforces tenancy: a session of another tenant does not exist.
+type Loader struct {
+	Svc *reasoning.Service
+
+	mu    sync.Mutex
+	judge *semantic.Contradictor
+}
+
+// NewLoader returns a loader on svc.
+func NewLoader(svc *reasoning.Service) *Loader { return &Loader{Svc: svc} }
+
+// Load reads the session of ref. With analyze, the semantic analyses
+// (contradictions, circular reasoning, branch evaluations) are run when the
+// semantic engine is enabled; otherwise Analysis says why they are missing.
+func (l *Loader) Load(ctx context.Context, ref reasoning.SessionRef, analyze bool) (*Graph, error) {
+	g := &Graph{Threshold: l.Svc.Config().ConfidenceThreshold}
+	err := l.Svc.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+		g.Session = *sess
+		var err error
+		if g.Branches, err = tx.Branches(ctx, sess.ID); err != nil {
+			return err
+		}
+		if g.Thoughts, err = tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID}); err != nil {
+			return err
+		}
+		if g.Links, err = tx.Links(ctx, sess.ID); err != nil {
+			return err
+		}
+		if analyze {
+			g.Analysis = l.analyze(ctx, tx, sess.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func (l *Loader) contradictor() (*semantic.Contradictor, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.judge == nil {
+		c, err := semantic.NewContradictor(nil)
+		if err != nil {
+			return nil, err
+		}
+		l.judge = c
+	}
+	return l.judge, nil
+}
+
+func (l *Loader) analyze(ctx context.Context, tx thinkgraph.Tx, sessionID string) *Analysis {
+	docs, idx, err := l.Svc.Docs(ctx, tx, sessionID)
+	if err != nil {
+		return &Analysis{Unavailable: thinkgraph.AsError(err).Message}
+	}
+	c, err := l.contradictor()
+	if err != nil {
+		return &Analysis{Unavailable: "the contradiction decider could not be loaded: " + err.Error()}
+	}
+	judge := func(a, b semantic.Doc) (bool, float64, string) {
+		v := c.Contradiction(a.Content, b.Content)
+		return v.Contradicts, v.Confidence, v.Reason
+	}
+	a := &Analysis{}
+	rep := semantic.FindContradictions(docs, idx, judge, semantic.ContradictionOptions{})
+	a.Contradictions, a.Checked = rep.Contradictions, rep.Thoughts
+	a.Circular = semantic.DetectCircular(docs, semantic.CircularOptions{})
+	byBranch := map[string][]semantic.Doc{}
+	var order []string
+	for _, d := range docs {
+		if _, ok := byBranch[d.Branch]; !ok {
+			order = append(order, d.Branch)
+		}
+		byBranch[d.Branch] = append(byBranch[d.Branch], d)
+	}
+	for _, b := range order {
+		a.Evaluations = append(a.Evaluations, BranchEvaluation{Branch: b,
+			Evaluation: semantic.EvaluateBranch(byBranch[b], nil, judge, semantic.DefaultThresholds())})
+	}
+	if a.Contradictions == nil {
+		a.Contradictions = []semantic.Contradiction{}
+	}
+	if a.Circular == nil {
+		a.Circular = []semantic.CircularReasoning{}
+	}
+	return a
+}
+
+// branchThoughts returns the thoughts of each branch, in step order.
+func (g *Graph) branchThoughts() map[string][]*thinkgraph.Thought {
+	m := map[string][]*thinkgraph.Thought{}
+	for i := range g.Thoughts {
+		t := &g.Thoughts[i]
+		m[t.BranchID] = append(m[t.BranchID], t)
+	}
+	return m
+}
+
+// confidence formats a confidence, "—" when unknown.
+func confidence(c *float64) string {
+	if c == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", *c)
+}
+
+// clip shortens s to n runes (with an ellipsis), on one line.
+func clip(s string, n int) string {
+	out := make([]rune, 0, min(len(s), n+1))
+	space := false
+	for _, r := range s {
+		if r == '\n' || r == '\r' || r == '\t' || r == ' ' {
+			space = len(out) > 0
+			continue
+		}
+		if space {
+			out = append(out, ' ')
+			space = false
+		}
+		out = append(out, r)
+		if len(out) > n {
+			return string(out[:n-1]) + "…"
+		}
+	}
+	return string(out)
+}
+
+// validUTF8 replaces invalid bytes so every format gets valid text.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return string([]rune(s))
+}
+
+// sortedLinks returns links in creation order (then id).
+func (g *Graph) sortedLinks() []thinkgraph.Link {
+	ls := slices.Clone(g.Links)
+	slices.SortStableFunc(ls, func(a, b thinkgraph.Link) int {
+		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
+	})
+	return ls
+}

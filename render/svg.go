@@ -1,0 +1,191 @@
+package render
+
+import (
+	"bufio"
+	"fmt"
+	"html"
+	"io"
+	"strings"
+
+	"github.com/thinkgraph/thinkgraph"
+)
+
+// SVG layout constants, in pixels.
+const (
+	nodeW   = 168
+	nodeH   = 40
+	gapX    = 24
+	gapY    = 28
+	marginX = 16
+	headerH = 36
+)
+
+// esc escapes user text for SVG/HTML text and attribute values.
+func esc(s string) string { return html.EscapeString(validUTF8(s)) }
+
+// Layout is where SVG placed each thought: the top-left corner of its box.
+type Layout struct {
+	Width, Height int
+	X, Y          map[string]int
+}
+
+// layout places the thoughts in layers by depth (distance from their root)
+// and in columns by branch; thoughts of one branch at the same depth (the
+// alternatives of a branch point) sit side by side in the branch's column.
+func (g *Graph) layout() (*Layout, []int, []int) {
+	ix := g.index()
+	branchPos := map[string]int{}
+	for i, b := range ix.branches {
+		branchPos[b] = i
+	}
+	// width of each branch column: the most thoughts it has at one depth.
+	widths := make([]int, len(ix.branches))
+	slot := make([]int, len(g.Thoughts))
+	count := map[[2]int]int{}
+	maxDepth := 0
+	for i := range g.Thoughts {
+		b := branchPos[g.Thoughts[i].BranchID]
+		k := [2]int{b, ix.depth[i]}
+		slot[i] = count[k]
+		count[k]++
+		widths[b] = max(widths[b], count[k])
+		maxDepth = max(maxDepth, ix.depth[i])
+	}
+	starts := make([]int, len(ix.branches))
+	x := marginX
+	for b := range ix.branches {
+		starts[b] = x
+		x += max(widths[b], 1)*(nodeW+gapX) + gapX
+	}
+	l := &Layout{Width: x, X: map[string]int{}, Y: map[string]int{}}
+	for i := range g.Thoughts {
+		t := &g.Thoughts[i]
+		b := branchPos[t.BranchID]
+		l.X[t.ID] = starts[b] + gapX/2 + slot[i]*(nodeW+gapX)
+		l.Y[t.ID] = headerH + gapY/2 + ix.depth[i]*(nodeH+gapY)
+	}
+	l.Height = headerH + (maxDepth+1)*(nodeH+gapY) + gapY
+	if len(g.Thoughts) == 0 {
+		l.Height = headerH + gapY
+	}
+	return l, starts, widths
+}
+
+// SVG draws the thought graph as an SVG element: branches as coloured
+// columns, thoughts as boxes filled by confidence (grey without one) and
+// layered by depth, the path to the current thought in bold, branch points
+// with a diamond, unexplored alternatives dashed, thoughts in a
+// contradiction or a circular chain with a red or orange badge,
+// cross-references as labelled dashed curves and contradictions as red
+// curves. Every thought is a <g class="node" data-id="…" data-step="…">.
+func SVG(w io.Writer, g *Graph) error {
+	bw := bufio.NewWriter(w)
+	ix := g.index()
+	l, starts, widths := g.layout()
+	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" class="tg-graph" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui,sans-serif" font-size="11">`+"\n",
+		l.Width, l.Height, l.Width, l.Height)
+	fmt.Fprintf(bw, `<defs><marker id="tg-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#666"/></marker>`+
+		`<marker id="tg-arrow-path" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="%s"/></marker></defs>`+"\n", pathColor)
+	for b, name := range ix.branches {
+		wd := max(widths[b], 1)*(nodeW+gapX) + gapX/2
+		fmt.Fprintf(bw, `<g class="branch" data-branch="%s"><rect x="%d" y="4" width="%d" height="%d" rx="8" fill="%s" fill-opacity="0.07" stroke="%s" stroke-opacity="0.5"/><text x="%d" y="24" font-weight="bold" fill="%s">%s</text></g>`+"\n",
+			esc(name), starts[b], wd, l.Height-8, branchColor(b), branchColor(b), starts[b]+10, branchColor(b), esc(clip(name, 40)))
+	}
+	center := func(id string) (int, int) { return l.X[id] + nodeW/2, l.Y[id] + nodeH/2 }
+	bw.WriteString(`<g class="edges" fill="none">` + "\n")
+	for i := range g.Thoughts {
+		t := &g.Thoughts[i]
+		if g.thought(t.ParentID) == nil {
+			continue
+		}
+		x1, y1 := l.X[t.ParentID]+nodeW/2, l.Y[t.ParentID]+nodeH
+		x2, y2 := l.X[t.ID]+nodeW/2, l.Y[t.ID]
+		my := (y1 + y2) / 2
+		attr := `stroke="#888" stroke-width="1.2" marker-end="url(#tg-arrow)"`
+		class := "edge"
+		switch {
+		case ix.onPath[t.ID]:
+			attr = fmt.Sprintf(`stroke="%s" stroke-width="3" marker-end="url(#tg-arrow-path)"`, pathColor)
+			class += " path"
+		case unexplored(t):
+			attr += ` stroke-dasharray="4 3"`
+		}
+		fmt.Fprintf(bw, `<path class="%s" d="M%d,%d C%d,%d %d,%d %d,%d" %s/>`+"\n", class, x1, y1, x1, my, x2, my, x2, y2, attr)
+	}
+	curve := func(a, b *thinkgraph.Thought, class, stroke, dash, label, title string) {
+		x1, y1 := center(a.ID)
+		x2, y2 := center(b.ID)
+		cx, cy := (x1+x2)/2+60, (y1+y2)/2
+		fmt.Fprintf(bw, `<g class="%s"><path d="M%d,%d Q%d,%d %d,%d" stroke="%s" stroke-width="2" stroke-dasharray="%s"/><text x="%d" y="%d" fill="%s" stroke="none" font-size="10">%s</text><title>%s</title></g>`+"\n",
+			class, x1, y1, cx, cy, x2, y2, stroke, dash, (x1+x2)/2+32, cy, stroke, esc(label), esc(clip(title, 300)))
+	}
+	for _, lk := range g.sortedLinks() {
+		a, b := g.linkEnd(lk.FromThought, lk.FromBranch), g.linkEnd(lk.ToThought, lk.ToBranch)
+		if a == nil || b == nil {
+			continue
+		}
+		stroke := "#555"
+		if lk.Type == "contradictory" {
+			stroke = contradictionColor
+		}
+		curve(a, b, "link", stroke, "6 4", clip(lk.Type, 30), lk.Reason)
+	}
+	if g.Analysis != nil {
+		for _, c := range g.Analysis.Contradictions {
+			a, b := g.thought(c.ThoughtA.ID), g.thought(c.ThoughtB.ID)
+			if a != nil && b != nil {
+				curve(a, b, "contradiction", contradictionColor, "2 2", fmt.Sprintf("contradicts %.2f", c.Confidence), c.Reason)
+			}
+		}
+	}
+	bw.WriteString("</g>\n<g class=\"nodes\">\n")
+	branchPos := map[string]int{}
+	for i, b := range ix.branches {
+		branchPos[b] = i
+	}
+	for i := range g.Thoughts {
+		t := &g.Thoughts[i]
+		classes := []string{"node"}
+		stroke, width, dash := branchColor(branchPos[t.BranchID]), "1.5", ""
+		if ix.onPath[t.ID] {
+			classes = append(classes, "on-path")
+			width = "2.5"
+		}
+		if t.ID == g.Session.CurrentThoughtID {
+			classes = append(classes, "current")
+			stroke, width = pathColor, "4"
+		}
+		if unexplored(t) {
+			classes = append(classes, "unexplored")
+			dash = ` stroke-dasharray="5 3" opacity="0.75"`
+		}
+		bp := g.isBranchPoint(t)
+		if bp {
+			classes = append(classes, "branch-point")
+		}
+		if ix.contradicts[t.ID] {
+			classes = append(classes, "contradiction")
+		}
+		if ix.circular[t.ID] {
+			classes = append(classes, "circular")
+		}
+		fmt.Fprintf(bw, `<g class="%s" data-id="%s" data-step="%d" transform="translate(%d,%d)" tabindex="0"><title>%s</title><rect width="%d" height="%d" rx="6" fill="%s" stroke="%s" stroke-width="%s"%s/>`,
+			strings.Join(classes, " "), esc(t.ID), t.Step, l.X[t.ID], l.Y[t.ID], esc(clip(t.Content, 300)), nodeW, nodeH, confColor(t.Confidence), stroke, width, dash)
+		fmt.Fprintf(bw, `<text x="8" y="15" font-weight="bold">#%d · %s</text><text x="8" y="31">%s</text>`, t.Step, confidence(t.Confidence), esc(clip(t.Content, 26)))
+		badge := nodeW - 10
+		if bp {
+			fmt.Fprintf(bw, `<path class="bp-mark" d="M%d,2 l6,6 l-6,6 l-6,-6z" fill="#333"/>`, badge)
+			badge -= 16
+		}
+		if ix.contradicts[t.ID] {
+			fmt.Fprintf(bw, `<circle cx="%d" cy="8" r="6" fill="%s"/><text x="%d" y="11.5" fill="#fff" font-size="9" text-anchor="middle">!</text>`, badge, contradictionColor, badge)
+			badge -= 16
+		}
+		if ix.circular[t.ID] {
+			fmt.Fprintf(bw, `<circle cx="%d" cy="8" r="6" fill="%s"/><text x="%d" y="11.5" fill="#fff" font-size="9" text-anchor="middle">⟳</text>`, badge, circularColor, badge)
+		}
+		bw.WriteString("</g>\n")
+	}
+	bw.WriteString("</g>\n</svg>\n")
+	return bw.Flush()
+}
