@@ -206,10 +206,67 @@ async function main() {
   }
 
   // --- seed 001 navigation tools, when the server has them
-  if (byName.show_current_path) {
-    r = ok(await call("show_current_path", { session_id: sid }), "show_current_path");
-    check(Array.isArray(r.path) && r.path.length >= 1, "show_current_path: path is a non-empty array", r);
+  const nav = ["select_path", "backtrack", "show_current_path", "get_unexplored_branches"];
+  if (nav.every((n) => byName[n])) {
+    await confidenceGraph();
+  } else {
+    console.log(`note: the server does not list ${nav.filter((n) => !byName[n]).join(", ")}; the seed 001 checks were skipped`);
   }
+}
+
+async function confidenceGraph() {
+  const sid = `e2e-graph-${process.pid}-${Date.now()}`;
+  const g = (name, args, what) => call(name, { session_id: sid, ...args }).then((res) => ok(res, what));
+  let r = await g("think", { thought: "root", confidence: 0.9 }, "graph: think root");
+  const rootId = r.current_node_id;
+  r = await g("think", { thought: "unsure", confidence: 0.3 }, "graph: think unsure");
+  eq(r.status, "branch", "graph: unsure is a branch point");
+  const alternatives = [
+    { thought: "alt A", confidence: 0.8 },
+    { thought: "alt B", confidence: 0.7 },
+  ];
+
+  let res = await call("select_path", { session_id: sid, alternatives, selected_index: 5 });
+  eq(res.isError, true, "select_path index 5 of 2: isError");
+  check(/selected_index/.test(text(res) ?? ""), "select_path index 5 of 2: error names selected_index", text(res));
+  r = await g("show_current_path", {}, "graph: path after the failed select");
+  eq(r.total_nodes, 2, "graph: a failed select_path wrote nothing");
+
+  r = await g("select_path", { alternatives, selected_index: 0 }, "graph: select_path");
+  eq(r.status, "success", "select_path status");
+  eq(r.selected_thought, "alt A", "select_path selected_thought");
+  check(Array.isArray(r.alternatives) && r.alternatives.length === 2, "select_path lists both alternatives", r.alternatives);
+  const altB = r.alternatives?.find((x) => x.thought === "alt B")?.node_id;
+  const altA = r.current_node_id;
+
+  r = await g("show_current_path", {}, "graph: show_current_path");
+  eq(JSON.stringify(r.path?.map((x) => x.thought)), JSON.stringify(["root", "unsure", "alt A"]), "show_current_path thoughts");
+  eq(r.total_nodes, 3, "show_current_path total_nodes");
+  eq(r.path?.at(-1)?.node_id, altA, "show_current_path ends at the current thought");
+  eq(r.path?.[1]?.branch_point, true, "show_current_path: unsure is a branch point");
+
+  r = await g("get_unexplored_branches", {}, "graph: get_unexplored_branches");
+  let entry = r.unexplored?.find((u) => u.branch_thought === "unsure");
+  check(entry && entry.alternatives?.some((x) => x.node_id === altB && x.thought === "alt B"), "get_unexplored_branches lists alt B under unsure", r.unexplored);
+  check(entry && !entry.alternatives?.some((x) => x.thought === "alt A"), "get_unexplored_branches does not list the selected alt A", r.unexplored);
+
+  r = await g("backtrack", {}, "graph: backtrack from alt A");
+  eq(r.status, "success", "backtrack status");
+  eq(r.backtracked_to?.thought, "root", "backtrack skips unsure (0.3) to root (0.9)");
+  eq(r.current_node_id, rootId, "backtrack makes root current");
+
+  r = await g("select_path", { node_id: altB }, "graph: select_path by node_id");
+  eq(r.selected_thought, "alt B", "select_path by node_id: selected_thought");
+  r = await g("get_unexplored_branches", {}, "graph: get_unexplored_branches after selecting alt B");
+  entry = r.unexplored?.find((u) => u.branch_thought === "unsure");
+  check(!entry || !entry.alternatives?.some((x) => x.node_id === altB), "alt B is no longer unexplored", r.unexplored);
+
+  r = await g("backtrack", {}, "graph: backtrack from alt B");
+  eq(r.backtracked_to?.thought, "root", "backtrack from alt B to root");
+  r = await g("backtrack", {}, "graph: backtrack from root");
+  eq(r.status, "no_target", "backtrack from root: no_target");
+  eq(r.backtracked_to ?? null, null, "backtrack no_target: backtracked_to null");
+  eq(r.current_node_id, rootId, "backtrack no_target: current unchanged");
 }
 
 async function sequentialThinking(seq) {
