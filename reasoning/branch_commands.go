@@ -580,11 +580,10 @@ type ContradictionsResult struct {
 func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
 	res := &ContradictionsResult{Header: Header{Command: "findContradictions"}}
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		docs, idx, err := bt.docs(ctx, tx, sess, st)
+		rep, search, err := st.contradictions(ctx, bt, tx, sess.ID)
 		if err != nil {
 			return err
 		}
-		rep, search := st.contradictions(bt, docs, idx)
 		res.SessionID = sess.ID
 		res.Contradictions, res.Count, res.ThoughtsChecked, res.CandidatePairs, res.Search = rep.Contradictions, len(rep.Contradictions), rep.Thoughts, rep.CandidatePairs, search
 		if res.Contradictions == nil {
@@ -704,15 +703,11 @@ func (bt *BranchThinking) embedQuery(ctx context.Context, text string) (semantic
 	return vs[0], nil
 }
 
-func refsOf(docs []semantic.Doc, hits []semantic.Hit) []RelatedThought {
-	want := make(map[string]int, len(hits))
-	for i, h := range hits {
-		want[h.ID] = i
-	}
-	out := make([]RelatedThought, len(hits))
-	for _, d := range docs {
-		if i, ok := want[d.ID]; ok {
-			out[i] = RelatedThought{Thought: semantic.Ref(d), Similarity: round3(hits[i].Similarity)}
+func refsOf(docs []semantic.Doc, byID map[string]int, hits []semantic.Hit) []RelatedThought {
+	out := make([]RelatedThought, 0, len(hits))
+	for _, h := range hits {
+		if i, ok := byID[h.ID]; ok {
+			out = append(out, RelatedThought{Thought: semantic.Ref(docs[i]), Similarity: round3(h.Similarity)})
 		}
 	}
 	return out
@@ -732,16 +727,15 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 	}
 	res := &SimilarResult{Header: Header{Command: "findSimilar"}, Query: in.Query}
 	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		docs, idx, err := bt.svc.Docs(ctx, tx, sess.ID)
-		if err != nil {
-			return err
-		}
-		hits, err := idx.TopK(q, limit, nil)
-		if err != nil {
-			return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
-		}
-		res.SessionID, res.Results = sess.ID, refsOf(docs, hits)
-		return nil
+		res.SessionID = sess.ID
+		return bt.svc.docsView(ctx, tx, sess.ID, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+			hits, err := idx.TopK(q, limit, nil)
+			if err != nil {
+				return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
+			}
+			res.Results = refsOf(docs, byID, hits)
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -779,17 +773,23 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 	}
 	res := &FocusResult{Header: Header{Command: "jumpToRelated"}}
 	err = bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		docs, idx, err := bt.svc.Docs(ctx, tx, sess.ID)
+		var d semantic.Doc
+		var related []RelatedThought
+		err := bt.svc.docsView(ctx, tx, sess.ID, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+			i, ok := byID[in.ThoughtID]
+			if !ok {
+				return thoughtNotFound("thoughtId", in.ThoughtID, sess.ID)
+			}
+			d = docs[i]
+			hits, err := semantic.Related(idx, d.ID, limit)
+			if err != nil {
+				return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
+			}
+			related = refsOf(docs, byID, hits)
+			return nil
+		})
 		if err != nil {
 			return err
-		}
-		d, ok := findDoc(docs, in.ThoughtID)
-		if !ok {
-			return thoughtNotFound("thoughtId", in.ThoughtID, sess.ID)
-		}
-		hits, err := semantic.Related(idx, d.ID, limit)
-		if err != nil {
-			return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
 		}
 		b, err := branchOf(ctx, tx, sess.ID, "thoughtId", d.Branch)
 		if err != nil {
@@ -799,8 +799,8 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 			return err
 		}
 		ref := semantic.Ref(d)
-		res.From, res.Related = &ref, refsOf(docs, hits)
-		res.Message = fmt.Sprintf("Focused on branch %q, the branch of thought %s; %d related thoughts.", b.ID, d.ID, len(hits))
+		res.From, res.Related = &ref, related
+		res.Message = fmt.Sprintf("Focused on branch %q, the branch of thought %s; %d related thoughts.", b.ID, d.ID, len(related))
 		return nil
 	})
 	if err != nil {

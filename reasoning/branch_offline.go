@@ -374,12 +374,12 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 				return err
 			}
 		}
-		docs, idx, err := bt.docs(ctx, tx, sess, st)
+		docs, _, err := bt.docs(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
 		if len(ids) == 0 {
-			if ids, err = bt.defaultDialectic(ctx, tx, sess, st, docs, idx); err != nil {
+			if ids, err = bt.defaultDialectic(ctx, tx, sess, st); err != nil {
 				return err
 			}
 		}
@@ -447,7 +447,7 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 // defaultDialectic picks the two branches to synthesise when none are
 // named: the ends of the strongest contradictory cross-reference, else the
 // pair of branches with the most contradictions between their thoughts.
-func (bt *BranchThinking) defaultDialectic(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState, docs []semantic.Doc, idx *semantic.Index) ([]string, error) {
+func (bt *BranchThinking) defaultDialectic(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) ([]string, error) {
 	links, err := tx.Links(ctx, sess.ID)
 	if err != nil {
 		return nil, err
@@ -461,7 +461,10 @@ func (bt *BranchThinking) defaultDialectic(ctx context.Context, tx thinkgraph.Tx
 	if best != nil {
 		return []string{best.ToBranch, best.FromBranch}, nil
 	}
-	rep, _ := st.contradictions(bt, docs, idx)
+	rep, _, err := st.contradictions(ctx, bt, tx, sess.ID)
+	if err != nil {
+		return nil, err
+	}
 	count := map[[2]string]int{}
 	var top [2]string
 	for _, c := range rep.Contradictions {

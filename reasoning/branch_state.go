@@ -68,7 +68,6 @@ type btState struct {
 	contraPairs int
 	contras     []semantic.Contradiction
 	contraSeen  map[[2]string]bool
-	contraExact bool
 }
 
 type btBranch struct {
@@ -131,7 +130,7 @@ func (st *btState) reset() {
 		st.verdicts = map[[2]string]semantic.Verdict{}
 	}
 	st.vmu.Unlock()
-	st.contraStep, st.contraPairs, st.contras, st.contraSeen, st.contraExact = 0, 0, nil, map[[2]string]bool{}, true
+	st.contraStep, st.contraPairs, st.contras, st.contraSeen = 0, 0, nil, map[[2]string]bool{}
 }
 
 // judge is the contradiction decider as a PairJudge, remembering verdicts
@@ -313,26 +312,43 @@ const (
 )
 
 // contradictions returns the session's contradictions, updating the state
-// with the thoughts not yet checked.
-func (st *btState) contradictions(bt *BranchThinking, docs []semantic.Doc, idx *semantic.Index) (semantic.ContradictionReport, string) {
+// with the thoughts not yet checked. Sessions up to contradictionFullMax
+// thoughts (and the first call on a larger one) are searched in full with
+// semantic.FindContradictions; afterwards each new thought is compared with
+// its nearest neighbours (semantic.Index.TopK), so a call costs in
+// proportion to what was added since the last one.
+func (st *btState) contradictions(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, sessionID string) (semantic.ContradictionReport, string, error) {
+	var rep semantic.ContradictionReport
+	var search string
+	err := bt.svc.docsView(ctx, tx, sessionID, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+		rep, search = st.contradictionsIn(bt, docs, byID, idx)
+		return nil
+	})
+	return rep, search, err
+}
+
+func (st *btState) contradictionsIn(bt *BranchThinking, docs []semantic.Doc, byID map[string]int, idx *semantic.Index) (semantic.ContradictionReport, string) {
 	judge := bt.judge(st)
 	opts := semantic.ContradictionOptions{Neighbors: contradictionNeighbors, MinOverlap: contradictionOverlap}
 	last := 0
 	if len(docs) > 0 {
 		last = docs[len(docs)-1].Step
 	}
+	withVec := 0
+	for i := range docs {
+		if docs[i].Vector != nil {
+			withVec++
+		}
+	}
 	if len(docs) <= contradictionFullMax || st.contraStep == 0 || st.contraStep > last {
 		rep := semantic.FindContradictions(docs, idx, judge, opts)
-		st.contras, st.contraPairs, st.contraExact, st.contraStep = rep.Contradictions, rep.CandidatePairs, rep.Exact, last
+		st.contras, st.contraPairs, st.contraStep = rep.Contradictions, rep.CandidatePairs, last
 		st.contraSeen = map[[2]string]bool{}
 		for _, c := range rep.Contradictions {
 			st.contraSeen[[2]string{c.ThoughtA.ID, c.ThoughtB.ID}] = true
 		}
+		rep.Contradictions = slices.Clone(rep.Contradictions)
 		return rep, "full"
-	}
-	byID := make(map[string]int, len(docs))
-	for i, d := range docs {
-		byID[d.ID] = i
 	}
 	i, _ := slices.BinarySearchFunc(docs, st.contraStep+1, func(d semantic.Doc, step int) int { return cmp.Compare(d.Step, step) })
 	for _, d := range docs[i:] {
@@ -344,11 +360,8 @@ func (st *btState) contradictions(bt *BranchThinking, docs []semantic.Doc, idx *
 			continue
 		}
 		for _, h := range hits {
-			if h.Similarity < contradictionOverlap || len(hits) == 0 {
-				continue
-			}
 			j, ok := byID[h.ID]
-			if !ok {
+			if !ok || h.Similarity < contradictionOverlap {
 				continue
 			}
 			a, b := docs[j], d
@@ -363,7 +376,7 @@ func (st *btState) contradictions(bt *BranchThinking, docs []semantic.Doc, idx *
 			st.contraPairs++
 			if ok, conf, reason := judge(a, b); ok {
 				st.contras = append(st.contras, semantic.Contradiction{ThoughtA: semantic.Ref(a), ThoughtB: semantic.Ref(b),
-					Similarity: round3(h.Similarity), Confidence: conf, Reason: reason})
+					Similarity: h.Similarity, Confidence: conf, Reason: reason})
 			}
 		}
 	}
@@ -374,11 +387,31 @@ func (st *btState) contradictions(bt *BranchThinking, docs []semantic.Doc, idx *
 		}
 		return cmp.Compare(y.Similarity, x.Similarity)
 	})
-	n := 0
-	for _, d := range docs {
-		if d.Vector != nil {
-			n++
-		}
+	return semantic.ContradictionReport{Contradictions: slices.Clone(st.contras), Thoughts: withVec, CandidatePairs: st.contraPairs}, "incremental"
+}
+
+// docsView is Service.Docs without the copy: it brings the session's cached
+// documents up to date and runs fn on them while holding the cache's lock.
+// fn must neither keep nor modify docs or byID. The documents carry no
+// DependsOn edges from links (use Docs for analyses that need them). At
+// 10,000 thoughts the copy Docs makes is most of the cost of a search.
+func (s *Service) docsView(ctx context.Context, tx thinkgraph.Tx, sessionID string, fn func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error) error {
+	if s.sem == nil {
+		return errNoSemantic
 	}
-	return semantic.ContradictionReport{Contradictions: slices.Clone(st.contras), Thoughts: n, CandidatePairs: st.contraPairs, Exact: false}, "incremental"
+	sd := s.sem.session(sessionID)
+	sd.mu.Lock()
+	defer sd.mu.Unlock()
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sessionID, AfterStep: sd.lastStep})
+	if err != nil {
+		return err
+	}
+	if len(ths) > 0 {
+		fresh, err := s.sem.extend(ctx, tx, sd, ths)
+		if err != nil {
+			return err
+		}
+		s.persistVectors(fresh)
+	}
+	return fn(sd.docs, sd.byID, sd.index)
 }

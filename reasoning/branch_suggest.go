@@ -104,7 +104,7 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			res.State["semanticEngine"] = false
 			return nil
 		}
-		docs, idx, err := bt.docs(ctx, tx, sess, st)
+		docs, _, err := bt.docs(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
@@ -112,7 +112,10 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 		for i, d := range docs {
 			byID[d.ID] = i
 		}
-		rep, _ := st.contradictions(bt, docs, idx)
+		rep, _, err := st.contradictions(ctx, bt, tx, sess.ID)
+		if err != nil {
+			return err
+		}
 		var open []semantic.Contradiction
 		for _, c := range rep.Contradictions {
 			if !resolved(c, docs, byID) {

@@ -1,0 +1,224 @@
+package reasoning
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/sqlite"
+)
+
+// Benchmarks of branch-thinking on sessions of 1,000 and 10,000 thoughts
+// across 50 branches, on a real SQLite file with the lexical embedder:
+//
+//	go test -run '^$' -bench BranchThinking -benchtime 200x ./reasoning/
+
+var benchSubjects = []string{"the cache", "the database", "the API", "the queue", "the index", "the replica", "the scheduler", "the load balancer", "the session store", "the search service"}
+var benchVerbs = []string{"reduces", "increases", "stabilises", "doubles", "limits", "improves", "slows", "protects", "duplicates", "simplifies"}
+var benchObjects = []string{"latency", "throughput", "cost", "memory use", "error rate", "write volume", "cold starts", "lock contention", "disk usage", "tail latency"}
+var benchContexts = []string{"under peak load", "for European users", "during deploys", "in the batch jobs", "for mobile clients", "after the migration", "in the nightly backup", "for large tenants"}
+
+func benchText(r *rand.Rand, branch int) string {
+	s := benchSubjects[(branch+r.IntN(3))%len(benchSubjects)]
+	v := benchVerbs[r.IntN(len(benchVerbs))]
+	o := benchObjects[(branch*3+r.IntN(4))%len(benchObjects)]
+	c := benchContexts[r.IntN(len(benchContexts))]
+	if r.IntN(10) == 0 {
+		return fmt.Sprintf("%s does not %s %s %s", strings.ToUpper(s[:1])+s[1:], strings.TrimSuffix(v, "s"), o, c)
+	}
+	return fmt.Sprintf("%s %s %s %s", strings.ToUpper(s[:1])+s[1:], v, o, c)
+}
+
+// benchSession imports a generated session of n thoughts over 50 branches
+// and warms the caches (as a running server would be after the first call).
+func benchSession(b *testing.B, n int) (*BranchThinking, SessionRef) {
+	b.Helper()
+	store, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { store.Close() })
+	lex, err := semantic.NewLexical(semantic.LexicalOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc := New(store, Config{})
+	if err := svc.EnableSemantic(SemanticConfig{Embedder: lex, EmbedTimeout: time.Minute}); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(svc.Close)
+	const branches = 50
+	r := rand.New(rand.NewPCG(uint64(n), 7))
+	now := time.Now().UTC()
+	doc := &Exchange{Format: ExchangeFormat, Version: ExchangeVersion, Session: ExchangeSession{ID: "bench", Goal: "Cut the API's tail latency under peak load",
+		ActiveBranch: "b0", StepCount: n, CreatedAt: now, UpdatedAt: now}}
+	last := map[string]string{}
+	for i := range branches {
+		doc.Branches = append(doc.Branches, ExchangeBranch{ID: fmt.Sprintf("b%d", i), State: "active", Priority: 1, CreatedAt: now, UpdatedAt: now})
+	}
+	types := ThoughtTypes
+	for i := range n {
+		br := i % branches
+		id := fmt.Sprintf("t%d", i)
+		c := float64(5+r.IntN(5)) / 10
+		bid := fmt.Sprintf("b%d", br)
+		doc.Thoughts = append(doc.Thoughts, ExchangeThought{ID: id, Step: i + 1, BranchID: bid, ParentID: last[bid], Content: benchText(r, br),
+			Type: types[r.IntN(len(types))], Confidence: &c, Author: "client", Tool: "branch-thinking", CreatedAt: now})
+		last[bid] = id
+	}
+	rep, err := svc.ImportSession(context.Background(), doc, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	bt := NewBranchThinking(svc)
+	ref := SessionRef{ID: rep.SessionID, Explicit: true}
+	// Warm: the docs cache, the contradiction state and the trackers of
+	// every branch.
+	start := time.Now()
+	if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "findContradictions"}); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%d thoughts: first findContradictions (cold: docs load, full neighbour search, judge) %v", n, time.Since(start))
+	start = time.Now()
+	if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "evaluate", BranchID: "b1"}); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%d thoughts: first evaluate of a %d-thought branch (cold tracker) %v", n, n/branches, time.Since(start))
+	for i := range branches {
+		if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "evaluate", BranchID: fmt.Sprintf("b%d", i)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return bt, ref
+}
+
+func benchSizes(b *testing.B, f func(b *testing.B, n int)) {
+	for _, n := range []int{1_000, 10_000} {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) { f(b, n) })
+	}
+}
+
+func BenchmarkBranchThinkingAddThought(b *testing.B) {
+	benchSizes(b, func(b *testing.B, n int) {
+		bt, ref := benchSession(b, n)
+		r := rand.New(rand.NewPCG(1, 2))
+		i := 0
+		for b.Loop() {
+			br := i % 50
+			res, err := bt.AddThought(context.Background(), BranchThoughtInput{Session: ref, Content: benchText(r, br), Type: "analysis", BranchID: fmt.Sprintf("b%d", br)})
+			if err != nil || res.Evaluation == nil {
+				b.Fatal(err, res)
+			}
+			i++
+		}
+	})
+}
+
+func BenchmarkBranchThinkingEvaluate(b *testing.B) {
+	benchSizes(b, func(b *testing.B, n int) {
+		bt, ref := benchSession(b, n)
+		i := 0
+		for b.Loop() {
+			if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "evaluate", BranchID: fmt.Sprintf("b%d", i%50)}); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+}
+
+// BenchmarkBranchThinkingAddThenEvaluate is a thought added (auto-eval off)
+// followed by evaluate of its branch, so every evaluate sees a change.
+func BenchmarkBranchThinkingAddThenEvaluate(b *testing.B) {
+	benchSizes(b, func(b *testing.B, n int) {
+		bt, ref := benchSession(b, n)
+		if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "toggleAutoEval"}); err != nil {
+			b.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(3, 4))
+		i := 0
+		for b.Loop() {
+			br := fmt.Sprintf("b%d", i%50)
+			if _, err := bt.AddThought(context.Background(), BranchThoughtInput{Session: ref, Content: benchText(r, i%50), Type: "analysis", BranchID: br}); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "evaluate", BranchID: br}); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+}
+
+func BenchmarkBranchThinkingFindContradictions(b *testing.B) {
+	benchSizes(b, func(b *testing.B, n int) {
+		bt, ref := benchSession(b, n)
+		for b.Loop() {
+			if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "findContradictions"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkBranchThinkingAddThenFindContradictions adds a thought before
+// every findContradictions, so each call checks one new thought.
+func BenchmarkBranchThinkingAddThenFindContradictions(b *testing.B) {
+	benchSizes(b, func(b *testing.B, n int) {
+		bt, ref := benchSession(b, n)
+		if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "toggleAutoEval"}); err != nil {
+			b.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(5, 6))
+		i := 0
+		for b.Loop() {
+			if _, err := bt.AddThought(context.Background(), BranchThoughtInput{Session: ref, Content: benchText(r, i%50), Type: "analysis", BranchID: fmt.Sprintf("b%d", i%50)}); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "findContradictions"}); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+}
+
+func BenchmarkBranchThinkingFindSimilar(b *testing.B) {
+	benchSizes(b, func(b *testing.B, n int) {
+		bt, ref := benchSession(b, n)
+		r := rand.New(rand.NewPCG(7, 8))
+		for b.Loop() {
+			res, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "findSimilar", Query: benchText(r, r.IntN(50))})
+			if err != nil || len(res.(*SimilarResult).Results) != 5 {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkBranchThinkingDocs is Service.Docs on a warm cache: the cost
+// every full analysis pays to get the session's documents.
+func BenchmarkBranchThinkingDocs(b *testing.B) {
+	benchSizes(b, func(b *testing.B, n int) {
+		bt, ref := benchSession(b, n)
+		ctx := context.Background()
+		for b.Loop() {
+			err := bt.svc.store.View(ctx, func(tx thinkgraph.Tx) error {
+				docs, _, err := bt.svc.Docs(ctx, tx, ref.ID)
+				if len(docs) < n {
+					b.Fatal(len(docs))
+				}
+				return err
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
