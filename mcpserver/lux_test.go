@@ -3,9 +3,12 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -333,5 +336,195 @@ func TestPlannerErrors(t *testing.T) {
 	check(base("step_number", 2, "is_branch_point", true, "branch_from_step", 5, "session_id", sid), "branch_from_step")
 	if fake.count() != 1 {
 		t.Fatalf("model called %d times", fake.count())
+	}
+}
+
+// lp returns n tokens, each with log-probability lps[i] and two
+// alternatives of probabilities 0.9 and 0.1.
+func lp(lps ...float64) []llm.TokenLogprob {
+	var out []llm.TokenLogprob
+	for i, l := range lps {
+		out = append(out, llm.TokenLogprob{Token: fmt.Sprintf("t%d", i), Logprob: l,
+			Top: []llm.TopLogprob{{Token: "a", Logprob: math.Log(0.9)}, {Token: "b", Logprob: math.Log(0.1)}}})
+	}
+	return out
+}
+
+func interventionTypes(out map[string]any) []string {
+	var ts []string
+	for _, iv := range out["interventions"].([]any) {
+		ts = append(ts, iv.(map[string]any)["intervention_type"].(string))
+	}
+	return ts
+}
+
+func TestTracedReasoningGuardrails(t *testing.T) {
+	const query = "How can we optimize slow database queries in a microservices architecture?"
+	step1 := "To optimize slow database queries in the microservices, first measure which queries are slow in each service with query logs."
+	step2 := "The slow queries come from the orders service: the orders table has an index on the customer id column, so lookups by customer are fast, but reports scan the whole table."
+	step4 := "The orders table does not have an index on the customer id column."
+	fake := &fakeOpenAI{}
+	fake.script(
+		chatReply{content: step1, logprobs: lp(-0.5, -1.0, -1.5), usage: &llm.Usage{PromptTokens: 40, CompletionTokens: 3, TotalTokens: 43}},
+		chatReply{content: step2},                           // no log-probabilities
+		chatReply{content: step1, logprobs: lp(-0.1, -0.1)}, // repeats thought 1
+		chatReply{content: step4, logprobs: lp(-0.2)},       // contradicts thought 2
+		chatReply{content: "Reports should read from a replica with their own covering index on order date, and per-service query logs keep finding slow queries.", logprobs: lp(-6, -5)},
+	)
+	e := newLuxEnv(t, fake)
+	cs := e.connect()
+	// The offline lexical embedder scores related sentences lower than
+	// neural embedders: on-topic thoughts here are at 0.2 to 0.35.
+	g := map[string]any{"semantic_drift_threshold": 0.15}
+	out := mustCall(t, cs, "traced_reasoning", map[string]any{"guardrails": g, "thought": query, "thought_number": 1, "total_thoughts": 5, "next_thought_needed": true, "model": "o3-pro", "temperature": 0.2})
+	sid := out["session_id"].(string)
+	if out["status"] != "thinking" || out["thought_number"] != 1.0 || out["total_thoughts"] != 5.0 || out["thought_content"] != step1 ||
+		out["thought_type"] != "Initial" || out["continuation_id"] != sid || out["model_used"] != "gpt-test-2026" || out["intervention"] != nil ||
+		out["final_answer"] != nil || out["overall_metrics"] != nil {
+		t.Fatal(out)
+	}
+	req := fake.request(0)
+	if req["logprobs"] != true || req["top_logprobs"] != 5.0 || req["model"] != "o3-pro" || req["temperature"] != 0.2 {
+		t.Fatalf("request %v", req)
+	}
+	m := out["metrics"].(map[string]any)
+	// perplexity = exp(-(−0.5−1.0−1.5)/3) = e; entropy of (0.9, 0.1) over ln 2.
+	wantH := -(0.9*math.Log(0.9) + 0.1*math.Log(0.1)) / math.Ln2
+	if p, _ := m["perplexity"].(float64); math.Abs(p-math.E) > 1e-9 {
+		t.Fatalf("perplexity %v, want e", m["perplexity"])
+	}
+	if h, _ := m["attention_entropy"].(float64); math.Abs(h-wantH) > 1e-9 {
+		t.Fatalf("attention_entropy %v, want %v", m["attention_entropy"], wantH)
+	}
+	if s, _ := m["semantic_similarity"].(float64); s <= 0.3 || m["consistency_score"] != 1.0 {
+		t.Fatalf("metrics %v", m)
+	}
+	md := out["metadata"].(map[string]any)
+	if md["thought_history_length"] != 1.0 || md["interventions_count"] != 0.0 || md["is_revision"] != false || md["revises_thought"] != nil ||
+		md["branch_id"] != nil || md["needs_more_thoughts"] != false || math.Abs(md["current_confidence"].(float64)-1/math.E) > 1e-9 {
+		t.Fatal(md)
+	}
+	snap := out["synthesis_snapshot"].(map[string]any)
+	if snap["current_understanding"] != step1 || snap["ready_for_conclusion"] != false || snap["confidence_level"] != "low" ||
+		snap["next_actions"].([]any)[0] != "Continue with thought 2 of 5" {
+		t.Fatal(snap)
+	}
+
+	// Thought 2: guidance; the provider gives no log-probabilities.
+	out = mustCall(t, cs, "traced_reasoning", map[string]any{"thought": "Look at the orders service", "thought_number": 2, "total_thoughts": 5, "next_thought_needed": true, "continuation_id": sid, "guardrails": g})
+	m, md = out["metrics"].(map[string]any), out["metadata"].(map[string]any)
+	if m["perplexity"] != nil || m["attention_entropy"] != nil || out["status"] != "thinking" {
+		t.Fatal(out)
+	}
+	nm := md["null_metrics"].(map[string]any)
+	if !strings.Contains(nm["perplexity"].(string), "returned no token log-probabilities") || !strings.Contains(nm["attention_entropy"].(string), "no attention weights") {
+		t.Fatal(nm)
+	}
+	if msgs := fake.messages(1); !strings.Contains(msgs[1], "Query: "+query) || !strings.Contains(msgs[1], "Thought 1: "+step1) || !strings.Contains(msgs[1], "Guidance for this thought: Look at the orders service") {
+		t.Fatalf("prompt %q", msgs)
+	}
+
+	// Thought 3: the model repeats thought 1.
+	out = mustCall(t, cs, "traced_reasoning", map[string]any{"thought": "", "thought_number": 3, "total_thoughts": 5, "next_thought_needed": true, "session_id": sid, "guardrails": g})
+	iv, _ := out["intervention"].(map[string]any)
+	if out["status"] != "intervention_needed" || iv == nil || iv["intervention_type"] != "CircularReasoning" || iv["step"] != 3.0 || iv["severity"] != "High" ||
+		!strings.Contains(iv["description"].(string), "restates thought 1") {
+		t.Fatalf("circular: %v", out)
+	}
+	if md := out["metadata"].(map[string]any); md["interventions_count"] != 1.0 {
+		t.Fatal(md)
+	}
+
+	// Thought 4: the model contradicts thought 2.
+	out = mustCall(t, cs, "traced_reasoning", map[string]any{"thought": "", "thought_number": 4, "total_thoughts": 5, "next_thought_needed": true, "session_id": sid, "guardrails": g})
+	if !slices.Contains(interventionTypes(out), "InconsistentLogic") || out["status"] != "intervention_needed" {
+		t.Fatalf("contradiction: %v", out)
+	}
+	if cs, _ := out["metrics"].(map[string]any)["consistency_score"].(float64); cs >= 1 {
+		t.Fatalf("consistency_score %v", cs)
+	}
+
+	// Thought 5 concludes; perplexity exp(5.5) ≈ 244.7 is above a threshold of 150 (Medium: not above twice it).
+	out = mustCall(t, cs, "traced_reasoning", map[string]any{"thought": "Conclude", "thought_number": 5, "total_thoughts": 5, "next_thought_needed": false, "session_id": sid,
+		"guardrails": map[string]any{"perplexity_threshold": 150, "semantic_drift_threshold": 0.15}})
+	if out["thought_type"] != "Conclusion" || out["final_answer"] != out["thought_content"] || out["overall_metrics"] == nil {
+		t.Fatal(out)
+	}
+	if iv, _ := out["intervention"].(map[string]any); iv == nil || iv["intervention_type"] != "HighPerplexity" || iv["severity"] != "Medium" ||
+		out["status"] != "intervention_needed" || out["reasoning_complete"] != false {
+		t.Fatalf("perplexity: %v", out)
+	}
+	om := out["overall_metrics"].(map[string]any)
+	if om["thoughts"] != 5.0 || om["interventions_by_type"].(map[string]any)["CircularReasoning"] != 1.0 {
+		t.Fatal(om)
+	}
+	// Every step is in the graph: queries and guidance by the client, thoughts by the model.
+	ths := sessionThoughts(t, e, sid)
+	var client, model int
+	for _, th := range ths {
+		if th.Author == "client" {
+			client++
+		} else if th.Author == "gpt-test-2026" && th.Tool == "traced_reasoning" {
+			model++
+		}
+	}
+	if client != 3 || model != 5 {
+		t.Fatalf("graph: %d client, %d model thoughts", client, model)
+	}
+}
+
+func TestTracedReasoningRevisionBranchAndErrors(t *testing.T) {
+	fake := &fakeOpenAI{}
+	fake.script(
+		chatReply{content: "Caching is the first lever for read-heavy services."},
+		chatReply{status: 400},
+		chatReply{content: "Caching helps only when reads repeat; measure the hit rate first."},
+		chatReply{content: "Sharding spreads the write load across databases."},
+		chatReply{content: "Bake the sourdough bread at 230 degrees for forty minutes."},
+	)
+	e := newLuxEnv(t, fake)
+	cs := e.connect()
+	out := mustCall(t, cs, "traced_reasoning", map[string]any{"thought": "How do we scale reads?", "thought_number": 1, "total_thoughts": 3, "next_thought_needed": true})
+	sid := out["session_id"].(string)
+	check := func(args map[string]any, field string) {
+		t.Helper()
+		out, text := mustFail(t, cs, "traced_reasoning", args)
+		if d, _ := out["details"].(map[string]any); d == nil || d["field"] != field {
+			t.Errorf("%v: want field %s: %q", args, field, text)
+		}
+	}
+	n := fake.count()
+	check(map[string]any{"thought": "q", "thought_number": 0, "total_thoughts": 3, "next_thought_needed": true}, "thought_number")
+	check(map[string]any{"thought": "q", "thought_number": 1, "total_thoughts": 3, "next_thought_needed": true, "temperature": 2.5}, "temperature")
+	check(map[string]any{"thought": "q", "thought_number": 2, "total_thoughts": 3, "next_thought_needed": true, "continuation_id": "unknown-id"}, "continuation_id")
+	check(map[string]any{"thought": "", "thought_number": 2, "total_thoughts": 3, "next_thought_needed": true, "is_revision": true, "revises_thought": 9, "session_id": sid}, "revises_thought")
+	check(map[string]any{"thought": "", "thought_number": 2, "total_thoughts": 3, "next_thought_needed": true, "is_revision": true, "session_id": sid}, "revises_thought")
+	check(map[string]any{"thought": "q", "thought_number": 1, "total_thoughts": 3, "next_thought_needed": true, "guardrails": map[string]any{"semantic_drift_treshold": 0.2}}, "guardrails")
+	if fake.count() != n {
+		t.Fatal("the model was called for bad input")
+	}
+	// A provider failure is the provider's error; the guidance is kept and
+	// reused by the retry.
+	revise := map[string]any{"thought": "Is caching always right?", "thought_number": 2, "total_thoughts": 3, "next_thought_needed": true, "is_revision": true, "revises_thought": 1, "session_id": sid}
+	if out, _ := mustFail(t, cs, "traced_reasoning", revise); out["code"] != "ApiError" {
+		t.Fatal(out)
+	}
+	out = mustCall(t, cs, "traced_reasoning", revise)
+	if md := out["metadata"].(map[string]any); md["is_revision"] != true || md["revises_thought"] != 1.0 || md["thought_history_length"] != 2.0 {
+		t.Fatal(md)
+	}
+	out = mustCall(t, cs, "traced_reasoning", map[string]any{"thought": "", "thought_number": 3, "total_thoughts": 3, "next_thought_needed": true, "branch_from_thought": 1, "branch_id": "sharding", "session_id": sid})
+	if md := out["metadata"].(map[string]any); md["branch_id"] != "sharding" {
+		t.Fatal(md)
+	}
+	// An answer off the topic drifts (default threshold 0.3).
+	out = mustCall(t, cs, "traced_reasoning", map[string]any{"thought": "", "thought_number": 4, "total_thoughts": 4, "next_thought_needed": true, "branch_id": "sharding", "session_id": sid})
+	if iv, _ := out["intervention"].(map[string]any); iv == nil || iv["intervention_type"] != "SemanticDrift" || iv["severity"] != "High" || out["status"] != "intervention_needed" {
+		t.Fatalf("drift: %v", out)
+	}
+	ths := sessionThoughts(t, e, sid)[:5]
+	// query, step 1, guidance (stored once), revision, branch step
+	if len(ths) != 5 || ths[2].Content != "Is caching always right?" || ths[3].RevisesID != ths[1].ID || ths[4].BranchID != "sharding" || ths[4].ParentID != ths[1].ID {
+		t.Fatalf("graph %+v", ths)
 	}
 }

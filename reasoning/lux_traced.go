@@ -442,8 +442,9 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 	} else {
 		gr.null["semantic_similarity"] = "the previous thought has no vector yet"
 	}
-	// Semantic drift: similarity to the query and to the running synthesis
-	// (the centroid of the earlier thoughts' vectors).
+	// Semantic drift: similarity to the query, to the running synthesis
+	// (the centroid of the earlier thoughts' vectors) and to this thought's
+	// guidance; the best of them must reach the threshold.
 	if g.SemanticDriftCheck && vectorsWhy == "" && queryVec != nil {
 		best := semantic.Cosine(vec, queryVec)
 		against := fmt.Sprintf("similarity to the query %.2f", best)
@@ -457,6 +458,14 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 			c := semantic.Cosine(vec, semantic.Centroid(ev))
 			against += fmt.Sprintf(", to the running synthesis of the earlier thoughts %.2f", c)
 			best = max(best, c)
+		}
+		if st.Input != nil && st.Input.ID != st.Root.ID {
+			if v := vecs[st.Input.ID]; v != nil {
+				// A thought that follows the client's guidance does not drift.
+				c := semantic.Cosine(vec, v)
+				against += fmt.Sprintf(", to the guidance %.2f", c)
+				best = max(best, c)
+			}
 		}
 		if best < g.SemanticDriftThreshold {
 			sev := SeverityMedium
