@@ -1,46 +1,273 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/render"
 )
 
-const sessionURIPrefix = "thinkgraph://sessions/"
+const (
+	sessionsURI      = "thinkgraph://sessions"
+	sessionURIPrefix = sessionsURI + "/"
+)
 
-func (s *Server) addResources() {
-	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
-		Name:        "session-context",
-		Title:       "Think log of a session",
-		URITemplate: sessionURIPrefix + "{session_id}/context",
-		Description: "The session's think log as seed 004 formats it (\"Previous thoughts in this session:\" then \"Step N (timestamp):\" and the thought), followed by its summary.",
-		MIMEType:    "text/plain",
-	}, s.readContext)
-	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
-		Name:        "session-summary",
-		Title:       "Summary of a session",
-		URITemplate: sessionURIPrefix + "{session_id}/summary",
-		Description: "JSON summary of a session: session_id, total_steps, context_size, created_at, last_updated.",
-		MIMEType:    "application/json",
-	}, s.readContext)
+// sessionViews are the representations of a session served as resources,
+// by the suffix of their URI ("" is the session overview).
+var sessionViews = []struct {
+	suffix, name, title, mime, desc string
+}{
+	{"", "session", "A reasoning session", "application/json",
+		"Overview of a session: goal, mode, branches with their thought counts, the path to the current thought, unexplored alternatives, and the URIs of the other views."},
+	{"markdown", "session-markdown", "Session report (Markdown)", "text/markdown",
+		"The session as a report: goal, branches, every thought with its confidence, cross-references, contradictions and circular reasoning found, and branch evaluations."},
+	{"mermaid", "session-mermaid", "Session graph (Mermaid)", "text/vnd.mermaid",
+		"The thought graph as a Mermaid flowchart: branches as subgraphs, the current path in thick edges, contradictions in red, cross-references labelled."},
+	{"json", "session-json", "Session export (JSON)", "application/json",
+		"The lossless, versioned exchange document of the session (what branch-thinking's export returns and its import reads)."},
+	{"context", "session-context", "Think log of a session", "text/plain",
+		"The session's think log as seed 004 formats it (\"Previous thoughts in this session:\" then \"Step N (timestamp):\" and the thought), followed by its summary."},
+	{"summary", "session-summary", "Summary of a session", "application/json",
+		"JSON summary of a session: session_id, total_steps, context_size, created_at, last_updated."},
 }
 
-func (s *Server) readContext(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	uri := req.Params.URI
+// resourceState is what the resource surface keeps: the session loader and
+// the subscriptions, by session id, so tool calls notify only sessions
+// somebody is watching.
+type resourceState struct {
+	once   sync.Once
+	loader *render.Loader
+
+	mu sync.Mutex
+	// subs counts subscriptions per session id.
+	subs map[string]int
+	// seen is the last version of each watched session that subscribers
+	// were told about.
+	seen map[string]sessionVersion
+}
+
+type sessionVersion struct {
+	steps   int
+	updated time.Time
+}
+
+func (s *Server) renderLoader() *render.Loader {
+	s.res.once.Do(func() { s.res.loader = render.NewLoader(s.svc) })
+	return s.res.loader
+}
+
+func (s *Server) addResources() {
+	s.mcp.AddResource(&mcp.Resource{
+		Name: "sessions", Title: "Reasoning sessions", URI: sessionsURI, MIMEType: "application/json",
+		Description: "The caller's sessions, most recently updated first (at most 200): id, goal, mode, steps, timestamps and URI.",
+	}, s.readSessions)
+	for _, v := range sessionViews {
+		uri := sessionURIPrefix + "{session_id}"
+		if v.suffix != "" {
+			uri += "/" + v.suffix
+		}
+		s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
+			Name: v.name, Title: v.title, URITemplate: uri, MIMEType: v.mime, Description: v.desc,
+		}, s.readSession)
+	}
+	s.mcp.AddReceivingMiddleware(s.toolCallMiddleware)
+}
+
+// sessionListEntry is one session of thinkgraph://sessions.
+type sessionListEntry struct {
+	ID        string    `json:"session_id"`
+	URI       string    `json:"uri"`
+	Goal      string    `json:"goal,omitempty"`
+	Mode      string    `json:"mode,omitempty"`
+	Steps     int       `json:"total_steps"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"last_updated"`
+}
+
+func (s *Server) readSessions(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	list, err := s.tenantSessions(ctx, tenantOf(req.Extra), 200)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sessionListEntry, 0, len(list))
+	for _, ss := range list {
+		out = append(out, sessionListEntry{ID: ss.ID, URI: sessionURIPrefix + ss.ID, Goal: ss.Goal, Mode: ss.Mode, Steps: ss.StepCount,
+			CreatedAt: ss.CreatedAt, UpdatedAt: ss.UpdatedAt})
+	}
+	b, err := json.MarshalIndent(map[string]any{"sessions": out, "count": len(out)}, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: sessionsURI, MIMEType: "application/json", Text: string(b)}}}, nil
+}
+
+// tenantSessions lists the sessions of tenant, most recently updated first.
+func (s *Server) tenantSessions(ctx context.Context, tenant string, limit int) ([]thinkgraph.Session, error) {
+	var list []thinkgraph.Session
+	err := s.svc.Store().View(ctx, func(tx thinkgraph.Tx) error {
+		var err error
+		list, err = tx.Sessions(ctx, thinkgraph.SessionFilter{Tenant: tenant, Limit: limit})
+		return err
+	})
+	slices.SortStableFunc(list, func(a, b thinkgraph.Session) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
+	return list, err
+}
+
+// parseSessionURI splits thinkgraph://sessions/ID[/VIEW].
+func parseSessionURI(uri string) (id, view string, ok bool) {
 	rest, ok := strings.CutPrefix(uri, sessionURIPrefix)
+	if !ok || rest == "" {
+		return "", "", false
+	}
+	id, view, _ = strings.Cut(rest, "/")
+	for _, v := range sessionViews {
+		if v.suffix == view {
+			return id, view, reasoning.ValidateSessionID(id) == nil
+		}
+	}
+	return "", "", false
+}
+
+func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	id, view, ok := parseSessionURI(uri)
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	id, kind, ok := strings.Cut(rest, "/")
-	if !ok || (kind != "context" && kind != "summary") {
-		return nil, mcp.ResourceNotFoundError(uri)
+	ref := reasoning.SessionRef{ID: id, Explicit: true, Tenant: tenantOf(req.Extra)}
+	notFound := func(err error) error {
+		if te := thinkgraph.AsError(err); te.Code == thinkgraph.CodeSessionNotFound || te.Code == thinkgraph.CodeValidation {
+			return mcp.ResourceNotFoundError(uri)
+		}
+		return err
 	}
-	w, err := s.svc.Context(ctx, reasoning.SessionRef{ID: id, Explicit: true, Tenant: tenantOf(req.Extra)})
+	text := func(mime, body string) *mcp.ReadResourceResult {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: body}}}
+	}
+	switch view {
+	case "context", "summary":
+		return s.readContext(ctx, req, ref, view)
+	case "json":
+		var buf bytes.Buffer
+		err := s.svc.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+			doc, err := reasoning.ExportSession(ctx, tx, sess, time.Now().UTC())
+			if err != nil {
+				return err
+			}
+			enc := json.NewEncoder(&buf)
+			enc.SetIndent("", "  ")
+			return enc.Encode(doc)
+		})
+		if err != nil {
+			return nil, notFound(err)
+		}
+		return text("application/json", buf.String()), nil
+	}
+	progress := s.progressReporter(ctx, req.Session, req.Params.GetProgressToken(), 2)
+	analyze := view == "markdown"
+	g, err := s.renderLoader().Load(ctx, ref, analyze)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	progress(1, fmt.Sprintf("loaded %d thoughts", len(g.Thoughts)))
+	var buf bytes.Buffer
+	var mime string
+	switch view {
+	case "markdown":
+		mime, err = "text/markdown", render.Markdown(&buf, g)
+	case "mermaid":
+		mime, err = "text/vnd.mermaid", render.Mermaid(&buf, g)
+	default:
+		mime, err = "application/json", writeOverview(&buf, g)
+	}
+	if err != nil {
+		return nil, err
+	}
+	progress(2, "rendered")
+	return text(mime, buf.String()), nil
+}
+
+// overview is the JSON of thinkgraph://sessions/{id}.
+type overview struct {
+	ID               string            `json:"session_id"`
+	Goal             string            `json:"goal"`
+	Mode             string            `json:"mode"`
+	CreatedAt        time.Time         `json:"created_at"`
+	UpdatedAt        time.Time         `json:"last_updated"`
+	Steps            int               `json:"total_steps"`
+	ActiveBranch     string            `json:"active_branch"`
+	CurrentThoughtID string            `json:"current_node_id"`
+	Branches         []overviewBranch  `json:"branches"`
+	CurrentPath      []overviewThought `json:"current_path"`
+	Unexplored       int               `json:"unexplored_alternatives"`
+	Links            int               `json:"cross_references"`
+	Resources        map[string]string `json:"resources"`
+}
+
+type overviewBranch struct {
+	ID       string `json:"branch_id"`
+	State    string `json:"state"`
+	Thoughts int    `json:"thoughts"`
+}
+
+type overviewThought struct {
+	ID         string   `json:"node_id"`
+	Step       int      `json:"step"`
+	Branch     string   `json:"branch_id"`
+	Thought    string   `json:"thought"`
+	Confidence *float64 `json:"confidence"`
+}
+
+func writeOverview(w io.Writer, g *render.Graph) error {
+	s := &g.Session
+	o := overview{ID: s.ID, Goal: s.Goal, Mode: s.Mode, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, Steps: s.StepCount,
+		ActiveBranch: s.ActiveBranch, CurrentThoughtID: s.CurrentThoughtID, Links: len(g.Links),
+		Branches: []overviewBranch{}, CurrentPath: []overviewThought{}, Resources: map[string]string{}}
+	counts := map[string]int{}
+	byID := map[string]*thinkgraph.Thought{}
+	for i := range g.Thoughts {
+		t := &g.Thoughts[i]
+		counts[t.BranchID]++
+		byID[t.ID] = t
+		if t.Alternative && !t.Selected {
+			o.Unexplored++
+		}
+	}
+	for _, b := range g.Branches {
+		o.Branches = append(o.Branches, overviewBranch{ID: b.ID, State: b.State, Thoughts: counts[b.ID]})
+	}
+	for id, n := s.CurrentThoughtID, 0; id != "" && n <= len(g.Thoughts); n++ {
+		t := byID[id]
+		if t == nil {
+			break
+		}
+		o.CurrentPath = append(o.CurrentPath, overviewThought{ID: t.ID, Step: t.Step, Branch: t.BranchID, Thought: t.Content, Confidence: t.Confidence})
+		id = t.ParentID
+	}
+	slices.Reverse(o.CurrentPath)
+	for _, v := range sessionViews[1:] {
+		o.Resources[v.suffix] = sessionURIPrefix + s.ID + "/" + v.suffix
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(o)
+}
+
+func (s *Server) readContext(ctx context.Context, req *mcp.ReadResourceRequest, ref reasoning.SessionRef, kind string) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	w, err := s.svc.Context(ctx, ref)
 	if err != nil {
 		if te := thinkgraph.AsError(err); te.Code == thinkgraph.CodeSessionNotFound || te.Code == thinkgraph.CodeValidation {
 			return nil, mcp.ResourceNotFoundError(uri)
@@ -56,6 +283,248 @@ func (s *Server) readContext(ctx context.Context, req *mcp.ReadResourceRequest) 
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{
 		{URI: uri, MIMEType: "text/plain", Text: w.Formatted()},
-		{URI: sessionURIPrefix + id + "/summary", MIMEType: "application/json", Text: string(summary)},
+		{URI: sessionURIPrefix + ref.ID + "/summary", MIMEType: "application/json", Text: string(summary)},
 	}}, nil
+}
+
+// complete offers the caller's session ids for the session_id argument of
+// the resource templates and the prompts.
+func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	p := req.Params
+	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
+	if p == nil || p.Argument.Name != "session_id" {
+		return res, nil
+	}
+	list, err := s.tenantSessions(ctx, tenantOf(req.Extra), 0)
+	if err != nil {
+		return nil, err
+	}
+	const max = 100 // the protocol's cap on values
+	for _, ss := range list {
+		if strings.HasPrefix(ss.ID, p.Argument.Value) {
+			res.Completion.Total++
+			if len(res.Completion.Values) < max {
+				res.Completion.Values = append(res.Completion.Values, ss.ID)
+			}
+		}
+	}
+	res.Completion.HasMore = res.Completion.Total > len(res.Completion.Values)
+	return res, nil
+}
+
+// subscribe accepts subscriptions to the session list and to the views of
+// the caller's sessions; another tenant's session does not exist.
+func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
+	uri := req.Params.URI
+	if uri == sessionsURI {
+		return nil
+	}
+	id, _, ok := parseSessionURI(uri)
+	if !ok {
+		return mcp.ResourceNotFoundError(uri)
+	}
+	ref := reasoning.SessionRef{ID: id, Explicit: true, Tenant: tenantOf(req.Extra)}
+	var v sessionVersion
+	err := s.svc.View(ctx, ref, func(_ thinkgraph.Tx, sess *thinkgraph.Session) error {
+		v = sessionVersion{sess.StepCount, sess.UpdatedAt}
+		return nil
+	})
+	if err != nil {
+		if te := thinkgraph.AsError(err); te.Code == thinkgraph.CodeSessionNotFound {
+			return mcp.ResourceNotFoundError(uri)
+		}
+		return err
+	}
+	s.res.mu.Lock()
+	defer s.res.mu.Unlock()
+	if s.res.subs == nil {
+		s.res.subs, s.res.seen = map[string]int{}, map[string]sessionVersion{}
+	}
+	if s.res.subs[id] == 0 {
+		s.res.seen[id] = v
+	}
+	s.res.subs[id]++
+	return nil
+}
+
+func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
+	id, _, ok := parseSessionURI(req.Params.URI)
+	if !ok {
+		return nil
+	}
+	s.res.mu.Lock()
+	defer s.res.mu.Unlock()
+	if s.res.subs[id] > 0 {
+		s.res.subs[id]--
+		if s.res.subs[id] == 0 {
+			delete(s.res.subs, id)
+			delete(s.res.seen, id)
+		}
+	}
+	return nil
+}
+
+// toolCallMiddleware wraps every tools/call: it reports progress of calls
+// that asked for it, sends a logging notification about the call (at the
+// level the client set with logging/setLevel), and tells subscribers of the
+// session the call used when that session changed.
+func (s *Server) toolCallMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		call, ok := req.(*mcp.CallToolRequest)
+		if method != "tools/call" || !ok || call.Params == nil {
+			return next(ctx, method, req)
+		}
+		start := time.Now()
+		stop := s.heartbeat(ctx, call.Session, call.Params.GetProgressToken(), call.Params.Name)
+		res, err := next(ctx, method, req)
+		stop()
+		tr, _ := res.(*mcp.CallToolResult)
+		sessionID := resultSessionID(tr)
+		s.logCall(ctx, call.Session, call.Params.Name, sessionID, tr, err, time.Since(start))
+		if sessionID != "" {
+			s.notifyIfChanged(ctx, reasoning.SessionRef{ID: sessionID, Explicit: true, Tenant: tenantOf(call.Extra)})
+		}
+		return res, err
+	}
+}
+
+// resultSessionID is the session a tool result names ("" if none).
+func resultSessionID(res *mcp.CallToolResult) string {
+	if res == nil || res.IsError {
+		return ""
+	}
+	var raw []byte
+	switch sc := res.StructuredContent.(type) {
+	case json.RawMessage:
+		raw = sc
+	case nil:
+		return ""
+	default:
+		var err error
+		if raw, err = json.Marshal(sc); err != nil {
+			return ""
+		}
+	}
+	var v struct {
+		Snake string `json:"session_id"`
+		Camel string `json:"sessionId"`
+	}
+	if json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	if v.Snake != "" {
+		return v.Snake
+	}
+	return v.Camel
+}
+
+// notifyIfChanged sends notifications/resources/updated for every view of
+// the session when it changed since subscribers were last told.
+func (s *Server) notifyIfChanged(ctx context.Context, ref reasoning.SessionRef) {
+	s.res.mu.Lock()
+	watched := s.res.subs[ref.ID] > 0
+	s.res.mu.Unlock()
+	if !watched {
+		return
+	}
+	var v sessionVersion
+	if err := s.svc.View(ctx, ref, func(_ thinkgraph.Tx, sess *thinkgraph.Session) error {
+		v = sessionVersion{sess.StepCount, sess.UpdatedAt}
+		return nil
+	}); err != nil {
+		return
+	}
+	s.res.mu.Lock()
+	changed := s.res.seen[ref.ID] != v
+	if changed {
+		s.res.seen[ref.ID] = v
+	}
+	s.res.mu.Unlock()
+	if !changed {
+		return
+	}
+	for _, view := range sessionViews {
+		uri := sessionURIPrefix + ref.ID
+		if view.suffix != "" {
+			uri += "/" + view.suffix
+		}
+		if err := s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
+			s.log.Warn("resource update notification failed", "uri", uri, "err", err)
+		}
+	}
+}
+
+// logCall sends a logging notification about a tool call to the client that
+// made it: info when it succeeded, warning for a tool error, error for an
+// internal failure. The SDK drops it unless the client asked for logs at
+// that level (logging/setLevel).
+func (s *Server) logCall(ctx context.Context, ss *mcp.ServerSession, tool, sessionID string, res *mcp.CallToolResult, err error, d time.Duration) {
+	if ss == nil {
+		return
+	}
+	level, outcome := mcp.LoggingLevel("info"), "ok"
+	data := map[string]any{"tool": tool, "duration_ms": d.Milliseconds()}
+	switch {
+	case err != nil:
+		level, outcome = "error", "protocol_error"
+		data["error"] = err.Error()
+	case res != nil && res.IsError:
+		level, outcome = "warning", "tool_error"
+		if len(res.Content) > 0 {
+			if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+				data["error"] = tc.Text
+			}
+		}
+	}
+	data["outcome"] = outcome
+	if sessionID != "" {
+		data["session_id"] = sessionID
+	}
+	_ = ss.Log(ctx, &mcp.LoggingMessageParams{Logger: "thinkgraph", Level: level, Data: data})
+}
+
+// heartbeatInterval is how often a running tool call reports progress.
+const heartbeatInterval = time.Second
+
+// heartbeat reports progress for a tool call that asked for it (a
+// progressToken): every second while it runs, the seconds elapsed, so a
+// client can tell a slow LLM-backed call from a stuck one. It returns a
+// function that stops it.
+func (s *Server) heartbeat(ctx context.Context, ss *mcp.ServerSession, token any, tool string) func() {
+	if token == nil || ss == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(heartbeatInterval)
+		defer t.Stop()
+		for n := 1; ; n++ {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(n),
+					Message: fmt.Sprintf("%s running for %d s", tool, n)})
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// progressReporter returns a function reporting progress out of total for a
+// request that carried a progress token; a no-op otherwise.
+func (s *Server) progressReporter(ctx context.Context, ss *mcp.ServerSession, token any, total float64) func(float64, string) {
+	if token == nil || ss == nil {
+		return func(float64, string) {}
+	}
+	return func(done float64, msg string) {
+		if err := ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: done, Total: total, Message: msg}); err != nil && !errors.Is(err, context.Canceled) {
+			s.log.Debug("progress notification failed", "err", err)
+		}
+	}
 }

@@ -46,6 +46,8 @@ type Server struct {
 
 	mu    sync.Mutex
 	conns map[*mcp.ServerSession]string // connection -> its session id
+
+	res resourceState // resources.go
 }
 
 // New returns an MCP server with every tool and resource registered.
@@ -58,8 +60,11 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	}
 	s := &Server{svc: svc, log: opts.Logger, opts: opts, conns: map[*mcp.ServerSession]string{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "thinkgraph: structured reasoning", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: instructions,
-		Logger:       sdkLogger(opts.Logger),
+		Instructions:       instructions,
+		Logger:             sdkLogger(opts.Logger),
+		CompletionHandler:  s.complete,
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
 	})
 	s.addThinkTools()
 	s.addGraphTools()
@@ -68,6 +73,7 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	s.addReasoningTools()
 	s.addLuxTools()
 	s.addResources()
+	s.addPrompts()
 	return s
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
@@ -89,14 +90,16 @@ func (e *env) export(ctx context.Context, argv []string) error {
 	return fn(e.stdout, g)
 }
 
-// exportJSON writes the session's exchange document, the lossless export
-// that branch-thinking's import reads back.
+// exportJSON writes the session's exchange document: the lossless,
+// versioned export that branch-thinking's import reads back.
 func exportJSON(ctx context.Context, w io.Writer, svc *reasoning.Service, ref reasoning.SessionRef) error {
-	g, err := render.NewLoader(svc).Load(ctx, ref, false)
-	if err != nil {
-		return err
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{"session": g.Session, "branches": g.Branches, "thoughts": g.Thoughts, "links": g.Links})
+	return svc.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+		doc, err := reasoning.ExportSession(ctx, tx, sess, time.Now().UTC())
+		if err != nil {
+			return err
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	})
 }

@@ -74,7 +74,7 @@ func TestExportFormats(t *testing.T) {
 	}
 	js, _, err := runExport(t, "exp-1", "--db", db, "--format", "json")
 	var doc map[string]any
-	if err != nil || json.Unmarshal([]byte(js), &doc) != nil || len(doc["thoughts"].([]any)) != 4 {
+	if err != nil || json.Unmarshal([]byte(js), &doc) != nil || doc["format"] != reasoning.ExchangeFormat || len(doc["thoughts"].([]any)) != 4 {
 		t.Errorf("json: %v\n%s", err, js)
 	}
 
