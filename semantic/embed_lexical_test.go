@@ -3,6 +3,7 @@ package semantic
 import (
 	"context"
 	"math"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -146,5 +147,18 @@ func BenchmarkEmbedLexicalCold(b *testing.B) {
 		clear(e.cache)
 		e.mu.Unlock()
 		e.EmbedText(text)
+	}
+}
+
+func TestLexicalModelNamesWeights(t *testing.T) {
+	w := DefaultLexicalWeights()
+	a, _ := NewLexical(LexicalOptions{Weights: &w})
+	if a.Model() != newLex(t).Model() {
+		t.Fatalf("default weights renamed the model: %q", a.Model())
+	}
+	w.Negation = 0.5
+	b, _ := NewLexical(LexicalOptions{Weights: &w})
+	if b.Model() == a.Model() || !strings.HasPrefix(b.Model(), a.Model()+"~") {
+		t.Fatalf("custom weights model = %q", b.Model())
 	}
 }
