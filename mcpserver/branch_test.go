@@ -489,3 +489,28 @@ func TestBranchThinkingLenientInput(t *testing.T) {
 		t.Fatal(out)
 	}
 }
+
+// A thought that fits another branch clearly better than its own gets an
+// overlapWarning; one that fits its own branch does not.
+func TestBranchThinkingOverlapWarning(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "overlap"}
+	for _, c := range []string{"PostgreSQL indexes speed up database queries", "Database query plans use PostgreSQL indexes",
+		"Slow database queries need PostgreSQL indexes"} {
+		s.thought(c, "analysis", "branchId", "db")
+	}
+	s.thought("Tomatoes need daily watering in the garden", "observation", "branchId", "garden")
+	s.thought("Garden soil for tomatoes needs compost", "observation", "branchId", "garden")
+	fits := s.thought("Compost and daily watering keep garden tomatoes healthy", "observation", "branchId", "garden")
+	if fits["overlapWarning"] != nil {
+		t.Fatalf("warning for a thought that fits its branch: %v", fits)
+	}
+	off := s.thought("PostgreSQL indexes make database queries fast", "analysis", "branchId", "garden")
+	w := obj(off, "overlapWarning")
+	if w == nil || w["suggestedBranch"] != "db" || w["suggestedSimilarity"].(float64) < w["currentSimilarity"].(float64)+0.15 {
+		t.Fatalf("no overlap warning: %v", off)
+	}
+	if off["branchId"] != "garden" {
+		t.Fatal("the thought must stay where it was sent")
+	}
+}

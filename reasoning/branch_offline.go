@@ -62,11 +62,12 @@ func negate(claim string) string {
 			out := slices.Clone(words)
 			base := strings.TrimSuffix(w, "n't")
 			switch strings.ToLower(base) {
-			case "won":
-				base = base[:len(base)-2] + "ill"
-			case "can":
+			case "wo":
+				base = base[:1] + "ill"
 			case "ca":
 				base += "n"
+			case "sha":
+				base += "ll"
 			}
 			out[i] = base
 			return strings.Join(out, " ")
@@ -95,11 +96,14 @@ func matchCase(model, w string) string {
 	return w
 }
 
+// lowerFirst lower-cases the first letter of a sentence unless its first
+// word is a name or acronym (has a capital after its first letter).
 func lowerFirst(s string) string {
 	if s == "" {
 		return s
 	}
-	if len(s) > 1 && strings.ToUpper(s[:2]) == s[:2] { // an acronym
+	first, _, _ := strings.Cut(s, " ")
+	if len(first) > 1 && strings.ToLower(first[1:]) != first[1:] {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
@@ -294,10 +298,12 @@ func sideOf(id string, branch, all []semantic.Doc) DialecticSide {
 				s.KeyPoints = append(s.KeyPoints, k)
 			}
 		}
+		// A branch's own critiques argue its position against others; its own
+		// counterexamples challenge it.
 		switch {
 		case evidenceFor[d.Type]:
 			s.Evidence = append(s.Evidence, semantic.Ref(*d))
-		case evidenceAgainst[d.Type]:
+		case d.Type == "counterexample":
 			s.Challenges = append(s.Challenges, semantic.Ref(*d))
 		}
 		if claimTypes[d.Type] && !strings.HasSuffix(strings.TrimSpace(d.Content), "?") {

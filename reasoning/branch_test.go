@@ -1,0 +1,81 @@
+package reasoning
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
+)
+
+// Past contradictionFullMax thoughts, findContradictions works
+// incrementally: a contradiction planted after the first (full) search is
+// found by the next call, and nothing is reported twice.
+func TestBranchContradictionsIncremental(t *testing.T) {
+	lex, err := semantic.NewLexical(semantic.LexicalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := newSemanticService(t, filepath.Join(t.TempDir(), "c.db"), lex)
+	now := time.Now().UTC()
+	doc := &Exchange{Format: ExchangeFormat, Version: ExchangeVersion, Session: ExchangeSession{ID: "big", ActiveBranch: "main", CreatedAt: now, UpdatedAt: now},
+		Branches: []ExchangeBranch{{ID: "main", State: "active", Priority: 1}}}
+	prev := ""
+	for i := range contradictionFullMax + 20 {
+		id := fmt.Sprintf("t%d", i)
+		doc.Thoughts = append(doc.Thoughts, ExchangeThought{ID: id, Step: i + 1, BranchID: "main", ParentID: prev, Type: "observation",
+			Content: fmt.Sprintf("Service %d answers request number %d from region %d", i, i*7, i%9), CreatedAt: now})
+		prev = id
+	}
+	doc.Session.StepCount = len(doc.Thoughts)
+	rep, err := svc.ImportSession(context.Background(), doc, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bt := NewBranchThinking(svc)
+	ref := SessionRef{ID: rep.SessionID, Explicit: true}
+	ctx := context.Background()
+	run := func() *ContradictionsResult {
+		t.Helper()
+		out, err := bt.Command(ctx, CommandInput{Session: ref, Type: "findContradictions"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.(*ContradictionsResult)
+	}
+	first := run()
+	if first.Search != "full" {
+		t.Fatal(first.Search)
+	}
+	for _, c := range []string{"The billing service stores invoices in PostgreSQL", "The billing service does not store invoices in PostgreSQL"} {
+		if _, err := bt.AddThought(ctx, BranchThoughtInput{Session: ref, Content: c, Type: "analysis"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	second := run()
+	if second.Search != "incremental" || second.Count != first.Count+1 {
+		t.Fatalf("incremental: %+v (first %d)", second, first.Count)
+	}
+	if third := run(); third.Count != second.Count {
+		t.Fatalf("repeated call: %d, want %d", third.Count, second.Count)
+	}
+}
+
+func TestNegate(t *testing.T) {
+	for in, want := range map[string]string{
+		"We should use PostgreSQL":          "We should not use PostgreSQL",
+		"We should not use PostgreSQL":      "We should use PostgreSQL",
+		"Redis isn't durable":               "Redis is durable",
+		"The cache won't help":              "The cache will help",
+		"No user needs SSO":                 "Some user needs SSO",
+		"PostgreSQL replication keeps data": "it is not the case that PostgreSQL replication keeps data",
+		"Caching improves latency":          "it is not the case that caching improves latency",
+		"Latency is 20 ms under load":       "Latency is not 20 ms under load",
+	} {
+		if got := negate(in); got != want {
+			t.Errorf("negate(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
