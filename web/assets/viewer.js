@@ -1,0 +1,178 @@
+// thinkgraph viewer. User text is only ever set with textContent; the SVG
+// comes from the server with every piece of user text already escaped.
+(function () {
+  'use strict';
+  var body = document.body;
+
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    return e;
+  }
+
+  function initList() {
+    var q = document.getElementById('tg-search');
+    var sort = document.getElementById('tg-sort');
+    var table = document.getElementById('tg-sessions');
+    if (!q || !sort || !table) return;
+    var tbody = table.tBodies[0];
+    var rows = Array.prototype.slice.call(tbody.rows);
+    function updated(r) { return Date.parse(r.dataset.updated) || 0; }
+    function apply() {
+      var s = q.value.trim().toLowerCase();
+      rows.forEach(function (r) { r.hidden = s !== '' && r.dataset.search.toLowerCase().indexOf(s) < 0; });
+      var by = sort.value;
+      rows.slice().sort(function (a, b) {
+        if (by === 'steps') return (b.dataset.steps - a.dataset.steps) || (updated(b) - updated(a));
+        if (by === 'id') return a.dataset.id < b.dataset.id ? -1 : a.dataset.id > b.dataset.id ? 1 : 0;
+        return updated(b) - updated(a);
+      }).forEach(function (r) { tbody.appendChild(r); });
+    }
+    q.addEventListener('input', apply);
+    sort.addEventListener('change', apply);
+  }
+
+  function initSession() {
+    var id = body.dataset.session;
+    var base = '/sessions/' + encodeURIComponent(id);
+    var graph = document.getElementById('tg-graph');
+    var thoughts = [];
+    var byID = {}, byStep = {};
+    var selected = null;
+
+    function setThoughts(list) {
+      thoughts = list || [];
+      byID = {}; byStep = {};
+      thoughts.forEach(function (t) { byID[t.id] = t; byStep[t.step] = t; });
+    }
+    setThoughts(JSON.parse(document.getElementById('tg-data').textContent));
+
+    function nodeOf(tid) {
+      var nodes = graph.querySelectorAll('.node');
+      for (var i = 0; i < nodes.length; i++) if (nodes[i].dataset.id === tid) return nodes[i];
+      return null;
+    }
+
+    function stepButton(step) {
+      var b = el('button', '#' + step, 'step');
+      b.type = 'button';
+      b.addEventListener('click', function () {
+        var t = byStep[step];
+        if (t) { select(t.id); var n = nodeOf(t.id); if (n && n.scrollIntoView) n.scrollIntoView({block: 'center', inline: 'center'}); }
+      });
+      return b;
+    }
+
+    function row(dl, name, value) {
+      if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) return;
+      dl.appendChild(el('dt', name));
+      var dd = el('dd');
+      if (Array.isArray(value)) {
+        value.forEach(function (s, i) { if (i) dd.appendChild(document.createTextNode(' ')); dd.appendChild(stepButton(s)); });
+      } else if (typeof value === 'number' && name !== 'confidence') {
+        dd.appendChild(stepButton(value));
+      } else {
+        dd.textContent = String(value);
+      }
+      dl.appendChild(dd);
+    }
+
+    function select(tid) {
+      var t = byID[tid];
+      if (!t) return;
+      selected = tid;
+      var prev = graph.querySelectorAll('.node.selected');
+      for (var i = 0; i < prev.length; i++) prev[i].classList.remove('selected');
+      var n = nodeOf(tid);
+      if (n) n.classList.add('selected');
+      document.getElementById('tg-hint').hidden = true;
+      document.getElementById('tg-detail').hidden = false;
+      document.getElementById('tg-title').textContent = 'Step ' + t.step + ' · ' + t.branch;
+      var meta = [];
+      if (t.type) meta.push(t.type);
+      meta.push('confidence ' + (t.confidence === null || t.confidence === undefined ? '—' : t.confidence.toFixed(2)));
+      if (t.tool) meta.push(t.tool);
+      if (t.author) meta.push('by ' + t.author);
+      if (t.createdAt) meta.push(new Date(t.createdAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z'));
+      document.getElementById('tg-meta').textContent = meta.join(' · ');
+      document.getElementById('tg-text').textContent = t.content;
+      var kp = document.getElementById('tg-keypoints');
+      kp.replaceChildren();
+      (t.keyPoints || []).forEach(function (k) { kp.appendChild(el('li', k)); });
+      var dl = document.getElementById('tg-metrics');
+      dl.replaceChildren();
+      row(dl, 'confidence', t.confidence === null || t.confidence === undefined ? 'not given' : t.confidence.toFixed(2));
+      row(dl, 'flags', (t.flags || []).join(', '));
+      row(dl, 'follows', t.parent || null);
+      row(dl, 'followed by', t.children || []);
+      row(dl, 'revises', t.revises || null);
+      if (t.unexplored) row(dl, 'unexplored', t.unexplored + ' alternative' + (t.unexplored > 1 ? 's' : ''));
+      row(dl, 'id', t.id);
+      var links = document.getElementById('tg-links');
+      links.replaceChildren();
+      (t.links || []).forEach(function (l) {
+        var li = el('li', null, l.kind);
+        var what = l.kind === 'link' ? (l.dir === 'to' ? l.type + ' → ' : l.type + ' ← ') : (l.kind === 'contradiction' ? 'contradicts ' : 'circular (' + l.type + ') with ');
+        li.appendChild(document.createTextNode(what));
+        if (l.step) li.appendChild(stepButton(l.step));
+        var rest = (l.score ? ' (' + l.score + ')' : '') + (l.text ? ': ' + l.text : '');
+        li.appendChild(document.createTextNode(rest));
+        links.appendChild(li);
+      });
+      if (!links.children.length) links.appendChild(el('li', 'none', 'none'));
+    }
+
+    graph.addEventListener('click', function (e) {
+      var n = e.target.closest && e.target.closest('.node');
+      if (n) select(n.dataset.id);
+    });
+    graph.addEventListener('keydown', function (e) {
+      var n = e.target.closest && e.target.closest('.node');
+      if (n && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); select(n.dataset.id); }
+    });
+
+    function text(idName, value) { var e = document.getElementById(idName); if (e) e.textContent = String(value); }
+
+    var busy = false, again = false;
+    function refresh() {
+      if (busy) { again = true; return; }
+      busy = true;
+      fetch(base + '/graph', {credentials: 'same-origin', cache: 'no-store'})
+        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+        .then(function (p) {
+          var known = byID;
+          var sx = graph.scrollLeft, sy = graph.scrollTop;
+          graph.innerHTML = p.svg;
+          graph.scrollLeft = sx; graph.scrollTop = sy;
+          setThoughts(p.thoughts);
+          var nodes = graph.querySelectorAll('.node');
+          for (var i = 0; i < nodes.length; i++) if (!known[nodes[i].dataset.id]) nodes[i].classList.add('fresh');
+          text('tg-steps', p.steps); text('tg-branches', p.branches);
+          text('tg-contra', p.contradictions); text('tg-circ', p.circular);
+          var up = document.getElementById('tg-updated');
+          if (up) { up.textContent = new Date(p.updated).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z'); up.setAttribute('datetime', p.updated); }
+          body.dataset.steps = p.steps;
+          if (selected && byID[selected]) select(selected);
+        })
+        .catch(function () {})
+        .then(function () { busy = false; if (again) { again = false; refresh(); } });
+    }
+
+    if (window.EventSource) {
+      var live = document.getElementById('tg-live');
+      var es = new EventSource(base + '/events');
+      es.addEventListener('open', function () { live.classList.add('on'); });
+      es.addEventListener('error', function () { live.classList.remove('on'); });
+      es.addEventListener('change', refresh);
+      es.addEventListener('version', function (e) {
+        // After a reconnect, catch up on what changed meanwhile.
+        try { if (JSON.parse(e.data).steps !== Number(body.dataset.steps)) refresh(); } catch (err) {}
+      });
+    }
+    body.dataset.ready = String(Math.round(performance.now()));
+  }
+
+  if (body.classList.contains('list')) initList();
+  else if (body.classList.contains('session')) initSession();
+})();

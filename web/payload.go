@@ -1,0 +1,165 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/thinkgraph/thinkgraph/render"
+)
+
+// graphPayload is a rendered session: the SVG, and per thought what the side
+// panel shows.
+type graphPayload struct {
+	ID       string
+	Goal     string
+	Mode     string
+	Steps    int
+	Branches int
+	Updated  time.Time
+	Analysis string // a note when the analyses are unavailable
+	Findings struct {
+		Contradictions, Circular int
+	}
+	SVG string
+	// dataJSON is the thought data; json is {version, svg, thoughts, ...}
+	// for live updates. Both are HTML-safe JSON.
+	dataJSON []byte
+	json     []byte
+}
+
+// thoughtData is what the side panel shows of a thought.
+type thoughtData struct {
+	ID         string      `json:"id"`
+	Step       int         `json:"step"`
+	Branch     string      `json:"branch"`
+	Type       string      `json:"type,omitempty"`
+	Confidence *float64    `json:"confidence"`
+	Content    string      `json:"content"`
+	KeyPoints  []string    `json:"keyPoints,omitempty"`
+	Author     string      `json:"author,omitempty"`
+	Tool       string      `json:"tool,omitempty"`
+	CreatedAt  time.Time   `json:"createdAt"`
+	Parent     int         `json:"parent,omitempty"`
+	Children   []int       `json:"children,omitempty"`
+	Revises    int         `json:"revises,omitempty"`
+	Flags      []string    `json:"flags,omitempty"`
+	Links      []panelLink `json:"links,omitempty"`
+	Unexplored int         `json:"unexplored,omitempty"` // unexplored alternatives below a branch point
+}
+
+// panelLink is a cross-reference, contradiction or circular chain a thought
+// is part of.
+type panelLink struct {
+	Kind  string `json:"kind"` // link, contradiction, circular
+	Dir   string `json:"dir"`  // to, from, with
+	Step  int    `json:"step,omitempty"`
+	Type  string `json:"type"`
+	Text  string `json:"text,omitempty"`
+	Score string `json:"score,omitempty"`
+}
+
+func newGraphPayload(g *render.Graph) (*graphPayload, error) {
+	p := &graphPayload{ID: g.Session.ID, Goal: g.Session.Goal, Mode: g.Session.Mode, Steps: g.Session.StepCount,
+		Updated: g.Session.UpdatedAt}
+	var svg bytes.Buffer
+	if err := render.SVG(&svg, g); err != nil {
+		return nil, err
+	}
+	p.SVG = svg.String()
+	step := map[string]int{}
+	branches := map[string]bool{}
+	for _, t := range g.Thoughts {
+		step[t.ID] = t.Step
+		branches[t.BranchID] = true
+	}
+	for _, b := range g.Branches {
+		branches[b.ID] = true
+	}
+	p.Branches = len(branches)
+	data := make(map[string]*thoughtData, len(g.Thoughts))
+	order := make([]*thoughtData, 0, len(g.Thoughts))
+	for i := range g.Thoughts {
+		t := &g.Thoughts[i]
+		d := &thoughtData{ID: t.ID, Step: t.Step, Branch: t.BranchID, Type: t.Type, Confidence: t.Confidence, Content: t.Content,
+			KeyPoints: t.KeyPoints, Author: t.Author, Tool: t.Tool, CreatedAt: t.CreatedAt, Parent: step[t.ParentID], Revises: step[t.RevisesID]}
+		if t.BranchPoint {
+			d.Flags = append(d.Flags, "branch point")
+		}
+		if t.Alternative {
+			if t.Selected {
+				d.Flags = append(d.Flags, "selected alternative")
+			} else {
+				d.Flags = append(d.Flags, "unexplored alternative")
+			}
+		}
+		if t.ID == g.Session.CurrentThoughtID {
+			d.Flags = append(d.Flags, "current")
+		}
+		data[t.ID] = d
+		order = append(order, d)
+	}
+	for i := range g.Thoughts {
+		t := &g.Thoughts[i]
+		if par := data[t.ParentID]; par != nil {
+			par.Children = append(par.Children, t.Step)
+			if t.Alternative && !t.Selected {
+				par.Unexplored++
+			}
+			if len(par.Children) == 2 && !slices.Contains(par.Flags, "branch point") {
+				par.Flags = append(par.Flags, "branch point")
+			}
+		}
+	}
+	for _, l := range g.Links {
+		from, to := data[l.FromThought], data[l.ToThought]
+		if from != nil {
+			from.Links = append(from.Links, panelLink{Kind: "link", Dir: "to", Step: step[l.ToThought], Type: l.Type, Text: l.Reason,
+				Score: fmt.Sprintf("%.2f", l.Strength)})
+			if to == nil && l.ToBranch != "" {
+				from.Links[len(from.Links)-1].Text = "branch " + l.ToBranch + ": " + l.Reason
+			}
+		}
+		if to != nil {
+			to.Links = append(to.Links, panelLink{Kind: "link", Dir: "from", Step: step[l.FromThought], Type: l.Type, Text: l.Reason,
+				Score: fmt.Sprintf("%.2f", l.Strength)})
+		}
+	}
+	if a := g.Analysis; a != nil {
+		if a.Unavailable != "" {
+			p.Analysis = "Contradictions and circular reasoning not analysed: " + a.Unavailable
+		}
+		p.Findings.Contradictions, p.Findings.Circular = len(a.Contradictions), len(a.Circular)
+		for _, c := range a.Contradictions {
+			score := fmt.Sprintf("%.2f", c.Confidence)
+			if d := data[c.ThoughtA.ID]; d != nil {
+				d.Links = append(d.Links, panelLink{Kind: "contradiction", Dir: "with", Step: c.ThoughtB.Step, Type: "contradicts", Text: c.Reason, Score: score})
+			}
+			if d := data[c.ThoughtB.ID]; d != nil {
+				d.Links = append(d.Links, panelLink{Kind: "contradiction", Dir: "with", Step: c.ThoughtA.Step, Type: "contradicts", Text: c.Reason, Score: score})
+			}
+		}
+		for _, c := range a.Circular {
+			for i, r := range c.Thoughts {
+				if d := data[r.ID]; d != nil {
+					next := c.Thoughts[(i+1)%len(c.Thoughts)]
+					d.Links = append(d.Links, panelLink{Kind: "circular", Dir: "with", Step: next.Step, Type: c.Kind, Text: c.Reason})
+				}
+			}
+		}
+	} else {
+		p.Analysis = "Contradictions and circular reasoning not analysed."
+	}
+	var err error
+	if p.dataJSON, err = json.Marshal(order); err != nil {
+		return nil, err
+	}
+	p.json, err = json.Marshal(map[string]any{
+		"id": p.ID, "steps": p.Steps, "branches": p.Branches, "updated": p.Updated, "analysis": p.Analysis,
+		"contradictions": p.Findings.Contradictions, "circular": p.Findings.Circular,
+		"svg": p.SVG, "thoughts": json.RawMessage(p.dataJSON),
+	})
+	return p, err
+}

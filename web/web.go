@@ -1,0 +1,376 @@
+// Package web is thinkgraph's reasoning viewer: an HTTP handler serving the
+// list of the caller's sessions and, per session, the thought graph drawn as
+// server-side SVG (package render) with a side panel, kept live by
+// server-sent events.
+//
+// The viewer reads through the reasoning service, so it has the tenancy of
+// the MCP endpoint: the tenant is the bearer token's (auth.TokenInfo.UserID,
+// set by the token middleware in front of it), else the local tenant, and a
+// session of another tenant does not exist. Every piece of user text is
+// escaped (html/template, the render package's SVG escaping, JSON with HTML
+// escaping), the page's script only ever sets textContent, and a Content
+// Security Policy forbids inline scripts.
+package web
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/render"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// Options configure the viewer.
+type Options struct {
+	// Tenant is the tenant of requests that carry no token (default: the
+	// local tenant).
+	Tenant string
+	// Poll is how often an event stream checks its session for changes
+	// (default 250 ms).
+	Poll time.Duration
+	// Analyze marks contradictions and circular chains (needs the semantic
+	// engine on the service; default on, see NoAnalysis).
+	NoAnalysis bool
+	// MaxSessions bounds the session list (default 500).
+	MaxSessions int
+	Logger      *slog.Logger
+}
+
+// Viewer is the viewer's HTTP handler.
+type Viewer struct {
+	svc    *reasoning.Service
+	loader *render.Loader
+	opts   Options
+	mux    *http.ServeMux
+
+	mu    sync.Mutex
+	cache map[string]*cached // session id -> last rendered graph
+}
+
+// cached is a rendered session, valid while its version is unchanged.
+type cached struct {
+	version version
+	tenant  string
+	page    *graphPayload
+}
+
+// version identifies a state of a session: it changes with every write.
+type version struct {
+	Steps   int       `json:"steps"`
+	Updated time.Time `json:"updated"`
+}
+
+// New returns the viewer on svc.
+func New(svc *reasoning.Service, opts Options) *Viewer {
+	if opts.Tenant == "" {
+		opts.Tenant = thinkgraph.LocalTenant
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = 250 * time.Millisecond
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = 500
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	v := &Viewer{svc: svc, loader: render.NewLoader(svc), opts: opts, mux: http.NewServeMux(), cache: map[string]*cached{}}
+	static, err := fs.Sub(assets, "assets")
+	if err != nil {
+		panic(err) // the embedded directory is part of the build
+	}
+	v.mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(static)))
+	v.mux.HandleFunc("GET /{$}", v.list)
+	v.mux.HandleFunc("GET /sessions/{id}", v.session)
+	v.mux.HandleFunc("GET /sessions/{id}/graph", v.graph)
+	v.mux.HandleFunc("GET /sessions/{id}/events", v.events)
+	v.mux.HandleFunc("GET /sessions/{id}/export/{format}", v.export)
+	return v
+}
+
+// ServeHTTP serves the viewer with its security headers.
+func (v *Viewer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	v.mux.ServeHTTP(w, r)
+}
+
+// tenant is the tenant of a request: its bearer token's, else the default.
+func (v *Viewer) tenant(r *http.Request) string {
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil && ti.UserID != "" {
+		return ti.UserID
+	}
+	return v.opts.Tenant
+}
+
+func (v *Viewer) ref(r *http.Request) (reasoning.SessionRef, bool) {
+	id := r.PathValue("id")
+	if reasoning.ValidateSessionID(id) != nil {
+		return reasoning.SessionRef{}, false
+	}
+	return reasoning.SessionRef{ID: id, Explicit: true, Tenant: v.tenant(r)}, true
+}
+
+// fail answers a request that could not be served: 404 for a session that
+// does not exist (or is another tenant's), 500 otherwise.
+func (v *Viewer) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if te := thinkgraph.AsError(err); te.Code == thinkgraph.CodeSessionNotFound || te.Code == thinkgraph.CodeValidation {
+		http.Error(w, "session not found", http.StatusNotFound)
+		return
+	}
+	v.opts.Logger.ErrorContext(r.Context(), "viewer", "path", r.URL.Path, "err", err)
+	http.Error(w, "internal error", http.StatusInternalServerError)
+}
+
+// sessionVersion reads the version of a session (cheap: one row).
+func (v *Viewer) sessionVersion(ctx context.Context, ref reasoning.SessionRef) (version, error) {
+	var ver version
+	err := v.svc.View(ctx, ref, func(_ thinkgraph.Tx, s *thinkgraph.Session) error {
+		ver = version{s.StepCount, s.UpdatedAt}
+		return nil
+	})
+	return ver, err
+}
+
+// load returns the rendered session, from the cache while it is unchanged.
+func (v *Viewer) load(ctx context.Context, ref reasoning.SessionRef) (*graphPayload, error) {
+	ver, err := v.sessionVersion(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	v.mu.Lock()
+	c := v.cache[ref.ID]
+	v.mu.Unlock()
+	if c != nil && c.version == ver && c.tenant == ref.Tenant {
+		return c.page, nil
+	}
+	g, err := v.loader.Load(ctx, ref, !v.opts.NoAnalysis)
+	if err != nil {
+		return nil, err
+	}
+	p, err := newGraphPayload(g)
+	if err != nil {
+		return nil, err
+	}
+	v.mu.Lock()
+	if len(v.cache) >= 32 {
+		clear(v.cache)
+	}
+	v.cache[ref.ID] = &cached{version: version{g.Session.StepCount, g.Session.UpdatedAt}, tenant: ref.Tenant, page: p}
+	v.mu.Unlock()
+	return p, nil
+}
+
+func (v *Viewer) list(w http.ResponseWriter, r *http.Request) {
+	tenant := v.tenant(r)
+	var ss []thinkgraph.Session
+	err := v.svc.Store().View(r.Context(), func(tx thinkgraph.Tx) error {
+		var err error
+		ss, err = tx.Sessions(r.Context(), thinkgraph.SessionFilter{Tenant: tenant, Limit: v.opts.MaxSessions})
+		return err
+	})
+	if err != nil {
+		v.fail(w, r, err)
+		return
+	}
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	sortBy := r.URL.Query().Get("sort")
+	rows := make([]listRow, 0, len(ss))
+	for _, s := range ss {
+		if q != "" && !strings.Contains(strings.ToLower(s.ID+" "+s.Goal+" "+s.Mode), strings.ToLower(q)) {
+			continue
+		}
+		rows = append(rows, listRow{ID: s.ID, Goal: s.Goal, Mode: s.Mode, Steps: s.StepCount, Updated: s.UpdatedAt})
+	}
+	sortRows(rows, sortBy)
+	v.html(w, listPage, map[string]any{"Rows": rows, "Q": q, "Sort": sortBy, "Total": len(ss)})
+}
+
+func (v *Viewer) session(w http.ResponseWriter, r *http.Request) {
+	ref, ok := v.ref(r)
+	if !ok {
+		http.Error(w, "session not found", http.StatusNotFound)
+		return
+	}
+	p, err := v.load(r.Context(), ref)
+	if err != nil {
+		v.fail(w, r, err)
+		return
+	}
+	// p.dataJSON is JSON with <, > and & escaped, so it cannot end the
+	// script element; the browser never runs a script of this type.
+	data := template.HTML(`<script type="application/json" id="tg-data">` + string(p.dataJSON) + `</script>`)
+	v.html(w, sessionPage, map[string]any{"P": p, "SVG": template.HTML(p.SVG), "Data": data})
+}
+
+// graph serves the session's current SVG and thought data as JSON, for the
+// page to swap in when the event stream says the session changed.
+func (v *Viewer) graph(w http.ResponseWriter, r *http.Request) {
+	ref, ok := v.ref(r)
+	if !ok {
+		http.Error(w, "session not found", http.StatusNotFound)
+		return
+	}
+	p, err := v.load(r.Context(), ref)
+	if err != nil {
+		v.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(p.json)
+}
+
+// events streams server-sent events: "version" first, then "change" with
+// the new version whenever the session changes (new thoughts, a new
+// current thought, ...), found by polling its version, which is one row.
+func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
+	ref, ok := v.ref(r)
+	if !ok {
+		http.Error(w, "session not found", http.StatusNotFound)
+		return
+	}
+	ctx := r.Context()
+	last, err := v.sessionVersion(ctx, ref)
+	if err != nil {
+		v.fail(w, r, err)
+		return
+	}
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	send := func(event string, ver version) error {
+		b, _ := json.Marshal(ver)
+		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b); err != nil {
+			return err
+		}
+		return rc.Flush()
+	}
+	if _, err := fmt.Fprintf(w, "retry: 1000\n"); err != nil {
+		return
+	}
+	if send("version", last) != nil {
+		return
+	}
+	tick := time.NewTicker(v.opts.Poll)
+	defer tick.Stop()
+	keepalive := time.NewTicker(15 * time.Second)
+	defer keepalive.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-keepalive.C:
+			if _, err := fmt.Fprintf(w, ": keepalive\n\n"); err != nil || rc.Flush() != nil {
+				return
+			}
+		case <-tick.C:
+			ver, err := v.sessionVersion(ctx, ref)
+			if err != nil {
+				if ctx.Err() == nil {
+					v.opts.Logger.Warn("viewer event stream", "session", ref.ID, "err", err)
+				}
+				return
+			}
+			if ver != last {
+				last = ver
+				if send("change", ver) != nil {
+					return
+				}
+			}
+		}
+	}
+}
+
+// exportFormats are the downloads offered per session.
+var exportFormats = map[string]struct {
+	mime, ext string
+	fn        func(*bytes.Buffer, *render.Graph) error
+}{
+	"markdown": {"text/markdown; charset=utf-8", "md", func(b *bytes.Buffer, g *render.Graph) error { return render.Markdown(b, g) }},
+	"mermaid":  {"text/plain; charset=utf-8", "mmd", func(b *bytes.Buffer, g *render.Graph) error { return render.Mermaid(b, g) }},
+	"dot":      {"text/vnd.graphviz; charset=utf-8", "dot", func(b *bytes.Buffer, g *render.Graph) error { return render.DOT(b, g) }},
+	"svg":      {"image/svg+xml", "svg", func(b *bytes.Buffer, g *render.Graph) error { return render.SVG(b, g) }},
+	"html":     {"text/html; charset=utf-8", "html", func(b *bytes.Buffer, g *render.Graph) error { return render.HTML(b, g) }},
+}
+
+func (v *Viewer) export(w http.ResponseWriter, r *http.Request) {
+	ref, ok := v.ref(r)
+	if !ok {
+		http.Error(w, "session not found", http.StatusNotFound)
+		return
+	}
+	format := r.PathValue("format")
+	var buf bytes.Buffer
+	var mime, ext string
+	if format == "json" {
+		mime, ext = "application/json", "json"
+		err := v.svc.View(r.Context(), ref, func(tx thinkgraph.Tx, s *thinkgraph.Session) error {
+			doc, err := reasoning.ExportSession(r.Context(), tx, s, time.Now().UTC())
+			if err != nil {
+				return err
+			}
+			enc := json.NewEncoder(&buf)
+			enc.SetIndent("", "  ")
+			return enc.Encode(doc)
+		})
+		if err != nil {
+			v.fail(w, r, err)
+			return
+		}
+	} else {
+		f, ok := exportFormats[format]
+		if !ok {
+			http.Error(w, "unknown format (json, markdown, mermaid, dot, svg, html)", http.StatusNotFound)
+			return
+		}
+		g, err := v.loader.Load(r.Context(), ref, !v.opts.NoAnalysis)
+		if err != nil {
+			v.fail(w, r, err)
+			return
+		}
+		if err := f.fn(&buf, g); err != nil {
+			v.fail(w, r, err)
+			return
+		}
+		mime, ext = f.mime, f.ext
+	}
+	w.Header().Set("Content-Type", mime)
+	// Downloaded, never rendered in the viewer's origin (an SVG or HTML
+	// export is safe, but there is no reason to run it here).
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", ref.ID+"."+ext))
+	_, _ = w.Write(buf.Bytes())
+}
+
+func (v *Viewer) html(w http.ResponseWriter, t *template.Template, data any) {
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, data); err != nil {
+		v.opts.Logger.Error("viewer template", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(buf.Bytes())
+}
