@@ -95,6 +95,20 @@ type plannerOutput struct {
 	SynthesisSnapshot *reasoning.PlanSnapshot `json:"synthesis_snapshot"`
 }
 
+type biasedOutput struct {
+	StepType          string                    `json:"step_type" jsonschema:"Query, Reasoning, BiasAnalysis, Correction, Guidance or Synthesis"`
+	StepNumber        int                       `json:"step_number"`
+	Content           string                    `json:"content"`
+	ModelUsed         string                    `json:"model_used" jsonschema:"the model that wrote this step (client for the query)"`
+	NextAction        string                    `json:"next_action" jsonschema:"BiasCheck, ContinueReasoning, RequestGuidance, Synthesize or Complete"`
+	SessionID         string                    `json:"session_id"`
+	SessionStatus     reasoning.BiasedStatus    `json:"session_status"`
+	BiasDetected      *reasoning.BiasInfo       `json:"bias_detected"`
+	SynthesisSnapshot *reasoning.BiasedSnapshot `json:"synthesis_snapshot"`
+	FinalSynthesis    *string                   `json:"final_synthesis"`
+	ThoughtID         string                    `json:"thought_id" jsonschema:"id of the step in the session graph"`
+}
+
 // luxSession resolves session_id and its alias continuation_id.
 func (s *Server) luxSession(req *mcp.CallToolRequest, a *args) (reasoning.SessionRef, error) {
 	sid, hasSID, err := a.str("session_id")
@@ -448,6 +462,60 @@ func (s *Server) addLuxTools() {
 			if res.PlanningComplete {
 				out.PlanningComplete = &res.PlanningComplete
 				out.PlanSummary = strPtr(res.PlanSummary)
+			}
+			return out, nil
+		},
+	})
+
+	s.addTool(toolDef{
+		tool: &mcp.Tool{
+			Name:  "biased_reasoning",
+			Title: "Reasoning with bias checks",
+			Description: fmt.Sprintf("Step-by-step reasoning checked for cognitive biases, one step per call: Query → Reasoning (primary_model) → BiasAnalysis "+
+				"(verifier_model) → Correction when a bias was found → another BiasAnalysis … up to max_analysis_rounds analyses (default %d) → Synthesis → "+
+				"complete. Call again with the session_id to take the next step; next_action says what it will be. A query that differs from the question "+
+				"is recorded as guidance for the next step. new_session starts a fresh session.", reasoning.DefaultMaxAnalysisRounds) + luxProviderNote,
+			InputSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+				"query":               strProp("The question to analyse (required to start; later, optional guidance)"),
+				"session_id":          sessionIDProp,
+				"new_session":         boolProp("Start a fresh session"),
+				"max_analysis_rounds": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(reasoning.MaxAnalysisRounds)), Description: "Maximum bias analyses (default 3)"},
+				"primary_model":       strProp("Model that reasons, corrects and synthesises"),
+				"verifier_model":      strProp("Model that checks for bias"),
+			}},
+			Annotations: llmAnnotations("Reasoning with bias checks"),
+		},
+		output: biasedOutput{},
+		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
+			ref, err := s.sessionRef(req, a)
+			if err != nil {
+				return nil, err
+			}
+			in := reasoning.BiasedInput{Session: ref, Call: s.llmCall(ctx, req)}
+			if in.Query, _, err = a.str("query"); err != nil {
+				return nil, err
+			}
+			if in.NewSession, err = optBool(a, "new_session"); err != nil {
+				return nil, err
+			}
+			if in.MaxRounds, err = a.integer("max_analysis_rounds"); err != nil {
+				return nil, err
+			}
+			if in.PrimaryModel, _, err = a.str("primary_model"); err != nil {
+				return nil, err
+			}
+			if in.VerifierModel, _, err = a.str("verifier_model"); err != nil {
+				return nil, err
+			}
+			res, err := s.svc.Biased(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			out := biasedOutput{StepType: res.StepType, StepNumber: res.StepNumber, Content: res.Step.Content, ModelUsed: res.ModelUsed,
+				NextAction: res.NextAction, SessionID: res.Session.ID, SessionStatus: res.Status, BiasDetected: res.Bias,
+				SynthesisSnapshot: &res.Snapshot, ThoughtID: res.Step.ID}
+			if res.FinalSynthesis != "" {
+				out.FinalSynthesis = strPtr(res.FinalSynthesis)
 			}
 			return out, nil
 		},

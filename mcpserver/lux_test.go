@@ -130,15 +130,20 @@ func newLuxEnv(t testing.TB, fake http.Handler) *testEnv {
 	t.Cleanup(svc.Close)
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
+	svc.EnableLLM(luxConfig(srv.URL), nil)
+	tt, _ := t.(*testing.T)
+	return &testEnv{t: tt, store: store, srv: New(svc, Options{Version: "test"})}
+}
+
+// luxConfig is the provider configuration for a fake OpenAI server at url.
+func luxConfig(url string) llm.Config {
 	cfg := llm.DefaultConfig()
 	cfg.Provider = llm.ProviderOpenAI
 	cfg.OpenAI.APIKey = "sk-test-secret"
-	cfg.OpenAI.BaseURL = srv.URL + "/v1"
+	cfg.OpenAI.BaseURL = url + "/v1"
 	cfg.MaxRetries = 0
 	cfg.RetryDelay = time.Millisecond
-	svc.EnableLLM(cfg, nil)
-	tt, _ := t.(*testing.T)
-	return &testEnv{t: tt, store: store, srv: New(svc, Options{Version: "test"})}
+	return cfg
 }
 
 func sessionThoughts(t *testing.T, e *testEnv, sid string) []thinkgraph.Thought {
@@ -526,5 +531,128 @@ func TestTracedReasoningRevisionBranchAndErrors(t *testing.T) {
 	// query, step 1, guidance (stored once), revision, branch step
 	if len(ths) != 5 || ths[2].Content != "Is caching always right?" || ths[3].RevisesID != ths[1].ID || ths[4].BranchID != "sharding" || ths[4].ParentID != ths[1].ID {
 		t.Fatalf("graph %+v", ths)
+	}
+}
+
+func TestBiasedReasoningCorrectsBias(t *testing.T) {
+	fake := &fakeOpenAI{}
+	fake.script(
+		chatReply{content: "Microservices are clearly better: every successful company uses them.", model: "o3-pro-2025"},
+		chatReply{content: "Checking the reasoning.\n" + `{"bias_detected": true, "bias_type": "survivorship bias", "severity": "High", "description": "Only successful adopters are considered.", "suggested_correction": "Weigh failed migrations too."}` + "\nThat is all.", model: "o4-mini-2025"},
+		chatReply{content: "Counting failed migrations too, microservices pay off only with several independent teams.", model: "o3-pro-2025"},
+		chatReply{content: `{"bias_detected": false, "bias_type": "", "severity": "low", "description": "The corrected reasoning weighs both outcomes.", "suggested_correction": ""}`, model: "o4-mini-2025"},
+		chatReply{content: "Migrate only if several teams need independent deployments; otherwise keep the monolith.", model: "o3-pro-2025"},
+	)
+	e := newLuxEnv(t, fake)
+	cs := e.connect()
+	const query = "Should we migrate from monolith to microservices?"
+	out := mustCall(t, cs, "biased_reasoning", map[string]any{"query": query, "max_analysis_rounds": 2, "primary_model": "o3-pro", "verifier_model": "o4-mini"})
+	sid := out["session_id"].(string)
+	status := func(out map[string]any, want ...float64) {
+		t.Helper()
+		st := out["session_status"].(map[string]any)
+		got := []float64{st["total_steps"].(float64), st["reasoning_rounds"].(float64), st["biases_detected"].(float64), st["corrections_made"].(float64)}
+		if !slices.Equal(got, want) {
+			t.Fatalf("session_status %v, want %v", st, want)
+		}
+	}
+	if out["step_type"] != "Query" || out["step_number"] != 1.0 || out["content"] != query || out["model_used"] != "client" ||
+		out["next_action"] != "ContinueReasoning" || out["bias_detected"] != nil || out["final_synthesis"] != nil || fake.count() != 0 {
+		t.Fatal(out)
+	}
+	status(out, 1, 0, 0, 0)
+
+	out = mustCall(t, cs, "biased_reasoning", map[string]any{"session_id": sid, "query": query})
+	if out["step_type"] != "Reasoning" || out["step_number"] != 2.0 || out["model_used"] != "o3-pro-2025" || out["next_action"] != "BiasCheck" {
+		t.Fatal(out)
+	}
+	if fake.request(0)["model"] != "o3-pro" {
+		t.Fatal(fake.request(0))
+	}
+
+	out = mustCall(t, cs, "biased_reasoning", map[string]any{"session_id": sid})
+	b, _ := out["bias_detected"].(map[string]any)
+	if out["step_type"] != "BiasAnalysis" || out["next_action"] != "ContinueReasoning" || b == nil || b["bias_type"] != "survivorship bias" ||
+		b["severity"] != "high" || b["description"] != "Only successful adopters are considered." || b["suggested_correction"] != "Weigh failed migrations too." {
+		t.Fatal(out)
+	}
+	if fake.request(1)["model"] != "o4-mini" || !strings.Contains(fake.messages(1)[1], "every successful company uses them") {
+		t.Fatal(fake.messages(1))
+	}
+	status(out, 3, 1, 1, 0)
+	if snap := out["synthesis_snapshot"].(map[string]any); snap["confidence_level"] != "low" || snap["ready_for_decision"] != false {
+		t.Fatal(snap)
+	}
+
+	out = mustCall(t, cs, "biased_reasoning", map[string]any{"session_id": sid})
+	if out["step_type"] != "Correction" || out["next_action"] != "BiasCheck" || !strings.HasPrefix(out["content"].(string), "Counting failed migrations") {
+		t.Fatal(out)
+	}
+	if m := fake.messages(2)[1]; !strings.Contains(m, "survivorship bias") || !strings.Contains(m, "Weigh failed migrations too.") {
+		t.Fatalf("correction prompt %q", m)
+	}
+	status(out, 4, 1, 1, 1)
+
+	out = mustCall(t, cs, "biased_reasoning", map[string]any{"session_id": sid})
+	if out["step_type"] != "BiasAnalysis" || out["bias_detected"] != nil || out["next_action"] != "Synthesize" {
+		t.Fatal(out)
+	}
+	status(out, 5, 2, 1, 1)
+	if snap := out["synthesis_snapshot"].(map[string]any); snap["confidence_level"] != "high" || snap["ready_for_decision"] != true {
+		t.Fatal(snap)
+	}
+
+	out = mustCall(t, cs, "biased_reasoning", map[string]any{"session_id": sid})
+	if out["step_type"] != "Synthesis" || out["next_action"] != "Complete" || out["final_synthesis"] != "Migrate only if several teams need independent deployments; otherwise keep the monolith." ||
+		out["session_status"].(map[string]any)["is_complete"] != true {
+		t.Fatal(out)
+	}
+	status(out, 6, 2, 1, 1)
+
+	// A complete session says so.
+	_, text := mustFail(t, cs, "biased_reasoning", map[string]any{"session_id": sid})
+	if !strings.Contains(text, "is complete") || !strings.Contains(text, "new_session") {
+		t.Fatal(text)
+	}
+	// The steps are in the graph; the correction revises the reasoning.
+	ths := sessionThoughts(t, e, sid)
+	if len(ths) != 6 || ths[0].Author != "client" || ths[1].Author != "o3-pro-2025" || ths[2].Author != "o4-mini-2025" || ths[3].RevisesID != ths[1].ID ||
+		ths[2].ParentID != ths[1].ID {
+		t.Fatalf("graph %+v", ths)
+	}
+	// The state is in the store: a second server on the same database continues a session.
+	out = mustCall(t, cs, "biased_reasoning", map[string]any{"new_session": true, "query": "Is Go a good fit?"})
+	sid2 := out["session_id"].(string)
+	if sid2 == sid || out["step_type"] != "Query" {
+		t.Fatal(out)
+	}
+	other := &testEnv{t: t, store: e.store, srv: New(reasoning.New(e.store, reasoning.Config{}), Options{Version: "test"})}
+	srv2 := httptest.NewServer(fake)
+	defer srv2.Close()
+	other.srv.svc.EnableLLM(luxConfig(srv2.URL), nil)
+	fake.script(chatReply{content: "Go fits network services well."})
+	out = mustCall(t, other.connect(), "biased_reasoning", map[string]any{"session_id": sid2})
+	if out["step_type"] != "Reasoning" || out["step_number"] != 2.0 {
+		t.Fatal(out)
+	}
+}
+
+func TestBiasedReasoningErrors(t *testing.T) {
+	fake := &fakeOpenAI{}
+	e := newLuxEnv(t, fake)
+	cs := e.connect()
+	for _, c := range []struct {
+		args  map[string]any
+		field string
+	}{
+		{map[string]any{}, "query"},
+		{map[string]any{"query": "q", "max_analysis_rounds": 0}, "max_analysis_rounds"},
+		{map[string]any{"query": "q", "new_session": true, "session_id": "abc"}, "new_session"},
+		{map[string]any{"query": "q", "session_id": "no-such"}, "session_id"},
+	} {
+		out, text := mustFail(t, cs, "biased_reasoning", c.args)
+		if d, _ := out["details"].(map[string]any); d == nil || d["field"] != c.field {
+			t.Errorf("%v: want field %s: %q", c.args, c.field, text)
+		}
 	}
 }

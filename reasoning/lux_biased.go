@@ -1,0 +1,426 @@
+package reasoning
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/semantic"
+)
+
+// biased_reasoning (seed 003): a step machine, one step per call. Query →
+// Reasoning (primary model) → BiasAnalysis (verifier model) → Correction
+// when a bias was found → BiasAnalysis of the correction … up to
+// max_analysis_rounds analyses → Synthesis → complete. The machine's state
+// is in the session's metadata.
+
+// Biased reasoning step types (seed 003's StepType of biased_reasoning).
+const (
+	BiasedQuery        = "Query"
+	BiasedReasoning    = "Reasoning"
+	BiasedBiasAnalysis = "BiasAnalysis"
+	BiasedCorrection   = "Correction"
+	BiasedGuidance     = "Guidance"
+	BiasedSynthesis    = "Synthesis"
+)
+
+// Next actions (seed 003's NextAction).
+const (
+	NextBiasCheck         = "BiasCheck"
+	NextContinueReasoning = "ContinueReasoning"
+	NextRequestGuidance   = "RequestGuidance"
+	NextSynthesize        = "Synthesize"
+	NextComplete          = "Complete"
+)
+
+// DefaultMaxAnalysisRounds and MaxAnalysisRounds bound the bias analyses.
+const (
+	DefaultMaxAnalysisRounds = 3
+	MaxAnalysisRounds        = 10
+)
+
+// BiasedInput is one call of biased_reasoning.
+type BiasedInput struct {
+	Session       SessionRef
+	NewSession    bool
+	Query         string
+	MaxRounds     *int
+	PrimaryModel  string
+	VerifierModel string
+	Call          LLMCall
+}
+
+// BiasInfo is a bias the verifier found.
+type BiasInfo struct {
+	BiasType            string `json:"bias_type"`
+	Severity            string `json:"severity"`
+	Description         string `json:"description"`
+	SuggestedCorrection string `json:"suggested_correction"`
+}
+
+// BiasedStatus is the session's progress (seed 003's SessionStatus).
+type BiasedStatus struct {
+	TotalSteps      int  `json:"total_steps"`
+	ReasoningRounds int  `json:"reasoning_rounds"`
+	BiasesDetected  int  `json:"biases_detected"`
+	CorrectionsMade int  `json:"corrections_made"`
+	IsComplete      bool `json:"is_complete"`
+}
+
+// BiasedSnapshot is biased_reasoning's synthesis snapshot.
+type BiasedSnapshot struct {
+	CurrentUnderstanding string   `json:"current_understanding"`
+	TopInsights          []string `json:"top_insights"`
+	NextActions          []string `json:"next_actions"`
+	ConfidenceLevel      string   `json:"confidence_level"`
+	ReadyForDecision     bool     `json:"ready_for_decision"`
+}
+
+// BiasedResult is the step biased_reasoning took.
+type BiasedResult struct {
+	Session        thinkgraph.Session
+	Step           thinkgraph.Thought
+	StepType       string
+	StepNumber     int
+	ModelUsed      string
+	NextAction     string
+	Status         BiasedStatus
+	Bias           *BiasInfo
+	Snapshot       BiasedSnapshot
+	FinalSynthesis string
+}
+
+// biasedState is the machine's state, in the session metadata.
+type biasedState struct {
+	Query     string `json:"query"`
+	QueryID   string `json:"query_id"`
+	MaxRounds int    `json:"max_rounds"`
+	Primary   string `json:"primary_model,omitempty"`
+	Verifier  string `json:"verifier_model,omitempty"`
+	// Pending is the step type the next call takes ("" when complete).
+	Pending string `json:"pending"`
+	BiasedStatus
+	// ReasoningID is the latest Reasoning or Correction thought.
+	ReasoningID string `json:"reasoning_id,omitempty"`
+	// LastBias is the bias found by the latest analysis, nil if none.
+	LastBias *BiasInfo `json:"last_bias,omitempty"`
+	// Analysed is true when the latest reasoning has been checked.
+	Analysed bool       `json:"analysed,omitempty"`
+	Found    []BiasInfo `json:"found,omitempty"`
+	// Guidance holds the client's guidance not yet given to a model.
+	Guidance []string `json:"guidance,omitempty"`
+}
+
+const biasedKey = "biased_reasoning"
+
+func luxNextAction(pending string) string {
+	switch pending {
+	case BiasedBiasAnalysis:
+		return NextBiasCheck
+	case BiasedReasoning, BiasedCorrection:
+		return NextContinueReasoning
+	case BiasedSynthesis:
+		return NextSynthesize
+	}
+	return NextComplete
+}
+
+type biasVerdict struct {
+	BiasDetected        *bool  `json:"bias_detected"`
+	BiasType            string `json:"bias_type"`
+	Severity            string `json:"severity"`
+	Description         string `json:"description"`
+	SuggestedCorrection string `json:"suggested_correction"`
+}
+
+const (
+	biasedReasoningPrompt = `Reason carefully about the question you are given. Give your analysis and a tentative answer in at most three short paragraphs of plain text.`
+	biasedVerifierPrompt  = `You check a piece of reasoning for cognitive biases: confirmation bias, anchoring, availability, overconfidence, status quo bias, sunk cost, framing, bandwagon effect, survivorship bias and the like.
+Answer with JSON only: {"bias_detected": true or false, "bias_type": "<the bias, or empty>", "severity": "low" | "medium" | "high", "description": "<where the reasoning shows it>", "suggested_correction": "<how to correct it>"}.`
+	biasedCorrectionPrompt = `Rewrite the reasoning you are given so that it no longer shows the bias described. Keep what was sound; give the corrected analysis and answer in at most three short paragraphs of plain text.`
+	biasedSynthesisPrompt  = `Write the final synthesis of an analysis: the answer to the question, how the biases found were corrected, and the uncertainties that remain, in at most two short paragraphs of plain text.`
+)
+
+// Biased takes the next step of a biased reasoning session.
+func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, error) {
+	const tool = "biased_reasoning"
+	if in.NewSession {
+		if in.Session.Explicit {
+			return nil, thinkgraph.Invalid("new_session", "new_session without session_id", "both",
+				"'new_session' starts a fresh session: do not pass 'session_id' with it")
+		}
+		in.Session = SessionRef{ID: NewID(), Tenant: in.Session.Tenant}
+	}
+	if strings.TrimSpace(in.Query) != "" {
+		if err := validateContent("query", in.Query, s.cfg.MaxThoughtLength); err != nil {
+			return nil, err
+		}
+	}
+	maxRounds, err := clampCount("max_analysis_rounds", in.MaxRounds, DefaultMaxAnalysisRounds, 1, MaxAnalysisRounds)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkSessionExists(ctx, in.Session); err != nil {
+		return nil, err
+	}
+	var vecs []semantic.Vector
+	if strings.TrimSpace(in.Query) != "" {
+		vecs = s.embedForWrite(ctx, in.Query)
+	}
+	var st biasedState
+	var query *thinkgraph.Thought
+	var reasoning, guidance string
+	sess, err := s.luxWrite(ctx, in.Session, "biased", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+		st, query, reasoning, guidance = biasedState{}, nil, "", ""
+		found, err := luxGetMeta(sess, biasedKey, &st)
+		if err != nil {
+			return err
+		}
+		if found && st.Pending == "" {
+			return &thinkgraph.Error{Code: thinkgraph.CodeValidation, Field: "session_id", Expected: "a session whose bias analysis is not complete", Received: sess.ID,
+				Message:     fmt.Sprintf("the bias analysis of session %q is complete (%d steps, final synthesis given); pass new_session: true to analyse another question", sess.ID, st.TotalSteps),
+				Suggestions: []string{"pass new_session: true (without session_id) to start a fresh session"}}
+		}
+		if in.PrimaryModel != "" {
+			st.Primary = in.PrimaryModel
+		}
+		if in.VerifierModel != "" {
+			st.Verifier = in.VerifierModel
+		}
+		if in.MaxRounds != nil || !found {
+			st.MaxRounds = maxRounds
+		}
+		if !found {
+			if strings.TrimSpace(in.Query) == "" {
+				return thinkgraph.Invalid("query", "a non-empty string", "", "'query' is required to start a bias analysis")
+			}
+			th := &thinkgraph.Thought{Content: in.Query, Tool: tool, Author: "client", Type: "query", Metadata: luxJSON(map[string]any{"step_type": BiasedQuery})}
+			if err := s.appendThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
+				return err
+			}
+			st.Query, st.QueryID, st.Pending = in.Query, th.ID, BiasedReasoning
+			st.TotalSteps = 1
+			query = th
+			return setSessionMeta(sess, biasedKey, st)
+		}
+		if q := strings.TrimSpace(in.Query); q != "" && q != strings.TrimSpace(st.Query) && !slices.Contains(st.Guidance, q) {
+			// Another text than the question: guidance for the next model step.
+			th := &thinkgraph.Thought{Content: in.Query, Tool: tool, Author: "client", Type: "guidance", Metadata: luxJSON(map[string]any{"step_type": BiasedGuidance})}
+			if err := s.appendThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
+				return err
+			}
+			st.Guidance = append(st.Guidance, q)
+		}
+		guidance = strings.Join(st.Guidance, "\n")
+		if st.ReasoningID != "" {
+			th, err := tx.Thought(ctx, sess.ID, st.ReasoningID)
+			if err != nil {
+				return err
+			}
+			reasoning = th.Content
+		}
+		return setSessionMeta(sess, biasedKey, st)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if query != nil {
+		res := &BiasedResult{Session: *sess, Step: *query, StepType: BiasedQuery, StepNumber: 1, ModelUsed: "client",
+			NextAction: luxNextAction(st.Pending), Status: st.BiasedStatus}
+		res.Snapshot = biasedSnapshot(&st, "")
+		return res, nil
+	}
+	// The model's step.
+	step := st.Pending
+	p, err := s.provider(tool, sess.ID, false, in.Call)
+	if err != nil {
+		return nil, err
+	}
+	model, system := st.Primary, biasedReasoningPrompt
+	user := "Question: " + st.Query
+	if guidance != "" {
+		user += "\n\nGuidance from the user:\n" + guidance
+	}
+	switch step {
+	case BiasedBiasAnalysis:
+		model, system = st.Verifier, biasedVerifierPrompt
+		user = "Question: " + st.Query + "\n\nReasoning to check:\n" + reasoning
+	case BiasedCorrection:
+		system = biasedCorrectionPrompt
+		b := BiasInfo{BiasType: "unspecified"}
+		if st.LastBias != nil {
+			b = *st.LastBias
+		}
+		user += fmt.Sprintf("\n\nReasoning:\n%s\n\nBias found: %s (%s severity): %s\nSuggested correction: %s", reasoning,
+			b.BiasType, b.Severity, b.Description, b.SuggestedCorrection)
+	case BiasedSynthesis:
+		system = biasedSynthesisPrompt
+		user += "\n\nFinal reasoning:\n" + reasoning
+		if len(st.Found) > 0 {
+			user += "\n\nBiases found and corrected:"
+			for _, b := range st.Found {
+				user += fmt.Sprintf("\n- %s: %s", b.BiasType, b.Description)
+			}
+		}
+	}
+	resp, err := s.complete(ctx, p, in.Call, llm.Request{Model: model, ThreadID: sess.ID,
+		Messages: []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: user}}})
+	if err != nil {
+		return nil, err
+	}
+	content := strings.TrimSpace(resp.Content)
+	if content == "" {
+		return nil, providerError(&llm.APIError{Provider: resp.Provider, StatusCode: 200, Message: "the model returned an empty answer"})
+	}
+	var bias *BiasInfo
+	structured := true
+	if step == BiasedBiasAnalysis {
+		var v biasVerdict
+		if llm.ExtractJSON(content, &v) != nil || v.BiasDetected == nil {
+			structured = false
+		} else if *v.BiasDetected {
+			bias = &BiasInfo{BiasType: strings.TrimSpace(v.BiasType), Severity: luxNormSeverity(v.Severity), Description: strings.TrimSpace(v.Description),
+				SuggestedCorrection: strings.TrimSpace(v.SuggestedCorrection)}
+			if bias.BiasType == "" {
+				bias.BiasType = "unspecified"
+			}
+			content = fmt.Sprintf("Bias detected: %s (%s severity). %s", bias.BiasType, bias.Severity, bias.Description)
+			if bias.SuggestedCorrection != "" {
+				content += " Suggested correction: " + bias.SuggestedCorrection
+			}
+		} else {
+			content = "No bias detected."
+			if d := strings.TrimSpace(v.Description); d != "" {
+				content += " " + d
+			}
+		}
+	}
+	typ := map[string]string{BiasedReasoning: "analysis", BiasedBiasAnalysis: "critique", BiasedCorrection: "revision", BiasedSynthesis: "synthesis"}[step]
+	meta := withModel(map[string]any{"step_type": step}, resp)
+	if bias != nil {
+		meta["bias"] = bias
+	}
+	if !structured {
+		meta["verdict_structured"] = false
+	}
+	th := thinkgraph.Thought{Content: content, Tool: tool, Author: author(resp), Type: typ, Metadata: luxJSON(meta)}
+	if step == BiasedCorrection {
+		th.RevisesID = st.ReasoningID
+	}
+	if step == BiasedBiasAnalysis || step == BiasedCorrection {
+		th.ParentID = st.ReasoningID
+	}
+	vecs = s.embedForWrite(ctx, content)
+	steps := st.TotalSteps
+	sess, err = s.luxWrite(ctx, luxRef(sess), "", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+		st = biasedState{}
+		if _, err := luxGetMeta(sess, biasedKey, &st); err != nil {
+			return err
+		}
+		if st.TotalSteps != steps || st.Pending != step {
+			return &thinkgraph.Error{Code: thinkgraph.CodeValidation, Field: "session_id", Message: fmt.Sprintf(
+				"another call advanced the bias analysis of session %q while this step was generated; this step was not stored", sess.ID)}
+		}
+		t := th
+		if err := s.appendThought(ctx, tx, sess, &t, vectorAt(vecs, 0)); err != nil {
+			return err
+		}
+		th = t
+		st.TotalSteps++
+		switch step {
+		case BiasedReasoning, BiasedCorrection:
+			st.ReasoningID, st.Analysed, st.Guidance = t.ID, false, nil
+			st.Pending = BiasedBiasAnalysis
+			if step == BiasedCorrection {
+				st.CorrectionsMade++
+				st.LastBias = nil
+				if st.ReasoningRounds >= st.MaxRounds {
+					st.Pending = BiasedSynthesis
+				}
+			}
+		case BiasedBiasAnalysis:
+			st.ReasoningRounds++
+			st.Analysed, st.LastBias = true, bias
+			if bias != nil {
+				st.BiasesDetected++
+				st.Found = append(st.Found, *bias)
+				st.Pending = BiasedCorrection
+			} else {
+				st.Pending = BiasedSynthesis
+			}
+		case BiasedSynthesis:
+			st.Pending, st.IsComplete, st.Guidance = "", true, nil
+		}
+		return setSessionMeta(sess, biasedKey, st)
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := &BiasedResult{Session: *sess, Step: th, StepType: step, StepNumber: st.TotalSteps, ModelUsed: resp.Model,
+		NextAction: luxNextAction(st.Pending), Status: st.BiasedStatus, Bias: bias}
+	if res.ModelUsed == "" {
+		res.ModelUsed = author(resp)
+	}
+	current := reasoning
+	if step == BiasedReasoning || step == BiasedCorrection || step == BiasedSynthesis {
+		current = content
+	}
+	if step == BiasedSynthesis {
+		res.FinalSynthesis = content
+	}
+	res.Snapshot = biasedSnapshot(&st, current)
+	return res, nil
+}
+
+func luxNormSeverity(s string) string {
+	switch s = strings.ToLower(strings.TrimSpace(s)); s {
+	case "low", "medium", "high":
+		return s
+	case "critical", "severe":
+		return "high"
+	case "minor":
+		return "low"
+	}
+	return "medium"
+}
+
+// biasedSnapshot summarises the session: the confidence is high when the
+// latest reasoning passed a bias check, medium when the biases found were
+// corrected but the correction is not checked yet, low while a bias found is
+// uncorrected or nothing was checked.
+func biasedSnapshot(st *biasedState, current string) BiasedSnapshot {
+	snap := BiasedSnapshot{CurrentUnderstanding: clip(current, 800), TopInsights: []string{}, ConfidenceLevel: "low",
+		ReadyForDecision: st.Pending == BiasedSynthesis || st.IsComplete}
+	if current == "" {
+		snap.CurrentUnderstanding = "Question: " + clip(st.Query, 400)
+	}
+	switch {
+	case st.Analysed && st.LastBias == nil:
+		snap.ConfidenceLevel = "high"
+	case !st.Analysed && st.CorrectionsMade > 0:
+		snap.ConfidenceLevel = "medium"
+	}
+	if current != "" {
+		snap.TopInsights = append(snap.TopInsights, luxSentence(current, 240))
+	}
+	for i := len(st.Found) - 1; i >= 0 && len(snap.TopInsights) < 5; i-- {
+		b := st.Found[i]
+		snap.TopInsights = append(snap.TopInsights, fmt.Sprintf("%s (%s): %s", b.BiasType, b.Severity, luxSentence(b.Description, 200)))
+	}
+	switch st.Pending {
+	case BiasedReasoning:
+		snap.NextActions = []string{"Call again: the primary model reasons about the question"}
+	case BiasedBiasAnalysis:
+		snap.NextActions = []string{"Call again: the verifier model checks the latest reasoning for bias"}
+	case BiasedCorrection:
+		snap.NextActions = []string{"Call again: the primary model corrects the bias found"}
+	case BiasedSynthesis:
+		snap.NextActions = []string{"Call again: the primary model writes the final synthesis"}
+	default:
+		snap.NextActions = []string{"Decide on the final synthesis", "Pass new_session: true to analyse another question"}
+	}
+	return snap
+}
