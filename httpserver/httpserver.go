@@ -43,6 +43,12 @@ type Options struct {
 	// stateless mode), so any replica can serve any request without sticky
 	// sessions. Calls must then name their session_id to continue one.
 	Stateless bool
+	// Viewer, when set, is served at / (the web viewer), behind the same
+	// bearer tokens as /mcp. A browser cannot send a bearer header when it
+	// follows a link, so with tokens, opening any viewer URL once with
+	// ?token=TOKEN keeps the token in an HttpOnly, SameSite=Strict cookie
+	// that stands for the header on the viewer's pages (never on /mcp).
+	Viewer http.Handler
 	// Ready reports whether the server can serve (the database is reachable).
 	Ready   func(context.Context) error
 	Metrics http.Handler
@@ -96,11 +102,15 @@ func New(srv *mcp.Server, loopback bool, opts Options) *Server {
 	var mcpHandler http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Logger: opts.Logger, MaxRequestBodyBytes: opts.MaxBodyBytes, Stateless: opts.Stateless})
 	var metrics http.Handler = opts.Metrics
+	viewer := opts.Viewer
 	if opts.Tokens != nil {
 		requireToken := auth.RequireBearerToken(opts.Tokens.verifier, nil)
 		mcpHandler = requireToken(mcpHandler)
 		if metrics != nil {
 			metrics = requireToken(metrics)
+		}
+		if viewer != nil {
+			viewer = viewerTokenCookie(requireToken(viewer))
 		}
 	}
 	mux := http.NewServeMux()
@@ -110,11 +120,39 @@ func New(srv *mcp.Server, loopback bool, opts Options) *Server {
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	mux.HandleFunc("GET /readyz", s.ready)
+	if viewer != nil {
+		mux.Handle("/", viewer)
+	}
 	if metrics != nil {
 		mux.Handle("GET /metrics", metrics)
 	}
 	s.handler = s.checkHostOrigin(s.limit(mux))
 	return s
+}
+
+// viewerTokenCookie lets a browser authenticate to the viewer: ?token=
+// sets the cookie and redirects to the same URL without it; the cookie
+// becomes the Authorization header of requests that have none.
+func viewerTokenCookie(next http.Handler) http.Handler {
+	const cookie = "thinkgraph_token"
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if tok := r.URL.Query().Get("token"); tok != "" && r.Method == http.MethodGet {
+			http.SetCookie(w, &http.Cookie{Name: cookie, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+			q := r.URL.Query()
+			q.Del("token")
+			u := *r.URL
+			u.RawQuery = q.Encode()
+			http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+			return
+		}
+		if r.Header.Get("Authorization") == "" {
+			if c, err := r.Cookie(cookie); err == nil && c.Value != "" {
+				r = r.Clone(r.Context())
+				r.Header.Set("Authorization", "Bearer "+c.Value)
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // Handler returns the server's root handler.

@@ -84,6 +84,8 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 		return e.eval(ctx, rest)
 	case "export":
 		return e.export(ctx, rest)
+	case "view":
+		return e.view(ctx, rest)
 	case "token":
 		return e.token(rest)
 	case "version", "--version", "-version":
@@ -106,6 +108,7 @@ Usage:
   thinkgraph sessions list [--db PATH] [--limit N]
   thinkgraph sessions show ID [--db PATH]
   thinkgraph export ID [--format F] [--db PATH] write a session as json, markdown, mermaid, dot, html or svg
+  thinkgraph view [--db PATH]                  serve the web viewer on a free loopback port and print its URL
   thinkgraph invocations [--session ID]        list the LLM calls the server made
   thinkgraph eval sick FILE [--split TEST]    measure the semantic engine on the SICK data set
   thinkgraph token new TENANT                  make a bearer token for HTTP (prints the token and its tokens-file line)

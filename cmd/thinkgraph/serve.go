@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -84,13 +85,13 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 	if *stateless {
 		cfg.stateless = true
 	}
-	return serveHTTP(ctx, cfg, log, srv, reg, store, *httpAddr, path)
+	return serveHTTP(ctx, cfg, log, srv, reg, store, *httpAddr, path, viewer(svc, log, ""))
 }
 
 // serveHTTP serves streamable HTTP at /mcp (with /healthz, /readyz and
 // /metrics) until ctx is done, then shuts down gracefully, letting in-flight
 // calls finish. Listening beyond loopback requires bearer tokens.
-func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserver.Server, reg *metrics.Registry, store *sqlstore.DB, addr, dbPath string) error {
+func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserver.Server, reg *metrics.Registry, store *sqlstore.DB, addr, dbPath string, viewer http.Handler) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return usageError{fmt.Errorf("--http: %q is not HOST:PORT: %v", addr, err)}
@@ -102,7 +103,7 @@ func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserve
 	loopback := httpserver.IsLoopback(host)
 	opts := httpserver.Options{
 		AllowedHosts: cfg.allowedHosts, AllowedOrigins: cfg.allowedOrigins, MaxBodyBytes: cfg.maxBodyBytes, Stateless: cfg.stateless,
-		Metrics: reg, Logger: log,
+		Metrics: reg, Logger: log, Viewer: viewer,
 		Ready: store.Ping,
 	}
 	if cfg.tokensFile != "" {
