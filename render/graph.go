@@ -48,6 +48,9 @@ type Analysis struct {
 	Evaluations []BranchEvaluation `json:"evaluations"`
 	// Checked is the number of thoughts with vectors that were analysed.
 	Checked int `json:"thoughtsChecked"`
+	// ContradictionsFound is how many contradictions were found; only the
+	// most confident Loader.MaxContradictions are kept in Contradictions.
+	ContradictionsFound int `json:"contradictionsFound"`
 }
 
 // BranchEvaluation is the evaluation of one branch.
@@ -157,6 +160,13 @@ func (g *Graph) isBranchPoint(t *thinkgraph.Thought) bool {
 // enforces tenancy: a session of another tenant does not exist.
 type Loader struct {
 	Svc *reasoning.Service
+	// MaxContradictions caps the contradictions kept, most confident first
+	// (default 200): a session of many numeric claims can have thousands,
+	// and a drawing or report of all of them helps nobody.
+	MaxContradictions int
+	// NoEvaluation skips the branch evaluations (the viewer does not show
+	// them).
+	NoEvaluation bool
 
 	mu    sync.Mutex
 	judge *semantic.Contradictor
@@ -221,7 +231,14 @@ func (l *Loader) analyze(ctx context.Context, tx thinkgraph.Tx, sessionID string
 	}
 	a := &Analysis{}
 	rep := semantic.FindContradictions(docs, idx, judge, semantic.ContradictionOptions{})
-	a.Contradictions, a.Checked = rep.Contradictions, rep.Thoughts
+	a.Contradictions, a.Checked, a.ContradictionsFound = rep.Contradictions, rep.Thoughts, len(rep.Contradictions)
+	limit := l.MaxContradictions
+	if limit <= 0 {
+		limit = 200
+	}
+	if len(a.Contradictions) > limit {
+		a.Contradictions = a.Contradictions[:limit:limit]
+	}
 	a.Circular = semantic.DetectCircular(docs, semantic.CircularOptions{})
 	byBranch := map[string][]semantic.Doc{}
 	var order []string
@@ -232,6 +249,9 @@ func (l *Loader) analyze(ctx context.Context, tx thinkgraph.Tx, sessionID string
 		byBranch[d.Branch] = append(byBranch[d.Branch], d)
 	}
 	for _, b := range order {
+		if l.NoEvaluation {
+			break
+		}
 		a.Evaluations = append(a.Evaluations, BranchEvaluation{Branch: b,
 			Evaluation: semantic.EvaluateBranch(byBranch[b], nil, judge, semantic.DefaultThresholds())})
 	}

@@ -188,6 +188,9 @@ func Markdown(w io.Writer, g *Graph) error {
 	case len(g.Analysis.Contradictions) == 0:
 		fmt.Fprintf(bw, "None found among %d thoughts.\n", g.Analysis.Checked)
 	default:
+		if n := g.Analysis.ContradictionsFound; n > len(g.Analysis.Contradictions) {
+			fmt.Fprintf(bw, "The %d most confident of %d found:\n\n", len(g.Analysis.Contradictions), n)
+		}
 		for _, c := range g.Analysis.Contradictions {
 			fmt.Fprintf(bw, "- %s ↔ %s (confidence %.2f): %s\n", mdRef(c.ThoughtA), mdRef(c.ThoughtB), c.Confidence, md(c.Reason))
 		}

@@ -131,7 +131,10 @@ func newGraphPayload(g *render.Graph) (*graphPayload, error) {
 		if a.Unavailable != "" {
 			p.Analysis = "Contradictions and circular reasoning not analysed: " + a.Unavailable
 		}
-		p.Findings.Contradictions, p.Findings.Circular = len(a.Contradictions), len(a.Circular)
+		p.Findings.Contradictions, p.Findings.Circular = max(a.ContradictionsFound, len(a.Contradictions)), len(a.Circular)
+		if a.ContradictionsFound > len(a.Contradictions) {
+			p.Analysis = fmt.Sprintf("%d contradictions found; the %d most confident are drawn.", a.ContradictionsFound, len(a.Contradictions))
+		}
 		for _, c := range a.Contradictions {
 			score := fmt.Sprintf("%.2f", c.Confidence)
 			if d := data[c.ThoughtA.ID]; d != nil {

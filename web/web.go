@@ -90,7 +90,9 @@ func New(svc *reasoning.Service, opts Options) *Viewer {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	v := &Viewer{svc: svc, loader: render.NewLoader(svc), opts: opts, mux: http.NewServeMux(), cache: map[string]*cached{}}
+	loader := render.NewLoader(svc)
+	loader.NoEvaluation = true
+	v := &Viewer{svc: svc, loader: loader, opts: opts, mux: http.NewServeMux(), cache: map[string]*cached{}}
 	static, err := fs.Sub(assets, "assets")
 	if err != nil {
 		panic(err) // the embedded directory is part of the build

@@ -1,0 +1,57 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/thinkgraph/thinkgraph/reasoning"
+)
+
+// seedBranches writes n thoughts into session id over branches sequential
+// branches forking from the first thoughts, with varied text and confidence.
+func seedBranches(t testing.TB, svc *reasoning.Service, tenant, id string, n, branches int) {
+	t.Helper()
+	ctx := context.Background()
+	ref := reasoning.SessionRef{ID: id, Explicit: true, Tenant: tenant}
+	topics := []string{"cache latency", "queue depth", "database index", "retry policy", "memory budget", "request rate", "error budget"}
+	per := n / branches
+	for i := 1; i <= n; i++ {
+		in := reasoning.SequentialInput{Session: ref, ThoughtNumber: i, TotalThoughts: n, NextThoughtNeeded: i < n,
+			Thought: fmt.Sprintf("Step %d: the %s is %d ms under load %d", i, topics[i%len(topics)], (i*37)%500, i%9)}
+		if b := (i - 1) / per; b > 0 && b < branches {
+			from := b
+			in.BranchFromThought, in.BranchID = &from, fmt.Sprintf("branch-%d", b)
+		}
+		if _, err := svc.Sequential(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestViewerLargeSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seeds 2,000 thoughts")
+	}
+	srv, svc := newTestViewer(t)
+	start := time.Now()
+	seedBranches(t, svc, "a", "big", 2000, 5)
+	seed := time.Since(start)
+	start = time.Now()
+	code, _, page := get(t, srv, "tok-a", "/sessions/big")
+	first := time.Since(start)
+	start = time.Now()
+	get(t, srv, "tok-a", "/sessions/big")
+	cachedT := time.Since(start)
+	t.Logf("seed %v; first page %v (%d KB), cached %v", seed, first, len(page)/1024, cachedT)
+	if code != 200 || len(page) > 4<<20 {
+		t.Fatalf("%d, %d bytes", code, len(page))
+	}
+	// The contradictions drawn are capped (the numeric claims of this
+	// session contradict each other thousands of times).
+	if n := strings.Count(page, `<g class="contradiction"`); n != 200 {
+		t.Errorf("%d contradictions drawn", n)
+	}
+}
