@@ -1,14 +1,20 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
 const bt = "branch-thinking"
@@ -513,4 +519,73 @@ func TestBranchThinkingOverlapWarning(t *testing.T) {
 	if off["branchId"] != "garden" {
 		t.Fatal("the thought must stay where it was sent")
 	}
+}
+
+// FuzzBranchThinking sends arbitrary arguments to branch-thinking (the seed
+// corpus runs with go test): every call is answered, and every rejection is
+// a structured tool error that is never an internal error.
+func FuzzBranchThinking(f *testing.F) {
+	for _, s := range []string{
+		`{"content": "a", "type": "analysis"}`, `{"content": "a", "type": "analysis", "confidence": "0.5", "keyPoints": "k"}`,
+		`{"content": "a", "type": "analysis", "branchId": "b", "parentBranchId": "main", "crossRefs": [{"toBranch": "main", "type": "builds_upon", "strength": "2"}]}`,
+		`{"content": "b", "type": "hypothesis", "branchId": "main", "crossRefs": [{"toBranch": "b", "type": "builds_upon"}]}`,
+		`{"command": {"type": "list"}}`, `{"command": {"type": "focus", "branchId": 5}}`, `{"command": {"type": "history", "data": []}}`,
+		`{"command": {"type": "evaluate", "data": {"branchId": "b"}}}`, `{"command": {"type": "findSimilar", "data": {"query": "a", "limit": "-1"}}}`,
+		`{"command": {"type": "jumpToRelated", "data": {"thoughtId": ""}}}`, `{"command": {"type": "semanticPath", "data": {"fromThoughtId": "x", "toThoughtId": 1}}}`,
+		`{"command": {"type": "setGoal", "goal": ""}}`, `{"command": {"type": "configAutoEval", "data": {"thresholds": {"excellent": 0.1}}}}`,
+		`{"command": {"type": "configAutoEval", "data": {"thresholds": [1]}}}`, `{"command": {"type": "toggleAutoEval", "data": null}}`,
+		`{"command": {"type": "generateCounterfactuals", "data": {"count": 0}}}`, `{"command": {"type": "synthesizeDialectical", "data": {"branches": "main,b"}}}`,
+		`{"command": {"type": "synthesizeDialectical", "data": {"branches": [1, 2]}}}`, `{"command": {"type": "prune", "data": {"threshold": "x"}}}`,
+		`{"command": {"type": "import", "data": {"format": "thinkgraph.session", "version": 1, "branches": [{"id": "main", "state": "active"}], "thoughts": [{"id": "t", "step": 1, "branchId": "main", "content": "c"}], "session": {"stepCount": 1}}}}`,
+		`{"command": {"type": "import", "data": "{\"format\": 3}"}}`, `{"command": {"type": "import", "data": {"format": "thinkgraph.session", "version": 1.5}}}`,
+		`{"command": {"type": "import", "data": {"format": "thinkgraph.session", "version": 1, "thoughts": {"a": 1}}}}`,
+		`{"command": {"type": "suggestTools"}}`, `{"command": {"type": "export"}, "content": "x"}`, `{"command": "list"}`, `{"command": {}}`,
+		`{"session_id": "s"}`, `null`, `{"type": "analysis"}`,
+	} {
+		f.Add(s)
+	}
+	store, err := sqlite.Open(context.Background(), filepath.Join(f.TempDir(), "fuzz.db"), sqlite.Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer store.Close()
+	lex, err := semantic.NewLexical(semantic.LexicalOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	svc := reasoning.New(store, reasoning.Config{})
+	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: lex}); err != nil {
+		f.Fatal(err)
+	}
+	defer svc.Close()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := New(svc, Options{}).MCP().Connect(context.Background(), st, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "fuzz", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer cs.Close()
+	f.Fuzz(func(t *testing.T, args string) {
+		if !json.Valid([]byte(args)) {
+			return
+		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: bt, Arguments: json.RawMessage(args)})
+		if err != nil {
+			if strings.Contains(err.Error(), "connection closed") || strings.Contains(err.Error(), "EOF") {
+				t.Fatalf("%s: the server went away: %v", args, err)
+			}
+			return
+		}
+		if res.IsError {
+			text := res.Content[0].(*mcp.TextContent).Text
+			b, _ := json.Marshal(res.StructuredContent)
+			if !strings.HasPrefix(text, "Error: ") || !strings.Contains(string(b), `"code"`) || strings.Contains(string(b), `"InternalError"`) {
+				t.Fatalf("%s: bad error %q %s", args, text, b)
+			}
+		}
+	})
 }
