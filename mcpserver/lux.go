@@ -130,17 +130,21 @@ func (s *Server) luxSession(req *mcp.CallToolRequest, a *args) (reasoning.Sessio
 			te.Field = "continuation_id"
 			return ref, te
 		}
-		ok, err := s.svc.SessionExists(context.Background(), ref)
-		if err != nil {
-			return ref, err
-		}
-		if !ok {
-			return ref, &thinkgraph.Error{Code: thinkgraph.CodeSessionNotFound, Field: "continuation_id", Expected: "a continuation_id returned by an earlier call",
-				Received: cid, Message: fmt.Sprintf("continuation_id %q: no such session", cid)}
-		}
 		return ref, nil
 	}
 	return s.sessionRef(req, a)
+}
+
+// continuationError names continuation_id in a SessionNotFound error when
+// the caller named the session with it.
+func continuationError(a *args, err error) error {
+	te := thinkgraph.AsError(err)
+	if _, ok := a.get("continuation_id"); ok && te.Code == thinkgraph.CodeSessionNotFound {
+		te.Field = "continuation_id"
+		te.Expected = "a continuation_id returned by an earlier call"
+		te.Message = fmt.Sprintf("continuation_id %q: no such session", clip(te.Received, 64))
+	}
+	return te
 }
 
 func reqInt(a *args, name string) (int, error) {
@@ -350,7 +354,7 @@ func (s *Server) addLuxTools() {
 			}
 			res, err := s.svc.Traced(ctx, in)
 			if err != nil {
-				return nil, err
+				return nil, continuationError(a, err)
 			}
 			out := tracedOutput{Status: res.Status, ThoughtNumber: in.ThoughtNumber, TotalThoughts: res.TotalThoughts, NextThoughtNeeded: in.NextThoughtNeeded,
 				ThoughtContent: res.Step.Content, ThoughtType: res.StepType, Metrics: res.Metrics, ContinuationID: res.Session.ID, SessionID: res.Session.ID,
@@ -448,7 +452,7 @@ func (s *Server) addLuxTools() {
 			}
 			res, err := s.svc.Planner(ctx, in)
 			if err != nil {
-				return nil, err
+				return nil, continuationError(a, err)
 			}
 			out := plannerOutput{Status: res.Status, StepNumber: in.StepNumber, TotalSteps: res.TotalSteps, NextStepRequired: in.NextStepRequired,
 				StepContent: res.Step.Content, ContinuationID: res.Session.ID, SessionID: res.Session.ID, ThoughtID: res.Step.ID,

@@ -130,10 +130,17 @@ type ConferResult struct {
 	Usage *llm.Usage
 }
 
-// conferState is the session metadata of confer: the thought ids of its
-// completed exchanges (message, answer), oldest first.
+// conferState is the session metadata of confer: its last completed
+// exchanges (message, answer), oldest first.
 type conferState struct {
-	Exchanges [][2]string `json:"exchanges"`
+	Exchanges []conferExchange `json:"exchanges"`
+}
+
+type conferExchange struct {
+	Message string `json:"message"`
+	Answer  string `json:"answer"`
+	// Step is the message's step in the session.
+	Step int `json:"step"`
 }
 
 // conferHistory is the number of earlier exchanges sent with a message.
@@ -157,9 +164,8 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 		return nil, thinkgraph.Invalid("max_tokens", fmt.Sprintf("an integer from 1 to %d", maxMaxTokens), fmt.Sprint(*in.MaxTokens),
 			"'max_tokens' must be from 1 to %d, got %d", maxMaxTokens, *in.MaxTokens)
 	}
-	if err := s.checkSessionExists(ctx, in.Session); err != nil {
-		return nil, err
-	}
+	// A named session that does not exist is reported by the first
+	// transaction, before the model is called.
 	p, err := s.provider(tool, in.Session.ID, false, in.Call)
 	if err != nil {
 		return nil, err
@@ -173,13 +179,22 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 		if _, err := luxGetMeta(sess, tool, &st); err != nil {
 			return err
 		}
-		for _, ex := range st.Exchanges {
-			q, err1 := tx.Thought(ctx, sess.ID, ex[0])
-			a, err2 := tx.Thought(ctx, sess.ID, ex[1])
-			if err1 != nil || err2 != nil {
-				continue
+		if len(st.Exchanges) > 0 {
+			// One query from the first exchange's message on.
+			ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, AfterStep: st.Exchanges[0].Step - 1})
+			if err != nil {
+				return err
 			}
-			hist = append(hist, llm.Message{Role: llm.RoleUser, Content: q.Content}, llm.Message{Role: llm.RoleAssistant, Content: a.Content})
+			byID := make(map[string]*thinkgraph.Thought, len(ths))
+			for i := range ths {
+				byID[ths[i].ID] = &ths[i]
+			}
+			for _, ex := range st.Exchanges {
+				q, a := byID[ex.Message], byID[ex.Answer]
+				if q != nil && a != nil {
+					hist = append(hist, llm.Message{Role: llm.RoleUser, Content: q.Content}, llm.Message{Role: llm.RoleAssistant, Content: a.Content})
+				}
+			}
 		}
 		msg = thinkgraph.Thought{Content: in.Message, Tool: tool, Author: "client", Type: "message"}
 		return s.appendThought(ctx, tx, sess, &msg, vectorAt(vecs, 0))
@@ -213,7 +228,7 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 		if _, err := luxGetMeta(se, tool, &st); err != nil {
 			return err
 		}
-		st.Exchanges = append(st.Exchanges, [2]string{msg.ID, a.ID})
+		st.Exchanges = append(st.Exchanges, conferExchange{Message: msg.ID, Answer: a.ID, Step: msg.Step})
 		if len(st.Exchanges) > conferHistory {
 			st.Exchanges = st.Exchanges[len(st.Exchanges)-conferHistory:]
 		}

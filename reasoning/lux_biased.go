@@ -163,9 +163,8 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkSessionExists(ctx, in.Session); err != nil {
-		return nil, err
-	}
+	// A named session that does not exist is reported by the first
+	// transaction, before the model is called.
 	var vecs []semantic.Vector
 	if strings.TrimSpace(in.Query) != "" {
 		vecs = s.embedForWrite(ctx, in.Query)

@@ -104,9 +104,8 @@ func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult,
 	if err := validateTemperature("temperature", in.Temperature); err != nil {
 		return nil, err
 	}
-	if err := s.checkSessionExists(ctx, in.Session); err != nil {
-		return nil, err
-	}
+	// A named session that does not exist is reported by the first
+	// transaction, before the model is called.
 	p, err := s.provider(f.tool, in.Session.ID, false, in.Call)
 	if err != nil {
 		return nil, err

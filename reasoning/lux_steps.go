@@ -274,6 +274,11 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 					m.Role, typ = f.rootType, f.rootType
 				}
 				th := &thinkgraph.Thought{Content: in.Content, Tool: f.tool, Author: "client", Type: typ, ParentID: parentID, BranchID: branch, Metadata: luxJSON(m)}
+				if newRun {
+					// The query (or task) is a root of the session graph:
+					// the run's path starts there.
+					sess.CurrentThoughtID = ""
+				}
 				if err := s.appendThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
 					return err
 				}

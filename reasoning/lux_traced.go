@@ -210,9 +210,8 @@ func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, er
 		return nil, thinkgraph.Invalid("guardrails.perplexity_threshold", "a number > 0", fmt.Sprint(g.PerplexityThreshold),
 			"'guardrails.perplexity_threshold' must be greater than 0")
 	}
-	if err := s.checkSessionExists(ctx, in.Session); err != nil {
-		return nil, err
-	}
+	// A named session that does not exist is reported by the first
+	// transaction, before the model is called.
 	p, err := s.provider(f.tool, in.Session.ID, false, in.Call)
 	if err != nil {
 		return nil, err

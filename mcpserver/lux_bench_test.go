@@ -1,0 +1,174 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/sqlite"
+)
+
+// instantModel is an http.RoundTripper that answers OpenAI chat completions
+// in-process and at once, so that a benchmark measures only what the server
+// does around the model call (the SDK's encoding and decoding included).
+type instantModel struct{ n int }
+
+var benchSentences = []string{
+	"Measure the slow queries of each service with the query log before changing anything.",
+	"Add a composite index on customer and date to the orders table for the report queries.",
+	"Cache the product catalogue in each service because it changes rarely and is read often.",
+	"Move the reporting queries to a read replica so that they stop competing with writes.",
+	"Batch the calls between the order and inventory services to cut the round trips.",
+	"Denormalise the customer name into orders to avoid a join across service boundaries.",
+	"Set a query timeout per service so that one slow query cannot exhaust the pool.",
+	"Review the connection pool sizes against the database's maximum connections.",
+	"Partition the events table by month so that old data stops slowing the scans.",
+	"Therefore the plan is to measure first, then index, cache and move reports to a replica.",
+}
+
+func (m *instantModel) RoundTrip(r *http.Request) (*http.Response, error) {
+	var req struct {
+		Logprobs bool `json:"logprobs"`
+	}
+	body, _ := io.ReadAll(r.Body)
+	_ = json.Unmarshal(body, &req)
+	m.n++
+	content := benchSentences[m.n%len(benchSentences)]
+	choice := map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}
+	if req.Logprobs {
+		var toks []any
+		for i := range 30 {
+			toks = append(toks, map[string]any{"token": fmt.Sprint(i), "logprob": -0.3, "bytes": nil, "top_logprobs": []any{
+				map[string]any{"token": "a", "logprob": -0.3, "bytes": nil}, map[string]any{"token": "b", "logprob": -1.5, "bytes": nil},
+				map[string]any{"token": "c", "logprob": -2.5, "bytes": nil}}})
+		}
+		choice["logprobs"] = map[string]any{"content": toks}
+	}
+	out, _ := json.Marshal(map[string]any{"id": "x", "object": "chat.completion", "created": 1, "model": "bench-model", "choices": []any{choice},
+		"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 30, "total_tokens": 130}})
+	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}}, Body: io.NopCloser(bytes.NewReader(out)), Request: r}, nil
+}
+
+// BenchmarkLuxOverhead measures the latency a Lux tool call adds around an
+// instant model: MCP in-memory transport, argument parsing, SQLite
+// transactions, embedding, guardrails, invocation record. It reports the
+// p50 and p99 of the calls.
+func BenchmarkLuxOverhead(b *testing.B) {
+	for _, tool := range []string{"think", "confer", "traced_reasoning", "planner", "biased_reasoning"} {
+		b.Run(tool, func(b *testing.B) {
+			store, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer store.Close()
+			lex, err := semantic.NewLexical(semantic.LexicalOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			svc := reasoning.New(store, reasoning.Config{})
+			if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: lex}); err != nil {
+				b.Fatal(err)
+			}
+			defer svc.Close()
+			cfg := luxConfig("http://model.invalid")
+			cfg.HTTPClient = &http.Client{Transport: &instantModel{}}
+			svc.EnableLLM(cfg, nil)
+			e := &testEnv{store: store, srv: New(svc, Options{Version: "bench"})}
+			cs := connectB(b, e)
+			ctx := context.Background()
+			callB := func(args map[string]any) map[string]any {
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+				if err != nil || res.IsError {
+					b.Fatalf("%s: %v %v", tool, err, res)
+				}
+				var out map[string]any
+				raw, _ := json.Marshal(res.StructuredContent)
+				_ = json.Unmarshal(raw, &out)
+				return out
+			}
+			const runLen = 10
+			sid := ""
+			args := func(i int) map[string]any {
+				n := i%runLen + 1
+				switch tool {
+				case "think": // no model: the store and transport cost alone, for comparison
+					return map[string]any{"thought": benchSentences[i%len(benchSentences)], "session_id": sid}
+				case "confer":
+					return map[string]any{"message": benchSentences[i%len(benchSentences)], "session_id": sid}
+				case "traced_reasoning":
+					return map[string]any{"thought": "Optimise slow database queries across microservices", "thought_number": n, "total_thoughts": runLen,
+						"next_thought_needed": n < runLen, "session_id": sid}
+				case "planner":
+					return map[string]any{"step": "Plan the database optimisation", "step_number": n, "total_steps": runLen, "next_step_required": n < runLen, "session_id": sid}
+				default:
+					if i%4 == 0 { // Query, Reasoning, BiasAnalysis (no bias), Synthesis
+						return map[string]any{"query": "Should we shard the orders database?", "new_session": true}
+					}
+					return map[string]any{"session_id": sid}
+				}
+			}
+			// The first call creates the session.
+			first := args(0)
+			delete(first, "session_id")
+			sid = callB(first)["session_id"].(string)
+			durs := make([]time.Duration, 0, b.N)
+			cpu0 := cpuTime()
+			b.ResetTimer()
+			for i := 1; i <= b.N; i++ {
+				a := args(i)
+				start := time.Now()
+				out := callB(a)
+				durs = append(durs, time.Since(start))
+				if a["new_session"] == true {
+					sid = out["session_id"].(string)
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			slices.Sort(durs)
+			q := func(p float64) float64 {
+				return float64(durs[min(len(durs)-1, int(p*float64(len(durs))))].Microseconds()) / 1000
+			}
+			b.ReportMetric(q(0.50), "p50-ms")
+			b.ReportMetric(q(0.99), "p99-ms")
+		})
+	}
+}
+
+// cpuTime is the process's user and system CPU time: with other work on
+// the machine, CPU per call is steadier than wall-clock percentiles.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// connectB opens an MCP client connection for a benchmark.
+func connectB(b *testing.B, e *testEnv) *mcp.ClientSession {
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := e.srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
+}
