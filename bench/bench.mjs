@@ -295,7 +295,10 @@ function verdict(r, target) {
 // memory to count as flat. The first calls fill fixed-size caches (SQLite's
 // page cache, Go's heap target; V8's heap), so growth from 0 or 1k calls is
 // shown but not judged.
+// PEAK_PCT: how far the peak (VmHWM) may stand above the final VmRSS, so that
+// a run that grew and then shrank between samples does not count as flat.
 const FLAT_PCT = 5;
+const PEAK_PCT = 10;
 function flatness(samples) {
   const last = samples.at(-1);
   const base1k = samples.find((s) => s.calls >= 1000) ?? samples[1];
@@ -308,7 +311,9 @@ function flatness(samples) {
     halfFrom: half.calls,
     halfGrowthKiB: last.rss - half.rss,
     halfGrowthPct: (100 * (last.rss - half.rss)) / half.rss,
-    flat: (100 * (last.rss - half.rss)) / half.rss <= FLAT_PCT,
+    peakKiB: last.hwm,
+    peakOverLastPct: (100 * (last.hwm - last.rss)) / last.rss,
+    flat: (100 * (last.rss - half.rss)) / half.rss <= FLAT_PCT && last.hwm <= last.rss * (1 + PEAK_PCT / 100),
   };
 }
 const growth = (kib, pct) => `${kib >= 0 ? "+" : ""}${mib(kib)} MiB (${f1(pct)}%)`;
@@ -359,7 +364,7 @@ function report() {
         `${mib(th.samples.at(-1).rss)} MiB`,
         f2(r),
         "≤ 0.5 and flat",
-        `${verdict(r, 0.5)}; ours ${growth(fl.halfGrowthKiB, fl.halfGrowthPct)} from ${fl.halfFrom} to ${fl.to} calls: ${fl.flat ? "flat" : "NOT flat"}`,
+        `${verdict(r, 0.5)}; ours ${growth(fl.halfGrowthKiB, fl.halfGrowthPct)} from ${fl.halfFrom} to ${fl.to} calls, peak ${mib(fl.peakKiB)} MiB: ${fl.flat ? "flat" : "NOT flat"}`,
       ]);
     }
     const seq = rss.servers.find((x) => x.label === "thinkgraph sequentialthinking");
@@ -373,7 +378,7 @@ function report() {
         `${mib(th.samples.at(-1).rss)} MiB`,
         f2(r),
         "≤ 0.5 and flat",
-        `${verdict(r, 0.5)}; ours ${growth(fl.halfGrowthKiB, fl.halfGrowthPct)} from ${fl.halfFrom} to ${fl.to} calls: ${fl.flat ? "flat" : "NOT flat"}`,
+        `${verdict(r, 0.5)}; ours ${growth(fl.halfGrowthKiB, fl.halfGrowthPct)} from ${fl.halfFrom} to ${fl.to} calls, peak ${mib(fl.peakKiB)} MiB: ${fl.flat ? "flat" : "NOT flat"}`,
       ]);
     }
   }
@@ -408,7 +413,7 @@ function report() {
       const fl = flatness(x.samples);
       L.push(`| ${x.label} | ${x.samples.map((y) => mib(y.rss)).join(" | ")} | ${mib(x.samples.at(-1).hwm)} | ${growth(fl.growthKiB, fl.growthPct)} | ${growth(fl.halfGrowthKiB, fl.halfGrowthPct)} |`);
     }
-    L.push(`\n"Flat" in the verdicts means VmRSS grew by at most ${FLAT_PCT}% over the second half of the run (${fl0.halfFrom} → ${fl0.to} calls); the growth from ${fl0.from} calls is shown beside it. \`--calls 100000\` shows the curve further out.`);
+    L.push(`\n"Flat" in the verdicts means VmRSS grew by at most ${FLAT_PCT}% over the second half of the run (${fl0.halfFrom} → ${fl0.to} calls) and the peak (VmHWM) is at most ${PEAK_PCT}% above the final VmRSS; the growth from ${fl0.from} calls is shown beside it. \`--calls 100000\` shows the curve further out.`);
     const logging = rss.servers.find((x) => x.server === "official (logging)");
     if (logging) L.push(`\nofficial (logging) wrote ${(logging.stderr_bytes / 2 ** 20).toFixed(1)} MiB to stderr over the run.`);
     L.push("");
