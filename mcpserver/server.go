@@ -152,7 +152,11 @@ func (s *Server) addTool(d toolDef) {
 		if err != nil {
 			panic(err) // a programming error: the output type has no schema
 		}
-		d.tool.OutputSchema = schema
+		// A tool error carries structured content too (errorBody), and
+		// clients such as the TypeScript SDK validate structured content
+		// against the output schema even when isError is set: the schema
+		// admits either shape.
+		d.tool.OutputSchema = &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{schema, errorSchema}}
 	}
 	known := schemaProperties(d.tool.InputSchema)
 	name := d.tool.Name
@@ -204,6 +208,15 @@ type errorBody struct {
 	Details     *errorDetails `json:"details,omitempty"`
 	Suggestions []string      `json:"suggestions,omitempty"`
 }
+
+// errorSchema is the output schema of a tool error's structured content.
+var errorSchema = func() *jsonschema.Schema {
+	s, err := jsonschema.For[errorBody](&jsonschema.ForOptions{})
+	if err != nil {
+		panic(err)
+	}
+	return s
+}()
 
 type errorDetails struct {
 	Field    string `json:"field,omitempty"`

@@ -95,13 +95,20 @@ var Dialect = sqlstore.Dialect{
 // unavailable reports connection failures and server shutdowns: class 08
 // (connection exception), 57P01–57P03 (admin or crash shutdown, cannot
 // connect now), and errors connecting at all.
-func unavailable(err error) bool {
+func unavailable(err error) (string, bool) {
 	var ce *pgconn.ConnectError
 	if errors.As(err, &ce) || errors.Is(err, driver.ErrBadConn) {
-		return true
+		return "cannot connect to PostgreSQL", true
 	}
-	code := sqlState(err)
-	return strings.HasPrefix(code, "08") || code == "57P01" || code == "57P02" || code == "57P03"
+	switch code := sqlState(err); {
+	case strings.HasPrefix(code, "08"):
+		return "connection to PostgreSQL lost", true
+	case code == "57P01" || code == "57P02" || code == "57P03":
+		return "PostgreSQL is shutting down or starting", true
+	case code == "53100":
+		return "PostgreSQL's disk is full", true
+	}
+	return "", false
 }
 
 func sqlState(err error) string {

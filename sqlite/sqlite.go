@@ -53,9 +53,31 @@ func (o *Options) defaults() {
 
 // Dialect is SQLite's dialect for package sqlstore.
 var Dialect = sqlstore.Dialect{
-	Name:      "sqlite",
-	Retryable: retryable,
-	Conflict:  conflict,
+	Name:        "sqlite",
+	Retryable:   retryable,
+	Conflict:    conflict,
+	Unavailable: unavailable,
+}
+
+// unavailable reports errors of the file rather than of the call: disk full
+// (or over the file size limit), I/O errors, a read-only file, a file that
+// cannot be opened. SQLite rolls the transaction back in each case.
+func unavailable(err error) (string, bool) {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return "", false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_FULL:
+		return "the disk is full", true
+	case sqlite3.SQLITE_IOERR:
+		return "disk I/O error: is the disk full or failing?", true
+	case sqlite3.SQLITE_READONLY:
+		return "the database file is read-only", true
+	case sqlite3.SQLITE_CANTOPEN:
+		return "the database file cannot be opened", true
+	}
+	return "", false
 }
 
 // conflict reports whether err is a violation of a UNIQUE or PRIMARY KEY

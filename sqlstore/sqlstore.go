@@ -40,9 +40,10 @@ type Dialect struct {
 	// store then wraps it with thinkgraph.ErrConflict. Nil means never.
 	Conflict func(err error) bool
 	// Unavailable reports whether err means the database cannot be reached
-	// (connection refused or dropped, server shutting down); the store then
-	// reports a StoreUnavailable error. Nil means never.
-	Unavailable func(err error) bool
+	// or written (connection refused or dropped, server shutting down, disk
+	// full, read-only file), with a short reason; the store then reports a
+	// StoreUnavailable error. Nil means never.
+	Unavailable func(err error) (reason string, ok bool)
 }
 
 // DB is a thinkgraph.Store over database/sql.
@@ -86,10 +87,13 @@ func (db *DB) View(ctx context.Context, fn func(thinkgraph.Tx) error) error {
 
 func (db *DB) run(ctx context.Context, pool *sql.DB, readOnly bool, fn func(thinkgraph.Tx) error) error {
 	err := db.retry(ctx, func() error { return db.runOnce(ctx, pool, readOnly, fn) })
-	if err != nil && db.dialect.Unavailable != nil && db.dialect.Unavailable(err) {
+	if err == nil || db.dialect.Unavailable == nil {
+		return err
+	}
+	if reason, ok := db.dialect.Unavailable(err); ok {
 		return &thinkgraph.Error{Code: thinkgraph.CodeStoreUnavailable, Err: err,
-			Message:     "the database is unavailable; nothing from this call can be relied on as stored: retry in a moment",
-			Suggestions: []string{"retry the call when the database is back (see /readyz)"}}
+			Message:     "the database is unavailable (" + reason + "); this call was not stored: retry when it is back",
+			Suggestions: []string{"retry the call once the database is reachable and writable again (see /readyz)"}}
 	}
 	return err
 }

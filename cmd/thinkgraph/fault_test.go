@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// integrityCheck runs SQLite's integrity check on the file.
+func integrityCheck(t *testing.T, path string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var res string
+	if err := db.QueryRow("PRAGMA integrity_check").Scan(&res); err != nil {
+		t.Fatal(err)
+	}
+	if res != "ok" {
+		t.Fatalf("integrity_check: %s", res)
+	}
+}
+
+// killTrials is the number of SIGKILL trials (THINKGRAPH_KILL_TRIALS, default 100).
+func killTrials() int {
+	if n, err := strconv.Atoi(os.Getenv("THINKGRAPH_KILL_TRIALS")); err == nil && n > 0 {
+		return n
+	}
+	return 100
+}
+
+// SIGKILL at a random point during concurrent writes, many times over one
+// database file: after every kill, each acknowledged thought is stored and
+// the file passes SQLite's integrity check.
+func TestKillAtRandomPoints(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "kill.db")
+	ctx := context.Background()
+	trials := killTrials()
+	acked := map[string]bool{} // content
+	rng := rand.New(rand.NewPCG(1, uint64(time.Now().UnixNano())))
+	for trial := 0; trial < trials; trial++ {
+		cs, cmd := spawn(t, db)
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		stop := make(chan struct{})
+		for w := 0; w < 3; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					content := fmt.Sprintf("trial %d worker %d thought %d", trial, w, i)
+					tool, args := "think", map[string]any{"thought": content, "session_id": fmt.Sprintf("kill-%d", w)}
+					if i%3 == 2 {
+						tool = "sequentialthinking"
+						args = map[string]any{"thought": content, "session_id": fmt.Sprintf("kill-%d", w), "thoughtNumber": i + 1, "totalThoughts": i + 1, "nextThoughtNeeded": true}
+					}
+					res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+					if err != nil {
+						return
+					}
+					if res.IsError {
+						t.Errorf("trial %d: tool error: %v", trial, res.Content[0].(*mcp.TextContent).Text)
+						return
+					}
+					mu.Lock()
+					acked[content] = true
+					mu.Unlock()
+				}
+			}()
+		}
+		time.Sleep(time.Duration(5+rng.IntN(60)) * time.Millisecond)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		close(stop)
+		wg.Wait()
+		cs.Close()
+	}
+	integrityCheck(t, db)
+	stored := map[string]bool{}
+	for w := 0; w < 3; w++ {
+		for _, content := range storedThoughts(t, db, fmt.Sprintf("kill-%d", w)) {
+			stored[content] = true
+		}
+	}
+	lost := 0
+	for content := range acked {
+		if !stored[content] {
+			lost++
+			if lost < 5 {
+				t.Errorf("acknowledged but not stored: %q", content)
+			}
+		}
+	}
+	if lost > 0 {
+		t.Fatalf("%d of %d acknowledged thoughts lost over %d kills", lost, len(acked), trials)
+	}
+	if len(acked) < trials {
+		t.Fatalf("only %d thoughts acknowledged over %d trials: the kills came too early to test anything", len(acked), trials)
+	}
+	t.Logf("%d kills, %d acknowledged thoughts, all stored; integrity ok", trials, len(acked))
+}
+
+// Eight server processes write 1,000 thoughts each into one file.
+func TestEightProcessesThousandCallsEach(t *testing.T) {
+	const procs, each = 8, 1000
+	db := filepath.Join(t.TempDir(), "eight.db")
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, procs)
+	for p := 0; p < procs; p++ {
+		cs, _ := spawn(t, db)
+		defer cs.Close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				// Half into one shared session, half into the process's own.
+				session := "shared"
+				if i%2 == 1 {
+					session = fmt.Sprintf("own-%d", p)
+				}
+				if _, err := think(ctx, cs, map[string]any{"thought": fmt.Sprintf("p%d-%d", p, i), "session_id": session}); err != nil {
+					errs <- fmt.Errorf("process %d call %d: %w", p, i, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	total := len(storedThoughts(t, db, "shared"))
+	for p := 0; p < procs; p++ {
+		total += len(storedThoughts(t, db, fmt.Sprintf("own-%d", p)))
+	}
+	if total != procs*each {
+		t.Fatalf("%d thoughts stored, want %d", total, procs*each)
+	}
+	integrityCheck(t, db)
+}
+
+// The disk fills up (the server's file size limit is reached): calls fail
+// with a clear StoreUnavailable error and store nothing; once there is room
+// again the same process carries on, and the file is intact.
+func TestDiskFullThenRecovery(t *testing.T) {
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("prlimit (util-linux) not installed")
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "full.db")
+	ctx := context.Background()
+	// Create the database, then allow it to grow by about 400 KB only.
+	cs, _ := spawn(t, db)
+	if _, err := think(ctx, cs, map[string]any{"thought": "before", "session_id": "full"}); err != nil {
+		t.Fatal(err)
+	}
+	cs.Close()
+	cmd := exec.Command("prlimit", "--fsize=500000:unlimited", binary, "serve", "--db", db)
+	cmd.Env = append(os.Environ(), "LOG_LEVEL=error")
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "full", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	big := fmt.Sprintf("%08000d", 0)
+	acked := 0
+	var failure string
+	for i := 0; i < 200 && failure == ""; i++ {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "think", Arguments: map[string]any{"thought": fmt.Sprintf("%d %s", i, big), "session_id": "full"}})
+		if err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		if res.IsError {
+			failure = res.Content[0].(*mcp.TextContent).Text
+			break
+		}
+		acked++
+	}
+	if failure == "" {
+		t.Fatal("the file size limit was never reached")
+	}
+	if !regexpMatch(`^Error: the database is unavailable \(disk I/O error: is the disk full or failing\?\); this call was not stored`, failure) &&
+		!regexpMatch(`^Error: the database is unavailable \(the disk is full\)`, failure) {
+		t.Fatalf("error when the disk is full: %q", failure)
+	}
+	// Room again: lift the limit of the running process.
+	if out, err := exec.Command("prlimit", "--pid", strconv.Itoa(cmd.Process.Pid), "--fsize=unlimited").CombinedOutput(); err != nil {
+		t.Fatalf("prlimit: %v %s", err, out)
+	}
+	out, err := think(ctx, cs, map[string]any{"thought": "after recovery", "session_id": "full"})
+	if err != nil {
+		t.Fatalf("after the disk has room again: %v", err)
+	}
+	if int(out["step"].(float64)) != acked+2 {
+		t.Fatalf("step %v after %d acknowledged (+1 before): a failed call left a trace", out["step"], acked)
+	}
+	cs.Close()
+	integrityCheck(t, db)
+	if got := storedThoughts(t, db, "full"); len(got) != acked+2 || got[acked+2] != "after recovery" {
+		t.Fatalf("%d thoughts stored, want %d", len(got), acked+2)
+	}
+}
+
+// A database file the server may not write: it refuses to start with a
+// message saying so; once writable, everything is there.
+func TestReadOnlyDatabase(t *testing.T) {
+	dir, err := os.MkdirTemp("", "tg-ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	db := filepath.Join(dir, "ro.db")
+	cs, _ := spawn(t, db)
+	if _, err := think(context.Background(), cs, map[string]any{"thought": "kept", "session_id": "ro"}); err != nil {
+		t.Fatal(err)
+	}
+	cs.Close()
+	var cmd *exec.Cmd
+	if os.Geteuid() == 0 {
+		// root ignores file modes: run the server as nobody, who may read but not write.
+		if _, err := exec.LookPath("setpriv"); err != nil {
+			t.Skip("running as root without setpriv: cannot make the file read-only for the server")
+		}
+		for _, p := range []string{dir, filepath.Dir(binary), binary} {
+			st, _ := os.Stat(p)
+			_ = os.Chmod(p, st.Mode()|0o055)
+		}
+		_ = os.Chmod(filepath.Dir(binary), 0o755)
+		cmd = exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", binary, "serve", "--db", db)
+	} else {
+		if err := os.Chmod(db, 0o444); err != nil {
+			t.Fatal(err)
+		}
+		_ = os.Chmod(dir, 0o555)
+		defer os.Chmod(dir, 0o755)
+		cmd = exec.Command(binary, "serve", "--db", db)
+	}
+	cmd.Stdin = nil
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("started on a read-only database: %s", out)
+	}
+	if !regexpMatch(`(?i)read-?only|readonly|unable to open|cannot be opened`, string(out)) {
+		t.Fatalf("unclear error: %s", out)
+	}
+	if os.Geteuid() != 0 {
+		_ = os.Chmod(db, 0o644)
+		_ = os.Chmod(dir, 0o755)
+	}
+	integrityCheck(t, db)
+	if got := storedThoughts(t, db, "ro"); got[1] != "kept" {
+		t.Fatal(got)
+	}
+}
+
+func regexpMatch(pattern, s string) bool { return regexp.MustCompile(pattern).MatchString(s) }
