@@ -656,3 +656,17 @@ func TestBiasedReasoningErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestTracedReasoningRetryOfFirstThought(t *testing.T) {
+	fake := &fakeOpenAI{}
+	fake.script(chatReply{status: 400}, chatReply{content: "Start from the slowest endpoint."})
+	e := newLuxEnv(t, fake)
+	cs := e.connect()
+	args := map[string]any{"thought": "Why is the API slow?", "thought_number": 1, "total_thoughts": 2, "next_thought_needed": true}
+	mustFail(t, cs, "traced_reasoning", args)
+	out := mustCall(t, cs, "traced_reasoning", args)
+	ths := sessionThoughts(t, e, out["session_id"].(string))
+	if len(ths) != 2 || ths[0].Content != "Why is the API slow?" || ths[1].ParentID != ths[0].ID || ths[0].ParentID != "" {
+		t.Fatalf("the query is stored once, as a root: %+v", ths)
+	}
+}

@@ -191,8 +191,13 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 			return err
 		}
 		newRun := in.Number == 1 && in.Revises == nil && in.BranchFrom == nil
-		if newRun {
+		retryRoot := newRun && run.Count == 0 && run.RootID != "" && run.Pending != nil && run.Pending.Number == 1 && run.Pending.Content == in.Content
+		if newRun && !retryRoot {
 			run = stepRun{Run: run.Run + 1, Steps: map[string]string{}}
+			if in.BranchID == "" {
+				// A new query (or task) starts on the main branch.
+				sess.ActiveBranch = thinkgraph.DefaultBranch
+			}
 		} else if run.RootID == "" {
 			return thinkgraph.Invalid(f.number, "1 to start", fmt.Sprint(in.Number),
 				"'%s' is %d but this session has no %s run yet: start with %s 1 (the %s)", f.number, in.Number, f.tool, f.number, f.rootName)
@@ -212,7 +217,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 			st.Revised = th
 		}
 		branch, parentID := "", ""
-		if run.Pending != nil && run.Pending.Number == in.Number && run.Pending.Content == in.Content && !newRun {
+		if run.Pending != nil && run.Pending.Number == in.Number && run.Pending.Content == in.Content && (!newRun || retryRoot) {
 			// A retry after a failed model call: the input is stored.
 			branch, parentID = run.Pending.Branch, run.Pending.ParentID
 			if run.Pending.ThoughtID != "" {
@@ -478,11 +483,20 @@ func computeTokenStats(resp llm.Response, requested bool) tokenStats {
 	ts.Tokens = len(resp.Logprobs)
 	mean := sum / float64(ts.Tokens)
 	ppl, conf := math.Exp(-mean), math.Exp(mean)
+	if math.IsNaN(ppl) || math.IsInf(ppl, 0) {
+		ts.PerplexityReason = "the provider's token log-probabilities are not finite"
+		ts.EntropyReason = ts.PerplexityReason
+		return ts
+	}
 	ts.Perplexity, ts.Confidence = &ppl, &conf
 	if nTop == 0 {
 		ts.EntropyReason = "the provider returned no top log-probabilities (at least 2 alternatives per token are needed)"
 	} else {
 		h, n := hSum/float64(nTop), nSum/float64(nTop)
+		if math.IsNaN(n) || math.IsInf(n, 0) {
+			ts.EntropyReason = "the provider's top log-probabilities are not finite"
+			return ts
+		}
 		ts.Entropy, ts.NormEntropy = &h, &n
 	}
 	return ts

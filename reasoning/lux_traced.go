@@ -435,6 +435,9 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 	}
 	if vectorsWhy == "" && prevVec != nil {
 		c := semantic.Cosine(vec, prevVec)
+		if math.IsNaN(c) {
+			c = 0
+		}
 		gr.metrics.SemanticSimilarity = &c
 	} else if vectorsWhy != "" {
 		gr.null["semantic_similarity"] = vectorsWhy
