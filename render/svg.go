@@ -20,6 +20,11 @@ const (
 	headerH = 36
 )
 
+// maxTooltips: graphs with more thoughts get no per-thought <title>
+// tooltips (the viewer's panel shows the text), which keeps them fast to
+// draw.
+const maxTooltips = 500
+
 // esc escapes user text for SVG/HTML text and attribute values.
 func esc(s string) string { return html.EscapeString(validUTF8(s)) }
 
@@ -84,15 +89,16 @@ func SVG(w io.Writer, g *Graph) error {
 	l, starts, widths := g.layout()
 	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" class="tg-graph" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui,sans-serif" font-size="11">`+"\n",
 		l.Width, l.Height, l.Width, l.Height)
-	fmt.Fprintf(bw, `<defs><marker id="tg-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#666"/></marker>`+
-		`<marker id="tg-arrow-path" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="%s"/></marker></defs>`+"\n", pathColor)
 	for b, name := range ix.branches {
 		wd := max(widths[b], 1)*(nodeW+gapX) + gapX/2
 		fmt.Fprintf(bw, `<g class="branch" data-branch="%s"><rect x="%d" y="4" width="%d" height="%d" rx="8" fill="%s" fill-opacity="0.07" stroke="%s" stroke-opacity="0.5"/><text x="%d" y="24" font-weight="bold" fill="%s">%s</text></g>`+"\n",
 			esc(name), starts[b], wd, l.Height-8, branchColor(b), branchColor(b), starts[b]+10, branchColor(b), esc(clip(name, 40)))
 	}
-	center := func(id string) (int, int) { return l.X[id] + nodeW/2, l.Y[id] + nodeH/2 }
-	bw.WriteString(`<g class="edges" fill="none">` + "\n")
+	// The parent edges are drawn as three paths (plain, on the current path,
+	// to unexplored alternatives) of many segments, without markers: the
+	// graph reads top to bottom, and one element per edge would make a
+	// large session slow to draw.
+	var plain, onPath, unexp strings.Builder
 	for i := range g.Thoughts {
 		t := &g.Thoughts[i]
 		if g.thought(t.ParentID) == nil {
@@ -101,17 +107,30 @@ func SVG(w io.Writer, g *Graph) error {
 		x1, y1 := l.X[t.ParentID]+nodeW/2, l.Y[t.ParentID]+nodeH
 		x2, y2 := l.X[t.ID]+nodeW/2, l.Y[t.ID]
 		my := (y1 + y2) / 2
-		attr := `stroke="#888" stroke-width="1.2" marker-end="url(#tg-arrow)"`
-		class := "edge"
+		b := &plain
 		switch {
 		case ix.onPath[t.ID]:
-			attr = fmt.Sprintf(`stroke="%s" stroke-width="3" marker-end="url(#tg-arrow-path)"`, pathColor)
-			class += " path"
+			b = &onPath
 		case unexplored(t):
-			attr += ` stroke-dasharray="4 3"`
+			b = &unexp
 		}
-		fmt.Fprintf(bw, `<path class="%s" d="M%d,%d C%d,%d %d,%d %d,%d" %s/>`+"\n", class, x1, y1, x1, my, x2, my, x2, y2, attr)
+		if x1 == x2 {
+			fmt.Fprintf(b, "M%d,%dV%d", x1, y1, y2)
+		} else {
+			fmt.Fprintf(b, "M%d,%dC%d,%d %d,%d %d,%d", x1, y1, x1, my, x2, my, x2, y2)
+		}
 	}
+	bw.WriteString(`<g class="edges" fill="none">` + "\n")
+	if plain.Len() > 0 {
+		fmt.Fprintf(bw, `<path class="edge" d="%s" stroke="#888" stroke-width="1.2"/>`+"\n", plain.String())
+	}
+	if unexp.Len() > 0 {
+		fmt.Fprintf(bw, `<path class="edge unexplored" d="%s" stroke="#888" stroke-width="1.2" stroke-dasharray="4 3"/>`+"\n", unexp.String())
+	}
+	if onPath.Len() > 0 {
+		fmt.Fprintf(bw, `<path class="edge path" d="%s" stroke="%s" stroke-width="3"/>`+"\n", onPath.String(), pathColor)
+	}
+	center := func(id string) (int, int) { return l.X[id] + nodeW/2, l.Y[id] + nodeH/2 }
 	curve := func(a, b *thinkgraph.Thought, class, stroke, dash, label, title string) {
 		x1, y1 := center(a.ID)
 		x2, y2 := center(b.ID)
@@ -169,8 +188,12 @@ func SVG(w io.Writer, g *Graph) error {
 		if ix.circular[t.ID] {
 			classes = append(classes, "circular")
 		}
-		fmt.Fprintf(bw, `<g class="%s" data-id="%s" data-step="%d" transform="translate(%d,%d)" tabindex="0"><title>%s</title><rect width="%d" height="%d" rx="6" fill="%s" stroke="%s" stroke-width="%s"%s/>`,
-			strings.Join(classes, " "), esc(t.ID), t.Step, l.X[t.ID], l.Y[t.ID], esc(clip(t.Content, 300)), nodeW, nodeH, confColor(t.Confidence), stroke, width, dash)
+		title := ""
+		if len(g.Thoughts) <= maxTooltips {
+			title = "<title>" + esc(clip(t.Content, 300)) + "</title>"
+		}
+		fmt.Fprintf(bw, `<g class="%s" data-id="%s" data-step="%d" transform="translate(%d,%d)" tabindex="0">%s<rect width="%d" height="%d" rx="6" fill="%s" stroke="%s" stroke-width="%s"%s/>`,
+			strings.Join(classes, " "), esc(t.ID), t.Step, l.X[t.ID], l.Y[t.ID], title, nodeW, nodeH, confColor(t.Confidence), stroke, width, dash)
 		fmt.Fprintf(bw, `<text x="8" y="15" font-weight="bold">#%d · %s</text><text x="8" y="31">%s</text>`, t.Step, confidence(t.Confidence), esc(clip(t.Content, 26)))
 		badge := nodeW - 10
 		if bp {

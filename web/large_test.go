@@ -49,9 +49,24 @@ func TestViewerLargeSession(t *testing.T) {
 	if code != 200 || len(page) > 4<<20 {
 		t.Fatalf("%d, %d bytes", code, len(page))
 	}
+	// A large session is drawn at once and analysed in the background.
+	if !strings.Contains(page, "Looking for contradictions") {
+		t.Error("the first page waited for the analysis")
+	}
 	// The contradictions drawn are capped (the numeric claims of this
 	// session contradict each other thousands of times).
-	if n := strings.Count(page, `<g class="contradiction"`); n != 200 {
-		t.Errorf("%d contradictions drawn", n)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, _, js := get(t, srv, "tok-a", "/sessions/big/graph")
+		if n := strings.Count(js, `\u003cg class=\"contradiction\"`); n > 0 {
+			if n != 200 {
+				t.Errorf("%d contradictions drawn", n)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no analysis after 20 s")
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -71,7 +71,7 @@ var sessionPage = template.Must(template.New("session").Funcs(funcs).Parse(head 
 <nav class="exports">Export: <a href="/sessions/{{.P.ID}}/export/markdown">Markdown</a> <a href="/sessions/{{.P.ID}}/export/mermaid">Mermaid</a> <a href="/sessions/{{.P.ID}}/export/dot">DOT</a> <a href="/sessions/{{.P.ID}}/export/html">HTML</a> <a href="/sessions/{{.P.ID}}/export/json">JSON</a></nav>
 </header>
 {{if .P.Goal}}<p class="goal"><strong>Goal:</strong> {{.P.Goal}}</p>{{end}}
-<p class="legend"><span><i class="sw low"></i>low confidence</span><span><i class="sw high"></i>high confidence</span><span><i class="sw none"></i>no confidence</span><span><b>bold outline</b>: path to the current thought</span><span>◆ branch point</span><span>dashed: unexplored alternative</span><span class="red">! contradiction</span><span class="orange">⟳ circular</span>{{if .P.Analysis}}<span class="note" id="tg-analysis">{{.P.Analysis}}</span>{{end}}</p>
+<p class="legend"><span><i class="sw low"></i>low confidence</span><span><i class="sw high"></i>high confidence</span><span><i class="sw none"></i>no confidence</span><span><b>bold outline</b>: path to the current thought</span><span>◆ branch point</span><span>dashed: unexplored alternative</span><span class="red">! contradiction</span><span class="orange">⟳ circular</span><span class="note" id="tg-analysis">{{.P.Analysis}}</span></p>
 <div class="layout">
 <div class="graph" id="tg-graph">{{.SVG}}</div>
 <aside class="panel" id="tg-panel" aria-live="polite">

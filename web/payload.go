@@ -159,10 +159,16 @@ func newGraphPayload(g *render.Graph) (*graphPayload, error) {
 	if p.dataJSON, err = json.Marshal(order); err != nil {
 		return nil, err
 	}
+	return p, p.refreshJSON()
+}
+
+// refreshJSON re-encodes the live-update document.
+func (p *graphPayload) refreshJSON() error {
+	var err error
 	p.json, err = json.Marshal(map[string]any{
 		"id": p.ID, "steps": p.Steps, "branches": p.Branches, "updated": p.Updated, "analysis": p.Analysis,
 		"contradictions": p.Findings.Contradictions, "circular": p.Findings.Circular,
 		"svg": p.SVG, "thoughts": json.RawMessage(p.dataJSON),
 	})
-	return p, err
+	return err
 }

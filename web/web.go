@@ -61,14 +61,25 @@ type Viewer struct {
 
 	mu    sync.Mutex
 	cache map[string]*cached // session id -> last rendered graph
+	// analyzing marks sessions analysed in the background; gen counts the
+	// analyses finished per session, so event streams announce them.
+	analyzing map[string]bool
+	gen       map[string]int
 }
 
 // cached is a rendered session, valid while its version is unchanged.
 type cached struct {
-	version version
-	tenant  string
-	page    *graphPayload
+	version  version
+	tenant   string
+	page     *graphPayload
+	analyzed bool
 }
+
+// syncAnalysisMax is the largest session analysed while the page waits;
+// larger ones are drawn at once and their contradictions and circular
+// chains marked when the background analysis is done (the page is told by
+// its event stream).
+const syncAnalysisMax = 500
 
 // version identifies a state of a session: it changes with every write.
 type version struct {
@@ -92,7 +103,8 @@ func New(svc *reasoning.Service, opts Options) *Viewer {
 	}
 	loader := render.NewLoader(svc)
 	loader.NoEvaluation = true
-	v := &Viewer{svc: svc, loader: loader, opts: opts, mux: http.NewServeMux(), cache: map[string]*cached{}}
+	v := &Viewer{svc: svc, loader: loader, opts: opts, mux: http.NewServeMux(), cache: map[string]*cached{},
+		analyzing: map[string]bool{}, gen: map[string]int{}}
 	static, err := fs.Sub(assets, "assets")
 	if err != nil {
 		panic(err) // the embedded directory is part of the build
@@ -163,9 +175,13 @@ func (v *Viewer) load(ctx context.Context, ref reasoning.SessionRef) (*graphPayl
 	c := v.cache[ref.ID]
 	v.mu.Unlock()
 	if c != nil && c.version == ver && c.tenant == ref.Tenant {
+		if !c.analyzed {
+			v.analyzeLater(ref)
+		}
 		return c.page, nil
 	}
-	g, err := v.loader.Load(ctx, ref, !v.opts.NoAnalysis)
+	analyze := !v.opts.NoAnalysis && ver.Steps <= syncAnalysisMax
+	g, err := v.loader.Load(ctx, ref, analyze)
 	if err != nil {
 		return nil, err
 	}
@@ -173,13 +189,63 @@ func (v *Viewer) load(ctx context.Context, ref reasoning.SessionRef) (*graphPayl
 	if err != nil {
 		return nil, err
 	}
+	done := analyze || v.opts.NoAnalysis
+	if !done {
+		p.Analysis = "Looking for contradictions and circular reasoning…"
+		if err := p.refreshJSON(); err != nil {
+			return nil, err
+		}
+	}
+	v.store(ref, g, p, done)
+	if !done {
+		v.analyzeLater(ref)
+	}
+	return p, nil
+}
+
+func (v *Viewer) store(ref reasoning.SessionRef, g *render.Graph, p *graphPayload, analyzed bool) {
 	v.mu.Lock()
+	defer v.mu.Unlock()
 	if len(v.cache) >= 32 {
 		clear(v.cache)
 	}
-	v.cache[ref.ID] = &cached{version: version{g.Session.StepCount, g.Session.UpdatedAt}, tenant: ref.Tenant, page: p}
+	v.cache[ref.ID] = &cached{version: version{g.Session.StepCount, g.Session.UpdatedAt}, tenant: ref.Tenant, page: p, analyzed: analyzed}
+}
+
+// analyzeLater analyses a session in the background, once at a time per
+// session, and bumps its generation when done.
+func (v *Viewer) analyzeLater(ref reasoning.SessionRef) {
+	v.mu.Lock()
+	if v.analyzing[ref.ID] {
+		v.mu.Unlock()
+		return
+	}
+	v.analyzing[ref.ID] = true
 	v.mu.Unlock()
-	return p, nil
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		g, err := v.loader.Load(ctx, ref, true)
+		var p *graphPayload
+		if err == nil {
+			p, err = newGraphPayload(g)
+		}
+		if err == nil {
+			v.store(ref, g, p, true)
+		} else {
+			v.opts.Logger.Warn("viewer analysis", "session", ref.ID, "err", err)
+		}
+		v.mu.Lock()
+		delete(v.analyzing, ref.ID)
+		v.gen[ref.ID]++
+		v.mu.Unlock()
+	}()
+}
+
+func (v *Viewer) generation(id string) int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.gen[id]
 }
 
 func (v *Viewer) list(w http.ResponseWriter, r *http.Request) {
@@ -244,7 +310,8 @@ func (v *Viewer) graph(w http.ResponseWriter, r *http.Request) {
 
 // events streams server-sent events: "version" first, then "change" with
 // the new version whenever the session changes (new thoughts, a new
-// current thought, ...), found by polling its version, which is one row.
+// current thought, ...), found by polling its version, which is one row,
+// or a background analysis of it finished.
 func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
 	ref, ok := v.ref(r)
 	if !ok {
@@ -257,6 +324,7 @@ func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
 		v.fail(w, r, err)
 		return
 	}
+	lastGen := v.generation(ref.ID)
 	rc := http.NewResponseController(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -295,8 +363,8 @@ func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
 				}
 				return
 			}
-			if ver != last {
-				last = ver
+			if gen := v.generation(ref.ID); ver != last || gen != lastGen {
+				last, lastGen = ver, gen
 				if send("change", ver) != nil {
 					return
 				}

@@ -149,7 +149,7 @@
           var nodes = graph.querySelectorAll('.node');
           for (var i = 0; i < nodes.length; i++) if (!known[nodes[i].dataset.id]) nodes[i].classList.add('fresh');
           text('tg-steps', p.steps); text('tg-branches', p.branches);
-          text('tg-contra', p.contradictions); text('tg-circ', p.circular);
+          text('tg-contra', p.contradictions); text('tg-circ', p.circular); text('tg-analysis', p.analysis || '');
           var up = document.getElementById('tg-updated');
           if (up) { up.textContent = new Date(p.updated).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z'); up.setAttribute('datetime', p.updated); }
           body.dataset.steps = p.steps;
