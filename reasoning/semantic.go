@@ -120,11 +120,15 @@ func (s *Service) putVector(ctx context.Context, tx thinkgraph.Tx, th *thinkgrap
 	if s.sem == nil || v == nil {
 		return nil
 	}
+	// Keep the vector for the cache only if the session is cached: a
+	// session loaded later reads its vectors from the store.
 	s.sem.mu.Lock()
-	if len(s.sem.recent) >= maxRecent {
-		clear(s.sem.recent)
+	if _, cached := s.sem.sessions[th.SessionID]; cached {
+		if len(s.sem.recent) >= maxRecent {
+			clear(s.sem.recent)
+		}
+		s.sem.recent[th.ID] = v
 	}
-	s.sem.recent[th.ID] = v
 	s.sem.mu.Unlock()
 	return tx.PutVectors(ctx, []thinkgraph.Vector{{
 		ThoughtID: th.ID, SessionID: th.SessionID, Model: s.sem.cfg.Embedder.Model(), Dim: len(v), Values: v, CreatedAt: th.CreatedAt,

@@ -41,7 +41,7 @@ type Verdict struct {
 // Confidence grows with how completely the content matches. The decider is
 // lexical: it does not resolve coreference, world knowledge or sarcasm.
 type Contradictor struct {
-	lx *Lexicon
+	lex func() *Lexicon // the lexicon, loaded on first use
 
 	mu    sync.Mutex
 	cache map[string]*clause // analysed sentences, bounded
@@ -53,14 +53,11 @@ type Contradictor struct {
 
 // NewContradictor returns a decider using lx, or the embedded lexicon when
 // lx is nil.
+//
+// The embedded lexicon is parsed on the first decision, not here, so that a
+// server that never compares texts does not pay for it at start.
 func NewContradictor(lx *Lexicon) (*Contradictor, error) {
-	if lx == nil {
-		var err error
-		if lx, err = DefaultLexicon(); err != nil {
-			return nil, err
-		}
-	}
-	return &Contradictor{lx: lx, MinCoverage: 1, cache: map[string]*clause{}}, nil
+	return &Contradictor{lex: lexiconOr(lx), MinCoverage: 1, cache: map[string]*clause{}}, nil
 }
 
 // clause is a text analysed for contradiction.
@@ -191,17 +188,17 @@ func (c *Contradictor) analyse(text string) clause {
 			}
 			continue
 		}
-		lemma := c.lx.Lemma(t)
+		lemma := c.lex().Lemma(t)
 		if lemma == "" {
 			lemma = t
 		}
 		var senses []Sense
-		lemmas := c.lx.Lemmas(t)
+		lemmas := c.lex().Lemmas(t)
 		if len(lemmas) == 0 {
 			lemmas = []string{t}
 		}
 		for _, l := range lemmas {
-			senses = append(senses, c.lx.Senses(l)...)
+			senses = append(senses, c.lex().Senses(l)...)
 		}
 		attributive := i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] && !IsNumber(cl.toks[i+1]) && cl.toks[i+1] != "than"
 		cl.content = append(cl.content, word{tok: t, lemma: lemma, stem: Stem(t), lemmaStem: Stem(lemma), lemmas: lemmas, senses: senses, ancestors: c.ancestors(senses), attributive: attributive})
@@ -257,7 +254,7 @@ func (c *Contradictor) ancestors(senses []Sense) []int32 {
 	for d := 0; d < 3 && len(level) > 0; d++ {
 		var next []int32
 		for _, id := range level {
-			for _, p := range c.lx.Hypernyms(id) {
+			for _, p := range c.lex().Hypernyms(id) {
 				if !containsID(out, p) {
 					out = append(out, p)
 					next = append(next, p)
@@ -528,7 +525,7 @@ func (c *Contradictor) opposed(x, y word) (float64, bool) {
 			if transient[a] && transient[b] {
 				continue
 			}
-			if conf, ok := c.lx.Antonyms(a, b); ok && conf > best {
+			if conf, ok := c.lex().Antonyms(a, b); ok && conf > best {
 				best, found = conf, true
 			} else if _, ok := opposites[a+"\x00"+b]; ok && 0.8 > best {
 				best, found = 0.8, true

@@ -131,7 +131,7 @@ type LexicalOptions struct {
 type Lexical struct {
 	dim   int
 	model string
-	lx    *Lexicon
+	lex   func() *Lexicon // the lexicon, loaded on first use
 	w     LexicalWeights
 
 	mu      sync.RWMutex
@@ -151,11 +151,11 @@ type feature struct {
 	w float32
 }
 
-const tokenCacheMax = 1 << 16
+const tokenCacheMax = 1 << 13
 
 // NewLexical returns the offline lexical embedder.
 func NewLexical(opts LexicalOptions) (*Lexical, error) {
-	e := &Lexical{dim: opts.Dim, lx: opts.Lexicon, w: DefaultLexicalWeights()}
+	e := &Lexical{dim: opts.Dim, lex: lexiconOr(opts.Lexicon), w: DefaultLexicalWeights()}
 	if e.dim == 0 {
 		e.dim = DefaultLexicalDim
 	}
@@ -164,13 +164,6 @@ func NewLexical(opts LexicalOptions) (*Lexical, error) {
 	}
 	if opts.Weights != nil {
 		e.w = *opts.Weights
-	}
-	if e.lx == nil {
-		lx, err := DefaultLexicon()
-		if err != nil {
-			return nil, err
-		}
-		e.lx = lx
 	}
 	e.obsDF = map[string]int{}
 	e.cache = map[string]*tokenInfo{}
@@ -191,7 +184,7 @@ func (e *Lexical) Model() string { return e.model }
 func (e *Lexical) Dim() int { return e.dim }
 
 // Lexicon returns the lexicon the embedder uses.
-func (e *Lexical) Lexicon() *Lexicon { return e.lx }
+func (e *Lexical) Lexicon() *Lexicon { return e.lex() }
 
 // Embed returns one L2-normalised vector per text. It never fails except
 // when ctx is done.
@@ -238,7 +231,7 @@ func (e *Lexical) stemOf(tok string) string {
 	if IsNumber(tok) {
 		return tok
 	}
-	if l := e.lx.Lemma(tok); l != "" {
+	if l := e.lex().Lemma(tok); l != "" {
 		return Stem(l)
 	}
 	return Stem(tok)
@@ -246,7 +239,7 @@ func (e *Lexical) stemOf(tok string) string {
 
 // idf blends background and session document frequencies. Callers hold mu.
 func (e *Lexical) idf(stem string) float64 {
-	df, n := e.lx.DocFreq(stem)
+	df, n := e.lex().DocFreq(stem)
 	if e.obsDocs > 0 {
 		// Session documents count as much as 20 background documents each,
 		// capped so that a handful of thoughts cannot dominate.
@@ -396,7 +389,7 @@ func (e *Lexical) computeFeatures(tok string) (string, []feature, float64) {
 	lemma := ""
 	stem := tok
 	if !IsNumber(tok) {
-		lemma = e.lx.Lemma(tok)
+		lemma = e.lex().Lemma(tok)
 		if lemma != "" {
 			stem = Stem(lemma)
 		} else {
@@ -405,7 +398,7 @@ func (e *Lexical) computeFeatures(tok string) (string, []feature, float64) {
 	}
 	idf := e.idf(stem)
 	if lemma != "" {
-		if ss := e.lx.Senses(e.senseLemma(tok, lemma)); len(ss) > 0 {
+		if ss := e.lex().Senses(e.senseLemma(tok, lemma)); len(ss) > 0 {
 			if f := ss[0].Field; int(f) < len(w.FieldScale) && w.FieldScale[f] > 0 {
 				idf *= w.FieldScale[f]
 			}
@@ -415,7 +408,7 @@ func (e *Lexical) computeFeatures(tok string) (string, []feature, float64) {
 	push := func(h uint64, x float64) { feats = append(feats, feature{h, float32(x)}) }
 	push(hashStr('w', stem), w.Word*idf)
 	if lemma != "" && w.Synset > 0 {
-		senses := e.lx.Senses(e.senseLemma(tok, lemma))
+		senses := e.lex().Senses(e.senseLemma(tok, lemma))
 		if w.MaxSenses > 0 && len(senses) > w.MaxSenses {
 			senses = senses[:w.MaxSenses]
 		}
@@ -438,7 +431,7 @@ func (e *Lexical) computeFeatures(tok string) (string, []feature, float64) {
 				base *= w.Hypernym
 				var next []int32
 				for _, id := range level {
-					for _, p := range e.lx.Hypernyms(id) {
+					for _, p := range e.lex().Hypernyms(id) {
 						push(hashInt('s', p), base)
 						next = append(next, p)
 					}
@@ -465,7 +458,7 @@ func (e *Lexical) senseLemma(tok, lemma string) string {
 	if lemma != tok {
 		return lemma
 	}
-	if ls := e.lx.Lemmas(tok); len(ls) > 1 {
+	if ls := e.lex().Lemmas(tok); len(ls) > 1 {
 		return ls[1]
 	}
 	return lemma

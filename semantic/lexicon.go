@@ -49,6 +49,22 @@ var loadLexicon = sync.OnceValues(func() (*Lexicon, error) {
 	return parseLexicon(lexiconData)
 })
 
+// lexiconOr returns lx, or a function that parses the embedded lexicon on
+// its first call. The embedded data is checked by the package's tests, so a
+// failure to parse it is a broken build: it panics with the cause.
+func lexiconOr(lx *Lexicon) func() *Lexicon {
+	if lx != nil {
+		return func() *Lexicon { return lx }
+	}
+	return func() *Lexicon {
+		lx, err := DefaultLexicon()
+		if err != nil {
+			panic("semantic: the embedded lexicon cannot be read: " + err.Error())
+		}
+		return lx
+	}
+}
+
 // DefaultLexicon returns the lexicon embedded in the binary. It is parsed
 // on first use (about 50 ms) and shared afterwards.
 func DefaultLexicon() (*Lexicon, error) { return loadLexicon() }
