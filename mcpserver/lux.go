@@ -91,6 +91,9 @@ type plannerOutput struct {
 	PlanningComplete  *bool                   `json:"planning_complete"`
 	PlanSummary       *string                 `json:"plan_summary"`
 	NextSteps         *string                 `json:"next_steps"`
+	ThinkingRequired  *bool                   `json:"thinking_required" jsonschema:"not assessed by this server: always null"`
+	RequiredThinking  []string                `json:"required_thinking" jsonschema:"not assessed by this server: always null"`
+	PlannerRequired   *bool                   `json:"planner_required" jsonschema:"whether more planning steps are needed (next_step_required or more_steps_needed)"`
 	ModelUsed         *string                 `json:"model_used"`
 	SynthesisSnapshot *reasoning.PlanSnapshot `json:"synthesis_snapshot"`
 }
@@ -463,6 +466,8 @@ func (s *Server) addLuxTools() {
 			if res.Step.BranchID != thinkgraph.DefaultBranch {
 				out.Metadata.BranchID = strPtr(res.Step.BranchID)
 			}
+			more := in.NextStepRequired || in.MoreStepsNeeded
+			out.PlannerRequired = &more
 			if res.PlanningComplete {
 				out.PlanningComplete = &res.PlanningComplete
 				out.PlanSummary = strPtr(res.PlanSummary)

@@ -110,7 +110,7 @@ func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult,
 	if err != nil {
 		return nil, err
 	}
-	st, err := s.prepareStep(ctx, f, sin, "step")
+	st, err := s.prepareStep(ctx, f, sin, "step", false)
 	if err != nil {
 		return nil, err
 	}

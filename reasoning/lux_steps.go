@@ -151,6 +151,8 @@ type stepStart struct {
 	// Path is the run's thoughts from the root to the new step's parent,
 	// with their metadata.
 	Path []pathThought
+	// Vectors are the embeddings of the path's thoughts (withDocs).
+	Vectors map[string]semantic.Vector
 }
 
 type pathThought struct {
@@ -178,7 +180,7 @@ func luxJoinInts(ns []int) string {
 // prepareStep stores the input of a step (starting a run on number 1) and
 // reads what the model needs, in one transaction, before the model is
 // called: a failing provider loses nothing.
-func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, stepName string) (*stepStart, error) {
+func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, stepName string, withDocs bool) (*stepStart, error) {
 	var vecs []semantic.Vector
 	if strings.TrimSpace(in.Content) != "" {
 		vecs = s.embedForWrite(ctx, in.Content)
@@ -186,6 +188,19 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 	var st stepStart
 	sess, err := s.luxWrite(ctx, in.Session, f.mode, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		st = stepStart{}
+		var docVecs map[string]semantic.Vector
+		if withDocs && s.sem != nil {
+			// Read before anything is written here: the document cache must
+			// only see committed thoughts (this transaction may be retried).
+			docs, _, err := s.Docs(ctx, tx, sess.ID)
+			if err != nil {
+				return err
+			}
+			docVecs = make(map[string]semantic.Vector, len(docs))
+			for _, d := range docs {
+				docVecs[d.ID] = d.Vector
+			}
+		}
 		var run stepRun
 		if _, err := luxGetMeta(sess, f.tool, &run); err != nil {
 			return err
@@ -309,14 +324,30 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 		if st.Input != nil {
 			parentID = st.Input.ID
 		}
-		root, err := tx.Thought(ctx, sess.ID, run.RootID)
-		if err != nil {
-			return err
-		}
-		st.Root = *root
 		anc, err := tx.Ancestors(ctx, sess.ID, parentID)
 		if err != nil {
 			return err
+		}
+		if i := slices.IndexFunc(anc, func(th thinkgraph.Thought) bool { return th.ID == run.RootID }); i >= 0 {
+			st.Root = anc[i]
+		} else {
+			root, err := tx.Thought(ctx, sess.ID, run.RootID)
+			if err != nil {
+				return err
+			}
+			st.Root = *root
+		}
+		if withDocs && s.sem != nil {
+			// The path's vectors, for the guardrails.
+			st.Vectors = make(map[string]semantic.Vector, len(anc))
+			for _, th := range anc {
+				if v, ok := docVecs[th.ID]; ok {
+					st.Vectors[th.ID] = v
+				}
+			}
+			if st.Input != nil && docVecs[st.Input.ID] == nil {
+				st.Vectors[st.Input.ID] = vectorAt(vecs, 0)
+			}
 		}
 		for _, th := range anc {
 			if th.Tool != f.tool {

@@ -216,7 +216,7 @@ func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, er
 	if err != nil {
 		return nil, err
 	}
-	st, err := s.prepareStep(ctx, f, sin, "thought")
+	st, err := s.prepareStep(ctx, f, sin, "thought", true)
 	if err != nil {
 		return nil, err
 	}
@@ -402,23 +402,7 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 		}
 		earlier = append(earlier, p)
 	}
-	// Vectors.
-	vecs := map[string]semantic.Vector{}
-	if s.sem != nil && vec != nil {
-		err := s.store.View(ctx, func(tx thinkgraph.Tx) error {
-			docs, _, err := s.Docs(ctx, tx, st.Session.ID)
-			if err != nil {
-				return err
-			}
-			for _, d := range docs {
-				vecs[d.ID] = d.Vector
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
+	vecs := st.Vectors
 	vectorsWhy := ""
 	switch {
 	case s.sem == nil:
