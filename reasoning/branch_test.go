@@ -79,3 +79,55 @@ func TestNegate(t *testing.T) {
 		}
 	}
 }
+
+// Two processes on one database: each keeps its own analysis state, which
+// catches up with what the other wrote (the state is a cache of the store).
+func TestBranchStateFollowsOtherWriters(t *testing.T) {
+	lex, err := semantic.NewLexical(semantic.LexicalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "shared.db")
+	a := NewBranchThinking(newSemanticService(t, path, lex))
+	b := NewBranchThinking(newSemanticService(t, path, lex))
+	ctx := context.Background()
+	ref := SessionRef{ID: "shared", Explicit: true}
+	add := func(bt *BranchThinking, content string) *BranchThoughtResult {
+		t.Helper()
+		r, err := bt.AddThought(ctx, BranchThoughtInput{Session: ref, Content: content, Type: "analysis", BranchID: "x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	eval := func(bt *BranchThinking) semantic.Evaluation {
+		t.Helper()
+		out, err := bt.Command(ctx, CommandInput{Session: ref, Type: "evaluate", BranchID: "x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.(*EvaluateResult).Evaluation
+	}
+	add(a, "The cache lowers API latency")
+	add(a, "The cache needs invalidation on writes")
+	if ev := eval(b); ev.Thoughts != 2 {
+		t.Fatalf("b sees %d thoughts", ev.Thoughts)
+	}
+	add(a, "Invalidation on writes keeps the cache fresh")
+	r := add(b, "We should not cache API responses")
+	if r.NumThoughts != 4 || r.Evaluation == nil {
+		t.Fatalf("b's add: %+v", r)
+	}
+	evA, evB := eval(a), eval(b)
+	if evA.Thoughts != 4 || evB.Thoughts != 4 || *evA.OverallScore != *evB.OverallScore {
+		t.Fatalf("a %d %v, b %d %v", evA.Thoughts, *evA.OverallScore, evB.Thoughts, *evB.OverallScore)
+	}
+	// A goal set by one process is used by the other.
+	g := "Lower API latency"
+	if _, err := a.Command(ctx, CommandInput{Session: ref, Type: "setGoal", Goal: &g}); err != nil {
+		t.Fatal(err)
+	}
+	if ev := eval(b); ev.GoalAlignment == nil {
+		t.Fatal("b ignores the goal set by a")
+	}
+}
