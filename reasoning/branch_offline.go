@@ -17,8 +17,9 @@ import (
 // through Generator.
 
 // Generator writes counterfactuals or a dialectical synthesis with a
-// language model. It is nil until an LLM provider is wired in (a later
-// issue); the offline results are then its input and its fallback.
+// language model (see BranchThinking.SetGenerator). None is wired in yet (a
+// later issue); the offline results are its input and its fallback. An
+// implementation sets Method to name what it used (e.g. "llm:anthropic").
 type Generator interface {
 	Counterfactuals(ctx context.Context, branch []semantic.Doc, offline *CounterfactualsResult) (*CounterfactualsResult, error)
 	Dialectical(ctx context.Context, offline *DialecticalResult) (*DialecticalResult, error)
@@ -131,6 +132,7 @@ type CounterfactualsResult struct {
 	Counterfactuals []Counterfactual `json:"counterfactuals"`
 	Method          string           `json:"method"`
 	How             string           `json:"how"`
+	Note            string           `json:"note,omitempty"`
 }
 
 func (bt *BranchThinking) counterfactuals(ctx context.Context, in CommandInput) (*CounterfactualsResult, error) {
@@ -147,6 +149,7 @@ func (bt *BranchThinking) counterfactuals(ctx context.Context, in CommandInput) 
 		How: "the branch's most confident claims (by confidence, then key points) are negated by rewriting their first sentence; " +
 			"supporting evidence = validation/example/observation thoughts with cosine ≥ 0.4 or linked to the claim, challenging = counterexample/critique thoughts likewise; " +
 			"dependent = later thoughts of the branch descending from the claim; fragility = confidence × (1 − support/(support+1)) × (dependents/(dependents+2)) normalised"}
+	var branchDocs []semantic.Doc
 	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		id := in.BranchID
 		if id == "" {
@@ -166,10 +169,18 @@ func (bt *BranchThinking) counterfactuals(ctx context.Context, in CommandInput) 
 			}
 		}
 		res.Counterfactuals = counterfactualsOf(branch, docs, count)
+		branchDocs = branch
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if bt.gen != nil {
+		out, err := bt.gen.Counterfactuals(ctx, branchDocs, res)
+		if err == nil && out != nil {
+			return out, nil
+		}
+		res.Note = fmt.Sprintf("the language model failed (%v); these are the offline counterfactuals", err)
 	}
 	return res, nil
 }
@@ -278,6 +289,7 @@ type DialecticalResult struct {
 	} `json:"synthesis"`
 	Method string `json:"method"`
 	How    string `json:"how"`
+	Note   string `json:"note,omitempty"`
 }
 
 func sideOf(id string, branch, all []semantic.Doc) DialecticSide {
@@ -446,6 +458,13 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 	})
 	if err != nil {
 		return nil, err
+	}
+	if bt.gen != nil {
+		out, err := bt.gen.Dialectical(ctx, res)
+		if err == nil && out != nil {
+			return out, nil
+		}
+		res.Note = fmt.Sprintf("the language model failed (%v); this is the offline synthesis", err)
 	}
 	return res, nil
 }

@@ -27,7 +27,15 @@ type BranchThinking struct {
 	states map[string]*list.Element // of *btState
 	lru    *list.List
 	max    int
+	// gen writes counterfactuals and syntheses with a language model; nil
+	// (the default) keeps the offline results.
+	gen Generator
 }
+
+// SetGenerator makes generateCounterfactuals and synthesizeDialectical
+// use g, with the offline result as its input and as the fallback when it
+// fails. Call it before serving.
+func (bt *BranchThinking) SetGenerator(g Generator) { bt.gen = g }
 
 // NewBranchThinking returns the branch-thinking tool on svc.
 func NewBranchThinking(svc *Service) *BranchThinking {

@@ -2,8 +2,10 @@ package reasoning
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,5 +131,77 @@ func TestBranchStateFollowsOtherWriters(t *testing.T) {
 	}
 	if ev := eval(b); ev.GoalAlignment == nil {
 		t.Fatal("b ignores the goal set by a")
+	}
+}
+
+// stubGenerator stands in for an LLM-backed Generator in tests.
+type stubGenerator struct{ fail bool }
+
+func (g stubGenerator) Counterfactuals(_ context.Context, branch []semantic.Doc, off *CounterfactualsResult) (*CounterfactualsResult, error) {
+	if g.fail {
+		return nil, errors.New("provider down")
+	}
+	out := *off
+	out.Method = fmt.Sprintf("stub:%d", len(branch))
+	return &out, nil
+}
+
+func (g stubGenerator) Dialectical(_ context.Context, off *DialecticalResult) (*DialecticalResult, error) {
+	if g.fail {
+		return nil, errors.New("provider down")
+	}
+	out := *off
+	out.Method = "stub"
+	return &out, nil
+}
+
+// The Generator seam: a generator's result replaces the offline one and
+// says so in method; when it fails the offline result is returned with a
+// note.
+func TestBranchGeneratorSeam(t *testing.T) {
+	lex, err := semantic.NewLexical(semantic.LexicalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bt := NewBranchThinking(newSemanticService(t, filepath.Join(t.TempDir(), "g.db"), lex))
+	ctx := context.Background()
+	ref := SessionRef{ID: "gen", Explicit: true}
+	for _, in := range []BranchThoughtInput{
+		{Content: "We should use PostgreSQL for the store", Type: "hypothesis", BranchID: "a"},
+		{Content: "We should not use PostgreSQL for the store", Type: "hypothesis", BranchID: "b"},
+	} {
+		in.Session = ref
+		if _, err := bt.AddThought(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(typ string) (string, string) {
+		t.Helper()
+		out, err := bt.Command(ctx, CommandInput{Session: ref, Type: typ, BranchID: map[string]string{"generateCounterfactuals": "a"}[typ]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch r := out.(type) {
+		case *CounterfactualsResult:
+			return r.Method, r.Note
+		case *DialecticalResult:
+			return r.Method, r.Note
+		}
+		t.Fatalf("%T", out)
+		return "", ""
+	}
+	if m, _ := run("generateCounterfactuals"); m != "offline" {
+		t.Fatal(m)
+	}
+	bt.SetGenerator(stubGenerator{})
+	if m, _ := run("generateCounterfactuals"); m != "stub:1" {
+		t.Fatal(m)
+	}
+	if m, _ := run("synthesizeDialectical"); m != "stub" {
+		t.Fatal(m)
+	}
+	bt.SetGenerator(stubGenerator{fail: true})
+	if m, note := run("synthesizeDialectical"); m != "offline" || !strings.Contains(note, "provider down") {
+		t.Fatal(m, note)
 	}
 }
