@@ -84,7 +84,9 @@ type btBranch struct {
 	tracker *semantic.BranchTracker
 }
 
-const maxVerdicts = 1 << 18
+// maxVerdicts bounds the remembered verdicts of a session (about 100 bytes
+// each; the map is emptied when it is full).
+const maxVerdicts = 1 << 17
 
 func (bt *BranchThinking) stateOf(id string) *btState {
 	bt.mu.Lock()
@@ -154,11 +156,15 @@ func (st *btState) judgeWith(c *semantic.Contradictor) semantic.PairJudge {
 		st.vmu.Unlock()
 		if !ok {
 			v = c.Contradiction(a.Content, b.Content)
+			keep := v
+			if !keep.Contradicts {
+				keep = semantic.Verdict{} // the reason of a negative verdict is never shown
+			}
 			st.vmu.Lock()
 			if len(st.verdicts) > maxVerdicts {
 				clear(st.verdicts)
 			}
-			st.verdicts[k] = v
+			st.verdicts[k] = keep
 			st.vmu.Unlock()
 		}
 		return v.Contradicts, v.Confidence, v.Reason
