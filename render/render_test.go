@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -167,5 +168,42 @@ func TestLayoutLayersAndColumns(t *testing.T) {
 	}
 	if l.X["a"] != l.X["b"] || l.X["c"] <= l.X["d"] {
 		t.Errorf("columns: %v", l.X)
+	}
+}
+
+func TestSVGBands(t *testing.T) {
+	g := &Graph{Session: thinkgraph.Session{ID: "b"}}
+	for i := 1; i <= 50; i++ {
+		th := thinkgraph.Thought{ID: fmt.Sprint(i), BranchID: "main", Step: i, Content: fmt.Sprint("thought ", i)}
+		if i > 1 {
+			th.ParentID = fmt.Sprint(i - 1)
+		}
+		g.Thoughts = append(g.Thoughts, th)
+	}
+	g.Session.CurrentThoughtID = "50"
+	var b bytes.Buffer
+	if err := SVGBands(&b, g, 20); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	// 50 layers in bands of 20: 20, 20 and 10.
+	if n := strings.Count(out, `class="tg-band"`); n != 3 {
+		t.Errorf("%d bands", n)
+	}
+	if n := strings.Count(out, `data-step=`); n != 50 {
+		t.Errorf("%d nodes", n)
+	}
+	if n := strings.Count(out, `<g class="branch"`); n != 1 {
+		t.Errorf("%d branch headers", n)
+	}
+	// The edge from layer 19 to 20 crosses the band boundary and is drawn
+	// in both bands (each clips its half).
+	l, _, _ := g.layout()
+	seg := fmt.Sprintf("M%d,%dV%d", l.X["20"]+nodeW/2, l.Y["20"]+nodeH, l.Y["21"])
+	if n := strings.Count(out, seg); n != 2 {
+		t.Errorf("crossing edge drawn %d times", n)
+	}
+	if !strings.HasSuffix(out, "</svg>\n</div>\n") || !strings.Contains(out, `class="tg-overlay"`) {
+		t.Error("no overlay")
 	}
 }

@@ -85,28 +85,140 @@ func (g *Graph) layout() (*Layout, []int, []int) {
 // curves. Every thought is a <g class="node" data-id="…" data-step="…">.
 func SVG(w io.Writer, g *Graph) error {
 	bw := bufio.NewWriter(w)
-	ix := g.index()
 	l, starts, widths := g.layout()
 	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" class="tg-graph" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui,sans-serif" font-size="11">`+"\n",
 		l.Width, l.Height, l.Width, l.Height)
-	for b, name := range ix.branches {
+	g.writeBranches(bw, l, starts, widths, true)
+	bw.WriteString(`<g class="edges" fill="none">` + "\n")
+	g.writeEdges(bw, l, 0, l.Height)
+	g.writeCurves(bw, l)
+	bw.WriteString("</g>\n<g class=\"nodes\">\n")
+	g.writeNodes(bw, l, 0, l.Height)
+	bw.WriteString("</g>\n</svg>\n")
+	return bw.Flush()
+}
+
+// Bands is the graph as SVG cut into horizontal bands, for a viewer that
+// draws only the bands in view.
+type Bands struct {
+	Width, Height int
+	Bands         []Band
+	// Overlay is an <svg class="tg-overlay"> the size of the whole graph
+	// with the cross-references and contradictions.
+	Overlay string
+}
+
+// Band is one horizontal band: an <svg class="tg-band"> showing the graph
+// from Top to Top+Height.
+type Band struct {
+	Top, Height int
+	SVG         string
+}
+
+// Placeholder is an empty <svg> the size of the band, to stand for it
+// until it is drawn.
+func (b Band) Placeholder(width, index int) string {
+	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" class="tg-band tg-lazy" data-band="%d" width="%d" height="%d"></svg>`, index, width, b.Height)
+}
+
+// SVGBands draws the same graph as SVG, cut into horizontal bands of rows
+// layers, each its own <svg class="tg-band"> (so a browser can skip the
+// bands out of view, with CSS content-visibility, or a viewer draw them
+// when they come into view), under one <svg class="tg-overlay"> with the
+// cross-references and contradictions; all inside <div class="tg-bands">.
+// Branch names are <g class="branch"> in the first band only.
+func SVGBands(w io.Writer, g *Graph, rows int) error {
+	bs := g.Bands(rows)
+	bw := bufio.NewWriter(w)
+	bw.WriteString(`<div class="tg-bands">` + "\n")
+	for _, b := range bs.Bands {
+		bw.WriteString(b.SVG)
+	}
+	bw.WriteString(bs.Overlay)
+	bw.WriteString("</div>\n")
+	return bw.Flush()
+}
+
+// Bands lays the graph out and draws it in bands of rows layers (20 if
+// rows <= 0).
+func (g *Graph) Bands(rows int) *Bands {
+	if rows <= 0 {
+		rows = 20
+	}
+	l, starts, widths := g.layout()
+	out := &Bands{Width: l.Width, Height: l.Height}
+	var sb strings.Builder
+	bw := bufio.NewWriter(&sb)
+	open := func(class string, top, height int) {
+		fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" class="%s" width="%d" height="%d" viewBox="0 %d %d %d" font-family="system-ui,sans-serif" font-size="11">`+"\n",
+			class, l.Width, height, top, l.Width, height)
+	}
+	take := func() string {
+		_ = bw.Flush()
+		s := sb.String()
+		sb.Reset()
+		return s
+	}
+	band := rows * (nodeH + gapY)
+	for top := 0; top < l.Height; {
+		bottom := headerH + ((top-headerH)/band+1)*band
+		if top == 0 {
+			bottom = headerH + band
+		}
+		bottom = min(bottom, l.Height)
+		if l.Height-bottom < band/2 {
+			bottom = l.Height // no sliver of a band at the end
+		}
+		open("tg-band", top, bottom-top)
+		g.writeBranches(bw, l, starts, widths, top == 0)
+		bw.WriteString(`<g class="edges" fill="none">` + "\n")
+		g.writeEdges(bw, l, top, bottom)
+		bw.WriteString("</g>\n<g class=\"nodes\">\n")
+		g.writeNodes(bw, l, top, bottom)
+		bw.WriteString("</g>\n</svg>\n")
+		out.Bands = append(out.Bands, Band{Top: top, Height: bottom - top, SVG: take()})
+		top = bottom
+	}
+	open("tg-overlay", 0, l.Height)
+	bw.WriteString(`<g class="edges" fill="none">` + "\n")
+	g.writeCurves(bw, l)
+	bw.WriteString("</g>\n</svg>\n")
+	out.Overlay = take()
+	return out
+}
+
+// writeBranches draws the branch columns, with their names when header.
+func (g *Graph) writeBranches(bw *bufio.Writer, l *Layout, starts, widths []int, header bool) {
+	for b, name := range g.index().branches {
 		wd := max(widths[b], 1)*(nodeW+gapX) + gapX/2
+		if !header {
+			fmt.Fprintf(bw, `<rect class="branch-bg" x="%d" y="4" width="%d" height="%d" rx="8" fill="%s" fill-opacity="0.07" stroke="%s" stroke-opacity="0.5"/>`+"\n",
+				starts[b], wd, l.Height-8, branchColor(b), branchColor(b))
+			continue
+		}
 		fmt.Fprintf(bw, `<g class="branch" data-branch="%s"><rect x="%d" y="4" width="%d" height="%d" rx="8" fill="%s" fill-opacity="0.07" stroke="%s" stroke-opacity="0.5"/><text x="%d" y="24" font-weight="bold" fill="%s">%s</text></g>`+"\n",
 			esc(name), starts[b], wd, l.Height-8, branchColor(b), branchColor(b), starts[b]+10, branchColor(b), esc(clip(name, 40)))
 	}
-	// The parent edges are drawn as three paths (plain, on the current path,
-	// to unexplored alternatives) of many segments, without markers: the
-	// graph reads top to bottom, and one element per edge would make a
-	// large session slow to draw.
+}
+
+// writeEdges draws the parent edges with an end between y0 and y1 as three
+// paths (plain, on the current path, to unexplored alternatives) of many
+// segments, without markers: the graph reads top to bottom, and one element
+// per edge would make a large session slow to draw.
+func (g *Graph) writeEdges(bw *bufio.Writer, l *Layout, y0, y1 int) {
+	ix := g.index()
 	var plain, onPath, unexp strings.Builder
 	for i := range g.Thoughts {
 		t := &g.Thoughts[i]
 		if g.thought(t.ParentID) == nil {
 			continue
 		}
-		x1, y1 := l.X[t.ParentID]+nodeW/2, l.Y[t.ParentID]+nodeH
-		x2, y2 := l.X[t.ID]+nodeW/2, l.Y[t.ID]
-		my := (y1 + y2) / 2
+		x1, py := l.X[t.ParentID]+nodeW/2, l.Y[t.ParentID]+nodeH
+		x2, cy := l.X[t.ID]+nodeW/2, l.Y[t.ID]
+		if (py < y0 || py >= y1) && (cy < y0 || cy >= y1) {
+			continue
+		}
+		my := (py + cy) / 2
 		b := &plain
 		switch {
 		case ix.onPath[t.ID]:
@@ -115,12 +227,11 @@ func SVG(w io.Writer, g *Graph) error {
 			b = &unexp
 		}
 		if x1 == x2 {
-			fmt.Fprintf(b, "M%d,%dV%d", x1, y1, y2)
+			fmt.Fprintf(b, "M%d,%dV%d", x1, py, cy)
 		} else {
-			fmt.Fprintf(b, "M%d,%dC%d,%d %d,%d %d,%d", x1, y1, x1, my, x2, my, x2, y2)
+			fmt.Fprintf(b, "M%d,%dC%d,%d %d,%d %d,%d", x1, py, x1, my, x2, my, x2, cy)
 		}
 	}
-	bw.WriteString(`<g class="edges" fill="none">` + "\n")
 	if plain.Len() > 0 {
 		fmt.Fprintf(bw, `<path class="edge" d="%s" stroke="#888" stroke-width="1.2"/>`+"\n", plain.String())
 	}
@@ -130,6 +241,10 @@ func SVG(w io.Writer, g *Graph) error {
 	if onPath.Len() > 0 {
 		fmt.Fprintf(bw, `<path class="edge path" d="%s" stroke="%s" stroke-width="3"/>`+"\n", onPath.String(), pathColor)
 	}
+}
+
+// writeCurves draws cross-references and contradictions as labelled curves.
+func (g *Graph) writeCurves(bw *bufio.Writer, l *Layout) {
 	center := func(id string) (int, int) { return l.X[id] + nodeW/2, l.Y[id] + nodeH/2 }
 	curve := func(a, b *thinkgraph.Thought, class, stroke, dash, label, title string) {
 		x1, y1 := center(a.ID)
@@ -157,13 +272,20 @@ func SVG(w io.Writer, g *Graph) error {
 			}
 		}
 	}
-	bw.WriteString("</g>\n<g class=\"nodes\">\n")
+}
+
+// writeNodes draws the thoughts whose box starts between y0 and y1.
+func (g *Graph) writeNodes(bw *bufio.Writer, l *Layout, y0, y1 int) {
+	ix := g.index()
 	branchPos := map[string]int{}
 	for i, b := range ix.branches {
 		branchPos[b] = i
 	}
 	for i := range g.Thoughts {
 		t := &g.Thoughts[i]
+		if y := l.Y[t.ID]; y < y0 || y >= y1 {
+			continue
+		}
 		classes := []string{"node"}
 		stroke, width, dash := branchColor(branchPos[t.BranchID]), "1.5", ""
 		if ix.onPath[t.ID] {
@@ -209,6 +331,4 @@ func SVG(w io.Writer, g *Graph) error {
 		}
 		bw.WriteString("</g>\n")
 	}
-	bw.WriteString("</g>\n</svg>\n")
-	return bw.Flush()
 }

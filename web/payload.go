@@ -10,6 +10,13 @@ import (
 	"github.com/thinkgraph/thinkgraph/render"
 )
 
+// bandRows is the number of layers per band; eagerBands bands are drawn
+// in the page, the others when scrolled into view.
+const (
+	bandRows   = 20
+	eagerBands = 2
+)
+
 // graphPayload is a rendered session: the SVG, and per thought what the side
 // panel shows.
 type graphPayload struct {
@@ -24,6 +31,8 @@ type graphPayload struct {
 		Contradictions, Circular int
 	}
 	SVG string
+	// bands are the SVG of every band (see render.Bands).
+	bands []string
 	// dataJSON is the thought data; json is {version, svg, thoughts, ...}
 	// for live updates. Both are HTML-safe JSON.
 	dataJSON []byte
@@ -64,10 +73,23 @@ type panelLink struct {
 func newGraphPayload(g *render.Graph) (*graphPayload, error) {
 	p := &graphPayload{ID: g.Session.ID, Goal: g.Session.Goal, Mode: g.Session.Mode, Steps: g.Session.StepCount,
 		Updated: g.Session.UpdatedAt}
+	// The page carries the first bands drawn and the others as
+	// placeholders; the script draws a band from p.bands when it comes into
+	// view, so a large session costs the browser only what is on screen.
+	bs := g.Bands(bandRows)
 	var svg bytes.Buffer
-	if err := render.SVG(&svg, g); err != nil {
-		return nil, err
+	svg.WriteString(`<div class="tg-bands">` + "\n")
+	p.bands = make([]string, len(bs.Bands))
+	for i, b := range bs.Bands {
+		p.bands[i] = b.SVG
+		if i < eagerBands {
+			svg.WriteString(b.SVG)
+		} else {
+			svg.WriteString(b.Placeholder(bs.Width, i) + "\n")
+		}
 	}
+	svg.WriteString(bs.Overlay)
+	svg.WriteString("</div>\n")
 	p.SVG = svg.String()
 	step := map[string]int{}
 	branches := map[string]bool{}
@@ -156,7 +178,9 @@ func newGraphPayload(g *render.Graph) (*graphPayload, error) {
 		p.Analysis = "Contradictions and circular reasoning not analysed."
 	}
 	var err error
-	if p.dataJSON, err = json.Marshal(order); err != nil {
+	// The page's data block has the thoughts; the bands not drawn in the
+	// page come from the graph endpoint, after the first paint.
+	if p.dataJSON, err = json.Marshal(map[string]any{"thoughts": order}); err != nil {
 		return nil, err
 	}
 	return p, p.refreshJSON()
@@ -168,7 +192,7 @@ func (p *graphPayload) refreshJSON() error {
 	p.json, err = json.Marshal(map[string]any{
 		"id": p.ID, "steps": p.Steps, "branches": p.Branches, "updated": p.Updated, "analysis": p.Analysis,
 		"contradictions": p.Findings.Contradictions, "circular": p.Findings.Circular,
-		"svg": p.SVG, "thoughts": json.RawMessage(p.dataJSON),
+		"svg": p.SVG, "data": json.RawMessage(p.dataJSON), "bands": p.bands,
 	})
 	return err
 }

@@ -119,9 +119,12 @@ func TestViewerEscapesUserText(t *testing.T) {
 		Steps          int               `json:"steps"`
 		SVG            string            `json:"svg"`
 		Contradictions int               `json:"contradictions"`
-		Thoughts       []json.RawMessage `json:"thoughts"`
+		Data           struct {
+			Thoughts []json.RawMessage `json:"thoughts"`
+		} `json:"data"`
+		Bands []string `json:"bands"`
 	}
-	if code != 200 || json.Unmarshal([]byte(js), &p) != nil || p.Steps != 3 || len(p.Thoughts) != 3 || p.Contradictions != 1 ||
+	if code != 200 || json.Unmarshal([]byte(js), &p) != nil || p.Steps != 3 || len(p.Data.Thoughts) != 3 || len(p.Bands) != 1 || p.Contradictions != 1 ||
 		strings.Contains(p.SVG, "<script") || strings.Contains(js, "<script") {
 		t.Errorf("graph: %d %+v", code, p)
 	}

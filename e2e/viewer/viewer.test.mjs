@@ -91,6 +91,8 @@ try {
   const runs = [];
   for (let i = 0; i < 3; i++) {
     const p = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const cdp = await p.context().newCDPSession(p);
+    await cdp.send('Performance.enable');
     const start = Date.now();
     await p.goto(spec.url + 'sessions/' + spec.session2000, { waitUntil: 'domcontentloaded' });
     await p.waitForSelector('body[data-ready]');
@@ -101,10 +103,19 @@ try {
       const fcp = performance.getEntriesByName('first-contentful-paint')[0];
       return { ttfb: Math.round(n.responseStart), response: Math.round(n.responseEnd), dcl: Math.round(n.domContentLoadedEventEnd),
         ready: Number(document.body.dataset.ready), fcp: fcp ? Math.round(fcp.startTime) : null,
-        nodes: document.querySelectorAll('#tg-graph .node').length };
+        nodes: document.querySelectorAll('#tg-graph .node').length,
+        thoughts: JSON.parse(document.getElementById('tg-data').textContent).thoughts.length };
     });
-    check(nav.nodes === 2000, `2000 nodes drawn, got ${nav.nodes}`);
-    runs.push({ wall, ...nav });
+    // The bands in view are drawn at once, the others when scrolled to.
+    check(nav.thoughts === 2000, `2000 thoughts loaded, got ${nav.thoughts}`);
+    check(nav.nodes > 0 && nav.nodes < 2000, `${nav.nodes} nodes drawn on first render`);
+    if (i === 0) {
+      check(await p.evaluate(() => window.tgReveal(2000)), 'the last thought can be drawn');
+      check(await p.locator('#tg-graph .node[data-step="2000"]').count() === 1, 'the last thought drawn after scrolling');
+    }
+    const m = Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((x) => [x.name, x.value]));
+    const ms = (k) => Math.round((m[k] || 0) * 1000);
+    runs.push({ wall, ...nav, layout: ms('LayoutDuration'), style: ms('RecalcStyleDuration'), script: ms('ScriptDuration'), task: ms('TaskDuration') });
     await p.close();
   }
   results.first2000 = runs;

@@ -161,6 +161,7 @@ func TestViewerInChromium(t *testing.T) {
 		Failures  []string `json:"failures"`
 		First2000 []struct {
 			Wall, TTFB, Response, DCL, Ready int
+			Layout, Style, Script, Task      int
 			FCP                              *int
 		} `json:"first2000"`
 	}
@@ -180,7 +181,7 @@ func TestViewerInChromium(t *testing.T) {
 		if i == 0 {
 			kind = "cold (server renders and analyses)"
 		}
-		t.Logf("2,000-thought session, first render %s: %d ms (response end %d ms, DOMContentLoaded %d ms, script done %d ms)",
-			kind, r.Wall, r.Response, r.DCL, r.Ready)
+		t.Logf("2,000-thought session, first render %s: %d ms (response end %d ms, DOMContentLoaded %d ms, script done %d ms; main thread: layout %d ms, style %d ms, script %d ms, all tasks %d ms)",
+			kind, r.Wall, r.Response, r.DCL, r.Ready, r.Layout, r.Style, r.Script, r.Task)
 	}
 }

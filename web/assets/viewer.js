@@ -41,17 +41,70 @@
     var byID = {}, byStep = {};
     var selected = null;
 
+    var bands = [];
+    var drawn = {};
+    var observer = window.IntersectionObserver ? new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) { if (e.isIntersecting) drawBand(e.target); });
+    }, {root: graph, rootMargin: '600px'}) : null;
+
+    // drawBand replaces a placeholder with its band (server-rendered SVG,
+    // user text escaped there).
+    function drawBand(ph) {
+      var i = Number(ph.dataset.band);
+      if (!ph.parentNode || bands[i] === undefined) return;
+      if (observer) observer.unobserve(ph);
+      var tmp = document.createElement('div');
+      tmp.innerHTML = bands[i];
+      var svg = tmp.firstElementChild;
+      ph.parentNode.replaceChild(svg, ph);
+      drawn[i] = true;
+      if (selected) { var n = nodeOf(selected); if (n) n.classList.add('selected'); }
+    }
+
+    function lazyBands() {
+      var phs = graph.querySelectorAll('.tg-lazy');
+      for (var i = 0; i < phs.length; i++) {
+        if (drawn[phs[i].dataset.band] || !observer) drawBand(phs[i]);
+        else observer.observe(phs[i]);
+      }
+    }
+
+    function setData(d, b) {
+      bands = b || [];
+      setThoughts(d.thoughts);
+    }
+
     function setThoughts(list) {
       thoughts = list || [];
       byID = {}; byStep = {};
       thoughts.forEach(function (t) { byID[t.id] = t; byStep[t.step] = t; });
     }
-    setThoughts(JSON.parse(document.getElementById('tg-data').textContent));
+    setData(JSON.parse(document.getElementById('tg-data').textContent));
+    // The bands not drawn in the page come with the graph, after the first
+    // paint.
+    var bandsReady = !graph.querySelector('.tg-lazy') ? Promise.resolve() : new Promise(function (done) {
+      requestAnimationFrame(function () { setTimeout(done, 0); });
+    }).then(function () {
+      return fetch(base + '/graph', {credentials: 'same-origin', cache: 'no-store'});
+    }).then(function (r) { return r.ok ? r.json() : {}; })
+      .then(function (p) { if (!bands.length) bands = p.bands || []; lazyBands(); });
 
     function nodeOf(tid) {
-      var nodes = graph.querySelectorAll('.node');
-      for (var i = 0; i < nodes.length; i++) if (nodes[i].dataset.id === tid) return nodes[i];
-      return null;
+      var t = byID[tid];
+      return t ? graph.querySelector('.node[data-step="' + Number(t.step) + '"]') : null;
+    }
+
+    // reveal draws the band of a thought and scrolls it into view.
+    function reveal(tid) {
+      var t = byID[tid];
+      if (!t) return null;
+      var n = nodeOf(tid);
+      if (!n) {
+        var phs = graph.querySelectorAll('.tg-lazy');
+        for (var i = 0; i < phs.length && !n; i++) { drawBand(phs[i]); n = nodeOf(tid); }
+      }
+      if (n && n.scrollIntoView) n.scrollIntoView({block: 'center', inline: 'center'});
+      return n;
     }
 
     function stepButton(step) {
@@ -59,7 +112,7 @@
       b.type = 'button';
       b.addEventListener('click', function () {
         var t = byStep[step];
-        if (t) { select(t.id); var n = nodeOf(t.id); if (n && n.scrollIntoView) n.scrollIntoView({block: 'center', inline: 'center'}); }
+        if (t) { reveal(t.id); select(t.id); }
       });
       return b;
     }
@@ -145,7 +198,8 @@
           var sx = graph.scrollLeft, sy = graph.scrollTop;
           graph.innerHTML = p.svg;
           graph.scrollLeft = sx; graph.scrollTop = sy;
-          setThoughts(p.thoughts);
+          setData(p.data, p.bands);
+          lazyBands();
           var nodes = graph.querySelectorAll('.node');
           for (var i = 0; i < nodes.length; i++) if (!known[nodes[i].dataset.id]) nodes[i].classList.add('fresh');
           text('tg-steps', p.steps); text('tg-branches', p.branches);
@@ -170,6 +224,10 @@
         try { if (JSON.parse(e.data).steps !== Number(body.dataset.steps)) refresh(); } catch (err) {}
       });
     }
+    // For tests: draw the band of a step and scroll to it.
+    window.tgReveal = function (step) {
+      return bandsReady.then(function () { var t = byStep[step]; return !!(t && reveal(t.id)); });
+    };
     body.dataset.ready = String(Math.round(performance.now()));
   }
 
