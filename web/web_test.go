@@ -116,9 +116,9 @@ func TestViewerEscapesUserText(t *testing.T) {
 	}
 	code, _, js := get(t, srv, "tok-a", "/sessions/evil-1/graph")
 	var p struct {
-		Steps          int               `json:"steps"`
-		SVG            string            `json:"svg"`
-		Contradictions int               `json:"contradictions"`
+		Steps          int    `json:"steps"`
+		SVG            string `json:"svg"`
+		Contradictions int    `json:"contradictions"`
 		Data           struct {
 			Thoughts []json.RawMessage `json:"thoughts"`
 		} `json:"data"`
