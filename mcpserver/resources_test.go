@@ -269,3 +269,33 @@ func TestPrompts(t *testing.T) {
 		t.Errorf("review-reasoning: %+v", res)
 	}
 }
+
+// TestToolCallHeartbeat: a tool call that asked for progress hears every
+// second that it is still running.
+func TestToolCallHeartbeat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits a second")
+	}
+	e := newTestEnv(t)
+	got := make(chan *mcp.ProgressNotificationParams, 4)
+	e.connectWith(&mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		got <- r.Params
+	}}, "2025-11-25")
+	var ss *mcp.ServerSession
+	for s := range e.srv.MCP().Sessions() {
+		ss = s
+	}
+	stop := e.srv.heartbeat(context.Background(), ss, "hb-1", "reasoning.tree")
+	select {
+	case p := <-got:
+		if p.ProgressToken != "hb-1" || p.Progress != 1 || p.Message != "reasoning.tree running for 1 s" {
+			t.Errorf("progress %+v", p)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("no heartbeat")
+	}
+	stop()
+	if stop := e.srv.heartbeat(context.Background(), ss, nil, "think"); stop == nil {
+		t.Fatal("nil stop")
+	}
+}
