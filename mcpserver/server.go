@@ -77,7 +77,7 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	return s
 }
 
-const instructions = `thinkgraph keeps a persisted reasoning graph per session. Use "think" to record a reasoning step (with an optional confidence 0..1; below 0.6 the step becomes a branch point). Every tool takes an optional session_id; without it, calls go to this connection's own session, and every response names the session so you can continue it later.`
+const instructions = `thinkgraph keeps a persisted reasoning graph per session. Use "think" to record a reasoning step (with an optional confidence 0..1; below 0.6 the step becomes a branch point, then propose alternatives with "select_path" and use "backtrack" when a path fails), or "sequentialthinking" for numbered steps with revisions. Use "branch-thinking" to reason in named branches and to check the reasoning: its commands find contradictions, circular reasoning, drift from the goal, knowledge gaps and the strongest path. Every tool takes an optional session_id; without it, calls go to this connection's own session, and every response names the session so you can continue it later.`
 
 // MCP returns the underlying SDK server, to run on a transport.
 func (s *Server) MCP() *mcp.Server { return s.mcp }

@@ -26,6 +26,10 @@ type SemanticConfig struct {
 	// memory (least recently used are dropped; default 64).
 	MaxSessions int
 	Logger      *slog.Logger
+	// Warm, when set, loads the engine's resources in the background at
+	// once instead of on the first call. Use it only with an embedder that
+	// needs no network (the offline lexical one).
+	Warm bool
 }
 
 // engine holds the semantic engine and a bounded cache of each analysed
@@ -84,6 +88,16 @@ func (s *Service) EnableSemantic(cfg SemanticConfig) error {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	s.sem = &engine{cfg: cfg, sessions: map[string]*list.Element{}, lru: list.New(), recent: map[string]semantic.Vector{}}
+	if cfg.Warm {
+		// The offline engine parses its lexicon on first use (tens of ms):
+		// do it now, off the critical path of the first call.
+		s.sem.persisting.Add(1)
+		go func() {
+			defer s.sem.persisting.Done()
+			_, _ = cfg.Embedder.Embed(context.Background(), []string{"warm up"})
+			cfg.Contradictor.Contradiction("it is warm", "it is not warm")
+		}()
+	}
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -57,6 +58,7 @@ func TestKillAtRandomPoints(t *testing.T) {
 		var mu sync.Mutex
 		var wg sync.WaitGroup
 		stop := make(chan struct{})
+		var acks atomic.Int64
 		for w := 0; w < 3; w++ {
 			wg.Add(1)
 			go func() {
@@ -84,10 +86,17 @@ func TestKillAtRandomPoints(t *testing.T) {
 					mu.Lock()
 					acked[content] = true
 					mu.Unlock()
+					acks.Add(1)
 				}
 			}()
 		}
-		time.Sleep(time.Duration(5+rng.IntN(60)) * time.Millisecond)
+		// Kill at a random point once writes are flowing: after 1 to 40
+		// acknowledged calls of this trial, plus up to 3 ms.
+		want := int64(1 + rng.IntN(40))
+		for deadline := time.Now().Add(10 * time.Second); acks.Load() < want && time.Now().Before(deadline); {
+			time.Sleep(200 * time.Microsecond)
+		}
+		time.Sleep(time.Duration(rng.IntN(3000)) * time.Microsecond)
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		close(stop)
 		wg.Wait()

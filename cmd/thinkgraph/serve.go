@@ -66,7 +66,7 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 	if err != nil {
 		return err
 	}
-	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: emb, Logger: log}); err != nil {
+	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: emb, Logger: log, Warm: cfg.embeddings.URL == ""}); err != nil {
 		return err
 	}
 	defer svc.Close()
