@@ -49,6 +49,11 @@ func TestViewerLargeSession(t *testing.T) {
 	if code != 200 || len(page) > 4<<20 {
 		t.Fatalf("%d, %d bytes", code, len(page))
 	}
+	// A large session's page draws the first bands; the thought data and
+	// the other bands come from the graph endpoint.
+	if strings.Contains(page, `id="tg-data"`) || strings.Count(page, "data-step=") > 400 {
+		t.Errorf("the page carries %d nodes and the data", strings.Count(page, "data-step="))
+	}
 	// A large session is drawn at once and analysed in the background.
 	if !strings.Contains(page, "Looking for contradictions") {
 		t.Error("the first page waited for the analysis")

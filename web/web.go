@@ -286,7 +286,12 @@ func (v *Viewer) session(w http.ResponseWriter, r *http.Request) {
 	}
 	// p.dataJSON is JSON with <, > and & escaped, so it cannot end the
 	// script element; the browser never runs a script of this type.
-	data := template.HTML(`<script type="application/json" id="tg-data">` + string(p.dataJSON) + `</script>`)
+	// A large session's thought data comes from the graph endpoint after
+	// the first paint (see viewer.js), with the bands not drawn yet.
+	var data template.HTML
+	if p.Steps <= syncAnalysisMax {
+		data = template.HTML(`<script type="application/json" id="tg-data">` + string(p.dataJSON) + `</script>`)
+	}
 	v.html(w, sessionPage, map[string]any{"P": p, "SVG": template.HTML(p.SVG), "Data": data})
 }
 

@@ -79,15 +79,28 @@
       byID = {}; byStep = {};
       thoughts.forEach(function (t) { byID[t.id] = t; byStep[t.step] = t; });
     }
-    setData(JSON.parse(document.getElementById('tg-data').textContent));
-    // The bands not drawn in the page come with the graph, after the first
-    // paint.
-    var bandsReady = !graph.querySelector('.tg-lazy') ? Promise.resolve() : new Promise(function (done) {
-      requestAnimationFrame(function () { setTimeout(done, 0); });
-    }).then(function () {
+    // Small sessions carry their thought data in the page; large ones
+    // fetch it, with the bands not drawn yet, after the first paint.
+    var inline = document.getElementById('tg-data');
+    if (inline) setData(JSON.parse(inline.textContent));
+    // painted resolves once the first frame with the graph is drawn (two
+    // animation frames after this script ran); body[data-painted] says when,
+    // in ms since navigation started.
+    var painted = new Promise(function (done) {
+      requestAnimationFrame(function () { requestAnimationFrame(function () {
+        body.dataset.painted = String(Math.round(performance.now()));
+        setTimeout(done, 0);
+      }); });
+    });
+    var dataReady = inline && !graph.querySelector('.tg-lazy') ? Promise.resolve() : painted.then(function () {
       return fetch(base + '/graph', {credentials: 'same-origin', cache: 'no-store'});
     }).then(function (r) { return r.ok ? r.json() : {}; })
-      .then(function (p) { if (!bands.length) bands = p.bands || []; lazyBands(); });
+      .then(function (p) {
+        if (!thoughts.length && p.data) setThoughts(p.data.thoughts);
+        if (!bands.length) bands = p.bands || [];
+        lazyBands();
+      });
+    dataReady.then(function () { body.dataset.loaded = 'true'; });
 
     function nodeOf(tid) {
       var t = byID[tid];
@@ -178,7 +191,7 @@
 
     graph.addEventListener('click', function (e) {
       var n = e.target.closest && e.target.closest('.node');
-      if (n) select(n.dataset.id);
+      if (n) dataReady.then(function () { select(n.dataset.id); });
     });
     graph.addEventListener('keydown', function (e) {
       var n = e.target.closest && e.target.closest('.node');
@@ -226,7 +239,7 @@
     }
     // For tests: draw the band of a step and scroll to it.
     window.tgReveal = function (step) {
-      return bandsReady.then(function () { var t = byStep[step]; return !!(t && reveal(t.id)); });
+      return dataReady.then(function () { var t = byStep[step]; return !!(t && reveal(t.id)); });
     };
     body.dataset.ready = String(Math.round(performance.now()));
   }
