@@ -207,3 +207,24 @@ func TestSVGBands(t *testing.T) {
 		t.Error("no overlay")
 	}
 }
+
+func TestCircularChainsDrawn(t *testing.T) {
+	g := smallGraph(true)
+	refs := []semantic.ThoughtRef{{ID: "a", Step: 1}, {ID: "b", Step: 2}, {ID: "c", Step: 3}}
+	g.Analysis.Circular = []semantic.CircularReasoning{{Kind: semantic.CircularDependencyCycle, Thoughts: refs, Reason: "a <cycle>"}}
+	var b bytes.Buffer
+	if err := SVG(&b, g); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	// Three edges close the cycle a → b → c → a; the three thoughts are marked.
+	if n := strings.Count(out, `<g class="circular-chain">`); n != 3 {
+		t.Errorf("%d circular edges", n)
+	}
+	if n := strings.Count(out, ` circular" data-id=`); n != 3 {
+		t.Errorf("%d circular nodes", n)
+	}
+	if strings.Contains(out, "<cycle>") {
+		t.Error("raw reason")
+	}
+}

@@ -271,6 +271,25 @@ func (g *Graph) writeCurves(bw *bufio.Writer, l *Layout) {
 				curve(a, b, "contradiction", contradictionColor, "2 2", fmt.Sprintf("contradicts %.2f", c.Confidence), c.Reason)
 			}
 		}
+		// A circular chain: each thought to the next (a cycle closes back
+		// to its first; a restatement is one conclusion–premise pair).
+		for _, c := range g.Analysis.Circular {
+			n := len(c.Thoughts)
+			for i := 0; i < n && n > 1; i++ {
+				if n == 2 && i == 1 {
+					break
+				}
+				a, b := g.thought(c.Thoughts[i].ID), g.thought(c.Thoughts[(i+1)%n].ID)
+				if a == nil || b == nil {
+					continue
+				}
+				label := ""
+				if i == 0 {
+					label = c.Kind
+				}
+				curve(a, b, "circular-chain", circularColor, "8 3", label, c.Reason)
+			}
+		}
 	}
 }
 
