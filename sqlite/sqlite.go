@@ -57,6 +57,8 @@ var Dialect = sqlstore.Dialect{
 	Retryable:   retryable,
 	Conflict:    conflict,
 	Unavailable: unavailable,
+	// Parsing SQL is a large share of a small transaction's cost in SQLite.
+	CacheStatements: true,
 }
 
 // unavailable reports errors of the file rather than of the call: disk full

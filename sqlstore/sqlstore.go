@@ -44,6 +44,9 @@ type Dialect struct {
 	// full, read-only file), with a short reason; the store then reports a
 	// StoreUnavailable error. Nil means never.
 	Unavailable func(err error) (reason string, ok bool)
+	// CacheStatements keeps the statements of write transactions prepared
+	// (SQLite; pgx already caches prepared statements per connection).
+	CacheStatements bool
 }
 
 // DB is a thinkgraph.Store over database/sql.
@@ -52,16 +55,23 @@ type DB struct {
 	dialect     Dialect
 	// maxAttempts bounds how often a retryable transaction is run.
 	maxAttempts int
+	// stmts caches prepared statements of the write pool (nil: none).
+	stmts *stmtCache
 }
 
 // New returns a store that writes through write and reads through read (they
 // may be the same *sql.DB).
 func New(write, read *sql.DB, d Dialect) *DB {
-	return &DB{write: write, read: read, dialect: d, maxAttempts: 10}
+	db := &DB{write: write, read: read, dialect: d, maxAttempts: 10}
+	if d.CacheStatements {
+		db.stmts = newStmtCache(write)
+	}
+	return db
 }
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	db.stmts.close()
 	err := db.write.Close()
 	if db.read != db.write {
 		err = errors.Join(err, db.read.Close())
@@ -127,7 +137,17 @@ func (db *DB) runOnce(ctx context.Context, pool *sql.DB, readOnly bool, fn func(
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	if err := fn(&txn{tx: tx, db: db}); err != nil {
+	t := &txn{tx: tx, db: db}
+	if !readOnly {
+		t.stmts = db.stmts
+	}
+	defer func() {
+		if len(t.missed) > 0 {
+			// The transaction is over: its connection is free to prepare on.
+			db.stmts.prepare(ctx, t.missed)
+		}
+	}()
+	if err := fn(t); err != nil {
 		_ = tx.Rollback()
 		return err
 	}

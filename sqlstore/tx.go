@@ -14,18 +14,48 @@ import (
 type txn struct {
 	tx *sql.Tx
 	db *DB
+	// stmts are the prepared statements to use (write transactions of a
+	// dialect that caches them); missed lists the statements to prepare
+	// once the transaction is over.
+	stmts  *stmtCache
+	missed []string
+}
+
+// stmt returns the transaction's view of the cached prepared statement of q,
+// or nil (and notes q to be prepared later).
+func (t *txn) stmt(ctx context.Context, q string) *sql.Stmt {
+	if t.stmts == nil {
+		return nil
+	}
+	if st := t.stmts.get(q); st != nil {
+		return t.tx.StmtContext(ctx, st)
+	}
+	t.missed = append(t.missed, q)
+	return nil
 }
 
 func (t *txn) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return t.tx.ExecContext(ctx, t.db.q(query), args...)
+	q := t.db.q(query)
+	if st := t.stmt(ctx, q); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return t.tx.ExecContext(ctx, q, args...)
 }
 
 func (t *txn) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return t.tx.QueryContext(ctx, t.db.q(query), args...)
+	q := t.db.q(query)
+	if st := t.stmt(ctx, q); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return t.tx.QueryContext(ctx, q, args...)
 }
 
 func (t *txn) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	return t.tx.QueryRowContext(ctx, t.db.q(query), args...)
+	q := t.db.q(query)
+	if st := t.stmt(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return t.tx.QueryRowContext(ctx, q, args...)
 }
 
 // nullJSON stores nil or empty JSON as NULL.
