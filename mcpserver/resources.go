@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -73,8 +74,11 @@ func (s *Server) addResources() {
 		Name: "sessions", Title: "Reasoning sessions", URI: sessionsURI, MIMEType: "application/json",
 		Description: "The caller's sessions, most recently updated first (at most 200): id, goal, mode, steps, timestamps and URI.",
 	}, s.readSessions)
+	// {+session_id}: session ids may hold ':' and '@', which a plain
+	// {session_id} would only match percent-encoded. Every template has the
+	// same handler, which parses the URI itself.
 	for _, v := range sessionViews {
-		uri := sessionURIPrefix + "{session_id}"
+		uri := sessionURIPrefix + "{+session_id}"
 		if v.suffix != "" {
 			uri += "/" + v.suffix
 		}
@@ -132,6 +136,9 @@ func parseSessionURI(uri string) (id, view string, ok bool) {
 		return "", "", false
 	}
 	id, view, _ = strings.Cut(rest, "/")
+	if u, err := url.PathUnescape(id); err == nil {
+		id = u
+	}
 	for _, v := range sessionViews {
 		if v.suffix == view {
 			return id, view, reasoning.ValidateSessionID(id) == nil

@@ -84,6 +84,13 @@ func TestSessionResources(t *testing.T) {
 	if c := read(t, cs, "thinkgraph://sessions/res-1/context"); !strings.HasPrefix(c.Text, "Previous thoughts in this session:") {
 		t.Fatalf("context: %s", c.Text)
 	}
+	// Session ids may hold ':' and '@', as such or percent-encoded.
+	mustCall(t, cs, "think", map[string]any{"thought": "y", "session_id": "wf:a@b.c"})
+	for _, uri := range []string{"thinkgraph://sessions/wf:a@b.c", "thinkgraph://sessions/wf:a@b.c/markdown", "thinkgraph://sessions/wf%3Aa%40b.c/context"} {
+		if c := read(t, cs, uri); !strings.Contains(c.Text, "wf:a@b.c") && !strings.Contains(c.Text, "Step 1") {
+			t.Errorf("%s: %s", uri, c.Text)
+		}
+	}
 	for _, uri := range []string{"thinkgraph://sessions/other-1", "thinkgraph://sessions/other-1/markdown", "thinkgraph://sessions/missing/json",
 		"thinkgraph://sessions/res-1/nope"} {
 		if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri}); err == nil {
@@ -93,7 +100,7 @@ func TestSessionResources(t *testing.T) {
 
 	// Completion offers the caller's sessions only.
 	mustCall(t, cs, "think", map[string]any{"thought": "x", "session_id": "res-2"})
-	for _, ref := range []*mcp.CompleteReference{{Type: "ref/resource", URI: "thinkgraph://sessions/{session_id}/markdown"}, {Type: "ref/prompt", Name: "review-reasoning"}} {
+	for _, ref := range []*mcp.CompleteReference{{Type: "ref/resource", URI: "thinkgraph://sessions/{+session_id}/markdown"}, {Type: "ref/prompt", Name: "review-reasoning"}} {
 		c, err := cs.Complete(context.Background(), &mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteParamsArgument{Name: "session_id", Value: "res"}})
 		if err != nil || strings.Join(c.Completion.Values, ",") != "res-2,res-1" || c.Completion.Total != 2 {
 			t.Errorf("complete: %v %+v", err, c)
