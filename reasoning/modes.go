@@ -36,25 +36,37 @@ type treeAnswer struct {
 	Recommended *int `json:"recommended"`
 }
 
+// startFanOut is the common start of the modes that ask for several
+// answers at once: it validates the input and the count field (default 3,
+// from lo to hi), checks the session, picks the provider and stores the
+// input, so that a failing provider loses nothing.
+func (s *Service) startFanOut(ctx context.Context, in ReasoningInput, tool, mode, countField string, count *int, lo, hi int) (int, llm.Provider, *thinkgraph.Session, *thinkgraph.Thought, error) {
+	if err := s.reasoningValidate(&in); err != nil {
+		return 0, nil, nil, nil, err
+	}
+	n, err := clampCount(countField, count, 3, lo, hi)
+	if err != nil {
+		return 0, nil, nil, nil, err
+	}
+	if err := s.checkSessionExists(ctx, in.Session); err != nil {
+		return 0, nil, nil, nil, err
+	}
+	p, err := s.provider(tool, in.Session.ID, true, in.Call)
+	if err != nil {
+		return 0, nil, nil, nil, err
+	}
+	sess, input, err := s.storeInput(ctx, in, tool, mode, map[string]any{countField: n})
+	if err != nil {
+		return 0, nil, nil, nil, err
+	}
+	return n, p, sess, input, nil
+}
+
 // Tree asks the model for 2–4 alternative lines of reasoning from one
 // prompt and writes each as a branch of the graph forking from the input.
 func (s *Service) Tree(ctx context.Context, in ReasoningInput, numBranches *int) (*TreeResult, error) {
 	const tool = "reasoning.tree"
-	if err := s.reasoningValidate(&in); err != nil {
-		return nil, err
-	}
-	n, err := clampCount("num_branches", numBranches, 3, 2, 4)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.checkSessionExists(ctx, in.Session); err != nil {
-		return nil, err
-	}
-	p, err := s.provider(tool, in.Session.ID, true, in.Call)
-	if err != nil {
-		return nil, err
-	}
-	sess, input, err := s.storeInput(ctx, in, tool, "tree", map[string]any{"num_branches": n})
+	n, p, sess, input, err := s.startFanOut(ctx, in, tool, "tree", "num_branches", numBranches, 2, 4)
 	if err != nil {
 		return nil, err
 	}
@@ -128,21 +140,7 @@ type divergentAnswer struct {
 // the synthesis as a child of the input.
 func (s *Service) Divergent(ctx context.Context, in ReasoningInput, numPerspectives *int) (*DivergentResult, error) {
 	const tool = "reasoning.divergent"
-	if err := s.reasoningValidate(&in); err != nil {
-		return nil, err
-	}
-	n, err := clampCount("num_perspectives", numPerspectives, 3, 2, 5)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.checkSessionExists(ctx, in.Session); err != nil {
-		return nil, err
-	}
-	p, err := s.provider(tool, in.Session.ID, true, in.Call)
-	if err != nil {
-		return nil, err
-	}
-	sess, input, err := s.storeInput(ctx, in, tool, "divergent", map[string]any{"num_perspectives": n})
+	n, p, sess, input, err := s.startFanOut(ctx, in, tool, "divergent", "num_perspectives", numPerspectives, 2, 5)
 	if err != nil {
 		return nil, err
 	}
