@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strconv"
 	"sync/atomic"
 	"testing"
 
@@ -137,5 +138,32 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 	svc2.Close()
 	if n := storedVectors(t, svc2, "sem", "m2"); n != 4 {
 		t.Fatalf("%d m2 vectors, want 4", n)
+	}
+}
+
+// BenchmarkThinkWithVector is adding one thought with its vector through
+// the service: embedding, the transaction (thought, vector, session) and
+// its commit to a real SQLite file, without the MCP layer.
+func BenchmarkThinkWithVector(b *testing.B) {
+	lex, err := semantic.NewLexical(semantic.LexicalOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	store, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "b.db"), sqlite.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	svc := New(store, Config{})
+	if err := svc.EnableSemantic(SemanticConfig{Embedder: lex}); err != nil {
+		b.Fatal(err)
+	}
+	defer svc.Close()
+	ctx := context.Background()
+	ref := SessionRef{ID: "bench", Explicit: true}
+	for i := 0; b.Loop(); i++ {
+		if _, err := svc.Think(ctx, ThinkInput{Session: ref, Thought: "Invalidate the cache when the schema version changes, step " + strconv.Itoa(i)}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
