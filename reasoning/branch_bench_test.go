@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -120,10 +122,75 @@ func loop(b *testing.B, f func(i int)) {
 	b.ReportMetric(float64(cpuTime()-start)/float64(n), "cpu-ns/op")
 }
 
+// benchSizes runs f at each session size: 1k and 10k thoughts, or the
+// comma-separated sizes of THINKGRAPH_BENCH_SIZES (bench/scale.sh adds 100k).
 func benchSizes(b *testing.B, f func(b *testing.B, n int)) {
-	for _, n := range []int{1_000, 10_000} {
-		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) { f(b, n) })
+	sizes := []int{1_000, 10_000}
+	if env := os.Getenv("THINKGRAPH_BENCH_SIZES"); env != "" {
+		sizes = nil
+		for _, f := range strings.Split(env, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 100 {
+				b.Fatalf("THINKGRAPH_BENCH_SIZES: %q is not a size ≥ 100", f)
+			}
+			sizes = append(sizes, n)
+		}
 	}
+	for _, n := range sizes {
+		name := fmt.Sprintf("%dk", n/1000)
+		if n%1000 != 0 {
+			name = strconv.Itoa(n)
+		}
+		b.Run(name, func(b *testing.B) { f(b, n) })
+	}
+}
+
+// BenchmarkBranchThinkingExport is the export command: the whole session
+// as a versioned JSON document.
+func BenchmarkBranchThinkingExport(b *testing.B) {
+	benchSizes(b, func(b *testing.B, n int) {
+		bt, ref := benchSession(b, n)
+		loop(b, func(int) {
+			if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "export"}); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
+
+// BenchmarkThinkManySessions is think into one of 1,000 sessions of a
+// store (10 thoughts each to start): a write costs the same however many
+// sessions the store holds.
+func BenchmarkThinkManySessions(b *testing.B) {
+	store, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "many.db"), sqlite.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	lex, err := semantic.NewLexical(semantic.LexicalOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc := New(store, Config{})
+	if err := svc.EnableSemantic(SemanticConfig{Embedder: lex}); err != nil {
+		b.Fatal(err)
+	}
+	defer svc.Close()
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(8, 9))
+	const sessions = 1000
+	for s := range sessions {
+		for i := range 10 {
+			if _, err := svc.Think(ctx, ThinkInput{Session: SessionRef{ID: fmt.Sprintf("s%d", s), Explicit: true}, Thought: benchText(r, i)}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	loop(b, func(i int) {
+		if _, err := svc.Think(ctx, ThinkInput{Session: SessionRef{ID: fmt.Sprintf("s%d", r.IntN(sessions)), Explicit: true}, Thought: benchText(r, i)}); err != nil {
+			b.Fatal(err)
+		}
+	})
 }
 
 func BenchmarkBranchThinkingAddThought(b *testing.B) {
