@@ -37,6 +37,9 @@ type Options struct {
 	Synchronous string
 	// MaxReaders sizes the read pool (DATABASE_MAX_CONNECTIONS).
 	MaxReaders int
+	// CheckpointInterval is how often the WAL is checkpointed in the
+	// background (default 500 ms); commits never checkpoint themselves.
+	CheckpointInterval time.Duration
 }
 
 func (o *Options) defaults() {
@@ -48,6 +51,9 @@ func (o *Options) defaults() {
 	}
 	if o.MaxReaders <= 0 {
 		o.MaxReaders = 5
+	}
+	if o.CheckpointInterval <= 0 {
+		o.CheckpointInterval = 500 * time.Millisecond
 	}
 }
 
@@ -128,6 +134,9 @@ func Open(ctx context.Context, path string, opts Options) (*sqlstore.DB, error) 
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous("+sync+")")
 		q.Add("_pragma", "foreign_keys(ON)")
+		// No checkpoint inside a writer's commit: the checkpointer below
+		// runs them in the background (they cost milliseconds each).
+		q.Add("_pragma", "wal_autocheckpoint(0)")
 		q.Set("_txlock", txlock)
 		return "file:" + path + "?" + q.Encode()
 	}
@@ -157,5 +166,32 @@ func Open(ctx context.Context, path string, opts Options) (*sqlstore.DB, error) 
 		read.Close()
 		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
 	}
-	return sqlstore.New(write, read, Dialect), nil
+	db := sqlstore.New(write, read, Dialect)
+	stop := startCheckpointer(read, opts.CheckpointInterval)
+	db.AddCloser(func() error { stop(); return nil })
+	return db, nil
+}
+
+// startCheckpointer copies the WAL back into the database file every
+// interval, off the writers' path (PASSIVE: it waits for no reader or
+// writer), so that no tool call pays for a checkpoint inside its commit.
+// It returns a function that stops it and waits.
+func startCheckpointer(pool *sql.DB, interval time.Duration) func() {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				// A failure (busy, closed) is retried at the next tick.
+				_, _ = pool.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }

@@ -57,7 +57,14 @@ type DB struct {
 	maxAttempts int
 	// stmts caches prepared statements of the write pool (nil: none).
 	stmts *stmtCache
+	// closers run first when the store is closed (background work of the
+	// backend, e.g. SQLite's checkpointer).
+	closers []func() error
 }
+
+// AddCloser registers f to run when the store is closed, before its pools
+// are closed.
+func (db *DB) AddCloser(f func() error) { db.closers = append(db.closers, f) }
 
 // New returns a store that writes through write and reads through read (they
 // may be the same *sql.DB).
@@ -71,8 +78,12 @@ func New(write, read *sql.DB, d Dialect) *DB {
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	var errs []error
+	for _, f := range db.closers {
+		errs = append(errs, f())
+	}
 	db.stmts.close()
-	err := db.write.Close()
+	err := errors.Join(append(errs, db.write.Close())...)
 	if db.read != db.write {
 		err = errors.Join(err, db.read.Close())
 	}
