@@ -104,7 +104,7 @@ func mustFail(t *testing.T, cs *mcp.ClientSession, name string, args any) (map[s
 
 // newSemanticTestEnv is newTestEnv with the semantic engine enabled on the
 // offline lexical embedder.
-func newSemanticTestEnv(t *testing.T) *testEnv {
+func newSemanticTestEnv(t testing.TB) *testEnv {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"), sqlite.Options{})
 	if err != nil {
@@ -120,5 +120,6 @@ func newSemanticTestEnv(t *testing.T) *testEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(svc.Close)
-	return &testEnv{t: t, store: store, srv: New(svc, Options{Version: "test"})}
+	tt, _ := t.(*testing.T) // nil for benchmarks, which do not use connect
+	return &testEnv{t: tt, store: store, srv: New(svc, Options{Version: "test"})}
 }

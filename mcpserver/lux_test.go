@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -17,8 +16,6 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
 	"github.com/thinkgraph/thinkgraph/reasoning"
-	"github.com/thinkgraph/thinkgraph/semantic"
-	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
 // fakeOpenAI speaks OpenAI's POST /v1/chat/completions: each request gets
@@ -114,25 +111,11 @@ func (f *fakeOpenAI) messages(i int) []string {
 // lexical embedder) and an OpenAI-compatible provider served by fake.
 func newLuxEnv(t testing.TB, fake http.Handler) *testEnv {
 	t.Helper()
-	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	lex, err := semantic.NewLexical(semantic.LexicalOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := reasoning.New(store, reasoning.Config{})
-	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: lex}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(svc.Close)
+	e := newSemanticTestEnv(t)
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
-	svc.EnableLLM(luxConfig(srv.URL), nil)
-	tt, _ := t.(*testing.T)
-	return &testEnv{t: tt, store: store, srv: New(svc, Options{Version: "test"})}
+	e.srv.svc.EnableLLM(luxConfig(srv.URL), nil)
+	return e
 }
 
 // luxConfig is the provider configuration for a fake OpenAI server at url.
