@@ -131,33 +131,13 @@ func TestKillAtRandomPoints(t *testing.T) {
 func TestEightProcessesThousandCallsEach(t *testing.T) {
 	const procs, each = 8, 1000
 	db := filepath.Join(t.TempDir(), "eight.db")
-	ctx := context.Background()
-	var wg sync.WaitGroup
-	errs := make(chan error, procs)
-	for p := 0; p < procs; p++ {
-		cs, _ := spawn(t, db)
-		defer cs.Close()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < each; i++ {
-				// Half into one shared session, half into the process's own.
-				session := "shared"
-				if i%2 == 1 {
-					session = fmt.Sprintf("own-%d", p)
-				}
-				if _, err := think(ctx, cs, map[string]any{"thought": fmt.Sprintf("p%d-%d", p, i), "session_id": session}); err != nil {
-					errs <- fmt.Errorf("process %d call %d: %w", p, i, err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
+	// Half into one shared session, half into the process's own.
+	thinkFromProcesses(t, db, procs, each, func(p, i int) string {
+		if i%2 == 1 {
+			return fmt.Sprintf("own-%d", p)
+		}
+		return "shared"
+	})
 	total := len(storedThoughts(t, db, "shared"))
 	for p := 0; p < procs; p++ {
 		total += len(storedThoughts(t, db, fmt.Sprintf("own-%d", p)))

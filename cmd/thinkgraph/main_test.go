@@ -151,6 +151,23 @@ func TestRestartContinuesSession(t *testing.T) {
 func TestConcurrentProcessesOneFile(t *testing.T) {
 	const procs, each = 4, 250
 	db := filepath.Join(t.TempDir(), "tg.db")
+	thinkFromProcesses(t, db, procs, each, func(p, i int) string { return "shared" })
+	got := storedThoughts(t, db, "shared")
+	if len(got) != procs*each {
+		t.Fatalf("%d thoughts stored, want %d", len(got), procs*each)
+	}
+	for step := 1; step <= procs*each; step++ {
+		if _, ok := got[step]; !ok {
+			t.Fatalf("step %d missing", step)
+		}
+	}
+}
+
+// thinkFromProcesses starts procs server processes on db and has each send
+// each think calls ("p<process>-<i>") into the session session(p, i), all
+// processes at once; every call must succeed.
+func thinkFromProcesses(t *testing.T, db string, procs, each int, session func(p, i int) string) {
+	t.Helper()
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	errs := make(chan error, procs)
@@ -161,7 +178,7 @@ func TestConcurrentProcessesOneFile(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < each; i++ {
-				if _, err := think(ctx, cs, map[string]any{"thought": fmt.Sprintf("p%d-%d", p, i), "session_id": "shared"}); err != nil {
+				if _, err := think(ctx, cs, map[string]any{"thought": fmt.Sprintf("p%d-%d", p, i), "session_id": session(p, i)}); err != nil {
 					errs <- fmt.Errorf("process %d call %d: %w", p, i, err)
 					return
 				}
@@ -172,15 +189,6 @@ func TestConcurrentProcessesOneFile(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
-	}
-	got := storedThoughts(t, db, "shared")
-	if len(got) != procs*each {
-		t.Fatalf("%d thoughts stored, want %d", len(got), procs*each)
-	}
-	for step := 1; step <= procs*each; step++ {
-		if _, ok := got[step]; !ok {
-			t.Fatalf("step %d missing", step)
-		}
 	}
 }
 
