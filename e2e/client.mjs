@@ -11,25 +11,12 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { check, checkCount, eq, failures } from "./check.mjs";
 
 const [binary, db] = process.argv.slice(2);
 if (!binary || !db) {
   console.error("usage: node client.mjs <thinkgraph-binary> <database-file>");
   process.exit(2);
-}
-
-const failures = [];
-let checks = 0;
-function check(cond, what, got) {
-  checks++;
-  if (!cond) {
-    const detail = got === undefined ? "" : `\n    got: ${JSON.stringify(got, null, 2).replace(/\n/g, "\n    ")}`;
-    failures.push(`${what}${detail}`);
-    console.error(`FAIL ${what}${detail}`);
-  }
-}
-function eq(got, want, what) {
-  check(Object.is(got, want), `${what}: want ${JSON.stringify(want)}`, got);
 }
 
 const transport = new StdioClientTransport({
@@ -349,10 +336,10 @@ try {
   // closing a dead transport is fine
 }
 if (failures.length > 0) {
-  console.error(`\n${failures.length} of ${checks} checks failed`);
+  console.error(`\n${failures.length} of ${checkCount()} checks failed`);
   if (serverStderr) console.error(`--- server stderr ---\n${serverStderr}`);
   exitCode = 1;
 } else {
-  console.log(`e2e: ${checks} checks passed`);
+  console.log(`e2e: ${checkCount()} checks passed`);
 }
 process.exit(exitCode);

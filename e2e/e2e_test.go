@@ -1,6 +1,7 @@
 // Package e2e runs thinkgraph end to end through the official MCP TypeScript
-// SDK client (npm @modelcontextprotocol/sdk, pinned in package-lock.json):
-// client.mjs spawns the binary over stdio and asserts on every answer.
+// SDK clients (npm @modelcontextprotocol/sdk v1 and @modelcontextprotocol/client
+// v2, pinned in package-lock.json): client.mjs and sampling.mjs spawn the
+// binary over stdio and assert on every answer.
 //
 // It needs Node and the npm packages: npm ci --prefix e2e.
 package e2e
@@ -18,10 +19,22 @@ import (
 const hint = "run npm ci --prefix e2e"
 
 func TestTypeScriptSDKClient(t *testing.T) {
-	_, self, _, _ := runtime.Caller(0)
-	dir := filepath.Dir(self)
-	root := filepath.Dir(dir)
+	binary, tmp := setup(t, "sdk")
+	runNode(t, "client.mjs", binary, filepath.Join(tmp, "e2e.db"))
+}
 
+// TestTypeScriptSDKSampling: the reasoning tools reach the client's own
+// model through both TypeScript SDK lines, v1 (sampling requests during the
+// call, protocol 2025-11-25) and v2 (input_required results, 2026-07-28).
+func TestTypeScriptSDKSampling(t *testing.T) {
+	binary, tmp := setup(t, "sdk", "client")
+	runNode(t, "sampling.mjs", binary, tmp)
+}
+
+// setup skips (or, under CI, fails) when node or the named npm packages
+// are missing, and builds the binary into a temporary directory.
+func setup(t *testing.T, packages ...string) (binary, tmp string) {
+	t.Helper()
 	missing := func(why string) {
 		t.Helper()
 		if os.Getenv("CI") != "" {
@@ -29,30 +42,41 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		}
 		t.Skipf("%s: %s", why, hint)
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
+	if _, err := exec.LookPath("node"); err != nil {
 		missing("node is not on PATH")
 	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		missing("e2e/node_modules is missing")
+	for _, p := range packages {
+		if _, err := os.Stat(filepath.Join(dir(), "node_modules", "@modelcontextprotocol", p, "package.json")); err != nil {
+			missing("e2e/node_modules/@modelcontextprotocol/" + p + " is missing")
+		}
 	}
-
-	tmp := t.TempDir()
-	binary := filepath.Join(tmp, "thinkgraph")
+	tmp = t.TempDir()
+	binary = filepath.Join(tmp, "thinkgraph")
 	build := exec.Command("go", "build", "-o", binary, "./cmd/thinkgraph")
-	build.Dir = root
+	build.Dir = filepath.Dir(dir())
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	return binary, tmp
+}
 
+// runNode runs a script of this directory and fails the test if it fails.
+func runNode(t *testing.T, script string, args ...string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"), binary, filepath.Join(tmp, "e2e.db"))
-	cmd.Dir = dir
+	cmd := exec.CommandContext(ctx, "node", append([]string{filepath.Join(dir(), script)}, args...)...)
+	cmd.Dir = dir()
 	cmd.Env = append(os.Environ(), "LOG_LEVEL=warn")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("node client.mjs: %v\n%s", err, out)
+		t.Fatalf("node %s: %v\n%s", script, err, out)
 	}
 	t.Logf("%s", out)
+}
+
+// dir is this package's directory.
+func dir() string {
+	_, self, _, _ := runtime.Caller(0)
+	return filepath.Dir(self)
 }

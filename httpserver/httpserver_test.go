@@ -291,3 +291,67 @@ func TestGracefulShutdownFinishesInFlightCalls(t *testing.T) {
 	}
 	done <- nil // for the cleanup
 }
+
+// On protocol 2026-07-28 a tool reaches the client's model through
+// input_required results; on a stateless server every round is a new HTTP
+// request on a new MCP session, and the suspended call is bound to the
+// tenant that started it.
+func TestMultiRoundTripSamplingStateless(t *testing.T) {
+	tokA, lineA, _ := NewToken("alice")
+	tokB, lineB, _ := NewToken("bob")
+	tokens, err := ParseTokens(lineA + "\n" + lineB + "\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, reg := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, false, Options{Tokens: tokens, Metrics: reg, Stateless: true}))
+	sampler := func(manual bool, token string) *mcp.ClientSession {
+		t.Helper()
+		opts := &mcp.ClientOptions{CreateMessageWithToolsHandler: func(context.Context, *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {
+			return &mcp.CreateMessageWithToolsResult{Model: "m", Role: "assistant", Content: []mcp.Content{&mcp.TextContent{Text: `{"thought": "from the client's model", "confidence": 0.6}`}}}, nil
+		}}
+		if manual {
+			opts.MultiRoundTrip = &mcp.MultiRoundTripOptions{Disabled: true}
+		}
+		hc := &http.Client{Transport: bearer{token, http.DefaultTransport}}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-sampler", Version: "1"}, opts).Connect(context.Background(),
+			&mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		if v := cs.InitializeResult().ProtocolVersion; v < "2026-07-28" {
+			t.Fatalf("negotiated %s", v)
+		}
+		return cs
+	}
+	alice := sampler(false, tokA)
+	if text, isErr := callText(t, alice, "think", map[string]any{"thought": "start", "session_id": "s"}); isErr {
+		t.Fatal(text)
+	}
+	text, isErr := callText(t, alice, "reasoning.linear", map[string]any{"content": "go on", "session_id": "s"})
+	if isErr || !strings.Contains(text, "from the client's model") {
+		t.Fatal(text)
+	}
+
+	// Bob cannot resume alice's suspended call, even with its state.
+	manual := sampler(true, tokA)
+	args := map[string]any{"content": "and then?", "session_id": "s"}
+	first, err := manual.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning.linear", Arguments: args})
+	if err != nil || !first.NeedsInput() {
+		t.Fatalf("%+v %v", first, err)
+	}
+	var responses = mcp.InputResponseMap{}
+	for id := range first.InputRequests {
+		responses[id] = &mcp.CreateMessageWithToolsResult{Model: "m", Role: "assistant", Content: []mcp.Content{&mcp.TextContent{Text: "resumed"}}}
+	}
+	bob := sampler(true, tokB)
+	res, err := bob.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning.linear", Arguments: args, RequestState: first.RequestState, InputResponses: responses})
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "requestState") {
+		t.Fatalf("bob resumed alice's call: %+v %v", res, err)
+	}
+	res, err = manual.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning.linear", Arguments: args, RequestState: first.RequestState, InputResponses: responses})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"content":"resumed"`) {
+		t.Fatalf("%+v %v", res, err)
+	}
+}

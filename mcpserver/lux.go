@@ -227,6 +227,7 @@ func strPtr(s string) *string { return &s }
 
 func (s *Server) addLuxTools() {
 	s.addTool(toolDef{
+		llm: true,
 		tool: &mcp.Tool{
 			Name:  "confer",
 			Title: "Chat with a model",
@@ -276,6 +277,7 @@ func (s *Server) addLuxTools() {
 	contID := strProp("Continue the session of an earlier response (the same as session_id)")
 
 	s.addTool(toolDef{
+		llm: true,
 		tool: &mcp.Tool{
 			Name:  "traced_reasoning",
 			Title: "Traced reasoning with guardrails",
@@ -384,6 +386,7 @@ func (s *Server) addLuxTools() {
 	})
 
 	s.addTool(toolDef{
+		llm: true,
 		tool: &mcp.Tool{
 			Name:  "planner",
 			Title: "Planner",
@@ -477,6 +480,7 @@ func (s *Server) addLuxTools() {
 	})
 
 	s.addTool(toolDef{
+		llm: true,
 		tool: &mcp.Tool{
 			Name:  "biased_reasoning",
 			Title: "Reasoning with bias checks",

@@ -69,10 +69,14 @@ type reflectionOutput struct {
 // and metrics.
 func (s *Server) llmCall(ctx context.Context, req *mcp.CallToolRequest) reasoning.LLMCall {
 	var call reasoning.LLMCall
-	if ss := req.Session; ss != nil {
-		// Sampling during a tool call is a server-initiated request, which
-		// protocol 2026-07-28 replaces with multi-round-trip input requests
-		// (not implemented here): offer it to older clients only.
+	if c := suspendedFrom(ctx); c != nil {
+		// A multi round-trip client (protocol 2026-07-28 and later): the
+		// client's model answers through input_required results.
+		call.Sampler = c.sample
+		call.Progress = c.progress
+	} else if ss := req.Session; ss != nil {
+		// Older protocols: sampling is a request to the client during the
+		// call.
 		if ip := ss.InitializeParams(); ip != nil && ip.Capabilities != nil && ip.Capabilities.Sampling != nil && ip.ProtocolVersion < "2026-07-28" {
 			call.Sampler = ss.CreateMessage
 		}
@@ -124,6 +128,7 @@ const providerNote = " The server calls a language model (Langbase pipes when LA
 
 func (s *Server) addReasoningTools() {
 	s.addTool(toolDef{
+		llm: true,
 		tool: &mcp.Tool{
 			Name:        "reasoning.linear",
 			Title:       "Linear reasoning",
@@ -147,6 +152,7 @@ func (s *Server) addReasoningTools() {
 	})
 
 	s.addTool(toolDef{
+		llm: true,
 		tool: &mcp.Tool{
 			Name:  "reasoning.tree",
 			Title: "Tree reasoning",
@@ -181,6 +187,7 @@ func (s *Server) addReasoningTools() {
 	})
 
 	s.addTool(toolDef{
+		llm: true,
 		tool: &mcp.Tool{
 			Name:  "reasoning.divergent",
 			Title: "Divergent reasoning",
@@ -217,6 +224,7 @@ func (s *Server) addReasoningTools() {
 	})
 
 	s.addTool(toolDef{
+		llm: true,
 		tool: &mcp.Tool{
 			Name:  "reasoning.reflection",
 			Title: "Reflective reasoning",

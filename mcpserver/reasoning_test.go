@@ -214,20 +214,6 @@ func TestReasoningThroughSampling(t *testing.T) {
 		t.Fatalf("%+v", invs)
 	}
 
-	// A client on protocol 2026-07-28 cannot be sampled during a call: a clear error.
-	st2, ct2 := mcp.NewInMemoryTransports()
-	ss2, err := e.srv.MCP().Connect(ctx, st2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	modern, err := client.Connect(ctx, ct2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { modern.Close(); ss2.Wait() }()
-	if res, _ := mustFail(t, modern, "reasoning.linear", map[string]any{"content": "hello"}); res["code"] != string(reasoning.CodeProviderNotConfigured) {
-		t.Fatal(res)
-	}
 }
 
 func TestReasoningTreeDivergentReflection(t *testing.T) {

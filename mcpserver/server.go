@@ -31,7 +31,8 @@ type Options struct {
 
 // Observer is told about every tool call and failed store operation.
 type Observer interface {
-	// ToolCall: outcome is "ok", "tool_error" or "internal_error".
+	// ToolCall: outcome is "ok", "tool_error", "internal_error", or
+	// "input_required" for a round of a multi round-trip call (mrtr.go).
 	ToolCall(tool, outcome string, d time.Duration)
 	StoreError()
 	LLMCall(provider string, success bool)
@@ -48,6 +49,8 @@ type Server struct {
 	conns map[*mcp.ServerSession]string // connection -> its session id
 
 	res resourceState // resources.go
+
+	suspended suspendedCalls // mrtr.go
 }
 
 // New returns an MCP server with every tool and resource registered.
@@ -140,7 +143,10 @@ type toolDef struct {
 	output any
 	// errorStatus is the "status" of error results ("error" by default).
 	errorStatus string
-	handle      func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error)
+	// llm marks a tool that may call a language model: for a client on a
+	// multi round-trip protocol its calls can be suspended (mrtr.go).
+	llm    bool
+	handle func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error)
 }
 
 // addTool registers a tool whose arguments are decoded by args (so numbers
@@ -159,37 +165,45 @@ func (s *Server) addTool(d toolDef) {
 		d.tool.OutputSchema = &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{schema, errorSchema}}
 	}
 	known := schemaProperties(d.tool.InputSchema)
-	name := d.tool.Name
 	s.mcp.AddTool(d.tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		start := time.Now()
-		out, err := func() (any, error) {
-			a, err := parseArgs(req.Params.Arguments, known)
-			if err != nil {
-				return nil, err
-			}
-			return d.handle(ctx, req, a)
-		}()
-		if err == nil {
-			var text []byte
-			if text, err = json.Marshal(out); err == nil {
-				s.observe(name, "ok", start)
-				return &mcp.CallToolResult{
-					Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
-					StructuredContent: json.RawMessage(text),
-				}, nil
-			}
+		if d.llm && multiRoundTripSampling(req.Session) {
+			return s.callSuspendable(ctx, req, func(ctx context.Context) *mcp.CallToolResult { return s.runTool(ctx, req, d, known) }), nil
 		}
-		res := s.errorResult(ctx, name, d.errorStatus, err)
-		if code := thinkgraph.AsError(err).Code; code == thinkgraph.CodeInternal || code == thinkgraph.CodeStoreUnavailable {
-			s.observe(name, "internal_error", start)
-			if s.opts.Metrics != nil {
-				s.opts.Metrics.StoreError()
-			}
-		} else {
-			s.observe(name, "tool_error", start)
-		}
-		return res, nil
+		return s.runTool(ctx, req, d, known), nil
 	})
+}
+
+// runTool decodes the arguments, runs the tool and renders its result.
+func (s *Server) runTool(ctx context.Context, req *mcp.CallToolRequest, d toolDef, known []string) *mcp.CallToolResult {
+	name := d.tool.Name
+	start := time.Now()
+	out, err := func() (any, error) {
+		a, err := parseArgs(req.Params.Arguments, known)
+		if err != nil {
+			return nil, err
+		}
+		return d.handle(ctx, req, a)
+	}()
+	if err == nil {
+		var text []byte
+		if text, err = json.Marshal(out); err == nil {
+			s.observe(name, "ok", start)
+			return &mcp.CallToolResult{
+				Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
+				StructuredContent: json.RawMessage(text),
+			}
+		}
+	}
+	res := s.errorResult(ctx, name, d.errorStatus, err)
+	if code := thinkgraph.AsError(err).Code; code == thinkgraph.CodeInternal || code == thinkgraph.CodeStoreUnavailable {
+		s.observe(name, "internal_error", start)
+		if s.opts.Metrics != nil {
+			s.opts.Metrics.StoreError()
+		}
+	} else {
+		s.observe(name, "tool_error", start)
+	}
+	return res
 }
 
 func (s *Server) observe(tool, outcome string, start time.Time) {
