@@ -52,12 +52,27 @@ type resourceState struct {
 	loader *render.Loader
 
 	mu sync.Mutex
-	// subs counts subscriptions per session id.
-	subs map[string]int
+	// subs counts the subscriptions to each watched session, per MCP
+	// session (whose subscriptions end when it closes).
+	subs map[watchKey]map[*mcp.ServerSession]int
 	// seen is the last version of each watched session that subscribers
 	// were told about.
-	seen map[string]sessionVersion
+	seen map[watchKey]sessionVersion
+	// stopWatch stops the watcher; nil while nothing is watched.
+	stopWatch chan struct{}
+	// poll is how often the watcher reads the watched sessions
+	// (watchInterval unless a test sets it).
+	poll time.Duration
 }
+
+// watchKey names a watched session: session ids are per tenant.
+type watchKey struct{ tenant, id string }
+
+// watchInterval is how often watched sessions are checked for changes
+// made outside this process's tool calls (another process on the same
+// database, another replica), so that subscribers hear of them within
+// about a second.
+const watchInterval = time.Second
 
 type sessionVersion struct {
 	steps   int
@@ -342,15 +357,34 @@ func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error
 		}
 		return err
 	}
+	key := watchKey{ref.Tenant, id}
 	s.res.mu.Lock()
 	defer s.res.mu.Unlock()
 	if s.res.subs == nil {
-		s.res.subs, s.res.seen = map[string]int{}, map[string]sessionVersion{}
+		s.res.subs, s.res.seen = map[watchKey]map[*mcp.ServerSession]int{}, map[watchKey]sessionVersion{}
 	}
-	if s.res.subs[id] == 0 {
-		s.res.seen[id] = v
+	if s.res.subs[key] == nil {
+		s.res.subs[key] = map[*mcp.ServerSession]int{}
+		s.res.seen[key] = v
 	}
-	s.res.subs[id]++
+	if req.Session != nil && !s.res.subscriber(req.Session) {
+		// The first subscription of this connection: drop all of its
+		// subscriptions when it closes.
+		go func(ss *mcp.ServerSession) {
+			_ = ss.Wait()
+			s.res.mu.Lock()
+			for k, by := range s.res.subs {
+				delete(by, ss)
+				s.res.forget(k)
+			}
+			s.res.mu.Unlock()
+		}(req.Session)
+	}
+	s.res.subs[key][req.Session]++
+	if s.res.stopWatch == nil {
+		s.res.stopWatch = make(chan struct{})
+		go s.watch(s.res.stopWatch)
+	}
 	return nil
 }
 
@@ -359,16 +393,76 @@ func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) err
 	if !ok {
 		return nil
 	}
+	key := watchKey{tenantOf(req.Extra), id}
 	s.res.mu.Lock()
 	defer s.res.mu.Unlock()
-	if s.res.subs[id] > 0 {
-		s.res.subs[id]--
-		if s.res.subs[id] == 0 {
-			delete(s.res.subs, id)
-			delete(s.res.seen, id)
+	if by := s.res.subs[key]; by[req.Session] > 0 {
+		by[req.Session]--
+		if by[req.Session] == 0 {
+			delete(by, req.Session)
 		}
+		s.res.forget(key)
 	}
 	return nil
+}
+
+// subscriber reports whether ss holds a subscription. Call with mu held.
+func (r *resourceState) subscriber(ss *mcp.ServerSession) bool {
+	for _, by := range r.subs {
+		if by[ss] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// forget stops watching key when nobody subscribes to it any more, and
+// stops the watcher when nothing is watched. Call with mu held.
+func (r *resourceState) forget(key watchKey) {
+	if len(r.subs[key]) > 0 {
+		return
+	}
+	delete(r.subs, key)
+	delete(r.seen, key)
+	if len(r.subs) == 0 && r.stopWatch != nil {
+		close(r.stopWatch)
+		r.stopWatch = nil
+	}
+}
+
+// watch checks the watched sessions every poll interval until stop is
+// closed, notifying subscribers of changes made elsewhere.
+func (s *Server) watch(stop chan struct{}) {
+	s.res.mu.Lock()
+	every := s.res.poll
+	s.res.mu.Unlock()
+	if every <= 0 {
+		every = watchInterval
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-stop
+		cancel()
+	}()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		s.res.mu.Lock()
+		keys := make([]watchKey, 0, len(s.res.subs))
+		for k := range s.res.subs {
+			keys = append(keys, k)
+		}
+		s.res.mu.Unlock()
+		for _, k := range keys {
+			s.notifyIfChanged(ctx, reasoning.SessionRef{ID: k.id, Explicit: true, Tenant: k.tenant})
+		}
+	}
 }
 
 // toolCallMiddleware wraps every tools/call: it reports progress of calls
@@ -428,8 +522,9 @@ func resultSessionID(res *mcp.CallToolResult) string {
 // notifyIfChanged sends notifications/resources/updated for every view of
 // the session when it changed since subscribers were last told.
 func (s *Server) notifyIfChanged(ctx context.Context, ref reasoning.SessionRef) {
+	key := watchKey{ref.Tenant, ref.ID}
 	s.res.mu.Lock()
-	watched := s.res.subs[ref.ID] > 0
+	watched := len(s.res.subs[key]) > 0
 	s.res.mu.Unlock()
 	if !watched {
 		return
@@ -442,9 +537,10 @@ func (s *Server) notifyIfChanged(ctx context.Context, ref reasoning.SessionRef) 
 		return
 	}
 	s.res.mu.Lock()
-	changed := s.res.seen[ref.ID] != v
+	seen, watched := s.res.seen[key]
+	changed := watched && seen != v
 	if changed {
-		s.res.seen[ref.ID] = v
+		s.res.seen[key] = v
 	}
 	s.res.mu.Unlock()
 	if !changed {

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
 // connectWith opens a client connection with options (notification
@@ -304,5 +306,78 @@ func TestToolCallHeartbeat(t *testing.T) {
 	stop()
 	if stop := e.srv.heartbeat(context.Background(), ss, nil, "think"); stop == nil {
 		t.Fatal("nil stop")
+	}
+}
+
+// A subscriber hears of changes that another process makes to the same
+// database, without any call on its own connection: two servers on one
+// SQLite file stand for two `thinkgraph serve` processes.
+func TestSubscriptionSeesOtherProcessWrites(t *testing.T) {
+	for _, version := range []string{"2025-11-25", ""} {
+		t.Run("protocol "+version, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "shared.db")
+			open := func() *testEnv {
+				store, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { store.Close() })
+				return &testEnv{t: t, store: store, srv: New(reasoning.New(store, reasoning.Config{}), Options{Version: "test"})}
+			}
+			watcher, writer := open(), open()
+			watcher.srv.res.poll = 20 * time.Millisecond
+			updated := make(chan string, 16)
+			cs := watcher.connectWith(&mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+				updated <- r.Params.URI
+			}}, version)
+			other := writer.connect()
+			mustCall(t, other, "think", map[string]any{"thought": "first", "session_id": "shared"})
+			if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "thinkgraph://sessions/shared"}); err != nil {
+				t.Fatal(err)
+			}
+			// The subscription is in place when the watcher runs.
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				watcher.srv.res.mu.Lock()
+				running := watcher.srv.res.stopWatch != nil
+				watcher.srv.res.mu.Unlock()
+				if running {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("no watcher after subscribing")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			select {
+			case uri := <-updated:
+				t.Fatalf("notified of %s before any change", uri)
+			case <-time.After(100 * time.Millisecond):
+			}
+			mustCall(t, other, "think", map[string]any{"thought": "second, from the other process", "session_id": "shared"})
+			select {
+			case uri := <-updated:
+				if uri != "thinkgraph://sessions/shared" {
+					t.Fatalf("updated %s", uri)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the subscriber never heard of the other process's write")
+			}
+			// Closing the connection ends its subscriptions and the watcher.
+			cs.Close()
+			deadline = time.Now().Add(5 * time.Second)
+			for {
+				watcher.srv.res.mu.Lock()
+				running, n := watcher.srv.res.stopWatch != nil, len(watcher.srv.res.subs)
+				watcher.srv.res.mu.Unlock()
+				if !running && n == 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("after close: watcher running %v, %d watched sessions", running, n)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		})
 	}
 }
