@@ -1,7 +1,6 @@
 package semantic
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -172,64 +171,6 @@ func TestIndexConcurrentReadersAndWriter(t *testing.T) {
 	wg.Wait()
 	if x.Len() != 1000 {
 		t.Fatalf("Len = %d, want 1000", x.Len())
-	}
-}
-
-func TestIndexesLoadAndWrites(t *testing.T) {
-	var loads int
-	var mu sync.Mutex
-	release := make(chan struct{})
-	loader := func(ctx context.Context, sid string) ([]Doc, error) {
-		mu.Lock()
-		loads++
-		mu.Unlock()
-		if sid == "bad" {
-			return nil, errors.New("boom")
-		}
-		<-release
-		return []Doc{{ID: "t1", Vector: Vector{1, 0}}, {ID: "t2", Vector: nil}, {ID: "old", Vector: Vector{1, 0, 0}}}, nil
-	}
-	s := NewIndexes(loader, 2, 2)
-	if err := s.Add("s1", "x", Vector{0, 1}); err != nil { // not loaded: ignored
-		t.Fatal(err)
-	}
-	done := make(chan *Index)
-	go func() {
-		idx, err := s.Get(context.Background(), "s1")
-		if err != nil {
-			t.Error(err)
-		}
-		done <- idx
-	}()
-	// Wait until the load has started, then write while it is in flight.
-	for {
-		mu.Lock()
-		l := loads
-		mu.Unlock()
-		if l == 1 {
-			break
-		}
-	}
-	s.Add("s1", "t3", Vector{0, 1})
-	s.Remove("s1", "t1")
-	close(release)
-	idx := <-done
-	if idx.Len() != 1 || !idx.Has("t3") || idx.Has("t1") || idx.Has("x") {
-		t.Fatalf("index after load = %v", idx.IDs())
-	}
-	again, _ := s.Get(context.Background(), "s1")
-	if again != idx || loads != 1 {
-		t.Fatalf("second Get reloaded (loads=%d)", loads)
-	}
-	s.Add("s1", "t4", Vector{1, 1})
-	if !idx.Has("t4") {
-		t.Fatal("write after load not applied")
-	}
-	if _, err := s.Get(context.Background(), "bad"); err == nil {
-		t.Fatal("failed load returned no error")
-	}
-	if s.Loaded() != 1 {
-		t.Fatalf("Loaded = %d, want 1 (failed load not cached)", s.Loaded())
 	}
 }
 
