@@ -40,23 +40,36 @@ type Contradictor interface {
 
 // Result is the outcome of one evaluation run.
 type Result struct {
-	Split     string // the split evaluated ("TEST", "TRAIN+TRIAL", "ALL", ...)
-	N         int    // number of pairs
-	Embedder  string // the embedder's model id
-	Spearman  float64
-	Pearson   float64
-	Precision float64 // of the contradiction decider, CONTRADICTION vs the rest
-	Recall    float64
-	F1        float64
+	Split    string // the split evaluated ("TEST", "TRAIN+TRIAL", "ALL", ...)
+	N        int    // number of pairs
+	Embedder string // the embedder's model id
+	Spearman float64
+	Pearson  float64
+	// Precision, Recall and F1 of the contradiction decider (CONTRADICTION
+	// vs the rest); nil when they cannot be computed, with the reason in
+	// Undefined: no decider given, or a ratio whose denominator is zero.
+	Precision, Recall, F1 *float64
+	Undefined             string
 	// Confusion counts of the contradiction decider.
 	TP, FP, FN, TN int
 }
 
 // String formats the result as one line, e.g.
-// "split=TEST n=4906 embedder=... spearman=0.7000 pearson=0.7000 precision=... recall=... f1=...".
+// "split=TEST n=4906 embedder=... spearman=0.7000 pearson=0.7000 precision=... recall=... f1=...";
+// a figure that cannot be computed is "null" and the reason follows.
 func (r Result) String() string {
-	return fmt.Sprintf("split=%s n=%d embedder=%s spearman=%.4f pearson=%.4f precision=%.4f recall=%.4f f1=%.4f",
-		r.Split, r.N, r.Embedder, r.Spearman, r.Pearson, r.Precision, r.Recall, r.F1)
+	f := func(v *float64) string {
+		if v == nil {
+			return "null"
+		}
+		return fmt.Sprintf("%.4f", *v)
+	}
+	line := fmt.Sprintf("split=%s n=%d embedder=%s spearman=%.4f pearson=%.4f precision=%s recall=%s f1=%s",
+		r.Split, r.N, r.Embedder, r.Spearman, r.Pearson, f(r.Precision), f(r.Recall), f(r.F1))
+	if r.Undefined != "" {
+		line += " (" + r.Undefined + ")"
+	}
+	return line
 }
 
 // Read parses a SICK file and returns the pairs whose SemEval_set is in
@@ -131,7 +144,7 @@ func Read(r io.Reader, split string) ([]Pair, error) {
 // Run reads a SICK file, keeps the pairs of split (see Read), embeds both
 // sentences of every pair with emb and correlates their cosine with the
 // human relatedness score, and runs c on every pair to score contradiction
-// detection. c may be nil, in which case precision, recall and F1 are 0.
+// detection. c may be nil, in which case precision, recall and F1 are nil.
 func Run(ctx context.Context, r io.Reader, split string, emb semantic.Embedder, c Contradictor) (Result, error) {
 	pairs, err := Read(r, split)
 	if err != nil {
@@ -192,15 +205,28 @@ func Evaluate(ctx context.Context, pairs []Pair, emb semantic.Embedder, c Contra
 				res.TN++
 			}
 		}
+		var why []string
 		if res.TP+res.FP > 0 {
-			res.Precision = float64(res.TP) / float64(res.TP+res.FP)
+			res.Precision = ptr(float64(res.TP) / float64(res.TP+res.FP))
+		} else {
+			why = append(why, "precision: the decider flagged no pair")
 		}
 		if res.TP+res.FN > 0 {
-			res.Recall = float64(res.TP) / float64(res.TP+res.FN)
+			res.Recall = ptr(float64(res.TP) / float64(res.TP+res.FN))
+		} else {
+			why = append(why, "recall: no pair is labelled CONTRADICTION")
 		}
-		if res.Precision+res.Recall > 0 {
-			res.F1 = 2 * res.Precision * res.Recall / (res.Precision + res.Recall)
+		switch {
+		case res.Precision == nil || res.Recall == nil:
+			why = append(why, "f1: needs precision and recall")
+		case *res.Precision+*res.Recall > 0:
+			res.F1 = ptr(2 * *res.Precision * *res.Recall / (*res.Precision + *res.Recall))
+		default:
+			res.F1 = ptr(0)
 		}
+		res.Undefined = strings.Join(why, "; ")
+	} else {
+		res.Undefined = "no contradiction decider given"
 	}
 	return res, nil
 }
@@ -274,3 +300,5 @@ func ranks(v []float64) []float64 {
 	}
 	return r
 }
+
+func ptr(v float64) *float64 { return &v }

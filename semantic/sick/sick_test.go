@@ -45,6 +45,33 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// Without a decider, or with one that flags nothing, the figures that
+// cannot be computed are null with the reason, never 0.
+func TestRunUndefinedFigures(t *testing.T) {
+	emb, err := semantic.NewLexical(semantic.LexicalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(context.Background(), strings.NewReader(sample), "TEST", emb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Precision != nil || r.Recall != nil || r.F1 != nil || !strings.Contains(r.String(), "precision=null recall=null f1=null (no contradiction decider given)") {
+		t.Fatalf("without a decider: %v", r)
+	}
+	r, err = Run(context.Background(), strings.NewReader(sample), "TEST", emb, never{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Precision != nil || r.Recall == nil || *r.Recall != 0 || r.F1 != nil || !strings.Contains(r.Undefined, "flagged no pair") {
+		t.Fatalf("a decider that flags nothing: %v", r)
+	}
+}
+
+type never struct{}
+
+func (never) Contradiction(a, b string) semantic.Verdict { return semantic.Verdict{} }
+
 func TestRun(t *testing.T) {
 	emb, err := semantic.NewLexical(semantic.LexicalOptions{})
 	if err != nil {
@@ -63,7 +90,7 @@ func TestRun(t *testing.T) {
 	}
 	// One contradiction (pair 4) among five; the decider finds it and does
 	// not flag pair 6 (the negated text adds "down the road").
-	if r.TP != 1 || r.FP != 0 || r.FN != 0 || r.TN != 4 || r.F1 != 1 {
+	if r.TP != 1 || r.FP != 0 || r.FN != 0 || r.TN != 4 || r.F1 == nil || *r.F1 != 1 {
 		t.Fatalf("confusion = %+v", r)
 	}
 	if r.Spearman < 0.5 {
@@ -134,7 +161,7 @@ func TestSICKFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Log(r)
-		if r.N != tc.n || r.Spearman < tc.minSpearman || r.Pearson < tc.minPearson || r.F1 < tc.minF1 || r.Precision < tc.minPrecis {
+		if r.N != tc.n || r.Spearman < tc.minSpearman || r.Pearson < tc.minPearson || r.F1 == nil || *r.F1 < tc.minF1 || r.Precision == nil || *r.Precision < tc.minPrecis {
 			t.Errorf("%s below the recorded figures: %v", tc.split, r)
 		}
 	}
