@@ -620,6 +620,60 @@ func TestBiasedReasoningCorrectsBias(t *testing.T) {
 	}
 }
 
+// The machine asks for guidance (next_action RequestGuidance) when it cannot
+// judge the reasoning itself: a verdict without its JSON, or a high-severity
+// bias whose correction the used-up rounds leave unchecked. Guidance given
+// then reaches the next model step; none is needed to go on.
+func TestBiasedReasoningRequestsGuidance(t *testing.T) {
+	fake := &fakeOpenAI{}
+	fake.script(
+		chatReply{content: "Sharding is the only way to scale."},
+		chatReply{content: "Hard to say; the argument could be one-sided, but I am not sure."},
+		chatReply{content: "Shard only after the read replicas and the cache are exhausted."},
+		chatReply{content: "Rewriting everything is required now."},
+		chatReply{content: `{"bias_detected": true, "bias_type": "sunk cost", "severity": "critical", "description": "d", "suggested_correction": "c"}`},
+		chatReply{content: "Rewrite only the parts that block the roadmap."},
+		chatReply{content: "Rewrite the blocking parts first."},
+	)
+	e := newLuxEnv(t, fake)
+	cs := e.connect()
+	out := mustCall(t, cs, "biased_reasoning", map[string]any{"query": "Should we shard?"})
+	sid := out["session_id"].(string)
+	mustCall(t, cs, "biased_reasoning", map[string]any{"session_id": sid})
+	out = mustCall(t, cs, "biased_reasoning", map[string]any{"session_id": sid})
+	if out["step_type"] != "BiasAnalysis" || out["bias_detected"] != nil || out["next_action"] != "RequestGuidance" {
+		t.Fatal(out)
+	}
+	out = mustCall(t, cs, "biased_reasoning", map[string]any{"session_id": sid, "query": "Weigh the cost of operating shards."})
+	if out["step_type"] != "Synthesis" || out["next_action"] != "Complete" {
+		t.Fatal(out)
+	}
+	if m := fake.messages(2)[1]; !strings.Contains(m, "Guidance from the user:\nWeigh the cost of operating shards.") {
+		t.Fatalf("synthesis prompt %q", m)
+	}
+	if ths := sessionThoughts(t, e, sid); len(ths) != 5 || ths[3].Type != "guidance" {
+		t.Fatalf("%+v", ths)
+	}
+
+	// One round: the correction of a critical bias is not checked again.
+	out = mustCall(t, cs, "biased_reasoning", map[string]any{"query": "Rewrite the app?", "new_session": true, "max_analysis_rounds": 1})
+	sid = out["session_id"].(string)
+	mustCall(t, cs, "biased_reasoning", map[string]any{"session_id": sid})
+	out = mustCall(t, cs, "biased_reasoning", map[string]any{"session_id": sid})
+	if out["next_action"] != "ContinueReasoning" || out["bias_detected"].(map[string]any)["severity"] != "high" {
+		t.Fatal(out)
+	}
+	out = mustCall(t, cs, "biased_reasoning", map[string]any{"session_id": sid})
+	if out["step_type"] != "Correction" || out["next_action"] != "RequestGuidance" {
+		t.Fatal(out)
+	}
+	// Going on without guidance is allowed.
+	out = mustCall(t, cs, "biased_reasoning", map[string]any{"session_id": sid})
+	if out["step_type"] != "Synthesis" || out["next_action"] != "Complete" {
+		t.Fatal(out)
+	}
+}
+
 func TestBiasedReasoningErrors(t *testing.T) {
 	fake := &fakeOpenAI{}
 	e := newLuxEnv(t, fake)

@@ -112,6 +112,18 @@ type biasedState struct {
 	Found    []BiasInfo `json:"found,omitempty"`
 	// Guidance holds the client's guidance not yet given to a model.
 	Guidance []string `json:"guidance,omitempty"`
+	// AwaitGuidance is set when the machine cannot judge the reasoning by
+	// itself before the next step: next_action is RequestGuidance.
+	AwaitGuidance bool `json:"await_guidance,omitempty"`
+}
+
+// nextAction is the next_action of a response: RequestGuidance while the
+// machine asks for guidance, else what the pending step is.
+func (st *biasedState) nextAction() string {
+	if st.AwaitGuidance && st.Pending != "" {
+		return NextRequestGuidance
+	}
+	return luxNextAction(st.Pending)
 }
 
 const biasedKey = "biased_reasoning"
@@ -228,7 +240,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 	}
 	if query != nil {
 		res := &BiasedResult{Session: *sess, Step: *query, StepType: BiasedQuery, StepNumber: 1, ModelUsed: "client",
-			NextAction: luxNextAction(st.Pending), Status: st.BiasedStatus}
+			NextAction: st.nextAction(), Status: st.BiasedStatus}
 		res.Snapshot = biasedSnapshot(&st, "")
 		return res, nil
 	}
@@ -329,15 +341,21 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 		}
 		th = t
 		st.TotalSteps++
+		st.AwaitGuidance = false
 		switch step {
 		case BiasedReasoning, BiasedCorrection:
 			st.ReasoningID, st.Analysed, st.Guidance = t.ID, false, nil
 			st.Pending = BiasedBiasAnalysis
 			if step == BiasedCorrection {
 				st.CorrectionsMade++
+				corrected := st.LastBias
 				st.LastBias = nil
 				if st.ReasoningRounds >= st.MaxRounds {
 					st.Pending = BiasedSynthesis
+					// The rounds are used up, so this correction of a
+					// high-severity bias will not be checked: ask the
+					// user before the synthesis.
+					st.AwaitGuidance = corrected != nil && corrected.Severity == "high"
 				}
 			}
 		case BiasedBiasAnalysis:
@@ -349,6 +367,9 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 				st.Pending = BiasedCorrection
 			} else {
 				st.Pending = BiasedSynthesis
+				// A verdict without its JSON says neither yes nor no:
+				// ask the user rather than assume no bias.
+				st.AwaitGuidance = !structured
 			}
 		case BiasedSynthesis:
 			st.Pending, st.IsComplete, st.Guidance = "", true, nil
@@ -359,7 +380,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 		return nil, err
 	}
 	res := &BiasedResult{Session: *sess, Step: th, StepType: step, StepNumber: st.TotalSteps, ModelUsed: resp.Model,
-		NextAction: luxNextAction(st.Pending), Status: st.BiasedStatus, Bias: bias}
+		NextAction: st.nextAction(), Status: st.BiasedStatus, Bias: bias}
 	if res.ModelUsed == "" {
 		res.ModelUsed = author(resp)
 	}
