@@ -9,20 +9,31 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 )
 
-// dotEscaper escapes user text inside a quoted DOT string: backslashes
-// (which start DOT's label escapes such as \N or \l) and quotes; newlines
-// become DOT's \n line breaks and other control characters spaces.
-var dotEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\r\n", `\n`, "\n", `\n`, "\r", `\n`, "\t", " ")
+// Graphviz reads a quoted string's backslashes as escapes (\N is the
+// node's name, \n a line break, \\ a backslash) and decodes HTML entities
+// (&amp;, &#60;) in labels and tooltips; tooltips go through the backslash
+// escapes twice. So user text has its backslashes doubled (quadrupled in
+// tooltips), its ampersands written &amp; and its quotes escaped; newlines
+// become \n line breaks and other control characters spaces.
+var (
+	dotEscaper        = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "&", "&amp;", "\r\n", `\n`, "\n", `\n`, "\r", `\n`, "\t", " ")
+	dotTooltipEscaper = strings.NewReplacer(`\`, `\\\\`, `"`, `\"`, "&", "&amp;", "\r\n", `\n`, "\n", `\n`, "\r", `\n`, "\t", " ")
+)
 
-// dq quotes user text as a DOT string.
-func dq(s string) string {
+// dq quotes user text as a DOT label.
+func dq(s string) string { return dotString(s, dotEscaper) }
+
+// dqTip quotes user text as a DOT tooltip.
+func dqTip(s string) string { return dotString(s, dotTooltipEscaper) }
+
+func dotString(s string, esc *strings.Replacer) string {
 	s = strings.Map(func(r rune) rune {
 		if r < 0x20 && r != '\n' && r != '\r' && r != '\t' {
 			return ' '
 		}
 		return r
 	}, validUTF8(s))
-	return `"` + dotEscaper.Replace(s) + `"`
+	return `"` + esc.Replace(s) + `"`
 }
 
 // DOT writes the thought graph for Graphviz: branches as clusters, thoughts
@@ -48,7 +59,7 @@ func DOT(w io.Writer, g *Graph) error {
 		for _, t := range ts {
 			attrs := []string{
 				"label=" + dq(fmt.Sprintf("#%d · %s\n%s", t.Step, confidence(t.Confidence), clip(t.Content, 40))),
-				"tooltip=" + dq(t.Content),
+				"tooltip=" + dqTip(t.Content),
 				fmt.Sprintf("fillcolor=%q", confColor(t.Confidence)),
 			}
 			style := "rounded,filled"
@@ -95,7 +106,7 @@ func DOT(w io.Writer, g *Graph) error {
 			color = contradictionColor
 		}
 		fmt.Fprintf(bw, "  %s -> %s [style=dashed, constraint=false, color=%q, fontcolor=%q, label=%s, tooltip=%s];\n",
-			node(from), node(to), color, color, dq(l.Type), dq(l.Reason))
+			node(from), node(to), color, color, dq(l.Type), dqTip(l.Reason))
 	}
 	if g.Analysis != nil {
 		for _, c := range g.Analysis.Contradictions {
@@ -104,7 +115,7 @@ func DOT(w io.Writer, g *Graph) error {
 				continue
 			}
 			fmt.Fprintf(bw, "  %s -> %s [dir=both, arrowhead=tee, arrowtail=tee, constraint=false, color=%q, fontcolor=%q, penwidth=2, label=%s, tooltip=%s];\n",
-				node(a), node(b), contradictionColor, contradictionColor, dq(fmt.Sprintf("contradicts %.2f", c.Confidence)), dq(c.Reason))
+				node(a), node(b), contradictionColor, contradictionColor, dq(fmt.Sprintf("contradicts %.2f", c.Confidence)), dqTip(c.Reason))
 		}
 	}
 	fmt.Fprintf(bw, "}\n")

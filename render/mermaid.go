@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
@@ -50,7 +51,7 @@ func Mermaid(w io.Writer, g *Graph) error {
 		fmt.Fprintf(bw, "  style b%d stroke:%s\n", bi, branchColor(bi))
 	}
 	edges := 0
-	var red []int
+	var red []string
 	for i := range g.Thoughts {
 		t := &g.Thoughts[i]
 		p := g.thought(t.ParentID)
@@ -74,7 +75,7 @@ func Mermaid(w io.Writer, g *Graph) error {
 		}
 		fmt.Fprintf(bw, "  %s -.->|\"%s\"| %s\n", node(from), mmd(l.Type), node(to))
 		if l.Type == "contradictory" {
-			red = append(red, edges)
+			red = append(red, strconv.Itoa(edges))
 		}
 		edges++
 	}
@@ -85,7 +86,7 @@ func Mermaid(w io.Writer, g *Graph) error {
 				continue
 			}
 			fmt.Fprintf(bw, "  %s x-.-x|\"contradicts %.2f\"| %s\n", node(a), c.Confidence, node(b))
-			red = append(red, edges)
+			red = append(red, strconv.Itoa(edges))
 			edges++
 		}
 	}
@@ -117,8 +118,10 @@ func Mermaid(w io.Writer, g *Graph) error {
 			fmt.Fprintf(bw, "  class %s %s\n", strings.Join(c.nodes, ","), c.class)
 		}
 	}
-	for _, e := range red {
-		fmt.Fprintf(bw, "  linkStyle %d stroke:%s,stroke-width:2px,color:%s\n", e, contradictionColor, contradictionColor)
+	// One linkStyle for all red edges: a session can have hundreds, and
+	// mermaid refuses a diagram of more than 50,000 characters by default.
+	if len(red) > 0 {
+		fmt.Fprintf(bw, "  linkStyle %s stroke:%s,stroke-width:2px,color:%s\n", strings.Join(red, ","), contradictionColor, contradictionColor)
 	}
 	return bw.Flush()
 }

@@ -150,7 +150,8 @@ func TestEscapers(t *testing.T) {
 		{md("a *b* <i>x</i> & `c` | [d](e)"), "a \\*b\\* &lt;i&gt;x&lt;/i&gt; &amp; \\`c\\` \\| \\[d\\](e)"},
 		{mdBlock("# h\n  - item\n12) x\n", ""), "> \\# h\n> \\- item\n> 12\\) x\n>\n"},
 		{mmd(`a "b" #c; d|e <f> %% {g}`), "a #34;b#34; #35;c#59; d#124;e #60;f#62; #37;#37; #123;g#125;"},
-		{dq("a \"b\" \\N\nc"), `"a \"b\" \\N\nc"`},
+		{dq("a \"b\" \\N\nc &amp;"), `"a \"b\" \\N\nc &amp;amp;"`},
+		{dqTip("a \"b\" \\N\nc &amp;"), `"a \"b\" \\\\N\nc &amp;amp;"`},
 		{clip("one\ntwo   three", 8), "one two…"},
 	} {
 		if c.got != c.want {
