@@ -5,6 +5,7 @@
 // thought, and where to save the screenshot. Prints one JSON line of
 // results; exits non-zero on a failed check.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -83,6 +84,98 @@ try {
   check(scriptsRun.length === 0, 'a script in the new thought ran');
   await page.screenshot({ path: spec.screenshot, fullPage: false });
   results.screenshot = spec.screenshot;
+
+  // Mermaid exports through the mermaid library (pinned in package.json):
+  // the 200-thought session and a small one made here of every kind of
+  // text, branch and edge an export must escape. Each must parse and
+  // render with one node per thought showing its text, one edge per edge
+  // line, and red edges where the export colours them. The limits are
+  // raised to render here; results.mermaid records each export's size and
+  // edges against mermaid's defaults (maxTextSize 50,000, maxEdges 500),
+  // which a user pasting it into another mermaid gets, and the
+  // 200-thought session must fit them.
+  const special = 'mermaid-special';
+  const mcp = new Client({ name: 'viewer-e2e-mermaid', version: '1' });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(spec.url + 'mcp')));
+  const call = async (name, args) => {
+    const r = await mcp.callTool({ name, arguments: { session_id: special, ...args } });
+    check(!r.isError, `${name} failed: ${JSON.stringify(r.content)}`);
+  };
+  await call('think', { confidence: 0.9, thought: 'Start: quotes "double" \'single\' back\\slash \\N \\G ends in \\' });
+  await call('think', { confidence: 0.3, thought: '<script>tgInjected(2)</script> {braces} [b] (c) | pipe # hash ; semi %% & &amp; &#60; `tick`' });
+  await call('select_path', { selected_index: 1, alternatives: [
+    { thought: '#35; entity #quot; --> ==> -.-> x-.-x end subgraph style classDef linkStyle', confidence: 0.5 },
+    { thought: 'line one\nline two\r\n\ttabbed: emoji 🧠🤔 👨‍👩‍👧, naïve 日本語 ∑ → ≠ Ω\u200b\u202e!', confidence: 0.8 },
+    { thought: '`markdown` **bold** _it_ <img src=x onerror="tgInjected(3)">', confidence: 0.4 }] });
+  await call('think', { confidence: 0.7, thought: 'very long content, '.repeat(500) });
+  await call('think', { thought: 'The cache hit rate is 90 percent.' });
+  await call('think', { thought: 'The cache hit rate is not 90 percent.' });
+  const weird = 'alt: a/b @x.y - z';
+  await call('branch-thinking', { content: 'In the branch {x} "y" <z> \\ #;|', type: 'analysis', branchId: weird, confidence: 0.6 });
+  await call('branch-thinking', { content: 'Second branch', type: 'analysis', branchId: 'b2', parentBranchId: weird,
+    crossRefs: ['builds_upon', 'contradictory', 'complementary', 'alternative'].map((type) =>
+      ({ toBranch: type === 'alternative' ? 'main' : weird, type, reason: `${type}: "quoted" <b>x</b> \\N | # ;` })) });
+  await mcp.close();
+  results.mermaid = {};
+  const mermaidPage = await browser.newPage();
+  mermaidPage.on('pageerror', (e) => failures.push('mermaid page error: ' + e.message));
+  await mermaidPage.exposeFunction('tgInjected', (s) => scriptsRun.push('mermaid ' + s));
+  await mermaidPage.addScriptTag({ path: fileURLToPath(new URL('node_modules/mermaid/dist/mermaid.min.js', import.meta.url)) });
+  for (const id of [spec.session200, special]) {
+    const get = async (format) => {
+      const r = await fetch(spec.url + 'sessions/' + encodeURIComponent(id) + '/export/' + format);
+      check(r.ok, `export ${format} of ${id}: HTTP ${r.status}`);
+      return format === 'json' ? r.json() : r.text();
+    };
+    const text = await get('mermaid');
+    const doc = await get('json');
+    const edgeList = text.split('\n').filter((l) => /^ +t\d+ (-->|==>|-\.->|x-\.-x)/.test(l));
+    const edgeLines = edgeList.length;
+    // Red: the analysis' contradictions and contradictory cross-references,
+    // as the from_to pairs mermaid names their paths by.
+    const wantRed = edgeList.filter((l) => / x-\.-x\|/.test(l) || /\|"contradictory"\|/.test(l))
+      .map((l) => l.trim().split(' ').filter((w) => /^t\d+$/.test(w)).join('_')).sort().join(' ');
+    const drawn = await mermaidPage.evaluate(async (text) => {
+      mermaid.initialize({ startOnLoad: false, maxTextSize: 10_000_000, maxEdges: 100_000 });
+      try {
+        await mermaid.parse(text);
+        const { svg } = await mermaid.render('g', text);
+        const box = document.createElement('div');
+        box.innerHTML = svg;
+        const nodes = [...box.querySelectorAll('g.node')].map((n) => [n.id.match(/flowchart-t(\d+)-/)?.[1], n.textContent]);
+        const links = [...box.querySelectorAll('.flowchart-link')];
+        const red = links.filter((l) => /#d62728/i.test(l.getAttribute('style'))).map((l) => l.id.match(/L_(t\d+_t\d+)_\d+$/)?.[1]);
+        return { nodes, edges: links.length, red: red.sort().join(' '),
+          markup: box.querySelectorAll('script, img, b').length };
+      } catch (e) {
+        return { error: String(e && e.message || e) };
+      }
+    }, text);
+    results.mermaid[id] = { chars: text.length, edges: edgeLines, thoughts: doc.thoughts.length,
+      fitsDefaults: text.length <= 50000 && edgeLines <= 500, drawnNodes: drawn.nodes?.length, drawnEdges: drawn.edges };
+    if (!check(!drawn.error, `mermaid rejects the export of ${id}: ${drawn.error}`)) continue;
+    check(drawn.nodes.length === doc.thoughts.length, `mermaid drew ${drawn.nodes.length} nodes for the ${doc.thoughts.length} thoughts of ${id}`);
+    const parents = doc.thoughts.filter((t) => t.parentId).length;
+    check(edgeLines >= parents + doc.links.length, `${id}: ${edgeLines} edges for ${parents} parents and ${doc.links.length} links`);
+    check(drawn.edges === edgeLines, `mermaid drew ${drawn.edges} of the ${edgeLines} edges of ${id}`);
+    check(drawn.red === wantRed, `${id}: mermaid drew red edges ${drawn.red}, want ${wantRed}`);
+    check(drawn.markup === 0, `markup of a thought of ${id} rendered as elements`);
+    // Each node shows its step and confidence, then the thought on one
+    // line (clipped at 60 characters with an ellipsis).
+    const byStep = new Map(doc.thoughts.map((t) => [String(t.step), t]));
+    for (const [step, shown] of drawn.nodes) {
+      const t = byStep.get(step);
+      const conf = t?.confidence == null ? '—' : t.confidence.toFixed(2);
+      const line = Array.from(t ? t.content.split(/\s+/).filter(Boolean).join(' ') : '');
+      const want = `#${step} · ${conf}` + (line.length <= 60 ? line.join('') : line.slice(0, 59).join('') + '…');
+      check(shown === want, `${id}: node ${step} shows ${JSON.stringify(shown)}, want ${JSON.stringify(want)}`);
+    }
+  }
+  const m200 = results.mermaid[spec.session200];
+  check(m200.fitsDefaults, `the Mermaid export of the 200-thought session (${m200.chars} characters, ${m200.edges} edges) exceeds mermaid's default limits`);
+  check(results.mermaid[special].thoughts >= 10, `the special session has ${results.mermaid[special].thoughts} thoughts`);
+  check(scriptsRun.length === 0, 'a script in a Mermaid export ran');
+  await mermaidPage.close();
 
   // First render of the 2,000-thought session, in a fresh page each time:
   // from navigation until the viewer's script has run over the drawn graph
