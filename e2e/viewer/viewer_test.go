@@ -156,9 +156,13 @@ func TestViewerInChromium(t *testing.T) {
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	var res struct {
-		Nodes200  int      `json:"nodes200"`
-		LiveMS    int      `json:"liveMs"`
-		Failures  []string `json:"failures"`
+		Nodes200 int      `json:"nodes200"`
+		LiveMS   int      `json:"liveMs"`
+		Failures []string `json:"failures"`
+		Mermaid  map[string]struct {
+			Chars, Edges, Thoughts int
+			FitsDefaults           bool
+		} `json:"mermaid"`
 		First2000 []struct {
 			Wall, TTFB, Response, DCL, Ready int
 			Layout, Style, Script, Task      int
@@ -177,6 +181,10 @@ func TestViewerInChromium(t *testing.T) {
 	}
 	t.Logf("200-thought session: %d nodes; a thought added through MCP appeared after %d ms; screenshot %s",
 		res.Nodes200, res.LiveMS, filepath.Join(artifacts, "viewer-200.png"))
+	for id, m := range res.Mermaid {
+		t.Logf("Mermaid export of %s (%d thoughts): %d characters, %d edges; within mermaid's default limits (50,000 characters, 500 edges): %v",
+			id, m.Thoughts, m.Chars, m.Edges, m.FitsDefaults)
+	}
 	for i, r := range res.First2000 {
 		kind := "warm (server cache)"
 		if i == 0 {
