@@ -91,8 +91,8 @@ type plannerOutput struct {
 	PlanningComplete  *bool                   `json:"planning_complete"`
 	PlanSummary       *string                 `json:"plan_summary"`
 	NextSteps         *string                 `json:"next_steps"`
-	ThinkingRequired  *bool                   `json:"thinking_required" jsonschema:"not assessed by this server: always null"`
-	RequiredThinking  []string                `json:"required_thinking" jsonschema:"not assessed by this server: always null"`
+	ThinkingRequired  *bool                   `json:"thinking_required" jsonschema:"whether the model said this step leaves questions that need careful thought; null when its answer did not say"`
+	RequiredThinking  []string                `json:"required_thinking" jsonschema:"those questions; null when the model's answer did not say"`
 	PlannerRequired   *bool                   `json:"planner_required" jsonschema:"whether more planning steps are needed (next_step_required or more_steps_needed)"`
 	ModelUsed         *string                 `json:"model_used"`
 	SynthesisSnapshot *reasoning.PlanSnapshot `json:"synthesis_snapshot"`
@@ -471,6 +471,10 @@ func (s *Server) addLuxTools() {
 			}
 			more := in.NextStepRequired || in.MoreStepsNeeded
 			out.PlannerRequired = &more
+			if res.OpenQuestions != nil {
+				need := len(res.OpenQuestions) > 0
+				out.ThinkingRequired, out.RequiredThinking = &need, res.OpenQuestions
+			}
 			if res.PlanningComplete {
 				out.PlanningComplete = &res.PlanningComplete
 				out.PlanSummary = strPtr(res.PlanSummary)

@@ -219,8 +219,8 @@ func TestPlannerWithBranchEndsWithSummary(t *testing.T) {
 	fake := &fakeOpenAI{}
 	fake.script(
 		chatReply{content: "Choose CRDTs for conflict-free merging of concurrent edits."},
-		chatReply{content: "Use WebSocket servers behind a load balancer to relay operations."},
-		chatReply{content: "Alternatively adopt operational transformation with one central server per document."},
+		chatReply{content: `{"step": "Use WebSocket servers behind a load balancer to relay operations.", "open_questions": ["How many editors share one document at peak?", " "]}`},
+		chatReply{content: `{"step": "Alternatively adopt operational transformation with one central server per document.", "open_questions": []}`},
 		chatReply{content: "Here is the last step:\n```json\n" + `{"step": "Persist snapshots and the operation log in PostgreSQL.", "summary": "An OT server per document relays edits and persists them.", "next_steps": ["Prototype the OT server", "Load test with 100 editors"]}` + "\n```"},
 	)
 	e := newLuxEnv(t, fake)
@@ -229,7 +229,8 @@ func TestPlannerWithBranchEndsWithSummary(t *testing.T) {
 	sid := out["session_id"].(string)
 	if out["status"] != "planning" || out["step_number"] != 1.0 || out["total_steps"] != 4.0 || out["next_step_required"] != true ||
 		out["step_content"] != "Choose CRDTs for conflict-free merging of concurrent edits." || out["continuation_id"] != sid ||
-		out["model_used"] != "gpt-test-2026" || out["planning_complete"] != nil || out["plan_summary"] != nil {
+		out["model_used"] != "gpt-test-2026" || out["planning_complete"] != nil || out["plan_summary"] != nil ||
+		out["thinking_required"] != nil || out["required_thinking"] != nil { // a plain-text answer says nothing of open questions
 		t.Fatal(out)
 	}
 	md := out["metadata"].(map[string]any)
@@ -239,14 +240,20 @@ func TestPlannerWithBranchEndsWithSummary(t *testing.T) {
 	if fake.request(0)["model"] != "o3-pro" {
 		t.Fatal(fake.request(0))
 	}
-	mustCall(t, cs, "planner", map[string]any{"step": "", "step_number": 2, "total_steps": 4, "next_step_required": true, "continuation_id": sid})
-	if m := fake.messages(1); !strings.Contains(m[1], "Task: Design a real-time collaborative editing system") || !strings.Contains(m[1], "Plan step 1: Choose CRDTs") {
+	out = mustCall(t, cs, "planner", map[string]any{"step": "", "step_number": 2, "total_steps": 4, "next_step_required": true, "continuation_id": sid})
+	if m := fake.messages(1); !strings.Contains(m[1], "Task: Design a real-time collaborative editing system") || !strings.Contains(m[1], "Plan step 1: Choose CRDTs") ||
+		!strings.Contains(m[1], `"open_questions"`) {
 		t.Fatalf("plan so far not sent: %q", m)
+	}
+	if out["step_content"] != "Use WebSocket servers behind a load balancer to relay operations." || out["thinking_required"] != true ||
+		fmt.Sprint(out["required_thinking"]) != "[How many editors share one document at peak?]" {
+		t.Fatal(out)
 	}
 	out = mustCall(t, cs, "planner", map[string]any{"step": "What if we centralise?", "step_number": 3, "total_steps": 4, "next_step_required": true,
 		"is_branch_point": true, "branch_from_step": 1, "branch_id": "ot", "session_id": sid})
 	md = out["metadata"].(map[string]any)
-	if out["status"] != "branching" || md["branch_id"] != "ot" || md["is_branch_point"] != true || md["branch_from_step"] != 1.0 || md["branches"].([]any)[0] != "ot" {
+	if out["status"] != "branching" || md["branch_id"] != "ot" || md["is_branch_point"] != true || md["branch_from_step"] != 1.0 || md["branches"].([]any)[0] != "ot" ||
+		out["thinking_required"] != false || len(out["required_thinking"].([]any)) != 0 {
 		t.Fatal(out)
 	}
 	// The branch starts at step 1: step 2 (on main) is not part of its plan.

@@ -59,21 +59,29 @@ type PlannerResult struct {
 	PlanningComplete bool
 	PlanSummary      string
 	NextSteps        string
-	ModelUsed        string
-	Snapshot         PlanSnapshot
+	// OpenQuestions are the questions the model said the step leaves
+	// open; nil when it did not answer in the form asked for.
+	OpenQuestions []string
+	ModelUsed     string
+	Snapshot      PlanSnapshot
 }
 
 var plannerFields = stepFields{tool: "planner", mode: "planner", content: "step", number: "step_number", total: "total_steps",
 	revises: "revises_step_number", branchFrom: "branch_from_step", branch: "branch_id", rootType: "task", inputType: "guidance", rootName: "task"}
 
-const plannerSystemPrompt = `You are a planning assistant. You build a plan for a task one step at a time. Write only the plan step you are asked for: concrete and actionable, one to four sentences, in plain text, without preamble or numbering.`
+const plannerSystemPrompt = `You are a planning assistant. You build a plan for a task one step at a time. Write only the plan step you are asked for: concrete and actionable, one to four sentences, without preamble or numbering.`
 
-const plannerFinalPrompt = `This is the last step of the plan. Answer with JSON only: {"step": "<the last plan step>", "summary": "<the whole plan in two to four sentences>", "next_steps": ["<first action to take>", "..."]}.`
+// plannerStepPrompt asks for the step and the questions it leaves open,
+// which become thinking_required and required_thinking.
+const plannerStepPrompt = `Answer with JSON only: {"step": "<the plan step>", "open_questions": ["<a question that needs careful thought before this step can be carried out>", "..."]}; "open_questions" is [] when the step leaves none.`
 
-type plannerFinal struct {
-	Step      string   `json:"step"`
-	Summary   string   `json:"summary"`
-	NextSteps []string `json:"next_steps"`
+const plannerFinalPrompt = `This is the last step of the plan. Answer with JSON only: {"step": "<the last plan step>", "open_questions": ["<a question that needs careful thought before the plan can be carried out>", "..."] ([] when none), "summary": "<the whole plan in two to four sentences>", "next_steps": ["<first action to take>", "..."]}.`
+
+type plannerAnswer struct {
+	Step          string    `json:"step"`
+	OpenQuestions *[]string `json:"open_questions"`
+	Summary       string    `json:"summary"`
+	NextSteps     []string  `json:"next_steps"`
 }
 
 var decisionCues = []string{"will ", "use ", "choose", "chose", "decide", "adopt", "select", "prefer", "go with", "opt for", "pick "}
@@ -129,6 +137,8 @@ func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult,
 	}
 	if done {
 		prompt += "\n" + plannerFinalPrompt
+	} else {
+		prompt += "\n" + plannerStepPrompt
 	}
 	temp := 0.7
 	if in.Temperature != nil {
@@ -140,17 +150,28 @@ func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult,
 		return nil, err
 	}
 	content := strings.TrimSpace(resp.Content)
-	var final plannerFinal
-	if done && llm.ExtractJSON(content, &final) == nil && strings.TrimSpace(final.Step) != "" {
+	var final plannerAnswer
+	if llm.ExtractJSON(content, &final) == nil && strings.TrimSpace(final.Step) != "" {
 		content = strings.TrimSpace(final.Step)
 	} else {
-		final = plannerFinal{}
+		// Not the JSON asked for: the whole answer is the step, and
+		// nothing is known about open questions.
+		final = plannerAnswer{}
+	}
+	var open []string
+	if final.OpenQuestions != nil {
+		open = []string{}
+		for _, q := range *final.OpenQuestions {
+			if q = strings.TrimSpace(q); q != "" {
+				open = append(open, q)
+			}
+		}
 	}
 	if content == "" {
 		return nil, providerError(&llm.APIError{Provider: resp.Provider, StatusCode: 200, Message: "the model returned an empty plan step"})
 	}
 	ts := computeTokenStats(resp, requested)
-	meta := stepMeta{Run: st.Run.Run, Number: in.StepNumber, Role: "step", Provider: resp.Provider, Model: resp.Model, TokenConfidence: ts.Confidence}
+	meta := stepMeta{Run: st.Run.Run, Number: in.StepNumber, Role: "step", Provider: resp.Provider, Model: resp.Model, TokenConfidence: ts.Confidence, OpenQuestions: open}
 	if in.RevisesStepNumber != nil {
 		meta.Revises = *in.RevisesStepNumber
 	}
@@ -172,7 +193,7 @@ func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult,
 		return nil, err
 	}
 	res := &PlannerResult{Session: *sess, Step: *stored, TotalSteps: run.Total, Branches: slices.Clone(run.Branches), BranchID: stored.BranchID,
-		HistoryLength: run.Count, ModelUsed: resp.Model}
+		HistoryLength: run.Count, ModelUsed: resp.Model, OpenQuestions: open}
 	if res.Branches == nil {
 		res.Branches = []string{}
 	}

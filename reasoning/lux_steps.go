@@ -105,6 +105,8 @@ type stepMeta struct {
 	Metrics *StepMetrics `json:"metrics,omitempty"`
 	// TokenConfidence is exp(mean token log-probability), when known.
 	TokenConfidence *float64 `json:"token_confidence,omitempty"`
+	// OpenQuestions of a plan step, as the model gave them.
+	OpenQuestions []string `json:"open_questions,omitempty"`
 }
 
 func (f stepFields) validate(in *stepInput, maxLen int) error {
