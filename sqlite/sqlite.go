@@ -40,6 +40,10 @@ type Options struct {
 	// CheckpointInterval is how often the WAL is checkpointed in the
 	// background (default 500 ms); commits never checkpoint themselves.
 	CheckpointInterval time.Duration
+	// WALLimitFrames bounds the WAL: when a background checkpoint finds
+	// more frames than this (default 4096, 16 MiB of 4 KiB pages), it
+	// truncates the WAL, briefly holding up writers.
+	WALLimitFrames int
 }
 
 func (o *Options) defaults() {
@@ -54,6 +58,9 @@ func (o *Options) defaults() {
 	}
 	if o.CheckpointInterval <= 0 {
 		o.CheckpointInterval = 500 * time.Millisecond
+	}
+	if o.WALLimitFrames <= 0 {
+		o.WALLimitFrames = 4096
 	}
 }
 
@@ -167,7 +174,7 @@ func Open(ctx context.Context, path string, opts Options) (*sqlstore.DB, error) 
 		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
 	}
 	db := sqlstore.New(write, read, Dialect)
-	stop := startCheckpointer(read, opts.CheckpointInterval)
+	stop := startCheckpointer(read, write, opts.CheckpointInterval, opts.WALLimitFrames)
 	db.AddCloser(func() error { stop(); return nil })
 	return db, nil
 }
@@ -175,8 +182,20 @@ func Open(ctx context.Context, path string, opts Options) (*sqlstore.DB, error) 
 // startCheckpointer copies the WAL back into the database file every
 // interval, off the writers' path (PASSIVE: it waits for no reader or
 // writer), so that no tool call pays for a checkpoint inside its commit.
+//
+// A PASSIVE checkpoint never resets the WAL: SQLite starts it over only when
+// a writer begins after every frame has been copied back, which under a
+// steady stream of writes (new frames land while the checkpoint runs) does
+// not happen, and the WAL would grow without bound (about 55 KB per think).
+// So when a checkpoint finds more than limit frames in the WAL, a TRUNCATE
+// checkpoint follows on the writer connection: it takes its turn among this
+// process's writers (racing them for the file lock instead, it lost to a
+// busy writer nearly every time), waits for readers to leave the WAL, copies
+// the few frames the PASSIVE one left and empties the WAL, holding up
+// writers for that long.
+//
 // It returns a function that stops it and waits.
-func startCheckpointer(pool *sql.DB, interval time.Duration) func() {
+func startCheckpointer(pool, writer *sql.DB, interval time.Duration, limit int) func() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -189,7 +208,11 @@ func startCheckpointer(pool *sql.DB, interval time.Duration) func() {
 				return
 			case <-t.C:
 				// A failure (busy, closed) is retried at the next tick.
-				_, _ = pool.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+				var busy, frames, copied int
+				err := pool.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &frames, &copied)
+				if err == nil && frames > limit {
+					_, _ = writer.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+				}
 			}
 		}
 	}()
