@@ -163,15 +163,23 @@ func (p *suspendedCalls) len() int {
 	return len(p.calls)
 }
 
-// multiRoundTripSampling reports whether the client of this call is on a
-// protocol that forbids sampling requests during a call but declared the
-// sampling capability: its model is reached through input_required results.
-func multiRoundTripSampling(ss *mcp.ServerSession) bool {
+// multiRoundTripProtocol is the first protocol version on which sampling
+// during a call goes through input_required results.
+const multiRoundTripProtocol = "2026-07-28"
+
+// clientSampling reports whether the client of a call declared the
+// sampling capability, and whether it is on a multi round-trip protocol
+// (which forbids sampling requests during a call: its model is reached
+// through input_required results instead).
+func clientSampling(ss *mcp.ServerSession) (declared, multiRoundTrip bool) {
 	if ss == nil {
-		return false
+		return false, false
 	}
 	ip := ss.InitializeParams()
-	return ip != nil && ip.ProtocolVersion >= "2026-07-28" && ip.Capabilities != nil && ip.Capabilities.Sampling != nil
+	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Sampling == nil {
+		return false, false
+	}
+	return true, ip.ProtocolVersion >= multiRoundTripProtocol
 }
 
 // callSuspendable runs an LLM-backed tool for a multi round-trip client:

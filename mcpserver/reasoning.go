@@ -77,7 +77,7 @@ func (s *Server) llmCall(ctx context.Context, req *mcp.CallToolRequest) reasonin
 	} else if ss := req.Session; ss != nil {
 		// Older protocols: sampling is a request to the client during the
 		// call.
-		if ip := ss.InitializeParams(); ip != nil && ip.Capabilities != nil && ip.Capabilities.Sampling != nil && ip.ProtocolVersion < "2026-07-28" {
+		if declared, mrtr := clientSampling(ss); declared && !mrtr {
 			call.Sampler = ss.CreateMessage
 		}
 		if token := req.Params.GetProgressToken(); token != nil {

@@ -166,7 +166,7 @@ func (s *Server) addTool(d toolDef) {
 	}
 	known := schemaProperties(d.tool.InputSchema)
 	s.mcp.AddTool(d.tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if d.llm && multiRoundTripSampling(req.Session) {
+		if _, mrtr := clientSampling(req.Session); d.llm && mrtr {
 			return s.callSuspendable(ctx, req, func(ctx context.Context) *mcp.CallToolResult { return s.runTool(ctx, req, d, known) }), nil
 		}
 		return s.runTool(ctx, req, d, known), nil
