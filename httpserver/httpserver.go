@@ -10,7 +10,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -261,6 +263,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return streams },
 		ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelWarn),
 	}
+	if addr := os.Getenv("THINKGRAPH_PPROF_ADDR"); addr != "" {
+		stop, err := s.servePprof(addr)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -287,4 +296,28 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		}
 	}
 	return nil
+}
+
+// servePprof serves the runtime profiles (net/http/pprof) on addr, which
+// must be a loopback address: THINKGRAPH_PPROF_ADDR, for profiling the
+// server under load. It returns a function that stops it.
+func (s *Server) servePprof(addr string) (func(), error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || !IsLoopback(host) {
+		return nil, errors.New("THINKGRAPH_PPROF_ADDR must be a loopback host:port, e.g. 127.0.0.1:6060")
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	s.opts.Logger.Info("serving profiles", "addr", "http://"+addr+"/debug/pprof/")
+	return func() { _ = hs.Close() }, nil
 }

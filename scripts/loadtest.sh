@@ -10,12 +10,17 @@
 #
 # DURATION (default 60s) and CLIENTS (32) override the defaults. Results are
 # printed and written as JSON to bench/results/load-<scenario>.json.
+# PROFILE=DIR also writes CPU profiles there: the load generator's
+# (loadgen.pprof) and, for the sqlite and replicas scenarios, each server's
+# over the middle of the run (server-<name>.pprof); read them with
+# `go tool pprof -top -cum FILE`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-60s}
 CLIENTS=${CLIENTS:-32}
 PGURL=${PGURL:-postgres://postgres@127.0.0.1:5432/thinkgraph_load?sslmode=disable}
 OUT=bench/results
+PROFILE=${PROFILE:-}
 mkdir -p "$OUT"
 work=$(mktemp -d)
 pids=()
@@ -33,9 +38,12 @@ ensure_pg() {
 }
 
 # start NAME PORT [env...]: a server on 127.0.0.1:PORT; waits until /readyz answers.
+# With PROFILE, it serves its profiles on 127.0.0.1:PORT+1000.
 start() {
 	local name=$1 port=$2; shift 2
-	env "$@" LOG_LEVEL=warn "$work/thinkgraph" serve --http "127.0.0.1:$port" --stateless 2>"$work/$name.log" &
+	local pprof=()
+	[ -n "$PROFILE" ] && pprof=(THINKGRAPH_PPROF_ADDR="127.0.0.1:$((port + 1000))")
+	env "$@" "${pprof[@]}" LOG_LEVEL=warn "$work/thinkgraph" serve --http "127.0.0.1:$port" --stateless 2>"$work/$name.log" &
 	pids+=($!)
 	eval "pid_$name=$!"
 	for _ in $(seq 1 100); do
@@ -45,19 +53,56 @@ start() {
 	echo "server $name did not become ready:"; cat "$work/$name.log"; exit 1
 }
 
+# profile_servers PORT...: with PROFILE, fetches each server's CPU profile
+# over the middle half of the run, in the background.
+profile_servers() {
+	[ -n "$PROFILE" ] || return 0
+	mkdir -p "$PROFILE"
+	local secs
+	case $DURATION in
+	*m) secs=$((${DURATION%m} * 60)) ;;
+	*) secs=${DURATION%s} ;;
+	esac
+	for port in "$@"; do
+		(sleep $((secs / 4)); curl -fs -o "$PROFILE/server-$port.pprof" "http://127.0.0.1:$((port + 1000))/debug/pprof/profile?seconds=$((secs / 2))") &
+	done
+}
+
+# cpu_seconds PID: user+system CPU time the process has used so far.
+cpu_seconds() {
+	awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+
+# report_cpu NAME...: prints each server's CPU time and the machine's load,
+# so that figures taken on a busy machine can be told apart.
+report_cpu() {
+	for name in "$@"; do
+		local pid
+		eval "pid=\$pid_$name"
+		echo "server $name CPU: $(cpu_seconds "$pid") s"
+	done
+	echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 scenario() {
 	local s=$1
 	echo "== $s (clients=$CLIENTS duration=$DURATION)"
+	local lgprof=()
+	if [ -n "$PROFILE" ]; then mkdir -p "$PROFILE"; lgprof=(-cpuprofile "$PROFILE/loadgen.pprof"); fi
 	case $s in
 	sqlite)
 		start a 18181 DATABASE_PATH="$work/load.db"
-		"$work/loadtest" -targets http://127.0.0.1:18181/mcp -clients "$CLIENTS" -duration "$DURATION" -db "$work/load.db" -json "$OUT/load-sqlite.json"
+		profile_servers 18181
+		"$work/loadtest" "${lgprof[@]}" -targets http://127.0.0.1:18181/mcp -clients "$CLIENTS" -duration "$DURATION" -db "$work/load.db" -json "$OUT/load-sqlite.json"
+		report_cpu a
 		;;
 	replicas)
 		ensure_pg
 		start a 18181 DATABASE_URL="$PGURL"
 		start b 18182 DATABASE_URL="$PGURL"
-		"$work/loadtest" -targets http://127.0.0.1:18181/mcp,http://127.0.0.1:18182/mcp -clients "$CLIENTS" -duration "$DURATION" -db "$PGURL" -json "$OUT/load-replicas.json"
+		profile_servers 18181 18182
+		"$work/loadtest" "${lgprof[@]}" -targets http://127.0.0.1:18181/mcp,http://127.0.0.1:18182/mcp -clients "$CLIENTS" -duration "$DURATION" -db "$PGURL" -json "$OUT/load-replicas.json"
+		report_cpu a b
 		;;
 	kill-replica)
 		ensure_pg

@@ -23,10 +23,12 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,25 +45,28 @@ type ack struct {
 }
 
 type report struct {
-	Targets        []string       `json:"targets"`
-	Clients        int            `json:"clients"`
-	DurationS      float64        `json:"duration_s"`
-	Calls          int64          `json:"calls"`
-	Errors         int64          `json:"errors"`
-	ErrorKinds     map[string]int `json:"error_kinds,omitempty"`
-	Failovers      int64          `json:"failovers"`
-	Throughput     float64        `json:"calls_per_s"`
-	P50ms          float64        `json:"p50_ms"`
-	P90ms          float64        `json:"p90_ms"`
-	P99ms          float64        `json:"p99_ms"`
-	MaxMs          float64        `json:"max_ms"`
-	Acknowledged   int            `json:"acknowledged_writes"`
-	Verified       bool           `json:"verified"`
-	Lost           int            `json:"lost"`
-	Duplicated     int            `json:"duplicated"`
-	StepGaps       int            `json:"step_gaps"`
-	VerifySkipped  string         `json:"verify_skipped,omitempty"`
-	VerifyDetails  []string       `json:"verify_details,omitempty"`
+	Targets       []string       `json:"targets"`
+	Clients       int            `json:"clients"`
+	DurationS     float64        `json:"duration_s"`
+	Calls         int64          `json:"calls"`
+	Errors        int64          `json:"errors"`
+	ErrorKinds    map[string]int `json:"error_kinds,omitempty"`
+	Failovers     int64          `json:"failovers"`
+	Throughput    float64        `json:"calls_per_s"`
+	P50ms         float64        `json:"p50_ms"`
+	P90ms         float64        `json:"p90_ms"`
+	P99ms         float64        `json:"p99_ms"`
+	MaxMs         float64        `json:"max_ms"`
+	Acknowledged  int            `json:"acknowledged_writes"`
+	Verified      bool           `json:"verified"`
+	Lost          int            `json:"lost"`
+	Duplicated    int            `json:"duplicated"`
+	StepGaps      int            `json:"step_gaps"`
+	VerifySkipped string         `json:"verify_skipped,omitempty"`
+	VerifyDetails []string       `json:"verify_details,omitempty"`
+	// LoadgenCPUs is the CPU time the load generator itself used while
+	// sending calls (user + system), in seconds.
+	LoadgenCPUs    float64        `json:"loadgen_cpu_s"`
 	StartedAt      time.Time      `json:"started_at"`
 	ClientsPerHost map[string]int `json:"clients_per_target"`
 }
@@ -74,12 +79,27 @@ func main() {
 	token := flag.String("token", "", "bearer token")
 	failover := flag.Bool("failover", false, "on a transport error, reconnect to the next target and retry the call")
 	jsonOut := flag.String("json", "", "also write the report as JSON to this file")
+	cpuProfile := flag.String("cpuprofile", "", "write the load generator's own CPU profile to this file")
 	flag.Parse()
 	if *clients < 1 || *duration <= 0 {
 		fmt.Fprintln(os.Stderr, "loadtest: -clients must be ≥ 1 and -duration > 0")
 		os.Exit(2)
 	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			os.Exit(1)
+		}
+	}
 	rep, err := run(strings.Split(*targets, ","), *clients, *duration, *token, *failover, *db)
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
@@ -90,8 +110,8 @@ func main() {
 			fmt.Fprintln(os.Stderr, "loadtest:", err)
 		}
 	}
-	fmt.Printf("targets=%d clients=%d duration=%.0fs calls=%d errors=%d failovers=%d throughput=%.0f/s p50=%.2fms p90=%.2fms p99=%.2fms max=%.1fms\n",
-		len(rep.Targets), rep.Clients, rep.DurationS, rep.Calls, rep.Errors, rep.Failovers, rep.Throughput, rep.P50ms, rep.P90ms, rep.P99ms, rep.MaxMs)
+	fmt.Printf("targets=%d clients=%d duration=%.0fs calls=%d errors=%d failovers=%d throughput=%.0f/s p50=%.2fms p90=%.2fms p99=%.2fms max=%.1fms loadgen_cpu=%.1fs\n",
+		len(rep.Targets), rep.Clients, rep.DurationS, rep.Calls, rep.Errors, rep.Failovers, rep.Throughput, rep.P50ms, rep.P90ms, rep.P99ms, rep.MaxMs, rep.LoadgenCPUs)
 	if rep.VerifySkipped != "" {
 		fmt.Printf("verification skipped: %s\n", rep.VerifySkipped)
 	} else {
@@ -108,18 +128,33 @@ func main() {
 	}
 }
 
-type bearer struct{ token string }
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
 
 func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
+	return b.next.RoundTrip(r)
 }
 
-func connect(ctx context.Context, target, token string) (*mcp.ClientSession, error) {
-	hc := &http.Client{Transport: http.DefaultTransport, Timeout: 30 * time.Second}
+// newTransport returns the HTTP transport shared by all clients. It keeps
+// an idle connection per client: http.DefaultTransport keeps only 2 per
+// host, so with more clients most calls would open (and the server accept)
+// a new TCP connection, which measures connection set-up rather than the
+// server's calls.
+func newTransport(clients int) *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 2 * clients
+	t.MaxIdleConnsPerHost = clients
+	return t
+}
+
+func connect(ctx context.Context, target, token string, transport http.RoundTripper) (*mcp.ClientSession, error) {
+	hc := &http.Client{Transport: transport, Timeout: 30 * time.Second}
 	if token != "" {
-		hc.Transport = bearer{token}
+		hc.Transport = bearer{token, transport}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "thinkgraph-loadtest", Version: "1"}, nil)
 	return client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: target, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
@@ -138,6 +173,9 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 	)
 	deadline := time.Now().Add(duration)
 	ctx := context.Background()
+	cpu0 := cpuTime()
+	transport := newTransport(clients)
+	defer transport.CloseIdleConnections()
 	var wg sync.WaitGroup
 	for c := 0; c < clients; c++ {
 		rep.ClientsPerHost[targets[c%len(targets)]]++
@@ -145,7 +183,7 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 		go func() {
 			defer wg.Done()
 			ti := c % len(targets)
-			cs, err := connect(ctx, targets[ti], token)
+			cs, err := connect(ctx, targets[ti], token, transport)
 			if err != nil {
 				errs.Add(1)
 				mu.Lock()
@@ -220,12 +258,12 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 					time.Sleep(100 * time.Millisecond)
 					ti = (ti + 1) % len(targets)
 					failovers.Add(1)
-					if cs, err = connect(ctx, targets[ti], token); err != nil {
+					if cs, err = connect(ctx, targets[ti], token, transport); err != nil {
 						mu.Lock()
 						rep.ErrorKinds["reconnect: "+trim(err.Error())]++
 						mu.Unlock()
 						time.Sleep(200 * time.Millisecond)
-						if cs, err = connect(ctx, targets[ti], token); err != nil {
+						if cs, err = connect(ctx, targets[ti], token, transport); err != nil {
 							return
 						}
 					}
@@ -239,6 +277,7 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 	}
 	wg.Wait()
 	elapsed := time.Since(rep.StartedAt)
+	rep.LoadgenCPUs = (cpuTime() - cpu0).Seconds()
 	rep.DurationS = elapsed.Seconds()
 	rep.Calls, rep.Errors, rep.Failovers = calls.Load(), errs.Load(), failovers.Load()
 	rep.Throughput = float64(len(latencies)) / elapsed.Seconds()
@@ -259,6 +298,15 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 		return rep, nil
 	}
 	return rep, verify(rep, db, acks, clients, runID)
+}
+
+// cpuTime is the CPU time (user + system) this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func trim(s string) string {
