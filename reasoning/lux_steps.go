@@ -190,17 +190,13 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 	var st stepStart
 	sess, err := s.luxWrite(ctx, in.Session, f.mode, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		st = stepStart{}
-		var docVecs map[string]semantic.Vector
+		var docVec func(id string) (semantic.Vector, bool)
 		if withDocs && s.sem != nil {
 			// Read before anything is written here: the document cache must
 			// only see committed thoughts (this transaction may be retried).
-			docs, _, err := s.Docs(ctx, tx, sess.ID)
-			if err != nil {
+			var err error
+			if docVec, err = s.docVectors(ctx, tx, sess.ID); err != nil {
 				return err
-			}
-			docVecs = make(map[string]semantic.Vector, len(docs))
-			for _, d := range docs {
-				docVecs[d.ID] = d.Vector
 			}
 		}
 		var run stepRun
@@ -343,11 +339,11 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 			// The path's vectors, for the guardrails.
 			st.Vectors = make(map[string]semantic.Vector, len(anc))
 			for _, th := range anc {
-				if v, ok := docVecs[th.ID]; ok {
+				if v, ok := docVec(th.ID); ok {
 					st.Vectors[th.ID] = v
 				}
 			}
-			if st.Input != nil && docVecs[st.Input.ID] == nil {
+			if st.Input != nil && st.Vectors[st.Input.ID] == nil {
 				st.Vectors[st.Input.ID] = vectorAt(vecs, 0)
 			}
 		}

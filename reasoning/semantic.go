@@ -178,16 +178,8 @@ func (s *Service) Docs(ctx context.Context, tx thinkgraph.Tx, sessionID string) 
 	sd := s.sem.session(sessionID)
 	sd.mu.Lock()
 	defer sd.mu.Unlock()
-	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sessionID, AfterStep: sd.lastStep})
-	if err != nil {
+	if err := s.refreshDocs(ctx, tx, sd); err != nil {
 		return nil, nil, err
-	}
-	if len(ths) > 0 {
-		fresh, err := s.sem.extend(ctx, tx, sd, ths)
-		if err != nil {
-			return nil, nil, err
-		}
-		s.persistVectors(fresh)
 	}
 	docs := slices.Clone(sd.docs)
 	links, err := tx.Links(ctx, sessionID)
@@ -202,6 +194,48 @@ func (s *Service) Docs(ctx context.Context, tx thinkgraph.Tx, sessionID string) 
 		}
 	}
 	return docs, sd.index, nil
+}
+
+// refreshDocs appends the session's thoughts written since the cache last
+// saw it (with their vectors) to the cache; the caller holds sd.mu.
+func (s *Service) refreshDocs(ctx context.Context, tx thinkgraph.Tx, sd *sessionDocs) error {
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sd.id, AfterStep: sd.lastStep})
+	if err != nil {
+		return err
+	}
+	if len(ths) > 0 {
+		fresh, err := s.sem.extend(ctx, tx, sd, ths)
+		if err != nil {
+			return err
+		}
+		s.persistVectors(fresh)
+	}
+	return nil
+}
+
+// docVectors is the vector lookup of the documents [Service.Docs] would
+// return now: it brings the session's cache up to date and returns the
+// vectors of the thoughts in it, without copying the documents or reading
+// the links. The lookup sees only the documents cached at the call.
+func (s *Service) docVectors(ctx context.Context, tx thinkgraph.Tx, sessionID string) (func(id string) (semantic.Vector, bool), error) {
+	if s.sem == nil {
+		return nil, errNoSemantic
+	}
+	sd := s.sem.session(sessionID)
+	sd.mu.Lock()
+	defer sd.mu.Unlock()
+	if err := s.refreshDocs(ctx, tx, sd); err != nil {
+		return nil, err
+	}
+	n := len(sd.docs)
+	return func(id string) (semantic.Vector, bool) {
+		sd.mu.Lock()
+		defer sd.mu.Unlock()
+		if i, ok := sd.byID[id]; ok && i < n {
+			return sd.docs[i].Vector, true
+		}
+		return nil, false
+	}, nil
 }
 
 // session returns the cache entry of a session, creating it and evicting
