@@ -1,10 +1,16 @@
 package llm
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"mime"
+	"net/http"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -83,7 +89,15 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		params.Logprobs = openai.Bool(true)
 		params.TopLogprobs = openai.Int(int64(min(top, 20)))
 	}
-	cc, err := o.client.Chat.Completions.New(ctx, params)
+	// The SDK reads the body; it is decoded here, into only the fields
+	// used, which costs a fraction of the SDK's own decoding (most of all
+	// with log-probabilities).
+	var body []byte
+	var httpResp *http.Response
+	if _, err := o.client.Chat.Completions.New(ctx, params, option.WithResponseInto(&httpResp), option.WithResponseBodyInto(&body)); err != nil {
+		return Response{}, o.mapError(err)
+	}
+	cc, err := decodeChatCompletion(httpResp, body)
 	if err != nil {
 		return Response{}, o.mapError(err)
 	}
@@ -100,7 +114,7 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	if resp.Model == "" {
 		resp.Model = model
 	}
-	if cc.JSON.Usage.Valid() {
+	if cc.Usage != nil {
 		resp.Usage = &Usage{
 			PromptTokens:     int(cc.Usage.PromptTokens),
 			CompletionTokens: int(cc.Usage.CompletionTokens),
@@ -130,4 +144,86 @@ func (o *OpenAI) mapError(err error) error {
 		return e
 	}
 	return wrapTransport(ProviderOpenAI, err, o.apiKey)
+}
+
+// chatCompletion holds the fields of a chat completion response that
+// Complete uses.
+type chatCompletion struct {
+	Model   string       `json:"model"`
+	Choices []chatChoice `json:"choices"`
+	// Usage is nil when the response has none.
+	Usage *chatUsage `json:"usage"`
+}
+
+type chatChoice struct {
+	FinishReason string `json:"finish_reason"`
+	Message      struct {
+		Content string `json:"content"`
+	} `json:"message"`
+	Logprobs struct {
+		Content []chatTokenLogprob `json:"content"`
+	} `json:"logprobs"`
+}
+
+type chatTokenLogprob struct {
+	Token       string           `json:"token"`
+	Logprob     float64          `json:"logprob"`
+	TopLogprobs []chatTopLogprob `json:"top_logprobs"`
+}
+
+type chatTopLogprob struct {
+	Token   string  `json:"token"`
+	Logprob float64 `json:"logprob"`
+}
+
+type chatUsage struct {
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+	TotalTokens      int64 `json:"total_tokens"`
+}
+
+// decodeChatCompletion decodes a successful response's body. A well-formed
+// body (valid UTF-8, every field of the expected JSON type) is decoded with
+// encoding/json into only the fields used; any other goes through the SDK's
+// own lenient decoder, so the result is always the one the SDK gives.
+func decodeChatCompletion(resp *http.Response, body []byte) (*chatCompletion, error) {
+	if resp != nil {
+		contentType := resp.Header.Get("content-type")
+		mediaType, _, _ := mime.ParseMediaType(contentType)
+		if !strings.Contains(mediaType, "application/json") && !strings.HasSuffix(mediaType, "+json") {
+			return nil, fmt.Errorf("expected destination type of 'string' or '[]byte' for responses with content-type '%s' that is not 'application/json'", contentType)
+		}
+	}
+	if utf8.Valid(body) {
+		var cc chatCompletion
+		if err := json.NewDecoder(bytes.NewReader(body)).Decode(&cc); err == nil {
+			return &cc, nil
+		}
+	}
+	return sdkChatCompletion(body)
+}
+
+// sdkChatCompletion decodes body with the SDK's decoder.
+func sdkChatCompletion(body []byte) (*chatCompletion, error) {
+	var sdk openai.ChatCompletion
+	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&sdk); err != nil {
+		return nil, fmt.Errorf("error parsing response json: %w", err)
+	}
+	cc := &chatCompletion{Model: sdk.Model}
+	for _, ch := range sdk.Choices {
+		c := chatChoice{FinishReason: ch.FinishReason}
+		c.Message.Content = ch.Message.Content
+		for _, t := range ch.Logprobs.Content {
+			tl := chatTokenLogprob{Token: t.Token, Logprob: t.Logprob}
+			for _, a := range t.TopLogprobs {
+				tl.TopLogprobs = append(tl.TopLogprobs, chatTopLogprob{Token: a.Token, Logprob: a.Logprob})
+			}
+			c.Logprobs.Content = append(c.Logprobs.Content, tl)
+		}
+		cc.Choices = append(cc.Choices, c)
+	}
+	if sdk.JSON.Usage.Valid() {
+		cc.Usage = &chatUsage{PromptTokens: sdk.Usage.PromptTokens, CompletionTokens: sdk.Usage.CompletionTokens, TotalTokens: sdk.Usage.TotalTokens}
+	}
+	return cc, nil
 }
