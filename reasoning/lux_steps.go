@@ -191,11 +191,12 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 	sess, err := s.luxWrite(ctx, in.Session, f.mode, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		st = stepStart{}
 		var docVec func(id string) (semantic.Vector, bool)
+		var docStep func(id string) (int, bool)
 		if withDocs && s.sem != nil {
 			// Read before anything is written here: the document cache must
 			// only see committed thoughts (this transaction may be retried).
 			var err error
-			if docVec, err = s.docVectors(ctx, tx, sess.ID); err != nil {
+			if docVec, docStep, err = s.docVectors(ctx, tx, sess.ID); err != nil {
 				return err
 			}
 		}
@@ -322,19 +323,18 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 		if st.Input != nil {
 			parentID = st.Input.ID
 		}
-		anc, err := tx.Ancestors(ctx, sess.ID, parentID)
+		rootStep := 0
+		switch {
+		case st.Input != nil && st.Input.ID == run.RootID:
+			rootStep = st.Input.Step
+		case docVec != nil:
+			rootStep, _ = docStep(run.RootID)
+		}
+		anc, root, err := luxRunPath(ctx, tx, sess.ID, parentID, run.RootID, rootStep, sess.StepCount)
 		if err != nil {
 			return err
 		}
-		if i := slices.IndexFunc(anc, func(th thinkgraph.Thought) bool { return th.ID == run.RootID }); i >= 0 {
-			st.Root = anc[i]
-		} else {
-			root, err := tx.Thought(ctx, sess.ID, run.RootID)
-			if err != nil {
-				return err
-			}
-			st.Root = *root
-		}
+		st.Root = *root
 		if withDocs && s.sem != nil {
 			// The path's vectors, for the guardrails.
 			st.Vectors = make(map[string]semantic.Vector, len(anc))
@@ -366,6 +366,61 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 	}
 	st.Session = *sess
 	return &st, nil
+}
+
+// maxRunRange bounds the thoughts luxRunPath reads from a run's root on.
+const maxRunRange = 256
+
+// luxRunPath returns what tx.Ancestors(parentID) returns from the run's
+// root on (the path's thoughts before the root are of other runs), and the
+// root. With rootStep, the root's step when known (else 0), it reads the
+// thoughts from the root's step on with one range query and follows the
+// parent links among them (a parent's step is always below its child's);
+// when parentID is not among them, or other thoughts since the root make
+// them too many (stepCount is the session's), it asks tx.Ancestors.
+func luxRunPath(ctx context.Context, tx thinkgraph.Tx, sessionID, parentID, rootID string, rootStep, stepCount int) ([]thinkgraph.Thought, *thinkgraph.Thought, error) {
+	if rootStep <= 0 {
+		root, err := tx.Thought(ctx, sessionID, rootID)
+		if err != nil {
+			return nil, nil, err
+		}
+		rootStep = root.Step
+	}
+	var ths []thinkgraph.Thought
+	if stepCount-rootStep < maxRunRange {
+		var err error
+		if ths, err = tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sessionID, AfterStep: rootStep - 1}); err != nil {
+			return nil, nil, err
+		}
+	}
+	at := make(map[string]int, len(ths))
+	for i := range ths {
+		at[ths[i].ID] = i
+	}
+	ri, rootOK := at[rootID]
+	i, ok := at[parentID]
+	if !ok || !rootOK {
+		anc, err := tx.Ancestors(ctx, sessionID, parentID)
+		if err != nil {
+			return nil, nil, err
+		}
+		if i := slices.IndexFunc(anc, func(th thinkgraph.Thought) bool { return th.ID == rootID }); i >= 0 {
+			return anc, &anc[i], nil
+		}
+		root, err := tx.Thought(ctx, sessionID, rootID)
+		if err != nil {
+			return nil, nil, err
+		}
+		return anc, root, nil
+	}
+	var path []thinkgraph.Thought
+	for n := 0; ok && n <= len(ths); n++ {
+		path = append(path, ths[i])
+		i, ok = at[ths[i].ParentID]
+	}
+	slices.Reverse(path)
+	root := ths[ri]
+	return path, &root, nil
 }
 
 // pathSteps returns the model steps of the path, the latest version of each

@@ -215,27 +215,37 @@ func (s *Service) refreshDocs(ctx context.Context, tx thinkgraph.Tx, sd *session
 
 // docVectors is the vector lookup of the documents [Service.Docs] would
 // return now: it brings the session's cache up to date and returns the
-// vectors of the thoughts in it, without copying the documents or reading
-// the links. The lookup sees only the documents cached at the call.
-func (s *Service) docVectors(ctx context.Context, tx thinkgraph.Tx, sessionID string) (func(id string) (semantic.Vector, bool), error) {
+// vectors (and steps) of the thoughts in it, without copying the documents
+// or reading the links. The lookups see only the documents cached at the
+// call.
+func (s *Service) docVectors(ctx context.Context, tx thinkgraph.Tx, sessionID string) (vector func(id string) (semantic.Vector, bool), step func(id string) (int, bool), err error) {
 	if s.sem == nil {
-		return nil, errNoSemantic
+		return nil, nil, errNoSemantic
 	}
 	sd := s.sem.session(sessionID)
 	sd.mu.Lock()
 	defer sd.mu.Unlock()
 	if err := s.refreshDocs(ctx, tx, sd); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	n := len(sd.docs)
-	return func(id string) (semantic.Vector, bool) {
+	doc := func(id string) (semantic.Doc, bool) {
 		sd.mu.Lock()
 		defer sd.mu.Unlock()
 		if i, ok := sd.byID[id]; ok && i < n {
-			return sd.docs[i].Vector, true
+			return sd.docs[i], true
 		}
-		return nil, false
-	}, nil
+		return semantic.Doc{}, false
+	}
+	vector = func(id string) (semantic.Vector, bool) {
+		d, ok := doc(id)
+		return d.Vector, ok
+	}
+	step = func(id string) (int, bool) {
+		d, ok := doc(id)
+		return d.Step, ok
+	}
+	return vector, step, nil
 }
 
 // session returns the cache entry of a session, creating it and evicting
