@@ -35,19 +35,6 @@ func validateTemperature(field string, t *float64) error {
 // maxMaxTokens bounds max_tokens (no current model answers with more).
 const maxMaxTokens = 1 << 20
 
-// luxGetMeta decodes the session metadata key into v; it reports whether the
-// key was there.
-func luxGetMeta(sess *thinkgraph.Session, key string, v any) (bool, error) {
-	raw, ok := sessionMeta(sess)[key]
-	if !ok || string(raw) == "null" {
-		return false, nil
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return false, fmt.Errorf("session %q: metadata %q: %w", sess.ID, key, err)
-	}
-	return true, nil
-}
-
 // luxWrite runs fn on the session of ref in a write transaction: the
 // connection's own session is created on first use, a named one must exist.
 // fn's changes to the session are saved.
@@ -233,7 +220,7 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 			st.Exchanges = st.Exchanges[len(st.Exchanges)-conferHistory:]
 		}
 		answer = a
-		return setSessionMeta(se, tool, st)
+		return luxSetMeta(se, tool, st)
 	})
 	if err != nil {
 		return nil, err

@@ -215,7 +215,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 			st.Query, st.QueryID, st.Pending = in.Query, th.ID, BiasedReasoning
 			st.TotalSteps = 1
 			query = th
-			return setSessionMeta(sess, biasedKey, st)
+			return luxSetMeta(sess, biasedKey, st)
 		}
 		if q := strings.TrimSpace(in.Query); q != "" && q != strings.TrimSpace(st.Query) && !slices.Contains(st.Guidance, q) {
 			// Another text than the question: guidance for the next model step.
@@ -233,7 +233,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 			}
 			reasoning = th.Content
 		}
-		return setSessionMeta(sess, biasedKey, st)
+		return luxSetMeta(sess, biasedKey, st)
 	})
 	if err != nil {
 		return nil, err
@@ -374,7 +374,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 		case BiasedSynthesis:
 			st.Pending, st.IsComplete, st.Guidance = "", true, nil
 		}
-		return setSessionMeta(sess, biasedKey, st)
+		return luxSetMeta(sess, biasedKey, st)
 	})
 	if err != nil {
 		return nil, err

@@ -359,7 +359,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 		}
 		run.Total = in.total()
 		st.ParentID, st.Branch, st.Run = parentID, branch, run
-		return setSessionMeta(sess, f.tool, run)
+		return luxSetMeta(sess, f.tool, run)
 	})
 	if err != nil {
 		return nil, err
@@ -498,7 +498,7 @@ func (s *Service) finishStep(ctx context.Context, f stepFields, st *stepStart, i
 			update(&run, &t)
 		}
 		out = t
-		return setSessionMeta(sess, f.tool, run)
+		return luxSetMeta(sess, f.tool, run)
 	})
 	if err != nil {
 		return nil, nil, nil, err
