@@ -44,8 +44,9 @@ type Dialect struct {
 	// full, read-only file), with a short reason; the store then reports a
 	// StoreUnavailable error. Nil means never.
 	Unavailable func(err error) (reason string, ok bool)
-	// CacheStatements keeps the statements of write transactions prepared
-	// (SQLite; pgx already caches prepared statements per connection).
+	// CacheStatements keeps the statements of transactions prepared, on
+	// the write pool and on the read pool (SQLite; pgx already caches
+	// prepared statements per connection).
 	CacheStatements bool
 }
 
@@ -55,8 +56,9 @@ type DB struct {
 	dialect     Dialect
 	// maxAttempts bounds how often a retryable transaction is run.
 	maxAttempts int
-	// stmts caches prepared statements of the write pool (nil: none).
-	stmts *stmtCache
+	// stmts and readStmts cache prepared statements of the write and the
+	// read pool (nil: none).
+	stmts, readStmts *stmtCache
 	// closers run first when the store is closed (background work of the
 	// backend, e.g. SQLite's checkpointer).
 	closers []func() error
@@ -72,6 +74,10 @@ func New(write, read *sql.DB, d Dialect) *DB {
 	db := &DB{write: write, read: read, dialect: d, maxAttempts: 10}
 	if d.CacheStatements {
 		db.stmts = newStmtCache(write)
+		db.readStmts = db.stmts
+		if read != write {
+			db.readStmts = newStmtCache(read)
+		}
 	}
 	return db
 }
@@ -83,6 +89,9 @@ func (db *DB) Close() error {
 		errs = append(errs, f())
 	}
 	db.stmts.close()
+	if db.readStmts != db.stmts {
+		db.readStmts.close()
+	}
 	err := errors.Join(append(errs, db.write.Close())...)
 	if db.read != db.write {
 		err = errors.Join(err, db.read.Close())
@@ -148,14 +157,14 @@ func (db *DB) runOnce(ctx context.Context, pool *sql.DB, readOnly bool, fn func(
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	t := &txn{tx: tx, db: db}
-	if !readOnly {
-		t.stmts = db.stmts
+	t := &txn{tx: tx, db: db, stmts: db.stmts}
+	if readOnly {
+		t.stmts = db.readStmts
 	}
 	defer func() {
 		if len(t.missed) > 0 {
 			// The transaction is over: its connection is free to prepare on.
-			db.stmts.prepare(ctx, t.missed)
+			t.stmts.prepare(ctx, t.missed)
 		}
 	}()
 	if err := fn(t); err != nil {

@@ -10,14 +10,16 @@ import (
 // dozen distinct statements.
 const maxCachedStatements = 128
 
-// stmtCache keeps the write transactions' statements prepared on the write
-// pool, so SQLite does not parse every statement of every call again.
+// stmtCache keeps the statements of a pool's transactions prepared (one
+// cache for the write pool, one for the read pool), so SQLite does not parse
+// every statement of every call again.
 //
-// A statement cannot be prepared on the pool while a transaction holds its
-// only connection, so statements missed during a transaction are prepared
-// after it ends, and used by the following transactions through
+// A statement cannot be prepared on the write pool while a transaction holds
+// its only connection, so statements missed during a transaction are
+// prepared after it ends, and used by the following transactions through
 // Tx.StmtContext, which reuses a statement already prepared on the
-// transaction's connection.
+// transaction's connection (and prepares it once on a connection that has
+// not prepared it yet).
 type stmtCache struct {
 	pool *sql.DB
 	mu   sync.Mutex

@@ -20,9 +20,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -42,6 +44,20 @@ import (
 type ack struct {
 	session, content string
 	step             int
+}
+
+type toolStats struct {
+	Calls int     `json:"calls"`
+	P50ms float64 `json:"p50_ms"`
+	P99ms float64 `json:"p99_ms"`
+}
+
+// percentile returns the p-th percentile of sorted, in milliseconds.
+func percentile(sorted []time.Duration, p float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return float64(sorted[min(len(sorted)-1, int(p*float64(len(sorted))))].Microseconds()) / 1000
 }
 
 type report struct {
@@ -66,9 +82,11 @@ type report struct {
 	VerifyDetails []string       `json:"verify_details,omitempty"`
 	// LoadgenCPUs is the CPU time the load generator itself used while
 	// sending calls (user + system), in seconds.
-	LoadgenCPUs    float64        `json:"loadgen_cpu_s"`
-	StartedAt      time.Time      `json:"started_at"`
-	ClientsPerHost map[string]int `json:"clients_per_target"`
+	LoadgenCPUs float64 `json:"loadgen_cpu_s"`
+	// PerTool gives each tool's successful calls and latency percentiles.
+	PerTool        map[string]toolStats `json:"per_tool,omitempty"`
+	StartedAt      time.Time            `json:"started_at"`
+	ClientsPerHost map[string]int       `json:"clients_per_target"`
 }
 
 func main() {
@@ -84,6 +102,11 @@ func main() {
 	if *clients < 1 || *duration <= 0 {
 		fmt.Fprintln(os.Stderr, "loadtest: -clients must be ≥ 1 and -duration > 0")
 		os.Exit(2)
+	}
+	if os.Getenv("GOGC") == "" {
+		// The load generator shares the cores with the servers it measures:
+		// collect its garbage (mostly decoded responses) less often.
+		debug.SetGCPercent(400)
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -112,6 +135,10 @@ func main() {
 	}
 	fmt.Printf("targets=%d clients=%d duration=%.0fs calls=%d errors=%d failovers=%d throughput=%.0f/s p50=%.2fms p90=%.2fms p99=%.2fms max=%.1fms loadgen_cpu=%.1fs\n",
 		len(rep.Targets), rep.Clients, rep.DurationS, rep.Calls, rep.Errors, rep.Failovers, rep.Throughput, rep.P50ms, rep.P90ms, rep.P99ms, rep.MaxMs, rep.LoadgenCPUs)
+	for _, name := range slices.Sorted(maps.Keys(rep.PerTool)) {
+		ts := rep.PerTool[name]
+		fmt.Printf("  %-24s calls=%d p50=%.2fms p99=%.2fms\n", name, ts.Calls, ts.P50ms, ts.P99ms)
+	}
 	if rep.VerifySkipped != "" {
 		fmt.Printf("verification skipped: %s\n", rep.VerifySkipped)
 	} else {
@@ -166,6 +193,7 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 	var (
 		mu        sync.Mutex
 		latencies []time.Duration
+		perTool   = map[string][]time.Duration{}
 		acks      []ack
 		calls     atomic.Int64
 		errs      atomic.Int64
@@ -195,6 +223,7 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 			session := fmt.Sprintf("load-%s-%d", runID, c)
 			rng := rand.New(rand.NewPCG(uint64(c), uint64(time.Now().UnixNano())))
 			var mine []time.Duration
+			myTools := map[string][]time.Duration{}
 			var myAcks []ack
 			seq := 0
 			for i := 0; time.Now().Before(deadline); i++ {
@@ -226,6 +255,7 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 					calls.Add(1)
 					if err == nil && !res.IsError {
 						mine = append(mine, d)
+						myTools[name] = append(myTools[name], d)
 						if write {
 							var out struct {
 								Step          int    `json:"step"`
@@ -271,6 +301,9 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 			}
 			mu.Lock()
 			latencies = append(latencies, mine...)
+			for name, ds := range myTools {
+				perTool[name] = append(perTool[name], ds...)
+			}
 			acks = append(acks, myAcks...)
 			mu.Unlock()
 		}()
@@ -282,13 +315,12 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 	rep.Calls, rep.Errors, rep.Failovers = calls.Load(), errs.Load(), failovers.Load()
 	rep.Throughput = float64(len(latencies)) / elapsed.Seconds()
 	slices.Sort(latencies)
-	pct := func(p float64) float64 {
-		if len(latencies) == 0 {
-			return 0
-		}
-		return float64(latencies[min(len(latencies)-1, int(p*float64(len(latencies))))].Microseconds()) / 1000
+	rep.P50ms, rep.P90ms, rep.P99ms = percentile(latencies, 0.50), percentile(latencies, 0.90), percentile(latencies, 0.99)
+	rep.PerTool = map[string]toolStats{}
+	for name, ds := range perTool {
+		slices.Sort(ds)
+		rep.PerTool[name] = toolStats{Calls: len(ds), P50ms: percentile(ds, 0.50), P99ms: percentile(ds, 0.99)}
 	}
-	rep.P50ms, rep.P90ms, rep.P99ms = pct(0.50), pct(0.90), pct(0.99)
 	if len(latencies) > 0 {
 		rep.MaxMs = float64(latencies[len(latencies)-1].Microseconds()) / 1000
 	}
