@@ -13,12 +13,15 @@
 //   --only LIST         comma-separated parts: start,rss,latency (default all)
 //   --out DIR           where results go (default bench/results)
 //   --commit TEXT       what the binary was built from (default: this checkout's HEAD)
+//   --floor BIN         the go-sdk floor (bench/floor, built by run.sh): measured beside the others
 //
 // Servers:
 //   thinkgraph    <binary> serve --db <fresh file in a temp dir>  (LOG_LEVEL=warn)
 //   official      node node_modules/@modelcontextprotocol/server-sequential-thinking/dist/index.js
 //                 with DISABLE_THOUGHT_LOGGING=true (quiet) and, as a second
 //                 server, with its default thought logging to stderr (logging).
+//   go-sdk floor  <floor-binary>: the official server ported to the MCP Go SDK
+//                 (bench/floor), in memory: what any server on that SDK pays.
 // The process measured (pid, /proc/<pid>/status) is the server itself: the Go
 // binary, or the node process running the official server (no npx wrapper).
 
@@ -35,7 +38,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.dirname(here);
 
 // ---------------------------------------------------------------- options
-const opts = { runs: 20, calls: 10000, "latency-calls": 2000, warmup: 20, only: "start,rss,latency", out: path.join(here, "results"), tg: "", commit: "" };
+const opts = { runs: 20, calls: 10000, "latency-calls": 2000, warmup: 20, only: "start,rss,latency", out: path.join(here, "results"), tg: "", commit: "", floor: "" };
 {
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i++) {
@@ -81,6 +84,10 @@ const SERVERS = {
 };
 const OURS = "thinkgraph";
 const THEIRS = ["official (quiet)", "official (logging)"];
+const FLOOR = "go-sdk floor";
+if (opts.floor) SERVERS[FLOOR] = () => ({ command: opts.floor, args: [], env: {} });
+// FLOORS: the floor when it was given, for the parts that measure it.
+const FLOORS = opts.floor ? [FLOOR] : [];
 
 // connect spawns a server and initializes; it returns the client, the pid and
 // the milliseconds from spawn to the initialize answer.
@@ -102,6 +109,7 @@ async function connect(name) {
   const t0 = performance.now();
   await client.connect(transport); // spawn, initialize request, its answer, initialized notification
   conn.startMs = performance.now() - t0;
+  conn.t0 = t0;
   conn.client = client;
   conn.pid = transport.pid;
   conn.close = async () => {
@@ -198,20 +206,28 @@ async function benchStart() {
   // cold start compares thinkgraph with the official server in its default
   // configuration. Order alternates every run; one unrecorded warm-up each
   // first, so neither pays for filling the page cache alone.
-  const names = [OURS, "official (logging)"];
+  const names = [OURS, "official (logging)", ...FLOORS];
   for (const n of names) await (await connect(n)).close();
   const times = Object.fromEntries(names.map((n) => [n, []]));
+  // first: spawn → the first sequentialthinking call answered, sent as soon
+  // as the handshake is done (thinkgraph opens its database during the
+  // handshake, so a call this early may wait for it).
+  const first = Object.fromEntries(names.map((n) => [n, []]));
   for (let r = 0; r < opts.runs; r++) {
     const order = r % 2 === 0 ? names : [...names].reverse();
     for (const n of order) {
       const c = await connect(n);
       times[n].push(c.startMs);
+      await callOK(c, "sequentialthinking", seqArgs(1));
+      first[n].push(performance.now() - c.t0);
       await c.close();
     }
   }
   const ours = summarize(times[OURS]);
   const theirs = summarize(times["official (logging)"]);
   results.start = { runs: opts.runs, thinkgraph: ours, official: theirs, samples: times };
+  results.start.first_call = Object.fromEntries(names.map((n) => [n, summarize(first[n])]));
+  if (opts.floor) results.start.floor = summarize(times[FLOOR]);
   log(`cold start: thinkgraph median ${f1(ours.median)} ms p90 ${f1(ours.p90)} ms; official median ${f1(theirs.median)} ms p90 ${f1(theirs.p90)} ms`);
 }
 
@@ -228,7 +244,7 @@ async function benchRSS(ourTools) {
   if (ourTools.has("sequentialthinking")) {
     plan.push({ name: OURS, tool: "sequentialthinking", args: seqArgs, label: "thinkgraph sequentialthinking" });
   }
-  for (const n of THEIRS) plan.push({ name: n, tool: "sequentialthinking", args: seqArgs });
+  for (const n of [...THEIRS, ...FLOORS]) plan.push({ name: n, tool: "sequentialthinking", args: seqArgs });
   for (const p of plan) {
     p.label ??= `${p.name} ${p.tool}`;
     p.conn = await connect(p.name);
@@ -259,7 +275,7 @@ async function benchLatency(ourTools) {
     log("latency: thinkgraph does not list sequentialthinking: not available");
     return;
   }
-  const names = [OURS, ...THEIRS];
+  const names = [OURS, ...THEIRS, ...FLOORS];
   const conns = [];
   for (const n of names) conns.push(await connect(n));
   // Warm-up (not recorded): JIT for node, page cache and first writes for us.
@@ -318,6 +334,45 @@ function flatness(samples) {
 }
 const growth = (kib, pct) => `${kib >= 0 ? "+" : ""}${mib(kib)} MiB (${f1(pct)}%)`;
 
+// floorReport compares the go-sdk floor with the official server (what the
+// SDK alone costs) and thinkgraph with the floor (what thinkgraph adds).
+function floorReport(s, lat, rss) {
+  const rows = [];
+  const row = (measure, floor, official, ours, unit, digits) => {
+    const fmt = (x) => `${digits === 1 ? f1(x) : f3(x)} ${unit}`;
+    rows.push([measure, fmt(floor), fmt(official), fmt(ours), f2(ratio(floor, official)), f2(ratio(ours, floor))]);
+  };
+  if (s?.floor) {
+    row("cold start, median", s.floor.median, s.official.median, s.thinkgraph.median, "ms", 1);
+    const fc = s.first_call;
+    row("spawn → first call answered, median", fc[FLOOR].median, fc["official (logging)"].median, fc[OURS].median, "ms", 1);
+  }
+  if (lat?.available && lat[FLOOR]) {
+    row("sequentialthinking latency, median (vs official (quiet))", lat[FLOOR].median, lat["official (quiet)"].median, lat[OURS].median, "ms", 3);
+    row("sequentialthinking latency, p99 (vs official (quiet))", lat[FLOOR].p99, lat["official (quiet)"].p99, lat[OURS].p99, "ms", 3);
+  }
+  if (rss) {
+    const fl = rss.servers.find((x) => x.server === FLOOR);
+    const off = rss.servers.find((x) => x.server === "official (quiet)");
+    const ours = rss.servers.find((x) => x.label === "thinkgraph sequentialthinking") ?? rss.servers.find((x) => x.label === `${OURS} think`);
+    if (fl && off && ours) {
+      const v = (x) => x.samples.at(-1).rss / 1024;
+      row(`RSS after ${rss.calls} calls (vs official (quiet); thinkgraph: ${ours.tool})`, v(fl), v(off), v(ours), "MiB", 1);
+    }
+  }
+  if (rows.length === 0) return [];
+  return [
+    "The go-sdk floor: the official server ported to the MCP Go SDK thinkgraph is built on (bench/floor: in memory, no database), in the same run.",
+    "floor/official is what the SDK alone costs against the official server: no server on this SDK can show a lower ratio in this setup.",
+    "thinkgraph/floor is what thinkgraph adds on top of the SDK (the database, the graph, the analyses).",
+    "",
+    "| measure | go-sdk floor | official | thinkgraph | floor/official | thinkgraph/floor |",
+    "|---|---|---|---|---|---|",
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+    "",
+  ];
+}
+
 function report() {
   const L = [];
   const m = machine;
@@ -339,6 +394,11 @@ function report() {
     rows.push(["cold start, median (spawn → initialize answered)", `${f1(s.thinkgraph.median)} ms`, `${f1(s.official.median)} ms`, f3(r), "≤ 0.1", verdict(r, 0.1)]);
     const r90 = ratio(s.thinkgraph.p90, s.official.p90);
     rows.push(["cold start, p90", `${f1(s.thinkgraph.p90)} ms`, `${f1(s.official.p90)} ms`, f3(r90), "≤ 0.1", verdict(r90, 0.1)]);
+    const fc = s.first_call;
+    if (fc) {
+      const rf = ratio(fc[OURS].median, fc["official (logging)"].median);
+      rows.push(["spawn → first call answered, median (informative)", `${f1(fc[OURS].median)} ms`, `${f1(fc["official (logging)"].median)} ms`, f3(rf), "—", "the handshake plus one sequentialthinking call"]);
+    }
   }
   const lat = results.latency;
   if (lat && lat.available) {
@@ -401,17 +461,18 @@ function report() {
   L.push("|---|---|---|---|---|---|");
   for (const r of rows) L.push(`| ${r.join(" | ")} |`);
   L.push("");
+  if (opts.floor) L.push(...floorReport(s, lat, rss));
   if (s) {
     L.push(`Cold start: ${s.runs} runs each, alternating order, after one unrecorded warm-up each; a fresh database file for every thinkgraph run (so it includes creating the schema). Official server with default logging (logging does not matter before the first thought).`);
     L.push(`thinkgraph: min ${f1(s.thinkgraph.min)} / median ${f1(s.thinkgraph.median)} / p90 ${f1(s.thinkgraph.p90)} / max ${f1(s.thinkgraph.max)} ms; official: min ${f1(s.official.min)} / median ${f1(s.official.median)} / p90 ${f1(s.official.p90)} / max ${f1(s.official.max)} ms.`);
     L.push("");
   }
   if (lat && lat.available) {
-    L.push(`Latency: ${lat.calls} sequential \`sequentialthinking\` calls per server (thoughtNumber incrementing, one connection session each), after ${lat.warmup} unrecorded warm-up calls; the three servers are live together and calls alternate one by one. Time is the client's: callTool sent → result parsed and checked against the output schema.`);
+    L.push(`Latency: ${lat.calls} sequential \`sequentialthinking\` calls per server (thoughtNumber incrementing, one connection session each), after ${lat.warmup} unrecorded warm-up calls; the servers are live together and calls alternate one by one. Time is the client's: callTool sent → result parsed and checked against the output schema.`);
     L.push("");
     L.push("| server | min | median | p90 | p99 | max |");
     L.push("|---|---|---|---|---|---|");
-    for (const n of [OURS, ...THEIRS]) {
+    for (const n of [OURS, ...THEIRS, ...FLOORS]) {
       const x = lat[n];
       L.push(`| ${n} | ${f3(x.min)} | ${f3(x.median)} | ${f3(x.p90)} | ${f3(x.p99)} | ${f3(x.max)} |`);
     }

@@ -31,5 +31,10 @@ if [ ! -f "$here/node_modules/@modelcontextprotocol/server-sequential-thinking/p
 	npm ci --prefix "$here" --no-audit --no-fund >&2
 fi
 
+# The go-sdk floor (bench/floor): the official server on the MCP Go SDK, the
+# reference for what the SDK itself costs. Always built from this checkout.
+echo "== building the go-sdk floor (bench/floor)" >&2
+(cd "$root" && go build -o "$bin_dir/floor" ./bench/floor)
+
 echo "== running (progress on stderr, results on stdout and in bench/results/)" >&2
-node "$here/bench.mjs" --tg "$bin_dir/thinkgraph" --out "$here/results" "$@"
+node "$here/bench.mjs" --tg "$bin_dir/thinkgraph" --floor "$bin_dir/floor" --out "$here/results" "$@"

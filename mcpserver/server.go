@@ -27,6 +27,10 @@ type Options struct {
 	Logger  *slog.Logger
 	// Metrics, if set, is told about every tool call.
 	Metrics Observer
+
+	// deriveSchemas derives every tool's schemas from its definition
+	// instead of using the generated schemas.json (schemas.go).
+	deriveSchemas bool
 }
 
 // Observer is told about every tool call and failed store operation.
@@ -51,6 +55,8 @@ type Server struct {
 	res resourceState // resources.go
 
 	suspended suspendedCalls // mrtr.go
+
+	tools []*mcp.Tool // as registered, in order
 }
 
 // New returns an MCP server with every tool and resource registered.
@@ -153,24 +159,42 @@ type toolDef struct {
 // may come as strings and unknown fields are named) and whose result is
 // returned both as structured content and as JSON text.
 func (s *Server) addTool(d toolDef) {
-	if d.output != nil {
-		schema, err := jsonschema.ForType(reflect.TypeOf(d.output), &jsonschema.ForOptions{})
-		if err != nil {
-			panic(err) // a programming error: the output type has no schema
-		}
-		// A tool error carries structured content too (errorBody), and
-		// clients such as the TypeScript SDK validate structured content
-		// against the output schema even when isError is set: the schema
-		// admits either shape.
-		d.tool.OutputSchema = &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{schema, errorSchema}}
-	}
 	known := schemaProperties(d.tool.InputSchema)
+	if g, ok := generatedSchemas()[d.tool.Name]; ok && !s.opts.deriveSchemas {
+		t := *d.tool
+		t.InputSchema, t.OutputSchema = g.Input, nil
+		if len(g.Output) > 0 {
+			t.OutputSchema = g.Output
+		}
+		d.tool = &t
+	} else {
+		deriveOutputSchema(&d)
+	}
+	s.tools = append(s.tools, d.tool)
 	s.mcp.AddTool(d.tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if _, mrtr := clientSampling(req.Session); d.llm && mrtr {
 			return s.callSuspendable(ctx, req, func(ctx context.Context) *mcp.CallToolResult { return s.runTool(ctx, req, d, known) }), nil
 		}
 		return s.runTool(ctx, req, d, known), nil
 	})
+}
+
+// deriveOutputSchema sets the output schema of d's tool from its output type.
+func deriveOutputSchema(d *toolDef) {
+	if d.output == nil {
+		return
+	}
+	schema, err := jsonschema.ForType(reflect.TypeOf(d.output), &jsonschema.ForOptions{})
+	if err != nil {
+		panic(err) // a programming error: the output type has no schema
+	}
+	// A tool error carries structured content too (errorBody), and
+	// clients such as the TypeScript SDK validate structured content
+	// against the output schema even when isError is set: the schema
+	// admits either shape.
+	t := *d.tool
+	t.OutputSchema = &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{schema, errorSchema()}}
+	d.tool = &t
 }
 
 // runTool decodes the arguments, runs the tool and renders its result.
@@ -224,13 +248,13 @@ type errorBody struct {
 }
 
 // errorSchema is the output schema of a tool error's structured content.
-var errorSchema = func() *jsonschema.Schema {
+var errorSchema = sync.OnceValue(func() *jsonschema.Schema {
 	s, err := jsonschema.For[errorBody](&jsonschema.ForOptions{})
 	if err != nil {
 		panic(err)
 	}
 	return s
-}()
+})
 
 type errorDetails struct {
 	Field    string `json:"field,omitempty"`

@@ -8,14 +8,17 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/httpserver"
 	"github.com/thinkgraph/thinkgraph/mcpserver"
 	"github.com/thinkgraph/thinkgraph/metrics"
 	"github.com/thinkgraph/thinkgraph/postgres"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 	"github.com/thinkgraph/thinkgraph/sqlstore"
 )
@@ -26,22 +29,36 @@ func (e *env) open(ctx context.Context, dbFlag string) (*config, *sqlstore.DB, s
 	if err != nil {
 		return nil, nil, "", usageError{err}
 	}
-	if cfg.databaseURL != "" && dbFlag == "" {
-		store, err := postgres.Open(ctx, cfg.databaseURL, postgres.Options{MaxConns: cfg.sqlite.MaxReaders})
-		if err != nil {
-			return nil, nil, "", err
-		}
-		return cfg, store, redactURL(cfg.databaseURL), nil
-	}
-	path, err := cfg.databasePath(dbFlag)
+	where, err := cfg.storeLocation(dbFlag)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	store, err := sqlite.Open(ctx, path, cfg.sqlite)
+	store, err := cfg.openStore(ctx, dbFlag)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	return cfg, store, path, nil
+	return cfg, store, where, nil
+}
+
+// storeLocation names the database the configuration selects, for logs: the
+// PostgreSQL URL without its password, or the SQLite file.
+func (c *config) storeLocation(dbFlag string) (string, error) {
+	if c.databaseURL != "" && dbFlag == "" {
+		return redactURL(c.databaseURL), nil
+	}
+	return c.databasePath(dbFlag)
+}
+
+// openStore opens (and migrates) the database the configuration selects.
+func (c *config) openStore(ctx context.Context, dbFlag string) (*sqlstore.DB, error) {
+	if c.databaseURL != "" && dbFlag == "" {
+		return postgres.Open(ctx, c.databaseURL, postgres.Options{MaxConns: c.sqlite.MaxReaders})
+	}
+	path, err := c.databasePath(dbFlag)
+	if err != nil {
+		return nil, err
+	}
+	return sqlite.Open(ctx, path, c.sqlite)
 }
 
 func (e *env) serve(ctx context.Context, argv []string) error {
@@ -55,37 +72,110 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("serve takes no arguments, got %q", fs.Arg(0))}
 	}
-	cfg, store, path, err := e.open(ctx, *db)
+	if *httpAddr != "" {
+		// Over HTTP the store opens before the server listens, so a
+		// replica that cannot reach its database never takes traffic.
+		cfg, store, path, err := e.open(ctx, *db)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		if *stateless {
+			cfg.stateless = true
+		}
+		return e.serveWith(ctx, cfg, store, nil, func(srv *mcpserver.Server, log *slog.Logger, svc *reasoning.Service, reg *metrics.Registry) error {
+			return serveHTTP(ctx, cfg, log, srv, reg, store, *httpAddr, path, viewer(svc, log, ""))
+		})
+	}
+	return e.serveStdio(ctx, *db)
+}
+
+// serveStdio serves MCP over stdio. The database opens in the background
+// while the client's handshake is answered (an editor spawns the server and
+// waits for that answer); calls wait for the database when they need it.
+// If it cannot be opened, serve exits with the error.
+func (e *env) serveStdio(ctx context.Context, dbFlag string) error {
+	cfg, err := loadConfig(e.getenv)
+	if err != nil {
+		return usageError{err}
+	}
+	path, err := cfg.storeLocation(dbFlag)
 	if err != nil {
 		return err
 	}
+	store := newPendingStore()
 	defer store.Close()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var opening sync.WaitGroup
+	defer opening.Wait()
+	opening.Add(1)
+	go func() {
+		defer opening.Done()
+		db, err := cfg.openStore(ctx, dbFlag)
+		if err != nil {
+			store.resolve(nil, err) // not db: a nil *sqlstore.DB is not a nil Store
+			cancel(err)
+			return
+		}
+		store.resolve(db, nil)
+	}()
+	err = e.serveWith(ctx, cfg, store, store.ready, func(srv *mcpserver.Server, log *slog.Logger, _ *reasoning.Service, _ *metrics.Registry) error {
+		log.Info("serving MCP over stdio", "db", path, "version", buildVersion())
+		return srv.MCP().Run(ctx, &mcp.IOTransport{Reader: readCloser{e.stdin}, Writer: nopWriteCloser{e.stdout}})
+	})
+	// The database's own error says more than the session's end.
+	if _, openErr := store.wait(context.Background()); openErr != nil {
+		return openErr
+	}
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// serveWith builds the reasoning service and the MCP server on store and
+// hands them to run. The offline semantic engine is warmed up in the
+// background once warmAfter is closed (at once when it is nil).
+func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store, warmAfter <-chan struct{}, run func(*mcpserver.Server, *slog.Logger, *reasoning.Service, *metrics.Registry) error) error {
 	log := cfg.logger(e.stderr)
 	svc := reasoning.New(store, cfg.reasoning)
 	emb, err := cfg.embedder()
 	if err != nil {
 		return err
 	}
-	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: emb, Logger: log, Warm: cfg.embeddings.URL == ""}); err != nil {
+	// The offline engine parses its lexicon on first use (tens of ms of
+	// CPU): it is warmed up in the background, after the handshake's
+	// critical path (over stdio: once the database is open), so that
+	// neither the handshake nor, usually, the first call waits for it.
+	contradictor, err := semantic.NewContradictor(nil)
+	if err != nil {
+		return err
+	}
+	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: emb, Contradictor: contradictor, Logger: log}); err != nil {
 		return err
 	}
 	defer svc.Close()
 	svc.EnableLLM(cfg.llm, log)
 	reg := metrics.New()
 	srv := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg})
-
-	if *httpAddr == "" {
-		log.Info("serving MCP over stdio", "db", path, "version", buildVersion())
-		err := srv.MCP().Run(ctx, &mcp.IOTransport{Reader: readCloser{e.stdin}, Writer: nopWriteCloser{e.stdout}})
-		if errors.Is(err, context.Canceled) {
-			return nil
-		}
-		return err
+	if cfg.embeddings.URL == "" {
+		done := make(chan struct{})
+		defer func() { <-done }()
+		go func() {
+			defer close(done)
+			if warmAfter != nil {
+				select {
+				case <-warmAfter:
+				case <-ctx.Done():
+					return
+				}
+			}
+			_, _ = emb.Embed(ctx, []string{"warm up"})
+			contradictor.Contradiction("it is warm", "it is not warm")
+		}()
 	}
-	if *stateless {
-		cfg.stateless = true
-	}
-	return serveHTTP(ctx, cfg, log, srv, reg, store, *httpAddr, path, viewer(svc, log, ""))
+	return run(srv, log, svc, reg)
 }
 
 // serveHTTP serves streamable HTTP at /mcp (with /healthz, /readyz and
