@@ -405,7 +405,8 @@ func luxRunPath(ctx context.Context, tx thinkgraph.Tx, sessionID, parentID, root
 			return nil, nil, err
 		}
 		if i := slices.IndexFunc(anc, func(th thinkgraph.Thought) bool { return th.ID == rootID }); i >= 0 {
-			return anc, &anc[i], nil
+			root := anc[i]
+			return anc, &root, nil
 		}
 		root, err := tx.Thought(ctx, sessionID, rootID)
 		if err != nil {
