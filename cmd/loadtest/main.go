@@ -83,6 +83,9 @@ type report struct {
 	// LoadgenCPUs is the CPU time the load generator itself used while
 	// sending calls (user + system), in seconds.
 	LoadgenCPUs float64 `json:"loadgen_cpu_s"`
+	// LoadAvg is the machine's 1-minute load average at the start and at
+	// the end of the run (other processes compete for the same cores).
+	LoadAvg [2]float64 `json:"load_avg"`
 	// PerTool gives each tool's successful calls and latency percentiles.
 	PerTool        map[string]toolStats `json:"per_tool,omitempty"`
 	StartedAt      time.Time            `json:"started_at"`
@@ -133,8 +136,8 @@ func main() {
 			fmt.Fprintln(os.Stderr, "loadtest:", err)
 		}
 	}
-	fmt.Printf("targets=%d clients=%d duration=%.0fs calls=%d errors=%d failovers=%d throughput=%.0f/s p50=%.2fms p90=%.2fms p99=%.2fms max=%.1fms loadgen_cpu=%.1fs\n",
-		len(rep.Targets), rep.Clients, rep.DurationS, rep.Calls, rep.Errors, rep.Failovers, rep.Throughput, rep.P50ms, rep.P90ms, rep.P99ms, rep.MaxMs, rep.LoadgenCPUs)
+	fmt.Printf("targets=%d clients=%d duration=%.0fs calls=%d errors=%d failovers=%d throughput=%.0f/s p50=%.2fms p90=%.2fms p99=%.2fms max=%.1fms loadgen_cpu=%.1fs load=%.2f..%.2f\n",
+		len(rep.Targets), rep.Clients, rep.DurationS, rep.Calls, rep.Errors, rep.Failovers, rep.Throughput, rep.P50ms, rep.P90ms, rep.P99ms, rep.MaxMs, rep.LoadgenCPUs, rep.LoadAvg[0], rep.LoadAvg[1])
 	for _, name := range slices.Sorted(maps.Keys(rep.PerTool)) {
 		ts := rep.PerTool[name]
 		fmt.Printf("  %-24s calls=%d p50=%.2fms p99=%.2fms\n", name, ts.Calls, ts.P50ms, ts.P99ms)
@@ -202,6 +205,7 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 	deadline := time.Now().Add(duration)
 	ctx := context.Background()
 	cpu0 := cpuTime()
+	rep.LoadAvg[0] = loadAvg()
 	transport := newTransport(clients)
 	defer transport.CloseIdleConnections()
 	var wg sync.WaitGroup
@@ -311,6 +315,7 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 	wg.Wait()
 	elapsed := time.Since(rep.StartedAt)
 	rep.LoadgenCPUs = (cpuTime() - cpu0).Seconds()
+	rep.LoadAvg[1] = loadAvg()
 	rep.DurationS = elapsed.Seconds()
 	rep.Calls, rep.Errors, rep.Failovers = calls.Load(), errs.Load(), failovers.Load()
 	rep.Throughput = float64(len(latencies)) / elapsed.Seconds()
@@ -330,6 +335,17 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 		return rep, nil
 	}
 	return rep, verify(rep, db, acks, clients, runID)
+}
+
+// loadAvg is the 1-minute load average (0 if unknown).
+func loadAvg() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	var l float64
+	_, _ = fmt.Sscan(string(b), &l)
+	return l
 }
 
 // cpuTime is the CPU time (user + system) this process has used.
