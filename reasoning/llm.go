@@ -34,6 +34,23 @@ func (s *Service) EnableLLM(cfg llm.Config, logger *slog.Logger) {
 	cfg.Logger = logger
 	s.llmCfg = &cfg
 	s.llmLog = logger
+	s.providers.Clear()
+}
+
+// sharedProvider returns the provider name of cfg, built once: every
+// provider but MCP sampling (which belongs to the calling client) is the
+// same for every call, and its SDK client is safe for concurrent use and
+// costs about 0.1 ms to build.
+func (s *Service) sharedProvider(cfg llm.Config, name string) (llm.Provider, error) {
+	if p, ok := s.providers.Load(name); ok {
+		return p.(llm.Provider), nil
+	}
+	p, err := llm.New(cfg, name, nil)
+	if err != nil {
+		return nil, err
+	}
+	p2, _ := s.providers.LoadOrStore(name, p)
+	return p2.(llm.Provider), nil
 }
 
 // provider returns the provider for tool: Langbase for the reasoning.*
@@ -44,14 +61,24 @@ func (s *Service) provider(tool, sessionID string, reasoningTool bool, call LLMC
 	if s.llmCfg != nil {
 		cfg = *s.llmCfg
 	}
+	// The same choice as llm.ForReasoning and llm.Select, with the
+	// call-independent providers built once.
 	var (
-		p   llm.Provider
-		err error
+		p    llm.Provider
+		name string
+		err  error
 	)
-	if reasoningTool {
-		p, err = llm.ForReasoning(cfg, call.Sampler)
+	if reasoningTool && cfg.Langbase.APIKey != "" {
+		name = llm.ProviderLangbase
 	} else {
-		p, err = llm.Select(cfg, call.Sampler)
+		name, err = llm.SelectName(cfg, call.Sampler != nil)
+	}
+	if err == nil {
+		if name == llm.ProviderSampling {
+			p, err = llm.New(cfg, name, call.Sampler)
+		} else {
+			p, err = s.sharedProvider(cfg, name)
+		}
 	}
 	if err != nil {
 		return nil, &thinkgraph.Error{Code: CodeProviderNotConfigured, Message: err.Error(), Err: nil,

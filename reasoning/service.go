@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -46,6 +47,8 @@ type Service struct {
 	// provider unless the client offers sampling).
 	llmCfg *llm.Config
 	llmLog *slog.Logger
+	// providers holds the providers built from llmCfg, by name (llm.go).
+	providers sync.Map
 }
 
 // New returns a service on store.
