@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite"
@@ -42,7 +43,9 @@ type Options struct {
 	CheckpointInterval time.Duration
 	// WALLimitFrames bounds the WAL: when a background checkpoint finds
 	// more frames than this (default 4096, 16 MiB of 4 KiB pages), it
-	// truncates the WAL, briefly holding up writers.
+	// truncates the WAL, briefly holding up writers. Should the WAL reach
+	// 4 times this size anyway (the background checkpoints falling behind
+	// the writers), the next writer empties it before it begins.
 	WALLimitFrames int
 }
 
@@ -176,7 +179,61 @@ func Open(ctx context.Context, path string, opts Options) (*sqlstore.DB, error) 
 	db := sqlstore.New(write, read, Dialect)
 	stop := startCheckpointer(read, write, opts.CheckpointInterval, opts.WALLimitFrames)
 	db.AddCloser(func() error { stop(); return nil })
+	var pageSize int64
+	if err := write.QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize); err != nil || pageSize <= 0 {
+		pageSize = 4096
+	}
+	db.SetBeforeUpdate(walBackstop(write, path+"-wal", walHardLimitFactor*int64(opts.WALLimitFrames)*(pageSize+walFrameHeader)))
 	return db, nil
+}
+
+const (
+	// walHardLimitFactor times WALLimitFrames is the size of the WAL at
+	// which writers stop to empty it themselves.
+	walHardLimitFactor = 4
+	// walFrameHeader is the size of a WAL frame's header.
+	walFrameHeader = 24
+	// walBackstopWait bounds how long a writer retries that checkpoint.
+	walBackstopWait = 2 * time.Second
+)
+
+// walBackstop returns the function run before each write transaction: when
+// the WAL file has grown past hard bytes, the background checkpointer has
+// fallen behind the writers (its checkpoints wait for fsync, which a busy
+// disk can make take tens of milliseconds while writes go on), and the
+// writer empties the WAL (TRUNCATE checkpoint, on the writer connection)
+// before it begins. Normally the WAL never gets there, and writers only
+// pay for a stat of the file.
+func walBackstop(writer *sql.DB, walPath string, hard int64) func(context.Context) {
+	var mu sync.Mutex
+	big := func() bool {
+		fi, err := os.Stat(walPath)
+		return err == nil && fi.Size() > hard
+	}
+	return func(ctx context.Context) {
+		if !big() {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		// The checkpoint reports busy while another one (the background
+		// PASSIVE) runs: wait for it, a bounded time. Writers of this
+		// process wait on mu meanwhile. An error leaves the WAL to the next
+		// write.
+		deadline := time.Now().Add(walBackstopWait)
+		for big() && time.Now().Before(deadline) { // big: not emptied by a writer that was first
+			var busy, frames, copied int
+			err := writer.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &frames, &copied)
+			if err != nil || busy == 0 {
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}
 }
 
 // startCheckpointer copies the WAL back into the database file every

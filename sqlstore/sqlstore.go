@@ -62,7 +62,14 @@ type DB struct {
 	// closers run first when the store is closed (background work of the
 	// backend, e.g. SQLite's checkpointer).
 	closers []func() error
+	// beforeUpdate, if set, runs before each write transaction begins.
+	beforeUpdate func(ctx context.Context)
 }
+
+// SetBeforeUpdate registers f to run before each write transaction begins,
+// outside it (e.g. SQLite holds writers back while it empties an
+// oversized WAL). Call it before the store is used.
+func (db *DB) SetBeforeUpdate(f func(ctx context.Context)) { db.beforeUpdate = f }
 
 // AddCloser registers f to run when the store is closed, before its pools
 // are closed.
@@ -107,6 +114,9 @@ func (db *DB) Ping(ctx context.Context) error {
 // Update runs fn in a write transaction, retrying it when the database
 // reports contention.
 func (db *DB) Update(ctx context.Context, fn func(thinkgraph.Tx) error) error {
+	if db.beforeUpdate != nil {
+		db.beforeUpdate(ctx)
+	}
 	return db.run(ctx, db.write, false, fn)
 }
 
