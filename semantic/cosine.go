@@ -137,3 +137,12 @@ func clampUnit(x float64) float64 {
 	}
 	return x
 }
+
+// dotBatchGeneric sets out[r] to the dot product of q with row r of the
+// len(out) consecutive rows of len(q) values in rows.
+func dotBatchGeneric(q, rows []float32, out []float32) {
+	d := len(q)
+	for r := range out {
+		out[r] = dotGeneric(q, rows[r*d:(r+1)*d])
+	}
+}

@@ -36,3 +36,25 @@ func dotF32(a, b []float32) float32 {
 	}
 	return dotGeneric(a, b)
 }
+
+// dotBatchAVX2 sets out[r] to the dot product of the dim float32s at q with
+// row r of the n consecutive rows at rows; dim must be a multiple of 32
+// (cosine_amd64.s).
+//
+//go:noescape
+func dotBatchAVX2(q, rows *float32, dim, n int, out *float32)
+
+// dotBatch sets out[r] to the dot product of q with row r of the len(out)
+// consecutive rows of len(q) values in rows.
+func dotBatch(q, rows []float32, out []float32) {
+	d := len(q)
+	if len(out) == 0 {
+		return
+	}
+	_ = rows[len(out)*d-1]
+	if hasAVX2FMA && d > 0 && d%32 == 0 {
+		dotBatchAVX2(&q[0], &rows[0], d, len(out), &out[0])
+		return
+	}
+	dotBatchGeneric(q, rows, out)
+}

@@ -78,3 +78,54 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	MOVL AX, eax+0(FP)
 	MOVL DX, edx+4(FP)
 	RET
+
+// func dotBatchAVX2(q, rows *float32, dim, n int, out *float32)
+//
+// out[r] = q · row r for n consecutive rows of dim float32s; dim must be a
+// multiple of 32.
+TEXT ·dotBatchAVX2(SB), NOSPLIT, $0-40
+	MOVQ q+0(FP), SI
+	MOVQ rows+8(FP), DI
+	MOVQ dim+16(FP), DX
+	MOVQ n+24(FP), R8
+	MOVQ out+32(FP), R9
+
+brow:
+	CMPQ R8, $0
+	JE   bdone
+	MOVQ SI, R10
+	MOVQ DX, CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+bloop32:
+	VMOVUPS     (R10), Y4
+	VMOVUPS     32(R10), Y5
+	VMOVUPS     64(R10), Y6
+	VMOVUPS     96(R10), Y7
+	VFMADD231PS (DI), Y4, Y0
+	VFMADD231PS 32(DI), Y5, Y1
+	VFMADD231PS 64(DI), Y6, Y2
+	VFMADD231PS 96(DI), Y7, Y3
+	ADDQ        $128, R10
+	ADDQ        $128, DI
+	SUBQ        $32, CX
+	JNE         bloop32
+
+	VADDPS       Y1, Y0, Y0
+	VADDPS       Y3, Y2, Y2
+	VADDPS       Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VHADDPS      X0, X0, X0
+	VHADDPS      X0, X0, X0
+	MOVSS        X0, (R9)
+	ADDQ         $4, R9
+	DECQ         R8
+	JMP          brow
+
+bdone:
+	VZEROUPPER
+	RET

@@ -21,3 +21,80 @@ func TestDotKernelsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestDotI8KernelsAgree checks the int8 batch kernel against the portable
+// one, and the quantised cosine against the float32 one.
+func TestDotI8KernelsAgree(t *testing.T) {
+	for _, dim := range []int{32, 64, 96, 512, 40} {
+		vs := tstRandUnit(7, dim, uint64(dim))
+		q := make([]int8, dim)
+		qs := quantizeRow(q, vs[0])
+		rows := make([]int8, 6*dim)
+		scale := make([]float32, 6)
+		for r := range 6 {
+			scale[r] = quantizeRow(rows[r*dim:(r+1)*dim], vs[r+1])
+		}
+		for r := range 6 {
+			rows[r*dim] = int8(-128 + 255*(r%2)) // extreme values
+		}
+		got, want := make([]int32, 6), make([]int32, 6)
+		dotI8Batch(q, rows, got)
+		dotI8BatchGeneric(q, rows, want)
+		for r := range 6 {
+			if got[r] != want[r] {
+				t.Fatalf("dim %d row %d: kernel %d, generic %d", dim, r, got[r], want[r])
+			}
+		}
+		for r := range 6 {
+			quantizeRow(rows[r*dim:(r+1)*dim], vs[r+1])
+		}
+		dotI8Batch(q, rows, got)
+		for r := range 6 {
+			approx := float64(got[r]) * float64(qs) * float64(scale[r])
+			if exact := float64(dotF32(vs[0], vs[r+1])); math.Abs(approx-exact) > 0.02 {
+				t.Fatalf("dim %d row %d: int8 cosine %v, float32 %v", dim, r, approx, exact)
+			}
+		}
+	}
+}
+
+// TestDotBatchKernelsAgree checks the float32 batch kernel against dotF32.
+func TestDotBatchKernelsAgree(t *testing.T) {
+	for _, dim := range []int{32, 128, 512, 40} {
+		vs := tstRandUnit(6, dim, uint64(dim)+1)
+		rows := make([]float32, 0, 5*dim)
+		for _, v := range vs[1:] {
+			rows = append(rows, v...)
+		}
+		got := make([]float32, 5)
+		dotBatch(vs[0], rows, got)
+		for r := range 5 {
+			if want := dotF32(vs[0], vs[r+1]); math.Abs(float64(got[r]-want)) > 1e-5 {
+				t.Fatalf("dim %d row %d: batch %v, dotF32 %v", dim, r, got[r], want)
+			}
+		}
+	}
+}
+
+// TestQuantizeRowKernelsAgree checks the vectorised quantisation against the
+// portable one (they may differ by one where x·f is a tie).
+func TestQuantizeRowKernelsAgree(t *testing.T) {
+	for _, dim := range []int{32, 64, 512, 40} {
+		for seed := range uint64(5) {
+			v := tstRandUnit(1, dim, seed+100)[0]
+			got, want := make([]int8, dim), make([]int8, dim)
+			gs, ws := quantizeRow(got, v), quantizeRowGeneric(want, v)
+			if gs != ws {
+				t.Fatalf("dim %d: scale %v, generic %v", dim, gs, ws)
+			}
+			for i := range got {
+				if d := int(got[i]) - int(want[i]); d < -1 || d > 1 {
+					t.Fatalf("dim %d [%d]: %d, generic %d", dim, i, got[i], want[i])
+				}
+				if math.Abs(float64(got[i])*float64(gs)-float64(v[i])) > float64(gs)/2+1e-6 {
+					t.Fatalf("dim %d [%d]: %d·%v is not within half a step of %v", dim, i, got[i], gs, v[i])
+				}
+			}
+		}
+	}
+}
