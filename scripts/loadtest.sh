@@ -8,7 +8,9 @@
 #   scripts/loadtest.sh restart-pg    2 replicas; PostgreSQL restarts after 10 s
 #   scripts/loadtest.sh all
 #
-# DURATION (default 60s) and CLIENTS (32) override the defaults. Results are
+# DURATION (default 60s) and CLIENTS (32) override the defaults; CALLS=N
+# stops the sqlite and replicas scenarios after N calls (the same work for
+# comparing the servers' CPU time). Results are
 # printed and written as JSON to bench/results/load-<scenario>.json.
 # PROFILE=DIR also writes CPU profiles there: the load generator's
 # (loadgen.pprof) and, for the sqlite and replicas scenarios, each server's
@@ -18,6 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-60s}
 CLIENTS=${CLIENTS:-32}
+CALLS=${CALLS:-0}
 PGURL=${PGURL:-postgres://postgres@127.0.0.1:5432/thinkgraph_load?sslmode=disable}
 OUT=bench/results
 PROFILE=${PROFILE:-}
@@ -93,7 +96,7 @@ scenario() {
 	sqlite)
 		start a 18181 DATABASE_PATH="$work/load.db"
 		profile_servers 18181
-		"$work/loadtest" "${lgprof[@]}" -targets http://127.0.0.1:18181/mcp -clients "$CLIENTS" -duration "$DURATION" -db "$work/load.db" -json "$OUT/load-sqlite.json"
+		"$work/loadtest" "${lgprof[@]}" -targets http://127.0.0.1:18181/mcp -calls "$CALLS" -clients "$CLIENTS" -duration "$DURATION" -db "$work/load.db" -json "$OUT/load-sqlite.json"
 		report_cpu a
 		;;
 	replicas)
@@ -101,7 +104,7 @@ scenario() {
 		start a 18181 DATABASE_URL="$PGURL"
 		start b 18182 DATABASE_URL="$PGURL"
 		profile_servers 18181 18182
-		"$work/loadtest" "${lgprof[@]}" -targets http://127.0.0.1:18181/mcp,http://127.0.0.1:18182/mcp -clients "$CLIENTS" -duration "$DURATION" -db "$PGURL" -json "$OUT/load-replicas.json"
+		"$work/loadtest" "${lgprof[@]}" -targets http://127.0.0.1:18181/mcp,http://127.0.0.1:18182/mcp -calls "$CALLS" -clients "$CLIENTS" -duration "$DURATION" -db "$PGURL" -json "$OUT/load-replicas.json"
 		report_cpu a b
 		;;
 	kill-replica)

@@ -40,14 +40,21 @@ func benchStore(b *testing.B, sessions, n int) (thinkgraph.Store, func(i int)) {
 		sess.CurrentThoughtID, sess.UpdatedAt = th.ID, now
 		return tx.UpdateSession(ctx, sess)
 	}
+	// As under load, the sessions grow together: their thoughts are
+	// interleaved in the table, as the calls of concurrent clients are.
 	for c := 0; c < sessions; c++ {
 		id := fmt.Sprintf("s%d", c)
 		err := s.Update(ctx, func(tx thinkgraph.Tx) error {
-			if err := tx.CreateSession(ctx, &thinkgraph.Session{ID: id, Tenant: "local", ActiveBranch: "main", CreatedAt: now, UpdatedAt: now}); err != nil {
-				return err
-			}
-			for range n {
-				if err := add(tx, id); err != nil {
+			return tx.CreateSession(ctx, &thinkgraph.Session{ID: id, Tenant: "local", ActiveBranch: "main", CreatedAt: now, UpdatedAt: now})
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	for range n {
+		err := s.Update(ctx, func(tx thinkgraph.Tx) error {
+			for c := 0; c < sessions; c++ {
+				if err := add(tx, fmt.Sprintf("s%d", c)); err != nil {
 					return err
 				}
 			}

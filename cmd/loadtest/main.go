@@ -101,6 +101,7 @@ func main() {
 	failover := flag.Bool("failover", false, "on a transport error, reconnect to the next target and retry the call")
 	jsonOut := flag.String("json", "", "also write the report as JSON to this file")
 	cpuProfile := flag.String("cpuprofile", "", "write the load generator's own CPU profile to this file")
+	maxCalls := flag.Int64("calls", 0, "stop after this many calls in all (0: run for -duration), for comparing the servers' CPU time on the same work")
 	flag.Parse()
 	if *clients < 1 || *duration <= 0 {
 		fmt.Fprintln(os.Stderr, "loadtest: -clients must be ≥ 1 and -duration > 0")
@@ -122,7 +123,7 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	rep, err := run(strings.Split(*targets, ","), *clients, *duration, *token, *failover, *db)
+	rep, err := run(strings.Split(*targets, ","), *clients, *duration, *maxCalls, *token, *failover, *db)
 	if *cpuProfile != "" {
 		pprof.StopCPUProfile()
 	}
@@ -190,7 +191,7 @@ func connect(ctx context.Context, target, token string, transport http.RoundTrip
 	return client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: target, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
 }
 
-func run(targets []string, clients int, duration time.Duration, token string, failover bool, db string) (*report, error) {
+func run(targets []string, clients int, duration time.Duration, maxCalls int64, token string, failover bool, db string) (*report, error) {
 	runID := fmt.Sprintf("%x", time.Now().UnixNano()&0xffffffffff)
 	rep := &report{Targets: targets, Clients: clients, StartedAt: time.Now().UTC(), ErrorKinds: map[string]int{}, ClientsPerHost: map[string]int{}}
 	var (
@@ -201,6 +202,7 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 		calls     atomic.Int64
 		errs      atomic.Int64
 		failovers atomic.Int64
+		started   atomic.Int64
 	)
 	deadline := time.Now().Add(duration)
 	ctx := context.Background()
@@ -231,6 +233,9 @@ func run(targets []string, clients int, duration time.Duration, token string, fa
 			var myAcks []ack
 			seq := 0
 			for i := 0; time.Now().Before(deadline); i++ {
+				if maxCalls > 0 && started.Add(1) > maxCalls {
+					break
+				}
 				var name string
 				args := map[string]any{"session_id": session}
 				write := false
