@@ -86,26 +86,54 @@ type rowPair struct {
 }
 
 // candidatePairs returns the distinct pairs (i, j) where j is among i's k
-// nearest rows with cosine ≥ minSim or i among j's.
+// nearest rows with cosine ≥ minSim or i among j's, sorted by (lo, hi).
 func candidatePairs(vd vectored, k int, minSim float32) []rowPair {
 	g := knnGraph(vd.m, k, minSim)
-	var pairs []rowPair
-	for i, nbs := range g {
+	// up[i] lists the rows h > i that have i as a neighbour, through a
+	// counting pass instead of sorting every edge.
+	start := make([]int32, len(g)+1)
+	edges := 0
+	for h, nbs := range g {
 		for _, nb := range nbs {
-			lo, hi := int32(i), nb.j
-			if lo > hi {
-				lo, hi = hi, lo
+			if int(nb.j) < h {
+				start[nb.j+1]++
 			}
-			pairs = append(pairs, rowPair{lo, hi, nb.s})
+		}
+		edges += len(nbs)
+	}
+	for i := range g {
+		start[i+1] += start[i]
+	}
+	up := make([]neighbor, start[len(g)])
+	fill := slices.Clone(start[:len(g)])
+	for h, nbs := range g {
+		for _, nb := range nbs {
+			if int(nb.j) < h {
+				up[fill[nb.j]] = neighbor{j: int32(h), s: nb.s}
+				fill[nb.j]++
+			}
 		}
 	}
-	slices.SortFunc(pairs, func(a, b rowPair) int {
-		if c := cmp.Compare(a.lo, b.lo); c != 0 {
-			return c
+	pairs := make([]rowPair, 0, edges)
+	var row []neighbor
+	for i, nbs := range g {
+		row = row[:0]
+		for _, nb := range nbs {
+			if int(nb.j) > i {
+				row = append(row, nb)
+			}
 		}
-		return cmp.Compare(a.hi, b.hi)
-	})
-	return slices.CompactFunc(pairs, func(a, b rowPair) bool { return a.lo == b.lo && a.hi == b.hi })
+		for _, nb := range up[start[i]:start[i+1]] {
+			if !slices.ContainsFunc(nbs, func(x neighbor) bool { return x.j == nb.j }) {
+				row = append(row, nb)
+			}
+		}
+		slices.SortFunc(row, func(a, b neighbor) int { return cmp.Compare(a.j, b.j) })
+		for _, nb := range row {
+			pairs = append(pairs, rowPair{int32(i), nb.j, nb.s})
+		}
+	}
+	return pairs
 }
 
 // judgePairs runs judge over pairs and returns the contradictions found,

@@ -193,10 +193,12 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 		h := topHeap{k: k + rescoreSlack, items: make([]scored, 0, k+rescoreSlack)}
 		ex := topHeap{k: k, items: make([]scored, 0, k)}
 		var dots []int32
+		qi := make([]int16, qv.dim)
 		for p := lo; p < hi; p++ {
 			i := int(order[p])
 			h.items, ex.items = h.items[:0], ex.items[:0]
-			qi, si := qv.row(p), qv.scale[p]
+			widenI8(qi, qv.row(p))
+			si := qv.scale[p]
 			for _, c := range near[i*probe : (i+1)*probe] {
 				lo, hi := start[c], start[c+1]
 				dots = slices.Grow(dots[:0], hi-lo)[:hi-lo]

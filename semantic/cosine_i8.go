@@ -37,8 +37,8 @@ func quantizeRowGeneric(dst []int8, x []float32) float32 {
 	return mx / 127
 }
 
-// dotI8Generic is the portable int8 dot product.
-func dotI8Generic(a, b []int8) int32 {
+// dotI8Generic is the portable int8 dot product (a widened to int16).
+func dotI8Generic(a []int16, b []int8) int32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 int32
 	i := 0
@@ -56,9 +56,17 @@ func dotI8Generic(a, b []int8) int32 {
 
 // dotI8BatchGeneric sets out[r] to the dot product of q with row r of the
 // len(out) consecutive rows of len(q) values in rows.
-func dotI8BatchGeneric(q, rows []int8, out []int32) {
+func dotI8BatchGeneric(q []int16, rows []int8, out []int32) {
 	d := len(q)
 	for r := range out {
 		out[r] = dotI8Generic(q, rows[r*d:(r+1)*d])
+	}
+}
+
+// widenI8 sets dst to src widened to int16.
+func widenI8(dst []int16, src []int8) {
+	dst = dst[:len(src)]
+	for t, v := range src {
+		dst[t] = int16(v)
 	}
 }

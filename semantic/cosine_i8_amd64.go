@@ -1,15 +1,16 @@
 package semantic
 
-// dotI8BatchAVX2 sets out[r] to the dot product of the dim int8 values at q
-// with those of row r of the n consecutive rows at rows; dim must be a
-// multiple of 32 (cosine_i8_amd64.s).
+// dotI8BatchAVX2 sets out[r] to the dot product of the dim int16 values at q
+// with the int8 values of row r of the n consecutive rows at rows; dim must
+// be a multiple of 32 (cosine_i8_amd64.s).
 //
 //go:noescape
-func dotI8BatchAVX2(q, rows *int8, dim, n int, out *int32)
+func dotI8BatchAVX2(q *int16, rows *int8, dim, n int, out *int32)
 
-// dotI8Batch sets out[r] to the dot product of q with row r of the len(out)
-// consecutive rows of len(q) values in rows.
-func dotI8Batch(q, rows []int8, out []int32) {
+// dotI8Batch sets out[r] to the dot product of q (int8 values widened to
+// int16) with row r of the len(out) consecutive rows of len(q) values in
+// rows.
+func dotI8Batch(q []int16, rows []int8, out []int32) {
 	d := len(q)
 	if len(out) == 0 {
 		return

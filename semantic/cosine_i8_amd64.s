@@ -1,11 +1,11 @@
 #include "textflag.h"
 
-// func dotI8BatchAVX2(q, rows *int8, dim, n int, out *int32)
+// func dotI8BatchAVX2(q *int16, rows *int8, dim, n int, out *int32)
 //
-// For each row: sign-extend 16 int8 of q and of the row to int16
-// (VPMOVSXBW), multiply and add pairs into int32 (VPMADDWD), accumulate.
-// Products are at most 127² and pairs 2·127², so nothing overflows for
-// dim < 2^17.
+// For each row: sign-extend 16 int8 of the row to int16 (VPMOVSXBW),
+// multiply with 16 int16 of q and add pairs into int32 (VPMADDWD),
+// accumulate. Products are at most 128² and pairs 2·128², so nothing
+// overflows for dim < 2^16.
 TEXT ·dotI8BatchAVX2(SB), NOSPLIT, $0-40
 	MOVQ q+0(FP), SI
 	MOVQ rows+8(FP), DI
@@ -22,15 +22,13 @@ row:
 	VPXOR Y1, Y1, Y1
 
 loop32:
-	VPMOVSXBW (R10), Y2
-	VPMOVSXBW (DI), Y3
-	VPMADDWD  Y3, Y2, Y2
+	VPMOVSXBW (DI), Y2
+	VPMOVSXBW 16(DI), Y3
+	VPMADDWD  (R10), Y2, Y2
+	VPMADDWD  32(R10), Y3, Y3
 	VPADDD    Y2, Y0, Y0
-	VPMOVSXBW 16(R10), Y4
-	VPMOVSXBW 16(DI), Y5
-	VPMADDWD  Y5, Y4, Y4
-	VPADDD    Y4, Y1, Y1
-	ADDQ      $32, R10
+	VPADDD    Y3, Y1, Y1
+	ADDQ      $64, R10
 	ADDQ      $32, DI
 	SUBQ      $32, CX
 	JNE       loop32

@@ -38,8 +38,11 @@ func TestDotI8KernelsAgree(t *testing.T) {
 			rows[r*dim] = int8(-128 + 255*(r%2)) // extreme values
 		}
 		got, want := make([]int32, 6), make([]int32, 6)
-		dotI8Batch(q, rows, got)
-		dotI8BatchGeneric(q, rows, want)
+		q16 := make([]int16, dim)
+		widenI8(q16, q)
+		q16[dim-1] = -128
+		dotI8Batch(q16, rows, got)
+		dotI8BatchGeneric(q16, rows, want)
 		for r := range 6 {
 			if got[r] != want[r] {
 				t.Fatalf("dim %d row %d: kernel %d, generic %d", dim, r, got[r], want[r])
@@ -48,7 +51,8 @@ func TestDotI8KernelsAgree(t *testing.T) {
 		for r := range 6 {
 			quantizeRow(rows[r*dim:(r+1)*dim], vs[r+1])
 		}
-		dotI8Batch(q, rows, got)
+		widenI8(q16, q)
+		dotI8Batch(q16, rows, got)
 		for r := range 6 {
 			approx := float64(got[r]) * float64(qs) * float64(scale[r])
 			if exact := float64(dotF32(vs[0], vs[r+1])); math.Abs(approx-exact) > 0.02 {
