@@ -233,7 +233,7 @@ func TestKNNRecallPlanted(t *testing.T) {
 	}
 }
 
-const tstRecallFloor, tstTwinFloor = 0.78, 0.95
+const tstRecallFloor, tstTwinFloor = 0.83, 0.95
 
 func TestSemanticPath(t *testing.T) {
 	deg := func(a float64) Vector {
