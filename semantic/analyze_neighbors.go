@@ -44,7 +44,7 @@ import (
 const knnExactMax = 320
 
 // knnSketchDim is the length of the count sketches used above knnExactMax.
-const knnSketchDim = 128
+const knnSketchDim = 128 // fold128 relies on it
 
 // knnTreeMin is the number of documents above which clusters are found
 // through a two-level tree of centroids, knnClusterSize their mean size then.
@@ -268,14 +268,8 @@ func sketchMatrix(m *matrix) *matrix {
 		// writes.
 		parallelRows(m.n, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				src, dst := m.row(i), sk.row(i)
-				for b := 0; b+knnSketchDim <= len(src); b += knnSketchDim {
-					xs := src[b : b+knnSketchDim]
-					ss := sign[b : b+knnSketchDim]
-					for u := range dst {
-						dst[u] += ss[u] * xs[u]
-					}
-				}
+				dst := sk.row(i)
+				fold128(dst, m.row(i), sign)
 				normalizeInPlace(dst)
 			}
 		})

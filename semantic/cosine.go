@@ -146,3 +146,15 @@ func dotBatchGeneric(q, rows []float32, out []float32) {
 		out[r] = dotGeneric(q, rows[r*d:(r+1)*d])
 	}
 }
+
+// fold128Generic is the portable fold128.
+func fold128Generic(dst, x, sign []float32) {
+	clear(dst)
+	for b := 0; b+len(dst) <= len(x); b += len(dst) {
+		xs := x[b : b+len(dst)]
+		ss := sign[b : b+len(dst)]
+		for u := range dst {
+			dst[u] += ss[u] * xs[u]
+		}
+	}
+}

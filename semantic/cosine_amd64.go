@@ -58,3 +58,19 @@ func dotBatch(q, rows []float32, out []float32) {
 	}
 	dotBatchGeneric(q, rows, out)
 }
+
+// foldAVX2 sets dst[u] to Σ_b sign[b·128+u]·x[b·128+u] over the dim/128
+// slices of 128 values, dim a multiple of 128 (cosine_amd64.s).
+//
+//go:noescape
+func foldAVX2(dst, x, sign *float32, dim int)
+
+// fold128 sets dst (128 values) to the signed sum of the consecutive
+// 128-value slices of x; len(x) = len(sign) is a multiple of 128.
+func fold128(dst, x, sign []float32) {
+	if hasAVX2FMA && len(dst) == 128 && len(x) > 0 && len(x)%128 == 0 && len(sign) >= len(x) {
+		foldAVX2(&dst[0], &x[0], &sign[0], len(x))
+		return
+	}
+	fold128Generic(dst, x, sign)
+}

@@ -102,3 +102,27 @@ func TestQuantizeRowKernelsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestFold128KernelsAgree checks the vectorised fold against the portable
+// one.
+func TestFold128KernelsAgree(t *testing.T) {
+	for _, dim := range []int{128, 512, 1536} {
+		vs := tstRandUnit(2, dim, uint64(dim)+7)
+		sign := make([]float32, dim)
+		for i := range sign {
+			sign[i] = 1
+			if vs[1][i] < 0 {
+				sign[i] = -1
+			}
+		}
+		got, want := make([]float32, 128), make([]float32, 128)
+		got[3] = 42 // overwritten
+		fold128(got, vs[0], sign)
+		fold128Generic(want, vs[0], sign)
+		for u := range got {
+			if math.Abs(float64(got[u]-want[u])) > 1e-5 {
+				t.Fatalf("dim %d [%d]: %v, generic %v", dim, u, got[u], want[u])
+			}
+		}
+	}
+}
