@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -23,7 +24,8 @@ func TestDotKernelsAgree(t *testing.T) {
 }
 
 // TestDotI8KernelsAgree checks the int8 batch kernel against the portable
-// one, and the quantised cosine against the float32 one.
+// one, at the extreme values too, and the quantised cosine against the
+// float32 one.
 func TestDotI8KernelsAgree(t *testing.T) {
 	for _, dim := range []int{32, 64, 96, 512, 40} {
 		vs := tstRandUnit(7, dim, uint64(dim))
@@ -34,27 +36,31 @@ func TestDotI8KernelsAgree(t *testing.T) {
 		for r := range 6 {
 			scale[r] = quantizeRow(rows[r*dim:(r+1)*dim], vs[r+1])
 		}
-		for r := range 6 {
-			rows[r*dim] = int8(-128 + 255*(r%2)) // extreme values
+		qu := make([]uint8, dim)
+		offsetI8(qu, q)
+		ext := slices.Clone(rows)
+		for t := range ext {
+			ext[t] = int8(-i8Max + 2*i8Max*(t%2))
+		}
+		extq := slices.Clone(qu)
+		for t := range extq {
+			extq[t] = 127
 		}
 		got, want := make([]int32, 6), make([]int32, 6)
-		q16 := make([]int16, dim)
-		widenI8(q16, q)
-		q16[dim-1] = -128
-		dotI8Batch(q16, rows, got)
-		dotI8BatchGeneric(q16, rows, want)
-		for r := range 6 {
-			if got[r] != want[r] {
-				t.Fatalf("dim %d row %d: kernel %d, generic %d", dim, r, got[r], want[r])
+		for _, c := range []struct {
+			q    []uint8
+			rows []int8
+		}{{qu, rows}, {extq, ext}, {qu, ext}, {extq, rows}} {
+			dotU8I8Batch(c.q, c.rows, got)
+			dotU8I8BatchGeneric(c.q, c.rows, want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("dim %d: kernel %v, generic %v", dim, got, want)
 			}
 		}
+		dotU8I8Batch(qu, rows, got)
 		for r := range 6 {
-			quantizeRow(rows[r*dim:(r+1)*dim], vs[r+1])
-		}
-		widenI8(q16, q)
-		dotI8Batch(q16, rows, got)
-		for r := range 6 {
-			approx := float64(got[r]) * float64(qs) * float64(scale[r])
+			d := got[r] - i8Off*sumI8(rows[r*dim:(r+1)*dim])
+			approx := float64(d) * float64(qs) * float64(scale[r])
 			if exact := float64(dotF32(vs[0], vs[r+1])); math.Abs(approx-exact) > 0.02 {
 				t.Fatalf("dim %d row %d: int8 cosine %v, float32 %v", dim, r, approx, exact)
 			}
