@@ -163,6 +163,9 @@ type ThoughtFilter struct {
 	AfterStep int // only thoughts with Step > AfterStep
 	// Last, when > 0, returns only the last Last thoughts (still in step order).
 	Last int
+	// OpenAlternatives, when set, returns only alternatives that were never
+	// selected (Alternative && !Selected).
+	OpenAlternatives bool
 }
 
 // InvocationFilter selects invocations to list.

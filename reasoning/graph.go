@@ -1,9 +1,11 @@
 package reasoning
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
@@ -265,21 +267,34 @@ func (s *Service) UnexploredBranches(ctx context.Context, ref SessionRef) (*thin
 	var out []Unexplored
 	err := s.viewOrEmpty(ctx, ref, func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
 		sess = se
-		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: se.ID})
+		// Only the open alternatives and their parents are read, not the
+		// whole session.
+		alts, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: se.ID, OpenAlternatives: true})
 		if err != nil {
 			return err
 		}
 		open := map[string][]thinkgraph.Thought{}
-		for _, th := range ths {
-			if th.Alternative && !th.Selected {
-				open[th.ParentID] = append(open[th.ParentID], th)
+		var parents []string
+		for _, th := range alts {
+			if _, seen := open[th.ParentID]; !seen && th.ParentID != "" {
+				parents = append(parents, th.ParentID)
+			}
+			open[th.ParentID] = append(open[th.ParentID], th)
+		}
+		for _, id := range parents {
+			bp, err := tx.Thought(ctx, se.ID, id)
+			if errors.Is(err, thinkgraph.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if bp.BranchPoint {
+				out = append(out, Unexplored{BranchPoint: *bp, Alternatives: open[id]})
 			}
 		}
-		for _, th := range ths {
-			if th.BranchPoint && len(open[th.ID]) > 0 {
-				out = append(out, Unexplored{BranchPoint: th, Alternatives: open[th.ID]})
-			}
-		}
+		// Branch points in step order, as the session was written.
+		slices.SortFunc(out, func(a, b Unexplored) int { return cmp.Compare(a.BranchPoint.Step, b.BranchPoint.Step) })
 		return nil
 	})
 	return sess, out, err

@@ -282,6 +282,10 @@ func (t *txn) Thoughts(ctx context.Context, f thinkgraph.ThoughtFilter) ([]think
 		where = append(where, `step > ?`)
 		args = append(args, f.AfterStep)
 	}
+	if f.OpenAlternatives {
+		where = append(where, `alternative = ? AND selected = ?`)
+		args = append(args, true, false)
+	}
 	q := `SELECT ` + thoughtCols + ` FROM thoughts WHERE ` + strings.Join(where, " AND ")
 	if f.Last > 0 {
 		q = `SELECT * FROM (` + q + ` ORDER BY step DESC LIMIT ?) last_thoughts`

@@ -30,6 +30,7 @@ func Run(t *testing.T, open func(t *testing.T) thinkgraph.Store) {
 		{"Sessions", testSessions},
 		{"Thoughts", testThoughts},
 		{"ThoughtFilters", testThoughtFilters},
+		{"OpenAlternatives", testOpenAlternatives},
 		{"Ancestors", testAncestors},
 		{"AncestorsDeepChain", testAncestorsDeep},
 		{"UniqueStep", testUniqueStep},
@@ -356,6 +357,59 @@ func tree(t *testing.T, s thinkgraph.Store) {
 			}
 			if err := tx.AddThought(ctx, th); err != nil {
 				return err
+			}
+		}
+		return nil
+	})
+}
+
+// testOpenAlternatives: the OpenAlternatives filter returns the alternatives
+// never selected, in step order, with the other filters.
+func testOpenAlternatives(t *testing.T, s thinkgraph.Store) {
+	type flags struct{ alt, sel bool }
+	marks := []flags{{false, false}, {true, false}, {true, true}, {true, false}, {false, true}, {true, false}}
+	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
+		if err := tx.CreateSession(ctx, newSession("s1", "alpha", 0)); err != nil {
+			return err
+		}
+		for i, m := range marks {
+			th := &thinkgraph.Thought{
+				ID: fmt.Sprintf("t%d", i+1), SessionID: "s1", BranchID: "main", ParentID: "t1", Step: i + 1,
+				Content: "x", Author: "client", Alternative: m.alt, Selected: m.sel, CreatedAt: at(i + 1),
+			}
+			if i == 0 {
+				th.ParentID = ""
+			}
+			if i == 5 {
+				th.BranchID = "b"
+			}
+			if err := tx.AddThought(ctx, th); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
+		for _, tt := range []struct {
+			name string
+			f    thinkgraph.ThoughtFilter
+			want []int
+		}{
+			{"open", thinkgraph.ThoughtFilter{OpenAlternatives: true}, []int{2, 4, 6}},
+			{"open on main", thinkgraph.ThoughtFilter{OpenAlternatives: true, BranchID: "main"}, []int{2, 4}},
+			{"open, last 1", thinkgraph.ThoughtFilter{OpenAlternatives: true, Last: 1}, []int{6}},
+			{"open children of t2", thinkgraph.ThoughtFilter{OpenAlternatives: true, ParentID: ptr("t2")}, []int{}},
+		} {
+			tt.f.SessionID = "s1"
+			got, err := tx.Thoughts(ctx, tt.f)
+			if err != nil {
+				return fmt.Errorf("%s: %w", tt.name, err)
+			}
+			equal(t, "Thoughts("+tt.name+") steps", steps(got), tt.want)
+			for _, th := range got {
+				if !th.Alternative || th.Selected {
+					t.Errorf("Thoughts(%s): step %d is alternative=%v selected=%v", tt.name, th.Step, th.Alternative, th.Selected)
+				}
 			}
 		}
 		return nil
