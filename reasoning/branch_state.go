@@ -416,16 +416,8 @@ func (s *Service) docsView(ctx context.Context, tx thinkgraph.Tx, sessionID stri
 	sd := s.sem.session(sessionID)
 	sd.mu.Lock()
 	defer sd.mu.Unlock()
-	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sessionID, AfterStep: sd.lastStep})
-	if err != nil {
+	if err := s.refreshDocs(ctx, tx, sd); err != nil {
 		return err
-	}
-	if len(ths) > 0 {
-		fresh, err := s.sem.extend(ctx, tx, sd, ths)
-		if err != nil {
-			return err
-		}
-		s.persistVectors(fresh)
 	}
 	return fn(sd.docs, sd.byID, sd.index)
 }
