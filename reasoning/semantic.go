@@ -172,28 +172,27 @@ func toDoc(th *thinkgraph.Thought) semantic.Doc {
 // snapshot the caller may keep. Links of type builds_upon between thoughts
 // become DependsOn edges.
 func (s *Service) Docs(ctx context.Context, tx thinkgraph.Tx, sessionID string) ([]semantic.Doc, *semantic.Index, error) {
-	if s.sem == nil {
-		return nil, nil, errNoSemantic
-	}
-	sd := s.sem.session(sessionID)
-	sd.mu.Lock()
-	defer sd.mu.Unlock()
-	if err := s.refreshDocs(ctx, tx, sd); err != nil {
-		return nil, nil, err
-	}
-	docs := slices.Clone(sd.docs)
-	links, err := tx.Links(ctx, sessionID)
+	var docs []semantic.Doc
+	var index *semantic.Index
+	err := s.docsView(ctx, tx, sessionID, func(cached []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+		docs, index = slices.Clone(cached), idx
+		links, err := tx.Links(ctx, sessionID)
+		if err != nil {
+			return err
+		}
+		for _, l := range links {
+			if l.Type == "builds_upon" && l.FromThought != "" && l.ToThought != "" {
+				if i, ok := byID[l.FromThought]; ok {
+					docs[i].DependsOn = append(slices.Clip(docs[i].DependsOn), l.ToThought)
+				}
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, l := range links {
-		if l.Type == "builds_upon" && l.FromThought != "" && l.ToThought != "" {
-			if i, ok := sd.byID[l.FromThought]; ok {
-				docs[i].DependsOn = append(slices.Clip(docs[i].DependsOn), l.ToThought)
-			}
-		}
-	}
-	return docs, sd.index, nil
+	return docs, index, nil
 }
 
 // refreshDocs appends the session's thoughts written since the cache last
