@@ -1,29 +1,36 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
-	"html/template"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/thinkgraph/thinkgraph"
 )
 
-// htmlPage is the self-contained HTML export: no script or style is loaded
-// from anywhere else. html/template escapes every piece of user text; the
-// SVG is built by SVG, which escapes its own.
-var htmlPage = template.Must(template.New("page").Funcs(template.FuncMap{
-	"conf": confidence,
-	"time": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"fill": confColor,
-	"f2":   func(p *float64) string { return confidence(p) },
-}).Parse(`<!DOCTYPE html>
+// HTML pages are written by hand, not with html/template: text/template's
+// reflective method calls make the linker keep every exported method of
+// every type in the binary (it more than doubled thinkgraph's executable).
+// Every piece of user text goes through esc; the SVG is built by SVG, which
+// escapes its own; the remaining values are numbers and colours this package
+// computes.
+
+// EscapeHTML escapes s for HTML text and quoted attribute values (invalid
+// UTF-8 replaced).
+func EscapeHTML(s string) string { return esc(s) }
+
+// htmlHead is the start of the self-contained HTML export: no script or
+// style is loaded from anywhere else.
+const htmlHead = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<title>Reasoning session {{.G.Session.ID}}</title>
-<style>
+`
+
+const htmlStyle = `<style>
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1em;color:#222}
 .graph{overflow:auto;border:1px solid #ddd;border-radius:6px;max-height:80vh}
 .graph .node{cursor:default}
@@ -36,30 +43,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.2em .5em;tex
 .legend span{display:inline-block;margin-right:1em}
 .sw{display:inline-block;width:1em;height:1em;vertical-align:middle;border:1px solid #999;margin-right:.3em}
 </style></head><body>
-<h1>Reasoning session <code>{{.G.Session.ID}}</code></h1>
-<p><strong>Goal:</strong> {{if .G.Session.Goal}}{{.G.Session.Goal}}{{else}}none stated{{end}}</p>
-<p class="meta">Mode {{or .G.Session.Mode "—"}} · {{len .G.Thoughts}} thoughts in {{len .Branches}} branches · created {{time .G.Session.CreatedAt}} · updated {{time .G.Session.UpdatedAt}}</p>
-<p class="legend"><span><i class="sw" style="background:{{fill .Low}}"></i>low confidence</span><span><i class="sw" style="background:{{fill .High}}"></i>high confidence</span><span><i class="sw" style="background:{{fill nil}}"></i>no confidence</span><span>bold: path to the current thought</span><span>◆ branch point</span><span>dashed: unexplored alternative</span><span style="color:#d62728">red: contradiction</span><span style="color:#ff7f0e">orange: circular reasoning</span></p>
-<div class="graph">{{.SVG}}</div>
-<h2>Branches</h2>
-<table><tr><th>Branch</th><th>State</th><th>Thoughts</th></tr>
-{{range .Branches}}<tr><td>{{.ID}}</td><td>{{.State}}</td><td>{{.N}}</td></tr>
-{{end}}</table>
-<h2>Thoughts</h2>
-{{range .Thoughts}}<div class="thought" id="step-{{.T.Step}}" style="border-color:{{fill .T.Confidence}}">
-<div class="meta">Step {{.T.Step}} · branch {{.T.BranchID}}{{if .T.Type}} · {{.T.Type}}{{end}} · confidence {{conf .T.Confidence}}{{range .Tags}} <span class="tag {{.Class}}">{{.Text}}</span>{{end}}</div>
-<pre>{{.T.Content}}</pre>{{if .T.KeyPoints}}<ul>{{range .T.KeyPoints}}<li>{{.}}</li>{{end}}</ul>{{end}}
-</div>
-{{end}}
-{{if .G.Links}}<h2>Cross-references</h2><ul>{{range .G.Links}}<li>{{.FromBranch}} {{.FromThought}} → {{.ToBranch}} {{.ToThought}}: {{.Type}} ({{printf "%.2f" .Strength}}){{if .Reason}} — {{.Reason}}{{end}}</li>{{end}}</ul>{{end}}
-<h2>Contradictions</h2>
-{{with .G.Analysis}}{{if .Unavailable}}<p>Not analysed: {{.Unavailable}}</p>{{else}}{{if .Contradictions}}<ul>{{range .Contradictions}}<li>step {{.ThoughtA.Step}} ({{.ThoughtA.Branch}}) “{{.ThoughtA.Content}}” ↔ step {{.ThoughtB.Step}} ({{.ThoughtB.Branch}}) “{{.ThoughtB.Content}}” — {{printf "%.2f" .Confidence}}: {{.Reason}}</li>{{end}}</ul>{{else}}<p>None found among {{.Checked}} thoughts.</p>{{end}}
-<h2>Circular reasoning</h2>{{if .Circular}}<ul>{{range .Circular}}<li>{{.Kind}}: {{range $i, $r := .Thoughts}}{{if $i}} → {{end}}step {{$r.Step}}{{end}} — {{.Reason}}</li>{{end}}</ul>{{else}}<p>None found.</p>{{end}}
-<h2>Evaluation</h2><table><tr><th>Branch</th><th>Quality</th><th>Overall</th><th>Coherence</th><th>Contradiction</th><th>Information gain</th><th>Redundancy</th></tr>
-{{range .Evaluations}}<tr><td>{{.Branch}}</td><td>{{.Quality}}</td><td>{{f2 .OverallScore}}</td><td>{{f2 .CoherenceScore}}</td><td>{{f2 .ContradictionScore}}</td><td>{{f2 .InformationGain}}</td><td>{{f2 .RedundancyScore}}</td></tr>{{end}}</table>{{end}}{{else}}<p>Not analysed.</p>{{end}}
-<p class="meta">Exported by thinkgraph.</p>
-</body></html>
-`))
+`
 
 type htmlTag struct{ Class, Text string }
 
@@ -71,54 +55,151 @@ func HTML(w io.Writer, g *Graph) error {
 	if err := SVG(&svg, g); err != nil {
 		return err
 	}
-	type branchRow struct {
-		ID, State string
-		N         int
+	bw := bufio.NewWriter(w)
+	p := func(parts ...string) {
+		for _, s := range parts {
+			bw.WriteString(s)
+		}
 	}
-	type thoughtRow struct {
-		T    *thinkgraph.Thought
-		Tags []htmlTag
+	stamp := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+	s := &g.Session
+	p(htmlHead, "<title>Reasoning session ", esc(s.ID), "</title>\n", htmlStyle)
+	p("<h1>Reasoning session <code>", esc(s.ID), "</code></h1>\n<p><strong>Goal:</strong> ")
+	if s.Goal != "" {
+		p(esc(s.Goal))
+	} else {
+		p("none stated")
+	}
+	mode := s.Mode
+	if mode == "" {
+		mode = "—"
 	}
 	byBranch := g.branchThoughts()
-	var branches []branchRow
+	p("</p>\n<p class=\"meta\">Mode ", esc(mode), " · ", strconv.Itoa(len(g.Thoughts)), " thoughts in ", strconv.Itoa(len(ix.branches)),
+		" branches · created ", stamp(s.CreatedAt), " · updated ", stamp(s.UpdatedAt), "</p>\n")
+	low, high := 0.0, 1.0
+	p(`<p class="legend"><span><i class="sw" style="background:`, confColor(&low), `"></i>low confidence</span><span><i class="sw" style="background:`, confColor(&high),
+		`"></i>high confidence</span><span><i class="sw" style="background:`, confColor(nil), `"></i>no confidence</span><span>bold: path to the current thought</span><span>◆ branch point</span><span>dashed: unexplored alternative</span><span style="color:#d62728">red: contradiction</span><span style="color:#ff7f0e">orange: circular reasoning</span></p>
+<div class="graph">`)
+	bw.Write(svg.Bytes())
+	p("</div>\n<h2>Branches</h2>\n<table><tr><th>Branch</th><th>State</th><th>Thoughts</th></tr>\n")
 	for _, id := range ix.branches {
 		state := "—"
 		if b := g.branch(id); b != nil {
 			state = b.State
 		}
-		branches = append(branches, branchRow{id, state, len(byBranch[id])})
+		p("<tr><td>", esc(id), "</td><td>", esc(state), "</td><td>", strconv.Itoa(len(byBranch[id])), "</td></tr>\n")
 	}
-	var thoughts []thoughtRow
+	p("</table>\n<h2>Thoughts</h2>\n")
 	for i := range g.Thoughts {
 		t := &g.Thoughts[i]
-		var tags []htmlTag
-		if g.isBranchPoint(t) {
-			tags = append(tags, htmlTag{"", "branch point"})
+		step := strconv.Itoa(t.Step)
+		p(`<div class="thought" id="step-`, step, `" style="border-color:`, confColor(t.Confidence), "\">\n<div class=\"meta\">Step ", step, " · branch ", esc(t.BranchID))
+		if t.Type != "" {
+			p(" · ", esc(t.Type))
 		}
-		if unexplored(t) {
-			tags = append(tags, htmlTag{"", "unexplored alternative"})
-		} else if t.Alternative {
-			tags = append(tags, htmlTag{"", "selected alternative"})
+		p(" · confidence ", confidence(t.Confidence))
+		for _, tag := range g.htmlTags(ix, t) {
+			p(` <span class="tag `, tag.Class, `">`, esc(tag.Text), "</span>")
 		}
-		if r := g.thought(t.RevisesID); r != nil {
-			tags = append(tags, htmlTag{"", fmt.Sprintf("revises step %d", r.Step)})
+		p("</div>\n<pre>", esc(t.Content), "</pre>")
+		if len(t.KeyPoints) > 0 {
+			p("<ul>")
+			for _, k := range t.KeyPoints {
+				p("<li>", esc(k), "</li>")
+			}
+			p("</ul>")
 		}
-		if t.ID == g.Session.CurrentThoughtID {
-			tags = append(tags, htmlTag{"", "current"})
-		} else if ix.onPath[t.ID] {
-			tags = append(tags, htmlTag{"", "on the current path"})
-		}
-		if ix.contradicts[t.ID] {
-			tags = append(tags, htmlTag{"contra", "contradiction"})
-		}
-		if ix.circular[t.ID] {
-			tags = append(tags, htmlTag{"circ", "circular"})
-		}
-		thoughts = append(thoughts, thoughtRow{t, tags})
+		p("\n</div>\n")
 	}
-	low, high := 0.0, 1.0
-	return htmlPage.Execute(w, map[string]any{
-		"G": g, "SVG": template.HTML(svg.String()), "Branches": branches, "Thoughts": thoughts,
-		"Low": &low, "High": &high,
-	})
+	p("\n")
+	if len(g.Links) > 0 {
+		p("<h2>Cross-references</h2><ul>")
+		for _, l := range g.Links {
+			p("<li>", esc(l.FromBranch), " ", esc(l.FromThought), " → ", esc(l.ToBranch), " ", esc(l.ToThought), ": ", esc(l.Type), " (", fmt.Sprintf("%.2f", l.Strength), ")")
+			if l.Reason != "" {
+				p(" — ", esc(l.Reason))
+			}
+			p("</li>")
+		}
+		p("</ul>")
+	}
+	p("\n<h2>Contradictions</h2>\n")
+	writeHTMLAnalysis(p, g.Analysis)
+	p("\n<p class=\"meta\">Exported by thinkgraph.</p>\n</body></html>\n")
+	return bw.Flush()
+}
+
+// htmlTags are the labels of a thought in the HTML export.
+func (g *Graph) htmlTags(ix *index, t *thinkgraph.Thought) []htmlTag {
+	var tags []htmlTag
+	if g.isBranchPoint(t) {
+		tags = append(tags, htmlTag{"", "branch point"})
+	}
+	if unexplored(t) {
+		tags = append(tags, htmlTag{"", "unexplored alternative"})
+	} else if t.Alternative {
+		tags = append(tags, htmlTag{"", "selected alternative"})
+	}
+	if r := g.thought(t.RevisesID); r != nil {
+		tags = append(tags, htmlTag{"", fmt.Sprintf("revises step %d", r.Step)})
+	}
+	if t.ID == g.Session.CurrentThoughtID {
+		tags = append(tags, htmlTag{"", "current"})
+	} else if ix.onPath[t.ID] {
+		tags = append(tags, htmlTag{"", "on the current path"})
+	}
+	if ix.contradicts[t.ID] {
+		tags = append(tags, htmlTag{"contra", "contradiction"})
+	}
+	if ix.circular[t.ID] {
+		tags = append(tags, htmlTag{"circ", "circular"})
+	}
+	return tags
+}
+
+// writeHTMLAnalysis writes the contradictions, circular reasoning and
+// evaluation sections (the heading of the first is already written).
+func writeHTMLAnalysis(p func(...string), a *Analysis) {
+	if a == nil {
+		p("<p>Not analysed.</p>")
+		return
+	}
+	if a.Unavailable != "" {
+		p("<p>Not analysed: ", esc(a.Unavailable), "</p>")
+		return
+	}
+	if len(a.Contradictions) > 0 {
+		p("<ul>")
+		for _, c := range a.Contradictions {
+			p("<li>step ", strconv.Itoa(c.ThoughtA.Step), " (", esc(c.ThoughtA.Branch), ") “", esc(c.ThoughtA.Content), "” ↔ step ", strconv.Itoa(c.ThoughtB.Step),
+				" (", esc(c.ThoughtB.Branch), ") “", esc(c.ThoughtB.Content), "” — ", fmt.Sprintf("%.2f", c.Confidence), ": ", esc(c.Reason), "</li>")
+		}
+		p("</ul>")
+	} else {
+		p("<p>None found among ", strconv.Itoa(a.Checked), " thoughts.</p>")
+	}
+	p("\n<h2>Circular reasoning</h2>")
+	if len(a.Circular) > 0 {
+		p("<ul>")
+		for _, c := range a.Circular {
+			p("<li>", esc(c.Kind), ": ")
+			for i, r := range c.Thoughts {
+				if i > 0 {
+					p(" → ")
+				}
+				p("step ", strconv.Itoa(r.Step))
+			}
+			p(" — ", esc(c.Reason), "</li>")
+		}
+		p("</ul>")
+	} else {
+		p("<p>None found.</p>")
+	}
+	p("\n<h2>Evaluation</h2><table><tr><th>Branch</th><th>Quality</th><th>Overall</th><th>Coherence</th><th>Contradiction</th><th>Information gain</th><th>Redundancy</th></tr>\n")
+	for _, e := range a.Evaluations {
+		p("<tr><td>", esc(e.Branch), "</td><td>", esc(e.Quality), "</td><td>", confidence(e.OverallScore), "</td><td>", confidence(e.CoherenceScore), "</td><td>",
+			confidence(e.ContradictionScore), "</td><td>", confidence(e.InformationGain), "</td><td>", confidence(e.RedundancyScore), "</td></tr>")
+	}
+	p("</table>")
 }

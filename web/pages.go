@@ -1,11 +1,14 @@
 package web
 
 import (
+	"bytes"
 	"cmp"
-	"html/template"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/thinkgraph/thinkgraph/render"
 )
 
 // listRow is one session of the list page.
@@ -29,10 +32,14 @@ func sortRows(rows []listRow, by string) {
 	})
 }
 
-var funcs = template.FuncMap{
-	"time": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") },
-	"iso":  func(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) },
-}
+func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
+func fmtISO(t time.Time) string  { return t.UTC().Format(time.RFC3339Nano) }
+
+// The pages are written by hand, not with html/template (see the render
+// package's HTML for why). esc escapes user text for HTML text and quoted
+// attribute values; session ids are limited to [A-Za-z0-9._:@-], so they
+// need no escaping in a URL path, and are escaped for HTML all the same.
+var esc = render.EscapeHTML
 
 const head = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -40,40 +47,87 @@ const head = `<!DOCTYPE html>
 <link rel="stylesheet" href="/assets/viewer.css">
 <script src="/assets/viewer.js" defer></script>`
 
-var listPage = template.Must(template.New("list").Funcs(funcs).Parse(head + `
+// writer appends strings to a buffer.
+type writer struct{ b *bytes.Buffer }
+
+func (w writer) p(parts ...string) {
+	for _, s := range parts {
+		w.b.WriteString(s)
+	}
+}
+
+// selected is the attribute of the sort option that is chosen.
+func selected(ok bool) string {
+	if ok {
+		return " selected"
+	}
+	return ""
+}
+
+// writeListPage writes the session list: rows after filtering by q, sorted
+// by sortBy, out of total sessions.
+func writeListPage(b *bytes.Buffer, rows []listRow, q, sortBy string, total int) {
+	w := writer{b}
+	w.p(head, `
 <title>thinkgraph sessions</title></head>
 <body class="list">
 <header><h1>thinkgraph</h1><span class="sub">reasoning sessions</span></header>
 <main>
 <form class="filters" method="get" action="/">
-<input type="search" name="q" id="tg-search" value="{{.Q}}" placeholder="Search sessions by id, goal or mode" autocomplete="off">
+<input type="search" name="q" id="tg-search" value="`, esc(q), `" placeholder="Search sessions by id, goal or mode" autocomplete="off">
 <select name="sort" id="tg-sort">
-<option value="recent"{{if eq .Sort "" "recent"}} selected{{end}}>Most recent</option>
-<option value="steps"{{if eq .Sort "steps"}} selected{{end}}>Most thoughts</option>
-<option value="id"{{if eq .Sort "id"}} selected{{end}}>Id</option>
+<option value="recent"`, selected(sortBy == "" || sortBy == "recent"), `>Most recent</option>
+<option value="steps"`, selected(sortBy == "steps"), `>Most thoughts</option>
+<option value="id"`, selected(sortBy == "id"), `>Id</option>
 </select>
 <button type="submit">Filter</button>
 </form>
-{{if .Rows}}<table id="tg-sessions"><thead><tr><th>Session</th><th>Goal</th><th>Mode</th><th>Thoughts</th><th>Updated</th></tr></thead><tbody>
-{{range .Rows}}<tr data-search="{{.ID}} {{.Goal}} {{.Mode}}" data-steps="{{.Steps}}" data-updated="{{iso .Updated}}" data-id="{{.ID}}">
-<td><a href="/sessions/{{.ID}}">{{.ID}}</a></td><td class="goal">{{.Goal}}</td><td>{{.Mode}}</td><td class="num">{{.Steps}}</td><td><time datetime="{{iso .Updated}}">{{time .Updated}}</time></td></tr>
-{{end}}</tbody></table>{{else}}<p class="empty">{{if .Q}}No session matches.{{else}}No sessions yet: call a thinkgraph tool from an MCP client and it appears here.{{end}}</p>{{end}}
-<p class="note">{{.Total}} sessions.</p>
+`)
+	if len(rows) > 0 {
+		w.p(`<table id="tg-sessions"><thead><tr><th>Session</th><th>Goal</th><th>Mode</th><th>Thoughts</th><th>Updated</th></tr></thead><tbody>
+`)
+		for _, r := range rows {
+			id, steps, iso := esc(r.ID), strconv.Itoa(r.Steps), fmtISO(r.Updated)
+			w.p(`<tr data-search="`, id, " ", esc(r.Goal), " ", esc(r.Mode), `" data-steps="`, steps, `" data-updated="`, iso, `" data-id="`, id, `">
+<td><a href="/sessions/`, id, `">`, id, `</a></td><td class="goal">`, esc(r.Goal), `</td><td>`, esc(r.Mode), `</td><td class="num">`, steps,
+				`</td><td><time datetime="`, iso, `">`, fmtTime(r.Updated), `</time></td></tr>
+`)
+		}
+		w.p(`</tbody></table>`)
+	} else if q != "" {
+		w.p(`<p class="empty">No session matches.</p>`)
+	} else {
+		w.p(`<p class="empty">No sessions yet: call a thinkgraph tool from an MCP client and it appears here.</p>`)
+	}
+	w.p("\n<p class=\"note\">", strconv.Itoa(total), ` sessions.</p>
 </main></body></html>
-`))
+`)
+}
 
-var sessionPage = template.Must(template.New("session").Funcs(funcs).Parse(head + `
-<title>{{.P.ID}} · thinkgraph</title></head>
-<body class="session" data-session="{{.P.ID}}" data-steps="{{.P.Steps}}">
-<header><a href="/" class="back">← sessions</a><h1>{{.P.ID}}</h1>
-<span class="sub" id="tg-summary"><span id="tg-steps">{{.P.Steps}}</span> thoughts · <span id="tg-branches">{{.P.Branches}}</span> branches · <span id="tg-contra">{{.P.Findings.Contradictions}}</span> contradictions · <span id="tg-circ">{{.P.Findings.Circular}}</span> circular chains · updated <time id="tg-updated" datetime="{{iso .P.Updated}}">{{time .P.Updated}}</time></span>
+// writeSessionPage writes a session's page; data is the thought data
+// element (HTML-safe, possibly empty).
+func writeSessionPage(b *bytes.Buffer, p *graphPayload, data string) {
+	w := writer{b}
+	id, steps := esc(p.ID), strconv.Itoa(p.Steps)
+	w.p(head, `
+<title>`, id, ` · thinkgraph</title></head>
+<body class="session" data-session="`, id, `" data-steps="`, steps, `">
+<header><a href="/" class="back">← sessions</a><h1>`, id, `</h1>
+<span class="sub" id="tg-summary"><span id="tg-steps">`, steps, `</span> thoughts · <span id="tg-branches">`, strconv.Itoa(p.Branches),
+		`</span> branches · <span id="tg-contra">`, strconv.Itoa(p.Findings.Contradictions), `</span> contradictions · <span id="tg-circ">`,
+		strconv.Itoa(p.Findings.Circular), `</span> circular chains · updated <time id="tg-updated" datetime="`, fmtISO(p.Updated), `">`, fmtTime(p.Updated), `</time></span>
 <span id="tg-live" class="live" title="live updates">●</span>
-<nav class="exports">Export: <a href="/sessions/{{.P.ID}}/export/markdown">Markdown</a> <a href="/sessions/{{.P.ID}}/export/mermaid">Mermaid</a> <a href="/sessions/{{.P.ID}}/export/dot">DOT</a> <a href="/sessions/{{.P.ID}}/export/html">HTML</a> <a href="/sessions/{{.P.ID}}/export/json">JSON</a></nav>
+<nav class="exports">Export: <a href="/sessions/`, id, `/export/markdown">Markdown</a> <a href="/sessions/`, id, `/export/mermaid">Mermaid</a> <a href="/sessions/`, id,
+		`/export/dot">DOT</a> <a href="/sessions/`, id, `/export/html">HTML</a> <a href="/sessions/`, id, `/export/json">JSON</a></nav>
 </header>
-{{if .P.Goal}}<p class="goal"><strong>Goal:</strong> {{.P.Goal}}</p>{{end}}
-<p class="legend"><span><i class="sw low"></i>low confidence</span><span><i class="sw high"></i>high confidence</span><span><i class="sw none"></i>no confidence</span><span><b>bold outline</b>: path to the current thought</span><span>◆ branch point</span><span>dashed: unexplored alternative</span><span class="red">! contradiction</span><span class="orange">⟳ circular</span><span class="note" id="tg-analysis">{{.P.Analysis}}</span></p>
+`)
+	if p.Goal != "" {
+		w.p(`<p class="goal"><strong>Goal:</strong> `, esc(p.Goal), `</p>`)
+	}
+	w.p(`
+<p class="legend"><span><i class="sw low"></i>low confidence</span><span><i class="sw high"></i>high confidence</span><span><i class="sw none"></i>no confidence</span><span><b>bold outline</b>: path to the current thought</span><span>◆ branch point</span><span>dashed: unexplored alternative</span><span class="red">! contradiction</span><span class="orange">⟳ circular</span><span class="note" id="tg-analysis">`, esc(p.Analysis), `</span></p>
 <div class="layout">
-<div class="graph" id="tg-graph">{{.SVG}}</div>
+<div class="graph" id="tg-graph">`, p.SVG, `</div>
 <aside class="panel" id="tg-panel" aria-live="polite">
 <p class="hint" id="tg-hint">Click a thought to read it.</p>
 <div id="tg-detail" hidden>
@@ -87,6 +141,7 @@ var sessionPage = template.Must(template.New("session").Funcs(funcs).Parse(head 
 </div>
 </aside>
 </div>
-{{.Data}}
+`, data, `
 </body></html>
-`))
+`)
+}

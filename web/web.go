@@ -7,9 +7,9 @@
 // the MCP endpoint: the tenant is the bearer token's (auth.TokenInfo.UserID,
 // set by the token middleware in front of it), else the local tenant, and a
 // session of another tenant does not exist. Every piece of user text is
-// escaped (html/template, the render package's SVG escaping, JSON with HTML
-// escaping), the page's script only ever sets textContent, and a Content
-// Security Policy forbids inline scripts.
+// escaped (render.EscapeHTML on the hand-written pages, the render package's
+// SVG escaping, JSON with HTML escaping), the page's script only ever sets
+// textContent, and a Content Security Policy forbids inline scripts.
 package web
 
 import (
@@ -18,7 +18,6 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"html/template"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -270,7 +269,7 @@ func (v *Viewer) list(w http.ResponseWriter, r *http.Request) {
 		rows = append(rows, listRow{ID: s.ID, Goal: s.Goal, Mode: s.Mode, Steps: s.StepCount, Updated: s.UpdatedAt})
 	}
 	sortRows(rows, sortBy)
-	v.html(w, listPage, map[string]any{"Rows": rows, "Q": q, "Sort": sortBy, "Total": len(ss)})
+	v.html(w, func(b *bytes.Buffer) { writeListPage(b, rows, q, sortBy, len(ss)) })
 }
 
 func (v *Viewer) session(w http.ResponseWriter, r *http.Request) {
@@ -288,11 +287,11 @@ func (v *Viewer) session(w http.ResponseWriter, r *http.Request) {
 	// script element; the browser never runs a script of this type.
 	// A large session's thought data comes from the graph endpoint after
 	// the first paint (see viewer.js), with the bands not drawn yet.
-	var data template.HTML
+	var data string
 	if p.Steps <= syncAnalysisMax {
-		data = template.HTML(`<script type="application/json" id="tg-data">` + string(p.dataJSON) + `</script>`)
+		data = `<script type="application/json" id="tg-data">` + string(p.dataJSON) + `</script>`
 	}
-	v.html(w, sessionPage, map[string]any{"P": p, "SVG": template.HTML(p.SVG), "Data": data})
+	v.html(w, func(b *bytes.Buffer) { writeSessionPage(b, p, data) })
 }
 
 // graph serves the session's current SVG and thought data as JSON, for the
@@ -438,13 +437,9 @@ func (v *Viewer) export(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-func (v *Viewer) html(w http.ResponseWriter, t *template.Template, data any) {
+func (v *Viewer) html(w http.ResponseWriter, page func(*bytes.Buffer)) {
 	var buf bytes.Buffer
-	if err := t.Execute(&buf, data); err != nil {
-		v.opts.Logger.Error("viewer template", "err", err)
-		http.Error(w, "internal error", http.StatusInternalServerError)
-		return
-	}
+	page(&buf)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	_, _ = w.Write(buf.Bytes())
