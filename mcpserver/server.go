@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -27,6 +28,11 @@ type Options struct {
 	Logger  *slog.Logger
 	// Metrics, if set, is told about every tool call.
 	Metrics Observer
+	// AfterHandshake, if set, is called once, when the first client has
+	// had its handshake answered: on its notifications/initialized, or on
+	// the first request after server/discover (the handshake of protocol
+	// 2026-07-28, which ends without a notification).
+	AfterHandshake func()
 
 	// deriveSchemas derives every tool's schemas from its definition
 	// instead of using the generated schemas.json (schemas.go).
@@ -75,6 +81,9 @@ func New(svc *reasoning.Service, opts Options) *Server {
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
 	})
+	if opts.AfterHandshake != nil {
+		s.mcp.AddReceivingMiddleware(afterHandshake(opts.AfterHandshake))
+	}
 	s.addThinkTools()
 	s.addGraphTools()
 	s.addSequentialTool()
@@ -84,6 +93,21 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	s.addResources()
 	s.addPrompts()
 	return s
+}
+
+// afterHandshake calls fn once, for the first message a client sends after
+// its handshake request (initialize or server/discover) was answered.
+func afterHandshake(fn func()) mcp.Middleware {
+	var once sync.Once
+	var done atomic.Bool
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if !done.Load() && method != "initialize" && method != "server/discover" {
+				once.Do(func() { done.Store(true); fn() })
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
 
 const instructions = `thinkgraph keeps a persisted reasoning graph per session. Use "think" to record a reasoning step (with an optional confidence 0..1; below 0.6 the step becomes a branch point, then propose alternatives with "select_path" and use "backtrack" when a path fails), or "sequentialthinking" for numbered steps with revisions. Use "branch-thinking" to reason in named branches and to check the reasoning: its commands find contradictions, circular reasoning, drift from the goal, knowledge gaps and the strongest path. Every tool takes an optional session_id; without it, calls go to this connection's own session, and every response names the session so you can continue it later.`

@@ -136,7 +136,8 @@ func (e *env) serveStdio(ctx context.Context, dbFlag string) error {
 
 // serveWith builds the reasoning service and the MCP server on store and
 // hands them to run. The offline semantic engine is warmed up in the
-// background once warmAfter is closed (at once when it is nil).
+// background at once when warmAfter is nil, else once warmAfter is closed and
+// the client has had its MCP handshake answered.
 func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store, warmAfter <-chan struct{}, run func(*mcpserver.Server, *slog.Logger, *reasoning.Service, *metrics.Registry) error) error {
 	log := cfg.logger(e.stderr)
 	svc := reasoning.New(store, cfg.reasoning)
@@ -158,17 +159,27 @@ func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store
 	defer svc.Close()
 	svc.EnableLLM(cfg.llm, log)
 	reg := metrics.New()
-	srv := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg})
+	// Over stdio the warm-up also waits for the client to finish its
+	// handshake, so that parsing the lexicon does not compete with
+	// answering initialize for the process's CPU.
+	handshaken := make(chan struct{})
+	opts := mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg}
+	if warmAfter != nil {
+		opts.AfterHandshake = func() { close(handshaken) }
+	}
+	srv := mcpserver.New(svc, opts)
 	if cfg.embeddings.URL == "" {
 		done := make(chan struct{})
 		defer func() { <-done }()
 		go func() {
 			defer close(done)
 			if warmAfter != nil {
-				select {
-				case <-warmAfter:
-				case <-ctx.Done():
-					return
+				for _, ch := range []<-chan struct{}{warmAfter, handshaken} {
+					select {
+					case <-ch:
+					case <-ctx.Done():
+						return
+					}
 				}
 			}
 			_, _ = emb.Embed(ctx, []string{"warm up"})
