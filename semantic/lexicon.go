@@ -20,7 +20,7 @@ var lexiconData []byte
 
 // LexiconVersion changes whenever the generated lexicon or the way it is
 // read changes; it is part of the lexical embedder's model id.
-const LexiconVersion = "wn30-2"
+const LexiconVersion = "wn30-3"
 
 // Sense is one WordNet synset a word may denote, with a weight in (0,1]
 // (1 for the word's most frequent sense).

@@ -15,7 +15,8 @@
 // Output format (one record per line, tab-separated, gzip-compressed):
 //
 //	S n                 number of synsets (ids are 0..n-1)
-//	W word  id:w:f,...  a lemma's most likely senses, w = weight 1..9,
+//	W word  id:w:f,...  a lemma's most likely senses (and the first sense of
+//	                    each other part of speech), w = weight 1..9,
 //	                    f = WordNet lexicographer file (semantic field,
 //	                    e.g. 18 noun.person, 38 verb.motion)
 //	H id    id,...      direct hypernyms (nouns, verbs) or the head of an
@@ -189,21 +190,37 @@ func run(wn, out string, maxSenses int) error {
 		order = append(order, k)
 		return ids[k]
 	}
+	posSeenBefore := func(ss []sense, pos byte) bool {
+		for _, s := range ss {
+			if s.key[0] == pos {
+				return true
+			}
+		}
+		return false
+	}
 	var wlines []string
 	for _, w := range words {
 		ss := slices.Clone(wordSenses[w])
 		sort.SliceStable(ss, func(i, j int) bool { return ss[i].score > ss[j].score })
-		if len(ss) > maxSenses {
-			ss = ss[:maxSenses]
+		// The first maxSenses senses, and the first sense of every other
+		// part of speech, so that an inflected form ("slicing") finds its
+		// verb sense even when the noun is far more frequent.
+		var keep []sense
+		posSeen := map[byte]bool{}
+		for i, s := range ss {
+			if i < maxSenses || !posSeen[s.key[0]] {
+				keep = append(keep, s)
+			}
+			posSeen[s.key[0]] = true
 		}
-		top := ss[0].score
+		top := keep[0].score
 		var parts []string
-		for _, s := range ss {
+		for i, s := range keep {
 			q := int(9*s.score/top + 0.5)
 			if q < 1 {
 				q = 1
 			}
-			if len(parts) > 0 && q < minQ {
+			if i > 0 && i < maxSenses && q < minQ && posSeenBefore(keep[:i], s.key[0]) {
 				continue
 			}
 			parts = append(parts, fmt.Sprintf("%d:%d:%d", id(s.key), q, synsets[s.key].lex))
