@@ -145,10 +145,11 @@ func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store
 	if err != nil {
 		return err
 	}
-	// The offline engine parses its lexicon on first use (tens of ms of
-	// CPU): it is warmed up in the background, after the handshake's
-	// critical path (over stdio: once the database is open), so that
-	// neither the handshake nor, usually, the first call waits for it.
+	// The offline engine validates its lexicon image and fills its caches
+	// on first use (a few ms of CPU): it is warmed up in the background,
+	// after the handshake's critical path (over stdio: once the database is
+	// open), so that neither the handshake nor, usually, the first call
+	// waits for it.
 	contradictor, err := semantic.NewContradictor(nil)
 	if err != nil {
 		return err
@@ -160,8 +161,8 @@ func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store
 	svc.EnableLLM(cfg.llm, log)
 	reg := metrics.New()
 	// Over stdio the warm-up also waits for the client to finish its
-	// handshake, so that parsing the lexicon does not compete with
-	// answering initialize for the process's CPU.
+	// handshake, so that the warm-up does not compete with answering
+	// initialize for the process's CPU.
 	handshaken := make(chan struct{})
 	opts := mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg}
 	if warmAfter != nil {

@@ -1,7 +1,7 @@
 // Command gen-lexicon reads the WordNet 3.0 database files (Debian package
 // wordnet-base, /usr/share/wordnet) and writes the compact lexical tables the
 // offline embedder and the contradiction decider use into
-// semantic/lexicon/lexicon.txt.gz, next to WordNet's license.
+// semantic/lexicon/lexicon.bin, next to WordNet's license.
 //
 // Usage (from the repository root):
 //
@@ -12,29 +12,26 @@
 // output. The generated file is committed, so building thinkgraph never needs
 // WordNet installed.
 //
-// Output format (one record per line, tab-separated, gzip-compressed):
+// The output is a binary image (package semantic/lexicon documents the
+// format) holding:
 //
-//	S n                 number of synsets (ids are 0..n-1)
-//	W word  id:w:f,...  a lemma's most likely senses (and the first sense of
-//	                    each other part of speech), w = weight 1..9,
-//	                    f = WordNet lexicographer file (semantic field,
-//	                    e.g. 18 noun.person, 38 verb.motion)
-//	H id    id,...      direct hypernyms (nouns, verbs) or the head of an
-//	                    adjective satellite's cluster
-//	A word  word        direct antonyms (WordNet "!" pointers)
-//	I word  word        indirect antonyms (through an adjective cluster head)
-//	X form  lemma       irregular inflection (morphological exception lists)
-//	N n                 number of glosses in the background corpus
-//	D stem  df          gloss document frequency of a Porter stem
+//   - the number of synsets (ids are 0..n-1);
+//   - each kept lemma's most likely senses (and the first sense of each other
+//     part of speech), with a weight w/9 (w = 1..9) and the synset's WordNet
+//     lexicographer file (semantic field, e.g. 18 noun.person, 38
+//     verb.motion);
+//   - direct hypernyms (nouns, verbs) or the head of an adjective
+//     satellite's cluster, per synset;
+//   - direct antonyms (WordNet "!" pointers) and indirect ones (through an
+//     adjective cluster head);
+//   - irregular inflections (morphological exception lists);
+//   - the number of glosses in the background corpus and the gloss document
+//     frequency of each Porter stem.
 package main
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
 	"flag"
-	"fmt"
-	"io"
 	"log"
 	"os"
 	"path/filepath"
@@ -44,6 +41,7 @@ import (
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/lexicon"
 )
 
 type ptr struct {
@@ -198,7 +196,7 @@ func run(wn, out string, maxSenses int) error {
 		}
 		return false
 	}
-	var wlines []string
+	keptSenses := map[string][]lexicon.Sense{}
 	for _, w := range words {
 		ss := slices.Clone(wordSenses[w])
 		sort.SliceStable(ss, func(i, j int) bool { return ss[i].score > ss[j].score })
@@ -214,7 +212,7 @@ func run(wn, out string, maxSenses int) error {
 			posSeen[s.key[0]] = true
 		}
 		top := keep[0].score
-		var parts []string
+		var parts []lexicon.Sense
 		for i, s := range keep {
 			q := int(9*s.score/top + 0.5)
 			if q < 1 {
@@ -223,9 +221,9 @@ func run(wn, out string, maxSenses int) error {
 			if i > 0 && i < maxSenses && q < minQ && posSeenBefore(keep[:i], s.key[0]) {
 				continue
 			}
-			parts = append(parts, fmt.Sprintf("%d:%d:%d", id(s.key), q, synsets[s.key].lex))
+			parts = append(parts, lexicon.Sense{Synset: int32(id(s.key)), Weight: float32(q) / 9, Field: uint8(synsets[s.key].lex)})
 		}
-		wlines = append(wlines, "W\t"+w+"\t"+strings.Join(parts, ","))
+		keptSenses[w] = parts
 	}
 	// Hypernym closure (bounded depth) over referenced synsets.
 	parents := func(k string) []string {
@@ -306,14 +304,9 @@ func run(wn, out string, maxSenses int) error {
 			}
 		}
 	}
-	var alines []string
-	for pair, kind := range anto {
-		alines = append(alines, string(kind)+"\t"+pair[0]+"\t"+pair[1])
-	}
-	sort.Strings(alines)
 	// Exceptions.
-	var xlines []string
-	xseen := map[string]bool{}
+	type exception struct{ form, lemma string }
+	var excs []exception
 	for _, pf := range posFiles {
 		b, err := os.ReadFile(filepath.Join(wn, pf.name+".exc"))
 		if err != nil {
@@ -324,70 +317,54 @@ func run(wn, out string, maxSenses int) error {
 			if len(fs) < 2 || !keepSet[fs[1]] || strings.Contains(fs[0], "_") {
 				continue
 			}
-			l := "X\t" + fs[0] + "\t" + fs[1]
-			if !xseen[l] {
-				xseen[l] = true
-				xlines = append(xlines, l)
-			}
+			excs = append(excs, exception{fs[0], fs[1]})
 		}
 	}
-	sort.Strings(xlines)
-	var dlines []string
+	// For a form with several lemmas, the first in byte order wins.
+	slices.SortFunc(excs, func(a, b exception) int {
+		return strings.Compare(a.form+"\t"+a.lemma, b.form+"\t"+b.lemma)
+	})
+	excs = slices.Compact(excs)
+
+	lb := lexicon.NewBuilder(len(order), ndocs)
+	for w, ss := range keptSenses {
+		lb.AddWord(w, ss)
+	}
+	for k, ps := range hyper {
+		ids := make([]int32, len(ps))
+		for i, p := range ps {
+			ids[i] = int32(p)
+		}
+		lb.AddHypernyms(int32(k), ids)
+	}
+	nanto := 0
+	for pair, kind := range anto {
+		lb.AddAntonyms(pair[0], pair[1], kind == 'A')
+		nanto++
+	}
+	for _, x := range excs {
+		lb.AddException(x.form, x.lemma)
+	}
+	ndf := 0
 	for st, n := range df {
 		if n >= 2 && len(st) > 1 {
-			dlines = append(dlines, fmt.Sprintf("D\t%s\t%d", st, n))
+			lb.AddDocFreq(st, int32(n))
+			ndf++
 		}
 	}
-	sort.Strings(dlines)
-
-	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "# thinkgraph lexicon generated from WordNet 3.0 by scripts/gen-lexicon; see LICENSE-WordNet\n")
-	fmt.Fprintf(&buf, "S\t%d\n", len(order))
-	writeLines(&buf, wlines)
-	hids := make([]int, 0, len(hyper))
-	for k := range hyper {
-		hids = append(hids, k)
-	}
-	sort.Ints(hids)
-	for _, k := range hids {
-		ps := make([]string, len(hyper[k]))
-		for i, p := range hyper[k] {
-			ps[i] = strconv.Itoa(p)
-		}
-		fmt.Fprintf(&buf, "H\t%d\t%s\n", k, strings.Join(ps, ","))
-	}
-	writeLines(&buf, alines)
-	writeLines(&buf, xlines)
-	fmt.Fprintf(&buf, "N\t%d\n", ndocs)
-	writeLines(&buf, dlines)
-
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(filepath.Join(out, "lexicon.txt.gz"))
+	img, err := lb.Bytes()
 	if err != nil {
 		return err
 	}
-	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
-	if _, err := io.Copy(zw, &buf); err != nil {
+	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	if err := zw.Close(); err != nil {
+	if err := os.WriteFile(filepath.Join(out, "lexicon.bin"), img, 0o644); err != nil {
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	log.Printf("words=%d synsets=%d hypernym-rows=%d antonyms=%d exceptions=%d df=%d",
-		len(wlines), len(order), len(hids), len(alines), len(xlines), len(dlines))
+	log.Printf("words=%d synsets=%d hypernym-rows=%d antonyms=%d exceptions=%d df=%d bytes=%d",
+		len(keptSenses), len(order), len(hyper), nanto, len(excs), ndf, len(img))
 	return nil
-}
-
-func writeLines(w io.Writer, lines []string) {
-	for _, l := range lines {
-		io.WriteString(w, l)
-		io.WriteString(w, "\n")
-	}
 }
 
 func keepWord(w string) bool {
