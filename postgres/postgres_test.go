@@ -98,6 +98,15 @@ func TestStore(t *testing.T) {
 	})
 }
 
+// TestReplicas runs the replica tests on two stores on one schema.
+func TestReplicas(t *testing.T) {
+	admin(t)
+	storetest.RunReplicas(t, func(t *testing.T) (thinkgraph.Store, thinkgraph.Store) {
+		schema := newSchema(t)
+		return open(t, schema, postgres.Options{MaxConns: 4}), open(t, schema, postgres.Options{MaxConns: 4})
+	})
+}
+
 // TestReplicasStartTogether opens one schema from several stores at once, as
 // replicas starting together do: each must succeed, and every migration must
 // be applied exactly once.

@@ -6,10 +6,15 @@
 #   scripts/loadtest.sh replicas      2 replicas on one PostgreSQL, 32 clients, 60 s
 #   scripts/loadtest.sh kill-replica  2 replicas; one is killed (SIGKILL) after 10 s; clients fail over
 #   scripts/loadtest.sh restart-pg    2 replicas; PostgreSQL restarts after 10 s
-#   scripts/loadtest.sh all
+#   scripts/loadtest.sh floor         the go-sdk floor (bench/floor -http): the SDK's stateless
+#                                     streamable HTTP with the four tools answered in memory,
+#                                     small constant-size answers; same clients and mix
+#   scripts/loadtest.sh floor-path    the same, but show_current_path answers the whole path
+#                                     as thinkgraph does (the workload's cost without a database)
+#   scripts/loadtest.sh all           sqlite, replicas, kill-replica, restart-pg
 #
 # DURATION (default 60s) and CLIENTS (32) override the defaults; CALLS=N
-# stops the sqlite and replicas scenarios after N calls (the same work for
+# stops the sqlite, replicas and floor scenarios after N calls (the same work for
 # comparing the servers' CPU time). Results are
 # printed and written as JSON to bench/results/load-<scenario>.json.
 # PROFILE=DIR also writes CPU profiles there: the load generator's
@@ -32,6 +37,7 @@ trap cleanup EXIT
 
 go build -o "$work/thinkgraph" ./cmd/thinkgraph
 go build -o "$work/loadtest" ./cmd/loadtest
+go build -o "$work/floor" ./bench/floor
 
 pg_cluster() { echo "$(ls /etc/postgresql | head -1) main"; }
 ensure_pg() {
@@ -49,6 +55,24 @@ start() {
 	env "$@" "${pprof[@]}" LOG_LEVEL=warn "$work/thinkgraph" serve --http "127.0.0.1:$port" --stateless 2>"$work/$name.log" &
 	pids+=($!)
 	eval "pid_$name=$!"
+	wait_ready "$name" "$port"
+}
+
+# start_floor NAME PORT [flags...]: the go-sdk HTTP floor on 127.0.0.1:PORT.
+# With PROFILE, it writes its CPU profile (whole run) to
+# $PROFILE/server-floor.pprof when it is stopped.
+start_floor() {
+	local name=$1 port=$2; shift 2
+	local prof=()
+	[ -n "$PROFILE" ] && { mkdir -p "$PROFILE"; prof=(-cpuprofile "$PROFILE/server-floor.pprof"); }
+	"$work/floor" -http "127.0.0.1:$port" "${prof[@]}" "$@" 2>"$work/$name.log" &
+	pids+=($!)
+	eval "pid_$name=$!"
+	wait_ready "$name" "$port"
+}
+
+wait_ready() {
+	local name=$1 port=$2
 	for _ in $(seq 1 100); do
 		curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && return 0
 		sleep 0.1
@@ -74,6 +98,17 @@ profile_servers() {
 # cpu_seconds PID: user+system CPU time the process has used so far.
 cpu_seconds() {
 	awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+
+# pg_cpu_seconds: CPU time PostgreSQL has used so far (all its processes,
+# counting backends that have exited), for the CPU it spends on a run.
+pg_cpu_seconds() {
+	local pm
+	pm=$(pgrep -o -x postgres 2>/dev/null) || { echo 0; return; }
+	{
+		awk '{ print $14 + $15 + $16 + $17 }' "/proc/$pm/stat"
+		for p in $(pgrep -P "$pm"); do awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null; done
+	} | awk -v hz="$(getconf CLK_TCK)" '{ s += $1 } END { printf "%.2f", s / hz }'
 }
 
 # report_cpu NAME...: prints each server's CPU time and the machine's load,
@@ -104,8 +139,18 @@ scenario() {
 		start a 18181 DATABASE_URL="$PGURL"
 		start b 18182 DATABASE_URL="$PGURL"
 		profile_servers 18181 18182
+		local pg0
+		pg0=$(pg_cpu_seconds)
 		"$work/loadtest" "${lgprof[@]}" -targets http://127.0.0.1:18181/mcp,http://127.0.0.1:18182/mcp -calls "$CALLS" -clients "$CLIENTS" -duration "$DURATION" -db "$PGURL" -json "$OUT/load-replicas.json"
+		echo "PostgreSQL CPU: $(awk -v a="$pg0" -v b="$(pg_cpu_seconds)" 'BEGIN { printf "%.2f", b - a }') s (all of its processes, including any other clients')"
 		report_cpu a b
+		;;
+	floor | floor-path)
+		local full=()
+		[ "$s" = floor-path ] && full=(-full-path)
+		start_floor a 18181 "${full[@]}"
+		"$work/loadtest" "${lgprof[@]}" -targets http://127.0.0.1:18181/mcp -calls "$CALLS" -clients "$CLIENTS" -duration "$DURATION" -json "$OUT/load-$s.json"
+		report_cpu a
 		;;
 	kill-replica)
 		ensure_pg

@@ -99,3 +99,80 @@ func TestWALStaysBounded(t *testing.T) {
 	}
 	t.Logf("largest WAL: %d KiB", largest>>10)
 }
+
+// TestReplicas runs the replica tests on two stores opening one file, as
+// two processes would.
+func TestReplicas(t *testing.T) {
+	storetest.RunReplicas(t, func(t *testing.T) (thinkgraph.Store, thinkgraph.Store) {
+		path := filepath.Join(t.TempDir(), "thinkgraph.db")
+		return open(t, path), open(t, path)
+	})
+}
+
+// TestPathCacheUsed checks that read-only transactions take a session's path
+// from the path cache once it has been read, reading only what was appended
+// since, and that SetPathCacheBytes(0) turns the cache off.
+func TestPathCacheUsed(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "thinkgraph.db"), sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if !on {
+			s.SetPathCacheBytes(0)
+		}
+		ctx := t.Context()
+		last := ""
+		appendAndRead := func(n int) {
+			err := s.Update(ctx, func(tx thinkgraph.Tx) error {
+				if last == "" {
+					if err := tx.CreateSession(ctx, &thinkgraph.Session{ID: "s1", Tenant: "local", ActiveBranch: "main"}); err != nil {
+						return err
+					}
+				}
+				for range n {
+					sess, err := tx.LockSession(ctx, "s1")
+					if err != nil {
+						return err
+					}
+					sess.StepCount++
+					th := &thinkgraph.Thought{ID: fmt.Sprintf("t%d", sess.StepCount), SessionID: "s1", BranchID: "main",
+						ParentID: last, Step: sess.StepCount, Content: "x", Author: "client"}
+					if err := tx.AddThought(ctx, th); err != nil {
+						return err
+					}
+					last = th.ID
+					sess.CurrentThoughtID = th.ID
+					if err := tx.UpdateSession(ctx, sess); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = s.View(ctx, func(tx thinkgraph.Tx) error {
+				path, err := tx.Ancestors(ctx, "s1", last)
+				if err == nil && (len(path) == 0 || path[len(path)-1].ID != last || path[0].ID != "t1") {
+					t.Errorf("path from %s to %s, want t1 to %s", path[0].ID, path[len(path)-1].ID, last)
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		appendAndRead(10)
+		appendAndRead(3)
+		appendAndRead(1)
+		hits, misses := s.PathCacheStats()
+		if on && (hits != 2 || misses != 1) {
+			t.Errorf("path cache: %d hits, %d misses; want 2 hits (the paths after appending), 1 miss (the first read)", hits, misses)
+		}
+		if !on && (hits != 0 || misses != 0) {
+			t.Errorf("path cache off: %d hits, %d misses; want none", hits, misses)
+		}
+	}
+}

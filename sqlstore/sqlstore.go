@@ -28,10 +28,12 @@ type Dialect struct {
 	// the write lock (SQLite's BEGIN IMMEDIATE).
 	LockSuffix string
 	// LockSessionSQL, if not empty, runs with the session id as its one
-	// argument before LockSession's SELECT. It must lock the id itself until
-	// the transaction ends, so that two transactions that find no session
-	// and create it take turns instead of one failing with ErrConflict
-	// (PostgreSQL: an advisory lock; a row lock cannot lock a missing row).
+	// argument when LockSession's SELECT finds no session, before it looks
+	// again. It must lock the id itself until the transaction ends, so that
+	// two transactions that find no session and create it take turns
+	// instead of one failing with ErrConflict (PostgreSQL: an advisory lock;
+	// a row lock cannot lock a missing row). A session that exists is
+	// locked by its row alone, one round trip fewer per write.
 	LockSessionSQL string
 	// Retryable reports whether a transaction that failed with err may be
 	// run again from the start (lock contention, serialization failures).
@@ -64,6 +66,24 @@ type DB struct {
 	closers []func() error
 	// beforeUpdate, if set, runs before each write transaction begins.
 	beforeUpdate func(ctx context.Context)
+	// paths caches the paths read by Ancestors in read-only transactions
+	// (nil: no cache).
+	paths *pathCache
+}
+
+// SetPathCacheBytes sets the memory budget of the cache of paths read by
+// Ancestors in read-only transactions (DefaultPathCacheBytes by default); 0
+// turns the cache off. Call it before the store is used.
+func (db *DB) SetPathCacheBytes(n int64) { db.paths = newPathCache(n) }
+
+// PathCacheStats returns how many paths read-only transactions took from
+// the path cache (hits: only the thoughts appended since were read) and how
+// many they read whole (misses).
+func (db *DB) PathCacheStats() (hits, misses int64) {
+	if db.paths == nil {
+		return 0, 0
+	}
+	return db.paths.stats()
 }
 
 // SetBeforeUpdate registers f to run before each write transaction begins,
@@ -78,7 +98,7 @@ func (db *DB) AddCloser(f func() error) { db.closers = append(db.closers, f) }
 // New returns a store that writes through write and reads through read (they
 // may be the same *sql.DB).
 func New(write, read *sql.DB, d Dialect) *DB {
-	db := &DB{write: write, read: read, dialect: d, maxAttempts: 10}
+	db := &DB{write: write, read: read, dialect: d, maxAttempts: 10, paths: newPathCache(DefaultPathCacheBytes)}
 	if d.CacheStatements {
 		db.stmts = newStmtCache(write)
 		db.readStmts = db.stmts
@@ -167,7 +187,7 @@ func (db *DB) runOnce(ctx context.Context, pool *sql.DB, readOnly bool, fn func(
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	t := &txn{tx: tx, db: db, stmts: db.stmts}
+	t := &txn{tx: tx, db: db, stmts: db.stmts, readOnly: readOnly}
 	if readOnly {
 		t.stmts = db.readStmts
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
@@ -14,6 +15,8 @@ import (
 type txn struct {
 	tx *sql.Tx
 	db *DB
+	// readOnly: a View transaction.
+	readOnly bool
 	// stmts are the prepared statements to use (write transactions of a
 	// dialect that caches them); missed lists the statements to prepare
 	// once the transaction is over.
@@ -108,11 +111,17 @@ func (t *txn) Session(ctx context.Context, id string) (*thinkgraph.Session, erro
 	return t.session(ctx, id, "")
 }
 
+// LockSession reads the session, locking its row. A session that does not
+// exist has no row to lock: then the dialect's LockSessionSQL locks its id,
+// so that concurrent creators take turns, and the session is read again (a
+// creator that held the lock may have created it meanwhile).
 func (t *txn) LockSession(ctx context.Context, id string) (*thinkgraph.Session, error) {
-	if t.db.dialect.LockSessionSQL != "" {
-		if _, err := t.exec(ctx, t.db.dialect.LockSessionSQL, id); err != nil {
-			return nil, fmt.Errorf("lock session %q: %w", id, err)
-		}
+	s, err := t.session(ctx, id, t.db.dialect.LockSuffix)
+	if t.db.dialect.LockSessionSQL == "" || !errors.Is(err, thinkgraph.ErrNotFound) {
+		return s, err
+	}
+	if _, err := t.exec(ctx, t.db.dialect.LockSessionSQL, id); err != nil {
+		return nil, fmt.Errorf("lock session %q: %w", id, err)
 	}
 	return t.session(ctx, id, t.db.dialect.LockSuffix)
 }
@@ -283,8 +292,8 @@ func (t *txn) Thoughts(ctx context.Context, f thinkgraph.ThoughtFilter) ([]think
 		args = append(args, f.AfterStep)
 	}
 	if f.OpenAlternatives {
-		where = append(where, `alternative = ? AND selected = ?`)
-		args = append(args, true, false)
+		// As in the partial index thoughts_open_alternatives (migration 0004).
+		where = append(where, `alternative = TRUE AND selected = FALSE`)
 	}
 	q := `SELECT ` + thoughtCols + ` FROM thoughts WHERE ` + strings.Join(where, " AND ")
 	if f.Last > 0 {
@@ -317,7 +326,155 @@ func (t *txn) thoughts(ctx context.Context, q string, args ...any) ([]thinkgraph
 // never returns.
 const maxAncestors = 100_000
 
+// Ancestors returns the path from the root to the thought id. Read-only
+// transactions go through the store's path cache (pathcache.go): with the
+// session's path cached at its current thoughts_version, only the thoughts
+// between id and the cached path are read.
 func (t *txn) Ancestors(ctx context.Context, sessionID, id string) ([]thinkgraph.Thought, error) {
+	if t.readOnly && t.db.paths != nil {
+		return t.cachedAncestors(ctx, t.db.paths, sessionID, id)
+	}
+	return t.ancestors(ctx, sessionID, id)
+}
+
+// chainSQL reads the path of a thought leaf first, each row with the
+// session's thoughts_version read in the same statement (so from the same
+// snapshot): up from the thought (session_id, id) through its ancestors of
+// the session, to depth limit.
+var chainSQL = `WITH RECURSIVE chain(id, depth) AS (
+		SELECT id, 0 FROM thoughts WHERE session_id = ? AND id = ?
+		UNION ALL
+		SELECT th.parent_id, chain.depth + 1 FROM thoughts th JOIN chain ON th.id = chain.id
+		WHERE th.session_id = ? AND th.parent_id <> '' AND chain.depth < ?
+	)
+	SELECT ` + prefixed("t.", thoughtCols) + `, (SELECT thoughts_version FROM sessions WHERE id = ?)
+	FROM chain JOIN thoughts t ON t.id = chain.id AND t.session_id = ?
+	ORDER BY chain.depth`
+
+// recentSQL reads the session's latest thoughts after a step, newest first,
+// each row with the session's thoughts_version (as chainSQL). It reads a
+// range of the (session_id, step) index and the end of the table: the few
+// pages a point read of each thought (id index, then table) would read many
+// times over.
+var recentSQL = `SELECT ` + thoughtCols + `, (SELECT thoughts_version FROM sessions WHERE id = ?)
+	FROM thoughts WHERE session_id = ? AND step > ? ORDER BY step DESC LIMIT ?`
+
+// withVersion scans a row of chainSQL or recentSQL: a thought, then the
+// version.
+type withVersion struct {
+	r       scanner
+	version *int64
+}
+
+func (w withVersion) Scan(dest ...any) error { return w.r.Scan(append(dest, w.version)...) }
+
+// cachedAncestors is Ancestors through the path cache: with a path of the
+// session cached, the thoughts appended since it was read (at most
+// maxPathWalk) complete it, if the version read with them is the cached
+// one. Otherwise it reads the whole path and caches it.
+func (t *txn) cachedAncestors(ctx context.Context, c *pathCache, sessionID, id string) ([]thinkgraph.Thought, error) {
+	if after, ok := c.leafStep(sessionID); ok {
+		path, ok, err := t.extendCached(ctx, c, sessionID, id, after)
+		if err != nil || ok {
+			return path, err
+		}
+	}
+	path, version, err := t.chain(ctx, sessionID, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(path) == 0 {
+		return nil, notFound("thought", id)
+	}
+	slices.Reverse(path)
+	if len(path) > maxAncestors && path[0].ParentID != "" {
+		return nil, fmt.Errorf("ancestors of thought %s: more than %d (a cycle of parent links?)", id, maxAncestors)
+	}
+	c.store(sessionID, version, path)
+	return path, nil
+}
+
+// extendCached reads the session's thoughts after step after and walks up
+// from id through them to the session's cached path. ok is false when that
+// does not give the path: the cached path is of another version, or the
+// walk leaves the thoughts read without reaching it.
+func (t *txn) extendCached(ctx context.Context, c *pathCache, sessionID, id string, after int) (_ []thinkgraph.Thought, ok bool, _ error) {
+	rows, err := t.query(ctx, recentSQL, sessionID, sessionID, after, maxPathWalk+1)
+	if err != nil {
+		return nil, false, fmt.Errorf("ancestors of thought %s: %w", id, err)
+	}
+	defer rows.Close()
+	var version int64
+	var recent []thinkgraph.Thought
+	for rows.Next() {
+		th, err := scanThought(withVersion{rows, &version})
+		if err != nil {
+			return nil, false, fmt.Errorf("ancestors of thought %s: %w", id, err)
+		}
+		recent = append(recent, *th)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("ancestors of thought %s: %w", id, err)
+	}
+	if len(recent) == 0 {
+		// Nothing appended since: the version alone.
+		err := t.queryRow(ctx, `SELECT thoughts_version FROM sessions WHERE id = ?`, sessionID).Scan(&version)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, false, fmt.Errorf("ancestors of thought %s: %w", id, err)
+		}
+	}
+	byID := make(map[string]int, len(recent))
+	for i := range recent {
+		byID[recent[i].ID] = i
+	}
+	var tail []thinkgraph.Thought // leaf first
+	for cur := id; len(tail) <= len(recent); {
+		pos, gen, found, ok := c.lookup(sessionID, version, cur)
+		if !ok {
+			return nil, false, nil
+		}
+		if found {
+			slices.Reverse(tail)
+			path, ok := c.assemble(sessionID, gen, pos, tail)
+			return path, ok, nil
+		}
+		i, ok := byID[cur]
+		if !ok {
+			return nil, false, nil
+		}
+		tail = append(tail, recent[i])
+		if cur = recent[i].ParentID; cur == "" {
+			// A root, and no cached thought on the way: a path of its own.
+			slices.Reverse(tail)
+			c.store(sessionID, version, tail)
+			return tail, true, nil
+		}
+	}
+	return nil, false, nil // a cycle of parent links: let the full read report it
+}
+
+// chain runs chainSQL and returns the path of id, leaf first, with the
+// version read with it.
+func (t *txn) chain(ctx context.Context, sessionID, id string) (path []thinkgraph.Thought, version int64, err error) {
+	rows, err := t.query(ctx, chainSQL, sessionID, id, sessionID, maxAncestors, sessionID, sessionID)
+	if err != nil {
+		return nil, 0, fmt.Errorf("ancestors of thought %s: %w", id, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		th, err := scanThought(withVersion{rows, &version})
+		if err != nil {
+			return nil, 0, fmt.Errorf("ancestors of thought %s: %w", id, err)
+		}
+		path = append(path, *th)
+	}
+	return path, version, rows.Err()
+}
+
+func (t *txn) ancestors(ctx context.Context, sessionID, id string) ([]thinkgraph.Thought, error) {
 	// depth counts up from the thought itself; the result is root first.
 	path, err := t.thoughts(ctx, `WITH RECURSIVE chain(id, depth) AS (
 			SELECT id, 0 FROM thoughts WHERE session_id = ? AND id = ?

@@ -9,12 +9,26 @@
 // thinkgraph and the official server: it shows how much of a ratio to the
 // official server is the SDK's and how much is thinkgraph's own work.
 //
-// bench/run.sh builds it; it takes no arguments and serves stdio.
+// bench/run.sh builds it; without arguments it serves stdio.
+//
+// With -http ADDR it is instead the floor of the HTTP load test
+// (scripts/loadtest.sh floor): the SDK's streamable HTTP handler in
+// stateless mode, as thinkgraph serve --http --stateless runs it, with the
+// four tools cmd/loadtest calls (think, sequentialthinking,
+// show_current_path, get_unexplored_branches) answered from memory, per
+// session_id, in thinkgraph's output shapes (the JSON both as text and as
+// structured content). By default show_current_path answers with the
+// current node only, so every answer has a small, constant size: what the
+// SDK costs per call. With -full-path it answers the whole root-to-current
+// path as thinkgraph does, so the answers grow with the session: what the
+// load test's workload costs any server on this SDK (encoding, sending and
+// decoding those answers), without a database.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"slices"
@@ -78,9 +92,20 @@ func (t *thinking) process(_ context.Context, _ *mcp.CallToolRequest, in input) 
 }
 
 func main() {
-	if len(os.Args) > 1 {
-		fmt.Fprintln(os.Stderr, "floor takes no arguments: it serves MCP over stdio")
+	httpAddr := flag.String("http", "", "serve streamable HTTP (stateless) on this address, e.g. 127.0.0.1:18181, instead of stdio")
+	fullPath := flag.Bool("full-path", false, "with -http: show_current_path answers the whole path, as thinkgraph does")
+	cpuProfile := flag.String("cpuprofile", "", "with -http: write a CPU profile of the whole run to this file when stopped")
+	flag.Parse()
+	if flag.NArg() > 0 || (*httpAddr == "" && (*fullPath || *cpuProfile != "")) {
+		fmt.Fprintln(os.Stderr, "usage: floor (stdio) | floor -http ADDR [-full-path] [-cpuprofile FILE]")
 		os.Exit(2)
+	}
+	if *httpAddr != "" {
+		if err := serveHTTP(*httpAddr, *fullPath, *cpuProfile); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "sequential-thinking-go-sdk-floor", Version: "1.0.0"}, nil)
 	t := &thinking{lock: make(chan struct{}, 1), branches: map[string][]input{}}

@@ -33,6 +33,8 @@ func Run(t *testing.T, open func(t *testing.T) thinkgraph.Store) {
 		{"OpenAlternatives", testOpenAlternatives},
 		{"Ancestors", testAncestors},
 		{"AncestorsDeepChain", testAncestorsDeep},
+		{"AncestorsRepeated", testAncestorsRepeated},
+		{"AncestorsConcurrent", testAncestorsConcurrent},
 		{"UniqueStep", testUniqueStep},
 		{"Branches", testBranches},
 		{"Links", testLinks},
