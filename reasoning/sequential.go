@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 
 	"github.com/thinkgraph/thinkgraph"
@@ -46,11 +45,9 @@ type sequentialMeta struct {
 	BranchFromThought int  `json:"branchFromThought,omitempty"`
 }
 
-var branchIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:@/ -]{0,63}$`)
-
 // ValidateBranchID checks a caller-supplied branch id.
 func ValidateBranchID(field, id string) error {
-	if !branchIDPattern.MatchString(id) {
+	if !validName(id, 64, "._:@/ -") {
 		return thinkgraph.Invalid(field, "1 to 64 letters, digits, spaces or . _ : @ / -, starting with a letter or digit", clip(id, 64),
 			"'%s' must be 1 to 64 letters, digits, spaces or . _ : @ / -, starting with a letter or digit", field)
 	}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -409,5 +411,45 @@ func TestInvocationsCommand(t *testing.T) {
 	out, _ = exec.Command(binary, "invocations", "--session", "other", "--db", db).CombinedOutput()
 	if !strings.Contains(string(out), "no invocations") {
 		t.Fatal(string(out))
+	}
+}
+
+// TestStdioExitsAfterInitializeOnly: a client that sends initialize and
+// closes stdin without finishing the handshake must not leave the server
+// running (the warm-up waits for the handshake and must give up).
+func TestStdioExitsAfterInitializeOnly(t *testing.T) {
+	cmd := exec.Command(binary, "serve", "--db", filepath.Join(t.TempDir(), "tg.db"))
+	cmd.Env = append(os.Environ(), "LOG_LEVEL=warn")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.Contains(line, `"protocolVersion"`) {
+		t.Fatalf("initialize answer %q: %v", line, err)
+	}
+	stdin.Close()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("exit: %v\nstderr: %s", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second): // a hang guard, not a timing assertion
+		cmd.Process.Kill()
+		t.Fatalf("the server kept running after stdin closed\nstderr: %s", stderr.String())
 	}
 }

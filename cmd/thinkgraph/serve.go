@@ -172,18 +172,22 @@ func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store
 	if cfg.embeddings.URL == "" {
 		done := make(chan struct{})
 		defer func() { <-done }()
+		// The warm-up ends with the server: a client that leaves before
+		// finishing its handshake must not keep the process waiting.
+		warmCtx, stopWarm := context.WithCancel(ctx)
+		defer stopWarm() // before <-done: deferred calls run last-in first-out
 		go func() {
 			defer close(done)
 			if warmAfter != nil {
 				for _, ch := range []<-chan struct{}{warmAfter, handshaken} {
 					select {
 					case <-ch:
-					case <-ctx.Done():
+					case <-warmCtx.Done():
 						return
 					}
 				}
 			}
-			_, _ = emb.Embed(ctx, []string{"warm up"})
+			_, _ = emb.Embed(warmCtx, []string{"warm up"})
 			contradictor.Contradiction("it is warm", "it is not warm")
 		}()
 	}

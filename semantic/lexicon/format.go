@@ -58,6 +58,7 @@ package lexicon
 
 import (
 	"hash/crc32"
+	"sync"
 	"unsafe"
 )
 
@@ -150,13 +151,16 @@ func hash3(a, b, c string) uint32 {
 	return hashKey(buf[:n])
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is built on first use, not at package initialisation, which
+// every start of the server pays.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // checksum is the CRC-32C of an image without its checksum field.
 func checksum(img string) uint32 {
 	// crc32 only reads its input: view the string's bytes without a copy.
 	b := unsafe.Slice(unsafe.StringData(img), len(img))
-	return crc32.Update(crc32.Update(0, castagnoli, b[:crcAt]), castagnoli, b[crcAt+4:])
+	tab := castagnoli()
+	return crc32.Update(crc32.Update(0, tab, b[:crcAt]), tab, b[crcAt+4:])
 }
 
 func le32[T string | []byte](s T, i int) uint32 {
