@@ -10,11 +10,12 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/thinkgraph/thinkgraph"
 )
 
 // Tokens maps bearer tokens to tenants. Only SHA-256 hashes of the tokens are
@@ -29,7 +30,9 @@ type tokenEntry struct {
 	tenant string
 }
 
-var tenantPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// validTenant: 1 to 64 letters, digits or . _ -, starting with a letter or
+// digit.
+func validTenant(s string) bool { return thinkgraph.ValidName(s, 64, "._-") }
 
 // ParseTokens reads a tokens file: one "<sha256 hex of the token> <tenant>"
 // per line; blank lines and lines starting with # are ignored.
@@ -49,7 +52,7 @@ func ParseTokens(text string) (*Tokens, error) {
 		if err != nil || len(raw) != sha256.Size {
 			return nil, fmt.Errorf("line %d: the first field must be the 64-character hex SHA-256 of a token (see \"thinkgraph token new\")", n)
 		}
-		if !tenantPattern.MatchString(fields[1]) {
+		if !validTenant(fields[1]) {
 			return nil, fmt.Errorf("line %d: tenant %q must be 1 to 64 letters, digits or . _ -", n, fields[1])
 		}
 		var e tokenEntry
@@ -105,7 +108,7 @@ func (t *Tokens) verifier(_ context.Context, token string, _ *http.Request) (*au
 
 // NewToken returns a new random token and its tokens-file line for tenant.
 func NewToken(tenant string) (token, line string, err error) {
-	if !tenantPattern.MatchString(tenant) {
+	if !validTenant(tenant) {
 		return "", "", fmt.Errorf("tenant %q must be 1 to 64 letters, digits or . _ -", tenant)
 	}
 	b := make([]byte, 32)

@@ -47,7 +47,7 @@ type sequentialMeta struct {
 
 // ValidateBranchID checks a caller-supplied branch id.
 func ValidateBranchID(field, id string) error {
-	if !validName(id, 64, "._:@/ -") {
+	if !thinkgraph.ValidName(id, 64, "._:@/ -") {
 		return thinkgraph.Invalid(field, "1 to 64 letters, digits, spaces or . _ : @ / -, starting with a letter or digit", clip(id, 64),
 			"'%s' must be 1 to 64 letters, digits, spaces or . _ : @ / -, starting with a letter or digit", field)
 	}

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
@@ -83,29 +82,9 @@ type SessionRef struct {
 	Tenant string
 }
 
-// validName reports whether s is 1 to max bytes of ASCII letters, digits
-// and the given symbols, starting with a letter or digit. (A hand-written
-// check: the equivalent regular expression compiles a state per allowed
-// character, which cost start-up about a millisecond.)
-func validName(s string, max int, symbols string) bool {
-	if len(s) == 0 || len(s) > max {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
-			continue
-		}
-		if i == 0 || strings.IndexByte(symbols, c) < 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // ValidateSessionID checks a caller-supplied session id.
 func ValidateSessionID(id string) error {
-	if !validName(id, 128, "._:@-") {
+	if !thinkgraph.ValidName(id, 128, "._:@-") {
 		return thinkgraph.Invalid("session_id", "1 to 128 characters: letters, digits and . _ : @ - (not starting with a symbol)", clip(id, 64),
 			"'session_id' must be 1 to 128 letters, digits or . _ : @ -, starting with a letter or digit; omit it to use this connection's session")
 	}

@@ -83,7 +83,7 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 		if *stateless {
 			cfg.stateless = true
 		}
-		return e.serveWith(ctx, cfg, store, nil, func(srv *mcpserver.Server, log *slog.Logger, svc *reasoning.Service, reg *metrics.Registry) error {
+		return e.serveWith(ctx, cfg, store, nil, nil, func(srv *mcpserver.Server, log *slog.Logger, svc *reasoning.Service, reg *metrics.Registry) error {
 			return serveHTTP(ctx, cfg, log, srv, reg, store, *httpAddr, path, viewer(svc, log, ""))
 		})
 	}
@@ -120,7 +120,11 @@ func (e *env) serveStdio(ctx context.Context, dbFlag string) error {
 		}
 		store.resolve(db, nil)
 	}()
-	err = e.serveWith(ctx, cfg, store, store.ready, func(srv *mcpserver.Server, log *slog.Logger, _ *reasoning.Service, _ *metrics.Registry) error {
+	// No garbage collection until the client has its handshake answered
+	// (see pauseGC); the collector resumes then, or when serving ends.
+	resumeGC := pauseGC()
+	defer resumeGC()
+	err = e.serveWith(ctx, cfg, store, store.ready, resumeGC, func(srv *mcpserver.Server, log *slog.Logger, _ *reasoning.Service, _ *metrics.Registry) error {
 		log.Info("serving MCP over stdio", "db", path, "version", buildVersion())
 		return srv.MCP().Run(ctx, &mcp.IOTransport{Reader: readCloser{e.stdin}, Writer: nopWriteCloser{e.stdout}})
 	})
@@ -137,8 +141,9 @@ func (e *env) serveStdio(ctx context.Context, dbFlag string) error {
 // serveWith builds the reasoning service and the MCP server on store and
 // hands them to run. The offline semantic engine is warmed up in the
 // background at once when warmAfter is nil, else once warmAfter is closed and
-// the client has had its MCP handshake answered.
-func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store, warmAfter <-chan struct{}, run func(*mcpserver.Server, *slog.Logger, *reasoning.Service, *metrics.Registry) error) error {
+// the client has had its MCP handshake answered. afterHandshake, if set, is
+// called then too (only when warmAfter is set).
+func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store, warmAfter <-chan struct{}, afterHandshake func(), run func(*mcpserver.Server, *slog.Logger, *reasoning.Service, *metrics.Registry) error) error {
 	log := cfg.logger(e.stderr)
 	svc := reasoning.New(store, cfg.reasoning)
 	emb, err := cfg.embedder()
@@ -166,7 +171,12 @@ func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store
 	handshaken := make(chan struct{})
 	opts := mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg}
 	if warmAfter != nil {
-		opts.AfterHandshake = func() { close(handshaken) }
+		opts.AfterHandshake = func() {
+			close(handshaken)
+			if afterHandshake != nil {
+				afterHandshake()
+			}
+		}
 	}
 	srv := mcpserver.New(svc, opts)
 	if cfg.embeddings.URL == "" {
