@@ -187,31 +187,7 @@ func (t *table) count() int {
 }
 
 // find returns the slot record of key, or "".
-func (im *Image) find(t *table, key string) string {
-	n := len(key)
-	if n == 0 || n > maxKeyLen {
-		return ""
-	}
-	h := hashKey(key)
-	tag := byte(h >> 24)
-	slots := t.slots
-	for i, j := h&t.mask, uint32(0); j <= t.mask; i, j = (i+1)&t.mask, j+1 {
-		p := int(i) * slotLen
-		if p+slotLen > len(slots) {
-			return ""
-		}
-		kl := int(slots[p+4])
-		if kl == 0 {
-			return ""
-		}
-		if kl == n && slots[p+5] == tag {
-			if off := int(le32(slots, p)); im.pool[off:off+n] == key {
-				return slots[p : p+slotLen]
-			}
-		}
-	}
-	return ""
-}
+func (im *Image) find(t *table, key string) string { return im.find3(t, key, "", "") }
 
 // find3 returns the slot record of the key a+b+c, or "".
 func (im *Image) find3(t *table, a, b, c string) string {
