@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -98,12 +97,11 @@ func New(svc *reasoning.Service, opts Options) *Server {
 // afterHandshake calls fn once, for the first message a client sends after
 // its handshake request (initialize or server/discover) was answered.
 func afterHandshake(fn func()) mcp.Middleware {
-	var once sync.Once
-	var done atomic.Bool
+	var once sync.Once // its fast path is one atomic load
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if !done.Load() && method != "initialize" && method != "server/discover" {
-				once.Do(func() { done.Store(true); fn() })
+			if method != "initialize" && method != "server/discover" {
+				once.Do(fn)
 			}
 			return next(ctx, method, req)
 		}
