@@ -9,10 +9,12 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
@@ -23,7 +25,13 @@ import (
 // instantModel is an http.RoundTripper that answers OpenAI chat completions
 // in-process and at once, so that a benchmark measures only what the server
 // does around the model call (the SDK's encoding and decoding included).
-type instantModel struct{ n int }
+//
+// It adds the time it spends answering to spent, so that the benchmark can
+// subtract the model's own share from the time the server took.
+type instantModel struct {
+	n     int
+	spent atomic.Int64 // nanoseconds inside RoundTrip
+}
 
 var benchSentences = []string{
 	"Measure the slow queries of each service with the query log before changing anything.",
@@ -39,6 +47,8 @@ var benchSentences = []string{
 }
 
 func (m *instantModel) RoundTrip(r *http.Request) (*http.Response, error) {
+	start := time.Now()
+	defer func() { m.spent.Add(int64(time.Since(start))) }()
 	var req struct {
 		Logprobs bool `json:"logprobs"`
 	}
@@ -83,10 +93,12 @@ func BenchmarkLuxOverhead(b *testing.B) {
 			}
 			defer svc.Close()
 			cfg := luxConfig("http://model.invalid")
-			cfg.HTTPClient = &http.Client{Transport: &instantModel{}}
+			model := &instantModel{}
+			cfg.HTTPClient = &http.Client{Transport: model}
 			svc.EnableLLM(cfg, nil)
 			e := &testEnv{store: store, srv: New(svc, Options{Version: "bench"})}
-			cs := connectB(b, e)
+			timer := &serverTimer{done: make(chan time.Duration, 1)}
+			cs := connectTimedB(b, e, timer)
 			ctx := context.Background()
 			callB := func(args map[string]any) map[string]any {
 				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
@@ -123,26 +135,32 @@ func BenchmarkLuxOverhead(b *testing.B) {
 			first := args(0)
 			delete(first, "session_id")
 			sid = callB(first)["session_id"].(string)
-			durs := make([]time.Duration, 0, b.N)
+			<-timer.done
+			durs := make([]time.Duration, 0, b.N)   // as the client sees them
+			server := make([]time.Duration, 0, b.N) // added by the server
 			cpu0 := cpuTime()
 			b.ResetTimer()
 			for i := 1; i <= b.N; i++ {
 				a := args(i)
+				spent0 := model.spent.Load()
 				start := time.Now()
 				out := callB(a)
 				durs = append(durs, time.Since(start))
+				server = append(server, <-timer.done-time.Duration(model.spent.Load()-spent0))
 				if a["new_session"] == true {
 					sid = out["session_id"].(string)
 				}
 			}
 			b.StopTimer()
 			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
-			slices.Sort(durs)
-			q := func(p float64) float64 {
-				return float64(durs[min(len(durs)-1, int(p*float64(len(durs))))].Microseconds()) / 1000
+			q := func(d []time.Duration, p float64) float64 {
+				slices.Sort(d)
+				return float64(d[min(len(d)-1, int(p*float64(len(d))))].Microseconds()) / 1000
 			}
-			b.ReportMetric(q(0.50), "p50-ms")
-			b.ReportMetric(q(0.99), "p99-ms")
+			b.ReportMetric(q(durs, 0.50), "p50-ms")
+			b.ReportMetric(q(durs, 0.99), "p99-ms")
+			b.ReportMetric(q(server, 0.50), "server-p50-ms")
+			b.ReportMetric(q(server, 0.99), "server-p99-ms")
 		})
 	}
 }
@@ -157,11 +175,53 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// connectB opens an MCP client connection for a benchmark.
-func connectB(b *testing.B, e *testEnv) *mcp.ClientSession {
+// serverTimer times, on the server's side of a connection, each tools/call
+// from the moment the server has read the request to the moment its
+// response is written: the server's whole share of a call, without the
+// client's. Calls are timed one at a time (the benchmark makes one at once).
+type serverTimer struct {
+	id    jsonrpc.ID
+	start time.Time
+	done  chan time.Duration // one per tools/call response
+}
+
+type timedTransport struct {
+	mcp.Transport
+	t *serverTimer
+}
+
+func (tt timedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := tt.Transport.Connect(ctx)
+	return timedConn{c, tt.t}, err
+}
+
+type timedConn struct {
+	mcp.Connection
+	t *serverTimer
+}
+
+func (c timedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if r, ok := m.(*jsonrpc.Request); ok && r.Method == "tools/call" {
+		c.t.id, c.t.start = r.ID, time.Now()
+	}
+	return m, err
+}
+
+func (c timedConn) Write(ctx context.Context, m jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, m)
+	if r, ok := m.(*jsonrpc.Response); ok && r.ID == c.t.id {
+		c.t.done <- time.Since(c.t.start)
+	}
+	return err
+}
+
+// connectTimedB opens an MCP client connection for a benchmark, the
+// server's side timed by t.
+func connectTimedB(b *testing.B, e *testEnv, t *serverTimer) *mcp.ClientSession {
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := e.srv.MCP().Connect(ctx, st, nil)
+	ss, err := e.srv.MCP().Connect(ctx, timedTransport{st, t}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
