@@ -32,6 +32,14 @@ type Options struct {
 	// the first request after server/discover (the handshake of protocol
 	// 2026-07-28, which ends without a notification).
 	AfterHandshake func()
+	// ToolsInBackground registers the tools on a goroutine of their own
+	// instead of in New: the SDK parses every tool's schemas as it adds
+	// the tool (about 5 ms of CPU for all of them), and a client's
+	// initialize can be answered meanwhile. Every request other than
+	// initialize, server/discover and ping waits until the tools are
+	// registered. For stdio, where the client waits for initialize's
+	// answer before anything else.
+	ToolsInBackground bool
 
 	// deriveSchemas derives every tool's schemas from its definition
 	// instead of using the generated schemas.json (schemas.go).
@@ -79,19 +87,68 @@ func New(svc *reasoning.Service, opts Options) *Server {
 		CompletionHandler:  s.complete,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
+		// Stated rather than derived from what is registered, so that
+		// initialize's answer does not depend on whether the tools are
+		// registered yet (ToolsInBackground). The tools never change while
+		// the server runs: no tools/list_changed.
+		Capabilities: &mcp.ServerCapabilities{
+			Logging:   &mcp.LoggingCapabilities{},
+			Tools:     &mcp.ToolCapabilities{ListChanged: false},
+			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
+			Resources: &mcp.ResourceCapabilities{ListChanged: true},
+		},
 	})
 	if opts.AfterHandshake != nil {
 		s.mcp.AddReceivingMiddleware(afterHandshake(opts.AfterHandshake))
 	}
-	s.addThinkTools()
-	s.addGraphTools()
-	s.addSequentialTool()
-	s.addBranchThinkingTool()
-	s.addReasoningTools()
-	s.addLuxTools()
+	addTools := func() {
+		s.addThinkTools()
+		s.addGraphTools()
+		s.addSequentialTool()
+		s.addBranchThinkingTool()
+		s.addReasoningTools()
+		s.addLuxTools()
+	}
+	var registered chan struct{}
+	if opts.ToolsInBackground {
+		registered = make(chan struct{})
+		go func() {
+			defer close(registered)
+			addTools()
+		}()
+	} else {
+		addTools()
+	}
 	s.addResources()
 	s.addPrompts()
+	if registered != nil {
+		// Outermost, so that no other middleware sees a request first.
+		s.mcp.AddReceivingMiddleware(waitUntil(registered))
+	}
 	return s
+}
+
+// waitUntil holds up every request but the handshake and ping until ready
+// is closed.
+func waitUntil(ready <-chan struct{}) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			switch method {
+			case "initialize", "server/discover", "ping":
+			default:
+				select {
+				case <-ready: // first, so that once ready, nothing waits
+				default:
+					select {
+					case <-ready:
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
+				}
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
 
 // afterHandshake calls fn once, for the first message a client sends after

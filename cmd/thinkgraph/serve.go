@@ -171,6 +171,8 @@ func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store
 	handshaken := make(chan struct{})
 	opts := mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg}
 	if warmAfter != nil {
+		// Over stdio the client waits for initialize's answer first.
+		opts.ToolsInBackground = true
 		opts.AfterHandshake = func() {
 			close(handshaken)
 			if afterHandshake != nil {
