@@ -11,7 +11,7 @@ import (
 
 // lexicalAlgorithm names the feature extraction; bump it whenever features,
 // weights or hashing change so that persisted vectors are re-indexed.
-const lexicalAlgorithm = "thinkgraph-lexical-v2"
+const lexicalAlgorithm = "thinkgraph-lexical-v3"
 
 // DefaultLexicalDim is the vector length of the lexical embedder unless
 // LexicalOptions.Dim says otherwise.
@@ -37,6 +37,8 @@ type LexicalWeights struct {
 	Pred      float64 // agent-verb and verb-patient pairs ("car exploding" vs "men exploding")
 	Derived   float64 // stems of derivationally related words ("skier" ~ "ski")
 	Gloss     float64 // stems of the first sense's WordNet definition
+	Prep      float64 // preposition + following content word ("into the pool" vs "out of the pool")
+	Dense     float64 // the word's dense WordNet-graph vector (see wordvec.go), summed over the text
 	// VerbForms keeps only the verb senses of an inflected verb form
 	// ("slicing", "cleaned") and the noun senses of a plural ("slices").
 	VerbForms bool
@@ -49,15 +51,21 @@ type LexicalWeights struct {
 // DefaultLexicalWeights returns the tuned default weights.
 func DefaultLexicalWeights() LexicalWeights {
 	return LexicalWeights{
-		Word:      0.4,
+		// lexical-v3: Word, Hypernym, Bigram, IDFPower, Field, Prep and
+		// Dense re-fitted together on SICK TRAIN (checked on TRIAL) with
+		// scripts/gen-lexicon/tune once Prep and Dense were added.
+		Word:      0.45,
 		Synset:    0.5,
-		Hypernym:  0.4,
+		Hypernym:  0.5,
 		Levels:    2,
 		CharGram:  0.15,
-		Bigram:    0.2,
-		IDFPower:  1.0,
+		Bigram:    0.15,
+		IDFPower:  0.8,
 		StopWord:  0,
 		SenseNorm: true,
+		Field:     0.1,
+		Prep:      0.3,
+		Dense:     0.3,
 		// Tuned on SICK TRAIN+TRIAL (1.0 scores 0.009 lower Spearman). It
 		// puts a short sentence and its negation at cosine ~0.36-0.45 (1.0:
 		// ~0.5), so contradiction search should take candidates from
@@ -130,9 +138,16 @@ type LexicalOptions struct {
 //     with a decaying weight, so that "boy" and "child" (both kinds of
 //     person) are close;
 //   - its character trigrams (spelling and derivation variants);
+//   - its dense WordNet-graph vector (64 dimensions derived from the synsets
+//     and glosses around its senses, shipped in the binary), which gives
+//     graded similarity between words that share no sense or close
+//     hypernym ("eat" and "lunch", "guitar" and "flute"); the text's dense
+//     vectors are summed and the sum is hashed into the vector like the
+//     other features;
 //   - and consecutive content-word pairs carry a little word order, as do
-//     the agent and patient (read off the surface, passives included) and
-//     the agent-verb and verb-patient pairs.
+//     a preposition with the content word after it ("into the pool"), the
+//     agent and patient (read off the surface, passives included) and the
+//     agent-verb and verb-patient pairs.
 //
 // An inflection picks the part of speech whose senses are used: "slicing"
 // takes the verb "slice" (a kind of cutting), not the more frequent noun.
@@ -158,6 +173,7 @@ type tokenInfo struct {
 	stem  string
 	idf   float64
 	feats []feature
+	dense []float32 // the word's dense vector, weighted (nil: none)
 }
 
 type feature struct {
@@ -181,7 +197,7 @@ func NewLexical(opts LexicalOptions) (*Lexical, error) {
 	}
 	e.obsDF = map[string]int{}
 	e.cache = map[string]*tokenInfo{}
-	e.model = fmt.Sprintf("%s+%s/%d", lexicalAlgorithm, LexiconVersion, e.dim)
+	e.model = fmt.Sprintf("%s+%s+%s/%d", lexicalAlgorithm, LexiconVersion, WordVectorsVersion, e.dim)
 	if e.w != DefaultLexicalWeights() {
 		// Non-default weights give different vectors: name them apart.
 		e.model += fmt.Sprintf("~%08x", uint32(hashStr('W', fmt.Sprintf("%+v", e.w))))
@@ -189,9 +205,9 @@ func NewLexical(opts LexicalOptions) (*Lexical, error) {
 	return e, nil
 }
 
-// Model returns a stable id naming the algorithm, lexicon and dimension,
-// e.g. "thinkgraph-lexical-v2+wn30-3/512", with a "~hash" suffix when the
-// weights are not the defaults.
+// Model returns a stable id naming the algorithm, lexicon, word vectors and
+// dimension, e.g. "thinkgraph-lexical-v3+wn30-3+wv1/512", with a "~hash"
+// suffix when the weights are not the defaults.
 func (e *Lexical) Model() string { return e.model }
 
 // Dim returns the vector length.
@@ -275,7 +291,10 @@ func (e *Lexical) EmbedText(text string) Vector {
 	acc := make([]float32, e.dim)
 	prev := ""
 	prevIDF := 0.0
+	prep := "" // the preposition before the next content word
 	negated := false
+	var denseBuf [maxWordVecDim]float32
+	dense := denseBuf[:e.denseDim()]
 	for _, tok := range toks {
 		if negators[tok] {
 			negated = true
@@ -284,11 +303,25 @@ func (e *Lexical) EmbedText(text string) Vector {
 			if e.w.StopWord > 0 {
 				e.add(acc, hashStr('f', tok), e.w.StopWord)
 			}
+			if prepositions[tok] && (prep == "" || tok != "of") {
+				prep = tok
+			}
 			continue
 		}
-		feats, stem, idf := e.tokenFeatures(tok)
-		for _, f := range feats {
+		ti := e.tokenFeatures(tok)
+		stem, idf := ti.stem, ti.idf
+		if prep != "" && e.w.Prep > 0 {
+			e.add(acc, hashStr2('p', prep, stem), e.w.Prep*idf)
+		}
+		prep = ""
+		for _, f := range ti.feats {
 			e.addRaw(acc, f.h, f.w)
+		}
+		if ti.dense != nil {
+			// Summed here, hashed once per text below.
+			for i, x := range ti.dense[:len(dense)] {
+				dense[i] += x
+			}
 		}
 		if negated && e.w.Negation > 0 {
 			// A word in a negated clause also gets a negated twin feature:
@@ -305,6 +338,11 @@ func (e *Lexical) EmbedText(text string) Vector {
 	if e.w.Role > 0 {
 		e.addRoles(acc, toks)
 	}
+	for i, x := range dense {
+		if x != 0 {
+			e.addRaw(acc, densePos[i], x)
+		}
+	}
 	var norm float64
 	for _, x := range acc {
 		norm += float64(x) * float64(x)
@@ -320,6 +358,18 @@ func (e *Lexical) EmbedText(text string) Vector {
 	}
 	return acc
 }
+
+// prepositions are the stop words that relate a content word to what
+// precedes it.
+var prepositions = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`in on at to from by with for about into onto over under
+		up down out off after before during through across behind around against toward
+		towards beside among within along near inside outside`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // addRoles adds features for who does what to whom, read off the surface:
 // in "a dog is chasing a cat" the agent is the first content word and the
@@ -366,8 +416,8 @@ func (e *Lexical) addRoles(acc []float32, toks []string) {
 		if r.i < 0 {
 			continue
 		}
-		_, stem, idf := e.tokenFeatures(toks[r.i])
-		e.add(acc, hashStr(r.kind, stem), e.w.Role*idf)
+		ti := e.tokenFeatures(toks[r.i])
+		e.add(acc, hashStr(r.kind, ti.stem), e.w.Role*ti.idf)
 	}
 	if e.w.Pred <= 0 {
 		return
@@ -379,7 +429,8 @@ func (e *Lexical) addRoles(acc []float32, toks []string) {
 	if verb < 0 || verb == agent || verb == patient {
 		return
 	}
-	_, vstem, vidf := e.tokenFeatures(toks[verb])
+	vt := e.tokenFeatures(toks[verb])
+	vstem, vidf := vt.stem, vt.idf
 	for _, r := range []struct {
 		kind byte
 		i    int
@@ -387,8 +438,8 @@ func (e *Lexical) addRoles(acc []float32, toks []string) {
 		if r.i < 0 {
 			continue
 		}
-		_, stem, idf := e.tokenFeatures(toks[r.i])
-		e.add(acc, hashStr2(r.kind, stem, vstem), e.w.Pred*(idf+vidf)/2)
+		ti := e.tokenFeatures(toks[r.i])
+		e.add(acc, hashStr2(r.kind, ti.stem, vstem), e.w.Pred*(ti.idf+vidf)/2)
 	}
 }
 
@@ -403,26 +454,44 @@ func (e *Lexical) addRaw(acc []float32, h uint64, w float32) {
 }
 
 // tokenFeatures returns the weighted features of one content token, its
-// stem and IDF, from the cache when possible.
-func (e *Lexical) tokenFeatures(tok string) ([]feature, string, float64) {
+// stem and IDF, from the cache when possible. The result must not be
+// modified.
+func (e *Lexical) tokenFeatures(tok string) *tokenInfo {
 	e.mu.RLock()
 	ti, ok := e.cache[tok]
 	e.mu.RUnlock()
 	if ok {
-		return ti.feats, ti.stem, ti.idf
+		return ti
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	stem, feats, idf := e.computeFeatures(tok)
+	ti = e.computeFeatures(tok)
 	if len(e.cache) >= tokenCacheMax {
 		clear(e.cache)
 	}
-	e.cache[tok] = &tokenInfo{stem: stem, idf: idf, feats: feats}
-	return feats, stem, idf
+	e.cache[tok] = ti
+	return ti
 }
 
+// denseDim is the length of the dense word vectors the embedder adds (0
+// when it adds none).
+func (e *Lexical) denseDim() int {
+	if e.w.Dense <= 0 {
+		return 0
+	}
+	return defaultWordVectors().dim
+}
+
+// densePos[i] is the signed hash position of dense dimension i.
+var densePos = func() (p [maxWordVecDim]uint64) {
+	for i := range p {
+		p[i] = hashInt('d', int32(i))
+	}
+	return p
+}()
+
 // computeFeatures builds the features of a token. Callers hold mu.
-func (e *Lexical) computeFeatures(tok string) (string, []feature, float64) {
+func (e *Lexical) computeFeatures(tok string) *tokenInfo {
 	w := e.w
 	lemma := ""
 	stem := tok
@@ -442,7 +511,7 @@ func (e *Lexical) computeFeatures(tok string) (string, []feature, float64) {
 			}
 		}
 	}
-	var feats []feature
+	feats := make([]feature, 0, 16)
 	push := func(h uint64, x float64) { feats = append(feats, feature{h, float32(x)}) }
 	push(hashStr('w', stem), w.Word*idf)
 	if lemma != "" && w.Synset > 0 {
@@ -478,6 +547,25 @@ func (e *Lexical) computeFeatures(tok string) (string, []feature, float64) {
 			}
 		}
 	}
+	var dense []float32
+	if lemma != "" && w.Dense > 0 {
+		wv := defaultWordVectors()
+		v := wv.vector(e.senseLemma(tok, lemma))
+		if v == "" {
+			v = wv.vector(lemma)
+		}
+		n := 0.0
+		for i := 0; i < len(v); i++ {
+			n += float64(int8(v[i])) * float64(int8(v[i]))
+		}
+		if n > 0 {
+			scale := w.Dense * idf / math.Sqrt(n)
+			dense = make([]float32, len(v))
+			for i := range dense {
+				dense[i] = float32(scale * float64(int8(v[i])))
+			}
+		}
+	}
 	if w.CharGram > 0 && len(tok) >= 3 && !IsNumber(tok) {
 		g := "^" + tok + "$"
 		n := len(g) - 2
@@ -486,7 +574,7 @@ func (e *Lexical) computeFeatures(tok string) (string, []feature, float64) {
 			push(hashStr('c', g[i:i+3]), cw)
 		}
 	}
-	return stem, feats, idf
+	return &tokenInfo{stem: stem, idf: idf, feats: feats, dense: dense}
 }
 
 // sensesOf returns the senses of a content token, most likely first. An

@@ -27,6 +27,10 @@
 //   - irregular inflections (morphological exception lists);
 //   - the number of glosses in the background corpus and the gloss document
 //     frequency of each Porter stem.
+//
+// It also writes semantic/lexicon/wordvec.bin, dense word vectors of the
+// same lemmas derived from the WordNet graph (see wordvec.go here for how,
+// and semantic/wordvec.go for the format).
 package main
 
 import (
@@ -62,6 +66,13 @@ type synset struct {
 
 var minQ int
 
+// sense is one synset a lemma may denote ("pos:offset") and its score:
+// tagged frequency plus a small prior for the rank in the index.
+type sense struct {
+	key   string
+	score float64
+}
+
 func main() {
 	wn := flag.String("wordnet", "/usr/share/wordnet", "directory holding WordNet 3.0 data.* and index.* files")
 	out := flag.String("out", "semantic/lexicon", "output directory")
@@ -86,10 +97,6 @@ func run(wn, out string, maxSenses int) error {
 		}
 	}
 	// index: lemma -> pos -> ordered synset keys.
-	type sense struct {
-		key   string
-		score float64
-	}
 	counts, err := readCounts(filepath.Join(wn, "cntlist.rev"))
 	if err != nil {
 		return err
@@ -364,6 +371,21 @@ func run(wn, out string, maxSenses int) error {
 	}
 	log.Printf("words=%d synsets=%d hypernym-rows=%d antonyms=%d exceptions=%d df=%d bytes=%d",
 		len(keptSenses), len(order), len(hyper), nanto, len(excs), ndf, len(img))
+
+	vecWords := make([]string, 0, len(keptSenses))
+	for w := range keptSenses {
+		vecWords = append(vecWords, w)
+	}
+	sort.Strings(vecWords)
+	vecs := wordVectors(vecWords, wordSenses, synsets)
+	wv, err := semantic.EncodeWordVectors(vecWords, vecs)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "wordvec.bin"), wv, 0o644); err != nil {
+		return err
+	}
+	log.Printf("word vectors: words=%d dim=%d bytes=%d", len(vecWords), wordVecDim, len(wv))
 	return nil
 }
 

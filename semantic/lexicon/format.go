@@ -2,7 +2,10 @@
 // lexicon: the generator (scripts/gen-lexicon) writes it with a Builder and
 // package semantic reads it in place with Open, without parsing it or
 // copying it to the heap. The image of the embedded lexicon is lexicon.bin
-// in this directory; WordNet's license is in LICENSE-WordNet.
+// in this directory; WordNet's license is in LICENSE-WordNet. The same
+// generator writes wordvec.bin here too: dense word vectors derived from
+// WordNet, which package semantic reads (its wordvec.go documents that
+// format).
 //
 // # Format (version 1)
 //
