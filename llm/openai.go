@@ -59,6 +59,18 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	if model == "" {
 		model = o.model
 	}
+	// The SDK's encoding of the request (reflection over its parameter
+	// types) costs more than the rest of the call: the request is encoded
+	// here, to the same bytes (see TestChatRequestBodyMatchesSDK), and the
+	// SDK sends it as it is.
+	if body, ok := o.chatRequestBody(model, req); ok {
+		return o.send(ctx, model, req, openai.ChatCompletionNewParams{}, option.WithRequestBody("application/json", body))
+	}
+	return o.send(ctx, model, req, o.chatParams(model, req))
+}
+
+// chatParams returns the SDK's parameters of req.
+func (o *OpenAI) chatParams(model string, req Request) openai.ChatCompletionNewParams {
 	params := openai.ChatCompletionNewParams{Model: model}
 	for _, m := range req.Messages {
 		switch m.Role {
@@ -89,12 +101,81 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		params.Logprobs = openai.Bool(true)
 		params.TopLogprobs = openai.Int(int64(min(top, 20)))
 	}
+	return params
+}
+
+// chatMessage and chatRequest are the JSON of the requests Complete sends,
+// with the SDK's member order; omitempty stands for the SDK's omitzero.
+type chatMessage struct {
+	Content string `json:"content"`
+	Role    string `json:"role"`
+}
+
+type chatRequest struct {
+	Messages            []chatMessage `json:"messages,omitempty"`
+	Model               string        `json:"model,omitempty"`
+	Logprobs            bool          `json:"logprobs,omitempty"`
+	MaxCompletionTokens int64         `json:"max_completion_tokens,omitempty"`
+	MaxTokens           int64         `json:"max_tokens,omitempty"`
+	Temperature         *float64      `json:"temperature,omitempty"`
+	TopLogprobs         int64         `json:"top_logprobs,omitempty"`
+}
+
+// chatRequestBody encodes the request chatParams describes as the SDK
+// does; ok is false for what it leaves to the SDK (a message without
+// content, which the SDK writes in its own way).
+func (o *OpenAI) chatRequestBody(model string, req Request) (body []byte, ok bool) {
+	r := chatRequest{Model: model, Messages: make([]chatMessage, 0, len(req.Messages))}
+	for _, m := range req.Messages {
+		if m.Content == "" {
+			return nil, false
+		}
+		role := "user"
+		switch m.Role {
+		case RoleSystem:
+			role = "system"
+		case RoleAssistant:
+			role = "assistant"
+		}
+		r.Messages = append(r.Messages, chatMessage{Content: m.Content, Role: role})
+	}
+	if len(r.Messages) == 0 {
+		r.Messages = nil
+	}
+	r.Temperature = req.Temperature
+	if req.MaxTokens > 0 {
+		if o.official {
+			r.MaxCompletionTokens = int64(req.MaxTokens)
+		} else {
+			r.MaxTokens = int64(req.MaxTokens)
+		}
+	}
+	if req.Logprobs {
+		top := req.TopLogprobs
+		if top <= 0 {
+			top = DefaultTopLogprobs
+		}
+		r.Logprobs = true
+		r.TopLogprobs = int64(min(top, 20))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return nil, false
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), true
+}
+
+// send runs the request and reads the response.
+func (o *OpenAI) send(ctx context.Context, model string, req Request, params openai.ChatCompletionNewParams, opts ...option.RequestOption) (Response, error) {
 	// The SDK reads the body; it is decoded here, into only the fields
 	// used, which costs a fraction of the SDK's own decoding (most of all
 	// with log-probabilities).
 	var body []byte
 	var httpResp *http.Response
-	if _, err := o.client.Chat.Completions.New(ctx, params, option.WithResponseInto(&httpResp), option.WithResponseBodyInto(&body)); err != nil {
+	opts = append(opts, option.WithResponseInto(&httpResp), option.WithResponseBodyInto(&body))
+	if _, err := o.client.Chat.Completions.New(ctx, params, opts...); err != nil {
 		return Response{}, o.mapError(err)
 	}
 	cc, err := decodeChatCompletion(httpResp, body)
