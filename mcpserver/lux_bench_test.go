@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -138,7 +140,17 @@ func BenchmarkLuxOverhead(b *testing.B) {
 			<-timer.done
 			durs := make([]time.Duration, 0, b.N)   // as the client sees them
 			server := make([]time.Duration, 0, b.N) // added by the server
+			// LUXBENCH_SLOW_MS=n prints (to stderr: the benchmark's log keeps
+			// 10 lines) the calls whose server share took more than n ms
+			// (call number, time since the first call): to tell
+			// outliers that come back at the same calls run after run
+			// (caused by the data) from those that come at random.
+			slow := time.Duration(0)
+			if ms, err := strconv.ParseFloat(os.Getenv("LUXBENCH_SLOW_MS"), 64); err == nil {
+				slow = time.Duration(ms * float64(time.Millisecond))
+			}
 			cpu0 := cpuTime()
+			t0 := time.Now()
 			b.ResetTimer()
 			for i := 1; i <= b.N; i++ {
 				a := args(i)
@@ -147,6 +159,9 @@ func BenchmarkLuxOverhead(b *testing.B) {
 				out := callB(a)
 				durs = append(durs, time.Since(start))
 				server = append(server, <-timer.done-time.Duration(model.spent.Load()-spent0))
+				if d := server[len(server)-1]; slow > 0 && d > slow {
+					fmt.Fprintf(os.Stderr, "%s: call %d at %v: server %v\n", b.Name(), i, start.Sub(t0).Round(time.Millisecond), d.Round(10*time.Microsecond))
+				}
 				if a["new_session"] == true {
 					sid = out["session_id"].(string)
 				}

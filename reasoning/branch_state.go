@@ -419,5 +419,8 @@ func (s *Service) docsView(ctx context.Context, tx thinkgraph.Tx, sessionID stri
 	if err := s.refreshDocs(ctx, tx, sd); err != nil {
 		return err
 	}
+	if err := sd.syncIndex(); err != nil {
+		return err
+	}
 	return fn(sd.docs, sd.byID, sd.index)
 }

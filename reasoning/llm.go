@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
@@ -88,20 +89,97 @@ func (s *Service) provider(tool, sessionID string, reasoningTool bool, call LLMC
 		if call.Observe != nil {
 			call.Observe(inv.Provider, inv.Success)
 		}
-		err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
-			return tx.AddInvocation(ctx, &thinkgraph.Invocation{
-				ID: inv.ID, SessionID: inv.SessionID, ToolName: inv.ToolName, Input: inv.Input, Output: inv.Output,
-				Provider: inv.Provider, PipeName: inv.PipeName, Model: inv.Model, LatencyMS: inv.LatencyMS, Success: inv.Success,
-				Error: inv.Error, PromptTokens: inv.PromptTokens, CompletionTokens: inv.CompletionTokens, TotalTokens: inv.TotalTokens,
-				CreatedAt: inv.CreatedAt,
-			})
-		})
-		if err != nil && s.llmLog != nil {
-			s.llmLog.Warn("recording an LLM invocation failed", "tool", inv.ToolName, "err", err)
+		rec := &thinkgraph.Invocation{
+			ID: inv.ID, SessionID: inv.SessionID, ToolName: inv.ToolName, Input: inv.Input, Output: inv.Output,
+			Provider: inv.Provider, PipeName: inv.PipeName, Model: inv.Model, LatencyMS: inv.LatencyMS, Success: inv.Success,
+			Error: inv.Error, PromptTokens: inv.PromptTokens, CompletionTokens: inv.CompletionTokens, TotalTokens: inv.TotalTokens,
+			CreatedAt: inv.CreatedAt,
 		}
-		return err
+		if q := pendingInvocationsOf(ctx); q != nil {
+			// Stored by the call's next write (luxWrite) or at its end.
+			q.add(rec)
+			return nil
+		}
+		return s.storeInvocations(ctx, []*thinkgraph.Invocation{rec})
 	})
 	return llm.Recording(p, rec, tool, sessionID), nil
+}
+
+// storeInvocations writes invocation records in a transaction of their own.
+func (s *Service) storeInvocations(ctx context.Context, invs []*thinkgraph.Invocation) error {
+	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
+		for _, inv := range invs {
+			if err := tx.AddInvocation(ctx, inv); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil && s.llmLog != nil {
+		for _, inv := range invs {
+			s.llmLog.Warn("recording an LLM invocation failed", "tool", inv.ToolName, "err", err)
+		}
+	}
+	return err
+}
+
+// pendingInvocations holds the invocation records of a tool call's model
+// calls until the call's next write transaction stores them with its own
+// changes (luxWrite): one commit fewer per model call. What is left when
+// the call ends (a failed model call, a step that was not stored) is
+// stored then, in a transaction of its own, as the recorder would have.
+type pendingInvocations struct {
+	mu   sync.Mutex
+	invs []*thinkgraph.Invocation
+}
+
+type pendingInvocationsKey struct{}
+
+// withPendingInvocations returns ctx carrying a new pending list for the
+// model calls made with it, and the function that stores what is left in
+// the list: the caller must call it before it returns.
+func (s *Service) withPendingInvocations(ctx context.Context) (context.Context, func()) {
+	q := &pendingInvocations{}
+	return context.WithValue(ctx, pendingInvocationsKey{}, q), func() {
+		if invs := q.take(); len(invs) > 0 {
+			// Written even when ctx was cancelled, as by the recorder.
+			_ = s.storeInvocations(context.WithoutCancel(ctx), invs)
+		}
+	}
+}
+
+func pendingInvocationsOf(ctx context.Context) *pendingInvocations {
+	q, _ := ctx.Value(pendingInvocationsKey{}).(*pendingInvocations)
+	return q
+}
+
+func (q *pendingInvocations) add(inv *thinkgraph.Invocation) {
+	q.mu.Lock()
+	q.invs = append(q.invs, inv)
+	q.mu.Unlock()
+}
+
+// take empties the list and returns what it held.
+func (q *pendingInvocations) take() []*thinkgraph.Invocation {
+	if q == nil {
+		return nil
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	invs := q.invs
+	q.invs = nil
+	return invs
+}
+
+// putBack returns records that a transaction did not store to the front of
+// the list.
+func (q *pendingInvocations) putBack(invs []*thinkgraph.Invocation) {
+	if q == nil || len(invs) == 0 {
+		return
+	}
+	q.mu.Lock()
+	q.invs = append(invs, q.invs...)
+	q.mu.Unlock()
 }
 
 // complete runs one LLM request for tool, reporting progress to the caller.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
@@ -37,9 +39,15 @@ const maxMaxTokens = 1 << 20
 
 // luxWrite runs fn on the session of ref in a write transaction: the
 // connection's own session is created on first use, a named one must exist.
-// fn's changes to the session are saved.
+// fn's changes to the session are saved (so fn appends thoughts with
+// addThought, which leaves that to the end).
+//
+// The invocation records of the call's model calls made since its last
+// write (withPendingInvocations) are stored in the same transaction.
 func (s *Service) luxWrite(ctx context.Context, ref SessionRef, mode string, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session) error) (*thinkgraph.Session, error) {
 	var out thinkgraph.Session
+	q := pendingInvocationsOf(ctx)
+	invs := q.take()
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
 		sess, err := s.reasoningSession(ctx, tx, ref, mode)
 		if err != nil {
@@ -51,10 +59,16 @@ func (s *Service) luxWrite(ctx context.Context, ref SessionRef, mode string, fn 
 		if err := tx.UpdateSession(ctx, sess); err != nil {
 			return err
 		}
+		for _, inv := range invs {
+			if err := tx.AddInvocation(ctx, inv); err != nil {
+				return err
+			}
+		}
 		out = *sess
 		return nil
 	})
 	if err != nil {
+		q.putBack(invs)
 		return nil, err
 	}
 	return &out, nil
@@ -123,6 +137,60 @@ type conferState struct {
 	Exchanges []conferExchange `json:"exchanges"`
 }
 
+func (st *conferState) clone() conferState {
+	return conferState{Exchanges: slices.Clone(st.Exchanges)}
+}
+
+// conferTexts remembers the text of the messages and answers confer
+// stored, so that the next message's history is built without reading
+// them back (a thought's content never changes, and thoughts are never
+// deleted); a history with a text missing (written by another process, or
+// forgotten) is read from the store.
+type conferTexts struct {
+	mu    sync.Mutex
+	m     map[conferTextKey]string
+	bytes int // of the texts in m
+}
+
+type conferTextKey struct{ session, thought string }
+
+// conferTextsMax and conferTextsBytes bound the texts kept: past either,
+// the cache starts over.
+const (
+	conferTextsMax   = 4096
+	conferTextsBytes = 4 << 20
+)
+
+func (c *conferTexts) put(session, thought, text string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= conferTextsMax || c.bytes+len(text) > conferTextsBytes {
+		c.m, c.bytes = map[conferTextKey]string{}, 0
+	}
+	c.m[conferTextKey{session, thought}] = text
+	c.bytes += len(text)
+}
+
+// history returns the conversation of the exchanges, ok only when every
+// text is known.
+func (c *conferTexts) history(session string, exs []conferExchange) (_ []llm.Message, ok bool) {
+	if len(exs) == 0 {
+		return nil, false
+	}
+	hist := make([]llm.Message, 0, 2*len(exs))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, ex := range exs {
+		q, okQ := c.m[conferTextKey{session, ex.Message}]
+		a, okA := c.m[conferTextKey{session, ex.Answer}]
+		if !okQ || !okA {
+			return nil, false
+		}
+		hist = append(hist, llm.Message{Role: llm.RoleUser, Content: q}, llm.Message{Role: llm.RoleAssistant, Content: a})
+	}
+	return hist, true
+}
+
 type conferExchange struct {
 	Message string `json:"message"`
 	Answer  string `json:"answer"`
@@ -140,6 +208,9 @@ const conferSystemPrompt = "You are a helpful, precise assistant in a conversati
 // before the model is called, the answer after, as a thought written by the
 // model and child of the message.
 func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, error) {
+	// The model call's invocation record is stored with the step it wrote.
+	ctx, storeInvocations := s.withPendingInvocations(ctx)
+	defer storeInvocations()
 	const tool = "confer"
 	if err := validateContent("message", in.Message, s.cfg.MaxThoughtLength); err != nil {
 		return nil, err
@@ -163,10 +234,12 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 	sess, err := s.luxWrite(ctx, in.Session, "confer", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		hist = hist[:0]
 		var st conferState
-		if _, err := luxGetMeta(sess, tool, &st); err != nil {
+		if _, err := luxGetMetaCached(&s.luxMeta, sess, tool, &st, (*conferState).clone); err != nil {
 			return err
 		}
-		if len(st.Exchanges) > 0 {
+		if h, ok := s.conferTexts.history(sess.ID, st.Exchanges); ok {
+			hist = h
+		} else if len(st.Exchanges) > 0 {
 			// One query from the first exchange's message on.
 			ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, AfterStep: st.Exchanges[0].Step - 1})
 			if err != nil {
@@ -184,11 +257,12 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 			}
 		}
 		msg = thinkgraph.Thought{Content: in.Message, Tool: tool, Author: "client", Type: "message"}
-		return s.appendThought(ctx, tx, sess, &msg, vectorAt(vecs, 0))
+		return s.addThought(ctx, tx, sess, &msg, vectorAt(vecs, 0))
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.conferTexts.put(sess.ID, msg.ID, msg.Content)
 	msgs := append([]llm.Message{{Role: llm.RoleSystem, Content: conferSystemPrompt}}, hist...)
 	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: in.Message})
 	req := llm.Request{Messages: msgs, Model: in.Model, Temperature: in.Temperature, ThreadID: sess.ID}
@@ -208,11 +282,11 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 		ParentID: msg.ID, BranchID: msg.BranchID, Metadata: luxJSON(meta)}
 	se, err := s.luxWrite(ctx, luxRef(sess), "", func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
 		a := answer
-		if err := s.appendThought(ctx, tx, se, &a, vectorAt(vecs, 0)); err != nil {
+		if err := s.addThought(ctx, tx, se, &a, vectorAt(vecs, 0)); err != nil {
 			return err
 		}
 		var st conferState
-		if _, err := luxGetMeta(se, tool, &st); err != nil {
+		if _, err := luxGetMetaCached(&s.luxMeta, se, tool, &st, (*conferState).clone); err != nil {
 			return err
 		}
 		st.Exchanges = append(st.Exchanges, conferExchange{Message: msg.ID, Answer: a.ID, Step: msg.Step})
@@ -220,11 +294,12 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 			st.Exchanges = st.Exchanges[len(st.Exchanges)-conferHistory:]
 		}
 		answer = a
-		return luxSetMeta(se, tool, st)
+		return luxSetMetaCached(&s.luxMeta, se, tool, st, (*conferState).clone)
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.conferTexts.put(se.ID, answer.ID, answer.Content)
 	model := resp.Model
 	if model == "" {
 		model = author(resp)

@@ -158,6 +158,9 @@ Answer with JSON only: {"bias_detected": true or false, "bias_type": "<the bias,
 
 // Biased takes the next step of a biased reasoning session.
 func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, error) {
+	// The model call's invocation record is stored with the step it wrote.
+	ctx, storeInvocations := s.withPendingInvocations(ctx)
+	defer storeInvocations()
 	const tool = "biased_reasoning"
 	if in.NewSession {
 		if in.Session.Explicit {
@@ -209,7 +212,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 				return thinkgraph.Invalid("query", "a non-empty string", "", "'query' is required to start a bias analysis")
 			}
 			th := &thinkgraph.Thought{Content: in.Query, Tool: tool, Author: "client", Type: "query", Metadata: luxJSON(map[string]any{"step_type": BiasedQuery})}
-			if err := s.appendThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
+			if err := s.addThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
 				return err
 			}
 			st.Query, st.QueryID, st.Pending = in.Query, th.ID, BiasedReasoning
@@ -220,7 +223,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 		if q := strings.TrimSpace(in.Query); q != "" && q != strings.TrimSpace(st.Query) && !slices.Contains(st.Guidance, q) {
 			// Another text than the question: guidance for the next model step.
 			th := &thinkgraph.Thought{Content: in.Query, Tool: tool, Author: "client", Type: "guidance", Metadata: luxJSON(map[string]any{"step_type": BiasedGuidance})}
-			if err := s.appendThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
+			if err := s.addThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
 				return err
 			}
 			st.Guidance = append(st.Guidance, q)
@@ -336,7 +339,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 				"another call advanced the bias analysis of session %q while this step was generated; this step was not stored", sess.ID)}
 		}
 		t := th
-		if err := s.appendThought(ctx, tx, sess, &t, vectorAt(vecs, 0)); err != nil {
+		if err := s.addThought(ctx, tx, sess, &t, vectorAt(vecs, 0)); err != nil {
 			return err
 		}
 		th = t

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/thinkgraph/thinkgraph"
@@ -121,14 +122,8 @@ func luxSkipValue(data []byte, i int) int {
 // luxGetMeta decodes the session metadata key into v; it reports whether the
 // key was there.
 func luxGetMeta(sess *thinkgraph.Session, key string, v any) (bool, error) {
-	var raw []byte
-	found := false
-	for _, f := range luxMetaFields(sess.Metadata) {
-		if f.key == key {
-			raw, found = f.val, true
-		}
-	}
-	if !found || string(raw) == "null" {
+	raw, found := luxMetaRaw(sess, key)
+	if !found {
 		return false, nil
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
@@ -137,13 +132,102 @@ func luxGetMeta(sess *thinkgraph.Session, key string, v any) (bool, error) {
 	return true, nil
 }
 
+// luxMetaCache remembers, per session and key, the last value a Lux tool
+// wrote into the session metadata with the JSON it wrote, so that reading
+// those same bytes back (the step after the model call reads what the step
+// before it wrote; the next call what the last one wrote) costs a copy of
+// the value instead of decoding it: with traced_reasoning's record of a
+// run, the decoding was a tenth of the call. The bytes are the key: a value
+// changed by another process, or not committed, is decoded as before.
+type luxMetaCache struct {
+	mu    sync.Mutex
+	m     map[luxMetaCacheKey]luxMetaCached
+	bytes int // of the JSON of the values in m (their decoded size is of that order)
+}
+
+type luxMetaCacheKey struct{ session, key string }
+
+type luxMetaCached struct {
+	raw string
+	v   any // a *T of luxGetMetaCached's T, never modified
+}
+
+// luxMetaCacheMax bounds the entries (sessions × keys) and
+// luxMetaCacheBytes their JSON: past either, the cache starts over.
+const (
+	luxMetaCacheMax   = 1024
+	luxMetaCacheBytes = 8 << 20
+)
+
+// luxGetMetaCached is luxGetMeta for the values luxSetMetaCached writes;
+// clone returns a deep copy of its argument (one that shares nothing the
+// caller may modify).
+func luxGetMetaCached[T any](c *luxMetaCache, sess *thinkgraph.Session, key string, v *T, clone func(*T) T) (bool, error) {
+	raw, found := luxMetaRaw(sess, key)
+	if !found {
+		return false, nil
+	}
+	c.mu.Lock()
+	e, ok := c.m[luxMetaCacheKey{sess.ID, key}]
+	c.mu.Unlock()
+	if ok && e.raw == string(raw) {
+		*v = clone(e.v.(*T))
+		return true, nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return false, fmt.Errorf("session %q: metadata %q: %w", sess.ID, key, err)
+	}
+	return true, nil
+}
+
+// luxSetMetaCached is luxSetMeta, remembering v with the JSON written.
+func luxSetMetaCached[T any](c *luxMetaCache, sess *thinkgraph.Session, key string, v T, clone func(*T) T) error {
+	b, err := luxSetMetaRaw(sess, key, v)
+	if err != nil {
+		return err
+	}
+	kept := clone(&v)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= luxMetaCacheMax || c.bytes+len(b) > luxMetaCacheBytes {
+		c.m, c.bytes = map[luxMetaCacheKey]luxMetaCached{}, 0
+	}
+	k := luxMetaCacheKey{sess.ID, key}
+	if old, ok := c.m[k]; ok {
+		c.bytes -= len(old.raw)
+	}
+	c.m[k] = luxMetaCached{raw: string(b), v: &kept}
+	c.bytes += len(b)
+	return nil
+}
+
+// luxMetaRaw returns the raw value of the session metadata key, as
+// luxGetMeta finds it; found is false for a missing key or null.
+func luxMetaRaw(sess *thinkgraph.Session, key string) (raw []byte, found bool) {
+	for _, f := range luxMetaFields(sess.Metadata) {
+		if f.key == key {
+			raw, found = f.val, true
+		}
+	}
+	if !found || string(raw) == "null" {
+		return nil, false
+	}
+	return raw, true
+}
+
 // luxSetMeta sets the session metadata key to v, as setSessionMeta does:
 // the members in key order, each value compacted and HTML-escaped as
 // json.Marshal writes a json.RawMessage.
 func luxSetMeta(sess *thinkgraph.Session, key string, v any) error {
+	_, err := luxSetMetaRaw(sess, key, v)
+	return err
+}
+
+// luxSetMetaRaw is luxSetMeta, returning the JSON of v written.
+func luxSetMetaRaw(sess *thinkgraph.Session, key string, v any) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fields := luxMetaFields(sess.Metadata)
 	vals := make(map[string][]byte, len(fields)+1)
@@ -166,7 +250,7 @@ func luxSetMeta(sess *thinkgraph.Session, key string, v any) error {
 		}
 		kb, err := json.Marshal(k)
 		if err != nil {
-			return fmt.Errorf("session metadata: %w", err)
+			return nil, fmt.Errorf("session metadata: %w", err)
 		}
 		out.Write(kb)
 		out.WriteByte(':')
@@ -175,12 +259,12 @@ func luxSetMeta(sess *thinkgraph.Session, key string, v any) error {
 			continue
 		}
 		if err := luxCompact(out, vals[k]); err != nil {
-			return fmt.Errorf("session metadata: %w", err)
+			return nil, fmt.Errorf("session metadata: %w", err)
 		}
 	}
 	out.WriteByte('}')
 	sess.Metadata = out.Bytes()
-	return nil
+	return b, nil
 }
 
 // luxCompact appends val compacted, with <, >, &, U+2028 and U+2029

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -47,6 +48,27 @@ type pendingInput struct {
 }
 
 func (r *stepRun) step(n int) string { return r.Steps[strconv.Itoa(n)] }
+
+// clone returns a deep copy of r (the metrics' numbers, never modified
+// through their pointers, are shared).
+func (r *stepRun) clone() stepRun {
+	c := *r
+	c.Steps = maps.Clone(r.Steps)
+	c.Branches = slices.Clone(r.Branches)
+	if r.Pending != nil {
+		p := *r.Pending
+		c.Pending = &p
+	}
+	if r.Traced != nil {
+		t := tracedState{Interventions: slices.Clone(r.Traced.Interventions), Records: slices.Clone(r.Traced.Records)}
+		c.Traced = &t
+	}
+	if r.Plan != nil {
+		p := planState{Confidences: slices.Clone(r.Plan.Confidences), Complete: r.Plan.Complete}
+		c.Plan = &p
+	}
+	return c
+}
 
 // numbers returns the step numbers of the run, sorted.
 func (r *stepRun) numbers() []int {
@@ -201,7 +223,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 			}
 		}
 		var run stepRun
-		if _, err := luxGetMeta(sess, f.tool, &run); err != nil {
+		if _, err := luxGetMetaCached(&s.luxMeta, sess, f.tool, &run, (*stepRun).clone); err != nil {
 			return err
 		}
 		newRun := in.Number == 1 && in.Revises == nil && in.BranchFrom == nil
@@ -298,7 +320,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 					// the run's path starts there.
 					sess.CurrentThoughtID = ""
 				}
-				if err := s.appendThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
+				if err := s.addThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
 					return err
 				}
 				st.Input = th
@@ -359,7 +381,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 		}
 		run.Total = in.total()
 		st.ParentID, st.Branch, st.Run = parentID, branch, run
-		return luxSetMeta(sess, f.tool, run)
+		return luxSetMetaCached(&s.luxMeta, sess, f.tool, run, (*stepRun).clone)
 	})
 	if err != nil {
 		return nil, err
@@ -473,7 +495,7 @@ func (s *Service) finishStep(ctx context.Context, f stepFields, st *stepStart, i
 	var out thinkgraph.Thought
 	sess, err := s.luxWrite(ctx, luxRef(&st.Session), "", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		run = stepRun{}
-		if _, err := luxGetMeta(sess, f.tool, &run); err != nil {
+		if _, err := luxGetMetaCached(&s.luxMeta, sess, f.tool, &run, (*stepRun).clone); err != nil {
 			return err
 		}
 		if run.Run != st.Run.Run {
@@ -488,7 +510,7 @@ func (s *Service) finishStep(ctx context.Context, f stepFields, st *stepStart, i
 		if st.Revised != nil {
 			t.RevisesID = st.Revised.ID
 		}
-		if err := s.appendThought(ctx, tx, sess, &t, vec); err != nil {
+		if err := s.addThought(ctx, tx, sess, &t, vec); err != nil {
 			return err
 		}
 		run.Steps[strconv.Itoa(in.Number)] = t.ID
@@ -499,7 +521,7 @@ func (s *Service) finishStep(ctx context.Context, f stepFields, st *stepStart, i
 			update(&run, &t)
 		}
 		out = t
-		return luxSetMeta(sess, f.tool, run)
+		return luxSetMetaCached(&s.luxMeta, sess, f.tool, run, (*stepRun).clone)
 	})
 	if err != nil {
 		return nil, nil, nil, err

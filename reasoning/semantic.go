@@ -62,7 +62,47 @@ type sessionDocs struct {
 	docs     []semantic.Doc
 	byID     map[string]int
 	lastStep int
-	index    *semantic.Index
+	// index holds the vectors of docs[:indexed]: it is brought up to date
+	// when it is handed out (docsView), not on each write. The tools that
+	// only look vectors up (docVectors: traced_reasoning's guardrails on
+	// every step) then never pay for it, in particular not for the copy
+	// of every vector of the session each time its storage grows (a
+	// quarter more: tens of milliseconds once a session has a thousand
+	// thoughts).
+	index   *semantic.Index
+	indexed int
+	// dim is the vectors' length (0 until the first when the embedder
+	// does not tell): extend checks it as the index would.
+	dim int
+}
+
+// syncIndex adds the documents not yet in the index; the caller holds
+// sd.mu.
+func (sd *sessionDocs) syncIndex() error {
+	for ; sd.indexed < len(sd.docs); sd.indexed++ {
+		d := &sd.docs[sd.indexed]
+		if err := sd.index.Add(d.ID, d.Vector); err != nil {
+			return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "indexing thought " + d.ID, Err: err}
+		}
+	}
+	return nil
+}
+
+// checkVector rejects, with the error the index would give, a vector the
+// index would not take: it is checked when the document is cached, where
+// the index used to be extended.
+func (sd *sessionDocs) checkVector(id string, v semantic.Vector) error {
+	var err error
+	switch {
+	case len(v) == 0:
+		err = fmt.Errorf("semantic: index add %q: empty vector", id)
+	case sd.dim != 0 && len(v) != sd.dim:
+		err = fmt.Errorf("semantic: index add %q: length %d, index has %d: %w", id, len(v), sd.dim, semantic.ErrDimension)
+	default:
+		sd.dim = len(v)
+		return nil
+	}
+	return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "indexing thought " + id, Err: err}
 }
 
 // EnableSemantic turns on the semantic engine: thoughts written from now on
@@ -256,7 +296,8 @@ func (e *engine) session(id string) *sessionDocs {
 		e.lru.MoveToFront(el)
 		return el.Value.(*sessionDocs)
 	}
-	sd := &sessionDocs{id: id, byID: map[string]int{}, index: semantic.NewIndex(e.cfg.Embedder.Dim())}
+	dim := e.cfg.Embedder.Dim()
+	sd := &sessionDocs{id: id, byID: map[string]int{}, index: semantic.NewIndex(dim), dim: dim}
 	e.sessions[id] = e.lru.PushFront(sd)
 	for e.lru.Len() > e.cfg.MaxSessions {
 		old := e.lru.Back()
@@ -321,8 +362,8 @@ func (e *engine) extend(ctx context.Context, tx thinkgraph.Tx, sd *sessionDocs, 
 	for i := range ths {
 		d := toDoc(&ths[i])
 		d.Vector = stored[ths[i].ID]
-		if err := sd.index.Add(d.ID, d.Vector); err != nil {
-			return nil, &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "indexing thought " + d.ID, Err: err}
+		if err := sd.checkVector(d.ID, d.Vector); err != nil {
+			return nil, err
 		}
 		sd.byID[d.ID] = len(sd.docs)
 		sd.docs = append(sd.docs, d)

@@ -98,6 +98,16 @@ func (s *Service) Think(ctx context.Context, in ThinkInput) (*ThinkResult, error
 // thought (unless th.ParentID is set) on the active branch (unless
 // th.BranchID is set), stores it, makes it current and saves the session.
 func (s *Service) appendThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
+	if err := s.addThought(ctx, tx, sess, th, vec); err != nil {
+		return err
+	}
+	return tx.UpdateSession(ctx, sess)
+}
+
+// addThought is appendThought without saving the session: for callers that
+// save it themselves before the transaction ends (luxWrite), so that its
+// row is written once.
+func (s *Service) addThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
 	now := s.now()
 	sess.StepCount++
 	th.ID = NewID()
@@ -124,7 +134,7 @@ func (s *Service) appendThought(ctx context.Context, tx thinkgraph.Tx, sess *thi
 	}
 	sess.CurrentThoughtID = th.ID
 	sess.UpdatedAt = now
-	return tx.UpdateSession(ctx, sess)
+	return nil
 }
 
 // contextSize is the number of thoughts in the session's context window.
