@@ -9,6 +9,7 @@ import (
 	"errors"
 	"log/slog"
 	"reflect"
+	"runtime"
 	"sort"
 	"sync"
 	"time"
@@ -70,6 +71,9 @@ type Server struct {
 	suspended suspendedCalls // mrtr.go
 
 	tools []*mcp.Tool // as registered, in order
+	// yieldPerTool: addTool lets other goroutines run after each tool
+	// (ToolsInBackground).
+	yieldPerTool bool
 }
 
 // New returns an MCP server with every tool and resource registered.
@@ -111,6 +115,7 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	}
 	var registered chan struct{}
 	if opts.ToolsInBackground {
+		s.yieldPerTool = true
 		registered = make(chan struct{})
 		go func() {
 			defer close(registered)
@@ -256,6 +261,13 @@ func (s *Server) addTool(d toolDef) {
 		}
 		return s.runTool(ctx, req, d, known), nil
 	})
+	if s.yieldPerTool {
+		// Registering runs alongside start-up work on every processor
+		// (over stdio: the database opening): without a yield, the
+		// goroutine that has read the client's initialize can wait for a
+		// processor until the scheduler's next preemption, 10 ms later.
+		runtime.Gosched()
+	}
 }
 
 // deriveOutputSchema sets the output schema of d's tool from its output type.
