@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -451,5 +452,52 @@ func TestStdioExitsAfterInitializeOnly(t *testing.T) {
 	case <-time.After(30 * time.Second): // a hang guard, not a timing assertion
 		cmd.Process.Kill()
 		t.Fatalf("the server kept running after stdin closed\nstderr: %s", stderr.String())
+	}
+}
+
+// TestStdioOpensDatabaseAfterHandshake: over stdio the database is opened
+// only once the client has had its handshake answered (it no longer
+// competes with answering initialize); the first call waits for it.
+func TestStdioOpensDatabaseAfterHandshake(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "tg.db")
+	cmd := exec.Command(binary, "serve", "--db", db)
+	cmd.Env = append(os.Environ(), "LOG_LEVEL=warn")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); cmd.Wait() }()
+	out := bufio.NewReader(stdout)
+	send := func(msg string) {
+		t.Helper()
+		if _, err := io.WriteString(stdin, msg+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`)
+	if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, `"protocolVersion"`) {
+		t.Fatalf("initialize answer %q: %v", line, err)
+	}
+	// Until the handshake ends the database is not even created.
+	if _, err := os.Stat(db); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("database file before the handshake ended: %v", err)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"think","arguments":{"thought":"after the handshake","session_id":"late-db"}}}`)
+	line, err := out.ReadString('\n')
+	if err != nil || !strings.Contains(line, `"id":2`) || strings.Contains(line, `"isError":true`) || !strings.Contains(line, `"step":1`) {
+		t.Fatalf("think answer %q: %v\nstderr: %s", line, err, stderr.String())
+	}
+	if got := storedThoughts(t, db, "late-db"); got[1] != "after the handshake" {
+		t.Fatalf("stored %v", got)
 	}
 }

@@ -91,7 +91,7 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 }
 
 // serveStdio serves MCP over stdio. The database opens in the background
-// while the client's handshake is answered (an editor spawns the server and
+// once the client's handshake is answered (an editor spawns the server and
 // waits for that answer); calls wait for the database when they need it.
 // If it cannot be opened, serve exits with the error.
 func (e *env) serveStdio(ctx context.Context, dbFlag string) error {
@@ -110,8 +110,25 @@ func (e *env) serveStdio(ctx context.Context, dbFlag string) error {
 	var opening sync.WaitGroup
 	defer opening.Wait()
 	opening.Add(1)
+	// The database opens once the client has had its handshake answered
+	// (or, without a handshake, once serving ends, so that a database
+	// that cannot be opened is still reported): opening it alongside the
+	// handshake, it competed with answering initialize for the processors
+	// and for fresh memory, and the first call was answered later, not
+	// sooner. Calls wait for it (pendingStore).
+	handshaken := make(chan struct{})
+	var handshakeOnce sync.Once
+	served := make(chan struct{})
 	go func() {
 		defer opening.Done()
+		select {
+		case <-handshaken:
+		case <-served:
+		}
+		if err := ctx.Err(); err != nil { // stopped (a signal) before it opened
+			store.resolve(nil, err)
+			return
+		}
 		db, err := cfg.openStore(ctx, dbFlag)
 		if err != nil {
 			store.resolve(nil, err) // not db: a nil *sqlstore.DB is not a nil Store
@@ -124,12 +141,18 @@ func (e *env) serveStdio(ctx context.Context, dbFlag string) error {
 	// (see pauseGC); the collector resumes then, or when serving ends.
 	resumeGC := pauseGC()
 	defer resumeGC()
-	err = e.serveWith(ctx, cfg, store, store.ready, resumeGC, func(srv *mcpserver.Server, log *slog.Logger, _ *reasoning.Service, _ *metrics.Registry) error {
+	afterHandshake := func() {
+		resumeGC()
+		handshakeOnce.Do(func() { close(handshaken) })
+	}
+	err = e.serveWith(ctx, cfg, store, store.ready, afterHandshake, func(srv *mcpserver.Server, log *slog.Logger, _ *reasoning.Service, _ *metrics.Registry) error {
 		log.Info("serving MCP over stdio", "db", path, "version", buildVersion())
 		return srv.MCP().Run(ctx, &mcp.IOTransport{Reader: readCloser{e.stdin}, Writer: nopWriteCloser{e.stdout}})
 	})
-	// The database's own error says more than the session's end.
-	if _, openErr := store.wait(context.Background()); openErr != nil {
+	close(served)
+	// The database's own error says more than the session's end (unless
+	// it is only that serving was stopped before the database opened).
+	if _, openErr := store.wait(context.Background()); openErr != nil && !(errors.Is(openErr, context.Canceled) && ctx.Err() != nil) {
 		return openErr
 	}
 	if errors.Is(err, context.Canceled) {
