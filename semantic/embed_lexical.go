@@ -173,7 +173,11 @@ type tokenInfo struct {
 	stem  string
 	idf   float64
 	feats []feature
-	dense []float32 // the word's dense vector, weighted (nil: none)
+	// dense is the word's dense vector as stored in the embedded image (a
+	// view of it, not a copy: the cache holds thousands of tokens), and
+	// denseScale its weight ("": none).
+	dense      string
+	denseScale float64
 }
 
 type feature struct {
@@ -317,10 +321,10 @@ func (e *Lexical) EmbedText(text string) Vector {
 		for _, f := range ti.feats {
 			e.addRaw(acc, f.h, f.w)
 		}
-		if ti.dense != nil {
+		if ti.dense != "" {
 			// Summed here, hashed once per text below.
-			for i, x := range ti.dense[:len(dense)] {
-				dense[i] += x
+			for i := range dense {
+				dense[i] += float32(ti.denseScale * float64(int8(ti.dense[i])))
 			}
 		}
 		if negated && e.w.Negation > 0 {
@@ -511,7 +515,10 @@ func (e *Lexical) computeFeatures(tok string) *tokenInfo {
 			}
 		}
 	}
-	feats := make([]feature, 0, 16)
+	// Built in a buffer, kept at its exact length: the token cache holds
+	// thousands of these.
+	var featBuf [32]feature
+	feats := featBuf[:0]
 	push := func(h uint64, x float64) { feats = append(feats, feature{h, float32(x)}) }
 	push(hashStr('w', stem), w.Word*idf)
 	if lemma != "" && w.Synset > 0 {
@@ -547,7 +554,8 @@ func (e *Lexical) computeFeatures(tok string) *tokenInfo {
 			}
 		}
 	}
-	var dense []float32
+	var dense string
+	var denseScale float64
 	if lemma != "" && w.Dense > 0 {
 		wv := defaultWordVectors()
 		v := wv.vector(e.senseLemma(tok, lemma))
@@ -559,11 +567,7 @@ func (e *Lexical) computeFeatures(tok string) *tokenInfo {
 			n += float64(int8(v[i])) * float64(int8(v[i]))
 		}
 		if n > 0 {
-			scale := w.Dense * idf / math.Sqrt(n)
-			dense = make([]float32, len(v))
-			for i := range dense {
-				dense[i] = float32(scale * float64(int8(v[i])))
-			}
+			dense, denseScale = v, w.Dense*idf/math.Sqrt(n)
 		}
 	}
 	if w.CharGram > 0 && len(tok) >= 3 && !IsNumber(tok) {
@@ -574,7 +578,7 @@ func (e *Lexical) computeFeatures(tok string) *tokenInfo {
 			push(hashStr('c', g[i:i+3]), cw)
 		}
 	}
-	return &tokenInfo{stem: stem, idf: idf, feats: feats, dense: dense}
+	return &tokenInfo{stem: stem, idf: idf, feats: slices.Clone(feats), dense: dense, denseScale: denseScale}
 }
 
 // sensesOf returns the senses of a content token, most likely first. An

@@ -27,6 +27,10 @@ func TestWordVectorsEmbedded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Opened without its checksum at run time: it is checked here.
+	if _, err := openWordVectors(wordVecData, true); err != nil {
+		t.Fatalf("the embedded word vectors: %v", err)
+	}
 	if wv.dim != 64 || wv.n < 20000 {
 		t.Fatalf("dim %d, %d words", wv.dim, wv.n)
 	}
@@ -62,7 +66,7 @@ func TestWordVectorsRoundTripAndCorruption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wv, err := openWordVectors(string(img))
+	wv, err := openWordVectors(string(img), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +98,7 @@ func TestWordVectorsRoundTripAndCorruption(t *testing.T) {
 		"header":    string(img[:12]) + "\xff\xff\xff\xff" + string(img[16:]),
 	}
 	for name, data := range bad {
-		if _, err := openWordVectors(data); err == nil {
+		if _, err := openWordVectors(data, true); err == nil {
 			t.Errorf("%s: corrupt image accepted", name)
 		}
 	}
@@ -106,7 +110,7 @@ func TestWordVectorsRoundTripAndCorruption(t *testing.T) {
 	}
 	body := []byte(strings.Replace(string(swapped[wordVecHeader:]), "ab", "ba", 1))
 	hdr := binary.LittleEndian.AppendUint32(swapped[:24:24], crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
-	if _, err := openWordVectors(string(append(hdr, body...))); err == nil {
+	if _, err := openWordVectors(string(append(hdr, body...)), true); err == nil {
 		t.Error("image with words out of order accepted")
 	}
 }
