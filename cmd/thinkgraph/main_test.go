@@ -419,28 +419,7 @@ func TestInvocationsCommand(t *testing.T) {
 // closes stdin without finishing the handshake must not leave the server
 // running (the warm-up waits for the handshake and must give up).
 func TestStdioExitsAfterInitializeOnly(t *testing.T) {
-	cmd := exec.Command(binary, "serve", "--db", filepath.Join(t.TempDir(), "tg.db"))
-	cmd.Env = append(os.Environ(), "LOG_LEVEL=warn")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`+"\n"); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || !strings.Contains(line, `"protocolVersion"`) {
-		t.Fatalf("initialize answer %q: %v", line, err)
-	}
+	cmd, stdin, _, stderr := startInitialized(t, filepath.Join(t.TempDir(), "tg.db"))
 	stdin.Close()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -460,32 +439,13 @@ func TestStdioExitsAfterInitializeOnly(t *testing.T) {
 // competes with answering initialize); the first call waits for it.
 func TestStdioOpensDatabaseAfterHandshake(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "tg.db")
-	cmd := exec.Command(binary, "serve", "--db", db)
-	cmd.Env = append(os.Environ(), "LOG_LEVEL=warn")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdin, out, stderr := startInitialized(t, db)
 	defer func() { stdin.Close(); cmd.Wait() }()
-	out := bufio.NewReader(stdout)
 	send := func(msg string) {
 		t.Helper()
 		if _, err := io.WriteString(stdin, msg+"\n"); err != nil {
 			t.Fatal(err)
 		}
-	}
-	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`)
-	if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, `"protocolVersion"`) {
-		t.Fatalf("initialize answer %q: %v", line, err)
 	}
 	// Until the handshake ends the database is not even created.
 	if _, err := os.Stat(db); !errors.Is(err, os.ErrNotExist) {
@@ -500,4 +460,33 @@ func TestStdioOpensDatabaseAfterHandshake(t *testing.T) {
 	if got := storedThoughts(t, db, "late-db"); got[1] != "after the handshake" {
 		t.Fatalf("stored %v", got)
 	}
+}
+
+// startInitialized starts "thinkgraph serve --db db" over stdio and has its
+// initialize answered; the handshake is left unfinished.
+func startInitialized(t *testing.T, db string) (*exec.Cmd, io.WriteCloser, *bufio.Reader, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(binary, "serve", "--db", db)
+	cmd.Env = append(os.Environ(), "LOG_LEVEL=warn")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &bytes.Buffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	out := bufio.NewReader(stdout)
+	if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, `"protocolVersion"`) {
+		t.Fatalf("initialize answer %q: %v", line, err)
+	}
+	return cmd, stdin, out, stderr
 }
