@@ -71,9 +71,6 @@ type Server struct {
 	suspended suspendedCalls // mrtr.go
 
 	tools []*mcp.Tool // as registered, in order
-	// yieldPerTool: addTool lets other goroutines run after each tool
-	// (ToolsInBackground).
-	yieldPerTool bool
 }
 
 // New returns an MCP server with every tool and resource registered.
@@ -115,7 +112,6 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	}
 	var registered chan struct{}
 	if opts.ToolsInBackground {
-		s.yieldPerTool = true
 		registered = make(chan struct{})
 		go func() {
 			defer close(registered)
@@ -261,7 +257,7 @@ func (s *Server) addTool(d toolDef) {
 		}
 		return s.runTool(ctx, req, d, known), nil
 	})
-	if s.yieldPerTool {
+	if s.opts.ToolsInBackground {
 		// Registering runs alongside start-up work on every processor
 		// (over stdio: the database opening): without a yield, the
 		// goroutine that has read the client's initialize can wait for a
