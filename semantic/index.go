@@ -20,17 +20,34 @@ type Hit struct {
 
 // Index is an exact cosine-similarity index over the vectors of one session.
 //
-// Vectors are normalised on insertion and stored back to back in one
-// []float32, so a search is a linear scan of dot products with a bounded
-// min-heap of the best k; large indexes are scanned by one goroutine per CPU.
+// Vectors are normalised on insertion and stored back to back in chunks of
+// chunkRows rows, so a search is a linear scan of dot products with a
+// bounded min-heap of the best k; large indexes are scanned by one goroutine
+// per CPU. Adding a vector never copies more than one chunk: with one
+// []float32 for all rows, each growth copied all of them (and touched as
+// much fresh memory), stalling one Add for seconds at 100,000 vectors.
 // It is safe for concurrent use: searches share a read lock, writes take the
 // write lock.
 type Index struct {
-	mu   sync.RWMutex
-	dim  int
-	data []float32 // len(ids)*dim values, row i belongs to ids[i]
-	ids  []string
-	pos  map[string]int
+	mu  sync.RWMutex
+	dim int
+	// chunks hold the rows: row i is row i%chunkRows of chunks[i/chunkRows];
+	// every chunk but the last is full.
+	chunks [][]float32
+	ids    []string
+	pos    map[string]int
+}
+
+// chunkRows is the number of rows per chunk (2 MiB at 512 dimensions).
+// The first chunk grows as rows are added, so a small index stays small;
+// the next ones are allocated whole (memory the operating system hands out
+// is touched only as rows fill it).
+const chunkRows = 1024
+
+// row returns row i. The caller holds the lock.
+func (x *Index) row(i int) []float32 {
+	off := (i % chunkRows) * x.dim
+	return x.chunks[i/chunkRows][off : off+x.dim : off+x.dim]
 }
 
 // NewIndex returns an empty index for vectors of length dim. A dim of 0 lets
@@ -70,7 +87,7 @@ func (x *Index) Vector(id string) (Vector, bool) {
 	if !ok {
 		return nil, false
 	}
-	return slices.Clone(Vector(x.data[i*x.dim : (i+1)*x.dim])), true
+	return slices.Clone(Vector(x.row(i))), true
 }
 
 // IDs returns the ids in the index, in storage order.
@@ -97,12 +114,27 @@ func (x *Index) Add(id string, v Vector) error {
 		return fmt.Errorf("semantic: index add %q: length %d, index has %d: %w", id, len(v), x.dim, ErrDimension)
 	}
 	if i, ok := x.pos[id]; ok {
-		copy(x.data[i*x.dim:(i+1)*x.dim], n)
+		copy(x.row(i), n)
 		return nil
 	}
+	full := chunkRows * x.dim
+	if len(x.chunks) == 0 || len(x.chunks[len(x.chunks)-1]) == full {
+		c := make([]float32, 0, x.dim)
+		if len(x.chunks) > 0 {
+			c = make([]float32, 0, full)
+		}
+		x.chunks = append(x.chunks, c)
+	}
+	last := &x.chunks[len(x.chunks)-1]
+	if len(*last)+x.dim > cap(*last) {
+		// The first chunk doubles, up to a full chunk.
+		grown := make([]float32, len(*last), min(full, 2*cap(*last)))
+		copy(grown, *last)
+		*last = grown
+	}
+	*last = append(*last, n...)
 	x.pos[id] = len(x.ids)
 	x.ids = append(x.ids, id)
-	x.data = append(x.data, n...)
 	return nil
 }
 
@@ -121,12 +153,15 @@ func (x *Index) Remove(id string) bool {
 	}
 	last := len(x.ids) - 1
 	if i != last {
-		copy(x.data[i*x.dim:(i+1)*x.dim], x.data[last*x.dim:(last+1)*x.dim])
+		copy(x.row(i), x.row(last))
 		x.ids[i] = x.ids[last]
 		x.pos[x.ids[i]] = i
 	}
 	x.ids = x.ids[:last]
-	x.data = x.data[:last*x.dim]
+	c := &x.chunks[len(x.chunks)-1]
+	if *c = (*c)[:len(*c)-x.dim]; len(*c) == 0 && len(x.chunks) > 1 {
+		x.chunks = x.chunks[:len(x.chunks)-1]
+	}
 	delete(x.pos, id)
 	return true
 }
@@ -211,15 +246,19 @@ func (x *Index) TopK(query Vector, k int, filter Filter) ([]Hit, error) {
 func (x *Index) scan(q []float32, k int, filter Filter, lo, hi int) topHeap {
 	h := topHeap{k: k}
 	d := x.dim
-	for i := lo; i < hi; i++ {
-		s := dotF32(q, x.data[i*d:(i+1)*d])
-		if !h.wants(s) {
-			continue
+	for i := lo; i < hi; {
+		c := i / chunkRows
+		data, end := x.chunks[c], min(hi, (c+1)*chunkRows)
+		for off := (i - c*chunkRows) * d; i < end; i, off = i+1, off+d {
+			s := dotF32(q, data[off:off+d])
+			if !h.wants(s) {
+				continue
+			}
+			if filter != nil && !filter(x.ids[i]) {
+				continue
+			}
+			h.push(scored{i: i, s: s})
 		}
-		if filter != nil && !filter(x.ids[i]) {
-			continue
-		}
-		h.push(scored{i: i, s: s})
 	}
 	return h
 }

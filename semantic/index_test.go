@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -145,6 +146,85 @@ func TestIndexTopKMatchesBruteForce(t *testing.T) {
 	}
 }
 
+// TestIndexChunksAgreeWithModel: random adds, updates and removes across
+// several chunks (rows move between chunks on removal, the last chunk
+// empties and fills again) leave the index holding exactly the vectors a
+// map holds, and TopK ranks them as a sort of the map does.
+func TestIndexChunksAgreeWithModel(t *testing.T) {
+	const dim = 8
+	vs := tstRandUnit(4000, dim, 7)
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := NewIndex(dim)
+	model := map[string]Vector{}
+	check := func(step int) {
+		t.Helper()
+		if x.Len() != len(model) {
+			t.Fatalf("step %d: Len %d, want %d", step, x.Len(), len(model))
+		}
+		for id, want := range model {
+			got, ok := x.Vector(id)
+			if !ok || !slices.Equal(got, Normalize(want)) {
+				t.Fatalf("step %d: vector of %s is %v (%v), want %v", step, id, got, ok, Normalize(want))
+			}
+		}
+		q := vs[rng.IntN(len(vs))]
+		hits, err := x.TopK(q, len(model)+1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) != len(model) {
+			t.Fatalf("step %d: TopK returned %d of %d", step, len(hits), len(model))
+		}
+		for i, h := range hits {
+			if want := float64(dotF32(asUnit(q), Normalize(model[h.ID]))); math.Abs(h.Similarity-want) > 1e-5 {
+				t.Fatalf("step %d: hit %d %s similarity %v, want %v", step, i, h.ID, h.Similarity, want)
+			}
+			if i > 0 && h.Similarity > hits[i-1].Similarity {
+				t.Fatalf("step %d: hits not sorted at %d", step, i)
+			}
+		}
+	}
+	next := 0
+	for step := range 12_000 {
+		switch r := rng.IntN(10); {
+		case r < 6 || len(model) == 0: // add (more adds than removes at first, then the other way)
+			if step > 8000 && r < 4 {
+				break
+			}
+			id := fmt.Sprint("v", next)
+			next++
+			v := vs[rng.IntN(len(vs))]
+			if err := x.Add(id, v); err != nil {
+				t.Fatal(err)
+			}
+			model[id] = v
+		case r < 7: // update
+			for id := range model {
+				v := vs[rng.IntN(len(vs))]
+				if err := x.Update(id, v); err != nil {
+					t.Fatal(err)
+				}
+				model[id] = v
+				break
+			}
+		default: // remove
+			for id := range model {
+				if !x.Remove(id) {
+					t.Fatalf("Remove(%s) = false", id)
+				}
+				delete(model, id)
+				break
+			}
+		}
+		if step%1500 == 0 || step == 11_999 {
+			check(step)
+		}
+	}
+	if n := len(x.chunks); n != (len(model)+chunkRows-1)/chunkRows && !(n == 1 && len(model) == 0) {
+		t.Fatalf("%d chunks for %d rows", n, len(model))
+	}
+}
+
 func TestIndexConcurrentReadersAndWriter(t *testing.T) {
 	vs := tstRandUnit(2000, 32, 3)
 	x := NewIndex(32)
@@ -190,6 +270,33 @@ func tstBenchIndex(b *testing.B, n int) {
 
 func BenchmarkIndexTopK10k(b *testing.B)  { tstBenchIndex(b, 10_000) }
 func BenchmarkIndexTopK100k(b *testing.B) { tstBenchIndex(b, 100_000) }
+
+// BenchmarkIndexAdd100k builds an index of 100,000 vectors of 512
+// dimensions (as a session's index is built, or brought up to date, one
+// vector at a time): ns/op is per vector; max-add-ms is the slowest single
+// Add of each build (the worst a call that syncs the index waits for one
+// vector), reported as the largest over the builds.
+func BenchmarkIndexAdd100k(b *testing.B) {
+	const n = 100_000
+	vs := tstRandUnit(1000, 512, 42)
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprint(i)
+	}
+	var worst time.Duration
+	b.ResetTimer()
+	for done := 0; done < b.N; done += n {
+		x := NewIndex(512)
+		for i := range min(n, b.N-done) {
+			t0 := time.Now()
+			if err := x.Add(ids[i], vs[i%len(vs)]); err != nil {
+				b.Fatal(err)
+			}
+			worst = max(worst, time.Since(t0))
+		}
+	}
+	b.ReportMetric(float64(worst.Microseconds())/1000, "max-add-ms")
+}
 
 // tstCPUTime returns the CPU time (user + system) used by the process so
 // far; benchmarks report it per operation next to wall time, because wall
