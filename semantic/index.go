@@ -31,8 +31,9 @@ type Hit struct {
 type Index struct {
 	mu  sync.RWMutex
 	dim int
-	// chunks hold the rows: row i is row i%chunkRows of chunks[i/chunkRows];
-	// every chunk but the last is full.
+	// chunks hold the rows: row i is row i%chunkRows of chunks[i/chunkRows].
+	// Every chunk before the one the next row goes to is full; that one
+	// may be empty (left by Remove) or absent.
 	chunks [][]float32
 	ids    []string
 	pos    map[string]int
@@ -118,21 +119,20 @@ func (x *Index) Add(id string, v Vector) error {
 		return nil
 	}
 	full := chunkRows * x.dim
-	if len(x.chunks) == 0 || len(x.chunks[len(x.chunks)-1]) == full {
-		c := make([]float32, 0, x.dim)
-		if len(x.chunks) > 0 {
-			c = make([]float32, 0, full)
+	ci := len(x.ids) / chunkRows
+	if ci == len(x.chunks) {
+		size := full
+		if ci == 0 {
+			size = x.dim // the first chunk grows as rows come
 		}
-		x.chunks = append(x.chunks, c)
+		x.chunks = append(x.chunks, make([]float32, 0, size))
 	}
-	last := &x.chunks[len(x.chunks)-1]
-	if len(*last)+x.dim > cap(*last) {
-		// The first chunk doubles, up to a full chunk.
-		grown := make([]float32, len(*last), min(full, 2*cap(*last)))
-		copy(grown, *last)
-		*last = grown
+	c := x.chunks[ci]
+	if len(c) == cap(c) {
+		// Only the first chunk fills up before it is whole: it doubles.
+		c = append(make([]float32, 0, min(full, 2*cap(c))), c...)
 	}
-	*last = append(*last, n...)
+	x.chunks[ci] = append(c, n...)
 	x.pos[id] = len(x.ids)
 	x.ids = append(x.ids, id)
 	return nil
@@ -158,10 +158,11 @@ func (x *Index) Remove(id string) bool {
 		x.pos[x.ids[i]] = i
 	}
 	x.ids = x.ids[:last]
-	c := &x.chunks[len(x.chunks)-1]
-	if *c = (*c)[:len(*c)-x.dim]; len(*c) == 0 && len(x.chunks) > 1 {
-		x.chunks = x.chunks[:len(x.chunks)-1]
-	}
+	ci := last / chunkRows
+	x.chunks[ci] = x.chunks[ci][:len(x.chunks[ci])-x.dim]
+	// A chunk emptied here stays, for the next Add; one emptied before
+	// goes.
+	x.chunks = x.chunks[:ci+1]
 	delete(x.pos, id)
 	return true
 }

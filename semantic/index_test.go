@@ -220,8 +220,26 @@ func TestIndexChunksAgreeWithModel(t *testing.T) {
 			check(step)
 		}
 	}
-	if n := len(x.chunks); n != (len(model)+chunkRows-1)/chunkRows && !(n == 1 && len(model) == 0) {
-		t.Fatalf("%d chunks for %d rows", n, len(model))
+	if n, rows := len(x.chunks), len(model); n < (rows+chunkRows-1)/chunkRows || n > rows/chunkRows+1 {
+		t.Fatalf("%d chunks for %d rows", n, rows)
+	}
+
+	// Adding and removing at a chunk boundary reuses the emptied chunk.
+	y := NewIndex(dim)
+	for i := range chunkRows + 1 {
+		if err := y.Add(fmt.Sprint(i), vs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	second := &y.chunks[1][0]
+	for i := range 3 {
+		y.Remove(fmt.Sprint(chunkRows + i))
+		if err := y.Add(fmt.Sprint(chunkRows+i+1), vs[i]); err != nil {
+			t.Fatal(err)
+		}
+		if len(y.chunks) != 2 || &y.chunks[1][0] != second {
+			t.Fatalf("round %d: %d chunks, the second one reallocated: %v", i, len(y.chunks), &y.chunks[1][0] != second)
+		}
 	}
 }
 
