@@ -69,10 +69,16 @@ func (t *txn) PutVectors(ctx context.Context, vs []thinkgraph.Vector) error {
 }
 
 // Vectors returns the session's vectors of model in step order.
+//
+// The session's thoughts are read in step order from their (session_id,
+// step) index and each one's vector by its key: no sort. Read the other way
+// round (the vectors of the session, then sorted by their thoughts' steps),
+// SQLite sorted every row, vector included (2 KB each), before returning
+// the first one.
 func (t *txn) Vectors(ctx context.Context, sessionID, model string) ([]thinkgraph.Vector, error) {
 	rows, err := t.query(ctx, `SELECT v.thought_id, v.session_id, v.model, v.dim, v.vec, v.created_at
-		FROM vectors v JOIN thoughts t ON t.id = v.thought_id
-		WHERE v.session_id = ? AND v.model = ? ORDER BY t.step`, sessionID, model)
+		FROM thoughts t JOIN vectors v ON v.thought_id = t.id
+		WHERE t.session_id = ? AND v.session_id = t.session_id AND v.model = ? ORDER BY t.step`, sessionID, model)
 	if err != nil {
 		return nil, fmt.Errorf("list vectors: %w", err)
 	}
