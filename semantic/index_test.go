@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -142,6 +143,35 @@ func TestIndexTopKMatchesBruteForce(t *testing.T) {
 	for i := 1; i < len(hits); i++ {
 		if hits[i].Similarity > hits[i-1].Similarity {
 			t.Fatalf("hits not sorted: %+v", hits)
+		}
+	}
+
+	// Large enough to be scanned in parallel (the workers' ranges start and
+	// end inside chunks): the top 20 are the brute force's top 20.
+	big := tstRandUnit(3000, 512, 3)
+	y := NewIndex(512)
+	for i, v := range big {
+		if err := y.Add(fmt.Sprint(i), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q = tstRandUnit(1, 512, 4)[0]
+	type sim struct {
+		id string
+		s  float64
+	}
+	var all []sim
+	for i, v := range big {
+		all = append(all, sim{fmt.Sprint(i), Cosine(q, v)})
+	}
+	slices.SortFunc(all, func(a, b sim) int { return cmp.Compare(b.s, a.s) })
+	hits, err = y.TopK(q, 20, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range hits {
+		if h.ID != all[i].id || math.Abs(h.Similarity-all[i].s) > 1e-4 {
+			t.Fatalf("hit %d: %+v, brute force %+v", i, h, all[i])
 		}
 	}
 }
