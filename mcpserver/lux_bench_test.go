@@ -29,10 +29,15 @@ import (
 // does around the model call (the SDK's encoding and decoding included).
 //
 // It adds the time it spends answering to spent, so that the benchmark can
-// subtract the model's own share from the time the server took.
+// subtract the model's own share from the time the server took, and notes
+// when its latest answer began and ended, so that the benchmark can split
+// the server's share into the parts before and after the model call.
 type instantModel struct {
-	n     int
-	spent atomic.Int64 // nanoseconds inside RoundTrip
+	n            int
+	delay        time.Duration // how long it waits before answering (LUXBENCH_MODEL_DELAY)
+	spent        atomic.Int64  // nanoseconds inside RoundTrip
+	calls        atomic.Int64
+	began, ended atomic.Int64 // the latest RoundTrip's start and end, Unix nanoseconds
 }
 
 var benchSentences = []string{
@@ -50,7 +55,16 @@ var benchSentences = []string{
 
 func (m *instantModel) RoundTrip(r *http.Request) (*http.Response, error) {
 	start := time.Now()
-	defer func() { m.spent.Add(int64(time.Since(start))) }()
+	m.calls.Add(1)
+	m.began.Store(start.UnixNano())
+	if m.delay > 0 {
+		time.Sleep(m.delay)
+	}
+	defer func() {
+		end := time.Now()
+		m.spent.Add(int64(end.Sub(start)))
+		m.ended.Store(end.UnixNano())
+	}()
 	var req struct {
 		Logprobs bool `json:"logprobs"`
 	}
@@ -76,11 +90,26 @@ func (m *instantModel) RoundTrip(r *http.Request) (*http.Response, error) {
 // BenchmarkLuxOverhead measures the latency a Lux tool call adds around an
 // instant model: MCP in-memory transport, argument parsing, SQLite
 // transactions, embedding, guardrails, invocation record. It reports the
-// p50 and p99 of the calls.
+// p50 and p99 of the calls, and for the calls that made one model call the
+// p50 and p99 of the server's share before the model was called (reading
+// the request, the first transaction, building the prompt, the provider
+// SDK's request) and after it answered (the SDK's decoding, embedding,
+// guardrails, the second transaction, the response).
 func BenchmarkLuxOverhead(b *testing.B) {
 	for _, tool := range []string{"think", "confer", "traced_reasoning", "planner", "biased_reasoning"} {
 		b.Run(tool, func(b *testing.B) {
-			store, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{})
+			// LUXBENCH_CHECKPOINT=1h spaces the background WAL checkpoints
+			// an hour apart (none during the run), to tell their share of
+			// the tail (docs/lux.md, Latency).
+			var opts sqlite.Options
+			if v := os.Getenv("LUXBENCH_CHECKPOINT"); v != "" {
+				d, err := time.ParseDuration(v)
+				if err != nil || d <= 0 {
+					b.Fatalf("LUXBENCH_CHECKPOINT=%q: want a positive duration such as 1h", v)
+				}
+				opts.CheckpointInterval = d
+			}
+			store, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), opts)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -95,7 +124,17 @@ func BenchmarkLuxOverhead(b *testing.B) {
 			}
 			defer svc.Close()
 			cfg := luxConfig("http://model.invalid")
+			// LUXBENCH_MODEL_DELAY=20ms has the model wait that long before
+			// it answers (its time is still subtracted): a server that sits
+			// idle during the model call, as with a real model.
 			model := &instantModel{}
+			if v := os.Getenv("LUXBENCH_MODEL_DELAY"); v != "" {
+				d, err := time.ParseDuration(v)
+				if err != nil || d < 0 {
+					b.Fatalf("LUXBENCH_MODEL_DELAY=%q: want a duration such as 20ms", v)
+				}
+				model.delay = d
+			}
 			cfg.HTTPClient = &http.Client{Transport: model}
 			svc.EnableLLM(cfg, nil)
 			e := &testEnv{store: store, srv: New(svc, Options{Version: "bench"})}
@@ -140,6 +179,7 @@ func BenchmarkLuxOverhead(b *testing.B) {
 			<-timer.done
 			durs := make([]time.Duration, 0, b.N)   // as the client sees them
 			server := make([]time.Duration, 0, b.N) // added by the server
+			var before, after []time.Duration       // the server's share before and after the model call
 			// LUXBENCH_SLOW_MS=n prints (to stderr: the benchmark's log keeps
 			// 10 lines) the calls whose server share took more than n ms
 			// (call number, time since the first call): to tell
@@ -154,11 +194,15 @@ func BenchmarkLuxOverhead(b *testing.B) {
 			b.ResetTimer()
 			for i := 1; i <= b.N; i++ {
 				a := args(i)
-				spent0 := model.spent.Load()
+				spent0, calls0 := model.spent.Load(), model.calls.Load()
 				start := time.Now()
 				out := callB(a)
 				durs = append(durs, time.Since(start))
 				server = append(server, <-timer.done-time.Duration(model.spent.Load()-spent0))
+				if model.calls.Load() == calls0+1 {
+					before = append(before, time.Duration(model.began.Load()-timer.start.UnixNano()))
+					after = append(after, time.Duration(timer.end.UnixNano()-model.ended.Load()))
+				}
 				if d := server[len(server)-1]; slow > 0 && d > slow {
 					fmt.Fprintf(os.Stderr, "%s: call %d at %v: server %v\n", b.Name(), i, start.Sub(t0).Round(time.Millisecond), d.Round(10*time.Microsecond))
 				}
@@ -176,6 +220,12 @@ func BenchmarkLuxOverhead(b *testing.B) {
 			b.ReportMetric(q(durs, 0.99), "p99-ms")
 			b.ReportMetric(q(server, 0.50), "server-p50-ms")
 			b.ReportMetric(q(server, 0.99), "server-p99-ms")
+			if len(before) > 0 {
+				b.ReportMetric(q(before, 0.50), "before-p50-ms")
+				b.ReportMetric(q(before, 0.99), "before-p99-ms")
+				b.ReportMetric(q(after, 0.50), "after-p50-ms")
+				b.ReportMetric(q(after, 0.99), "after-p99-ms")
+			}
 		})
 	}
 }
@@ -195,9 +245,9 @@ func cpuTime() time.Duration {
 // response is written: the server's whole share of a call, without the
 // client's. Calls are timed one at a time (the benchmark makes one at once).
 type serverTimer struct {
-	id    jsonrpc.ID
-	start time.Time
-	done  chan time.Duration // one per tools/call response
+	id         jsonrpc.ID
+	start, end time.Time          // of the latest tools/call; read after its done
+	done       chan time.Duration // one per tools/call response
 }
 
 type timedTransport struct {
@@ -226,7 +276,8 @@ func (c timedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 func (c timedConn) Write(ctx context.Context, m jsonrpc.Message) error {
 	err := c.Connection.Write(ctx, m)
 	if r, ok := m.(*jsonrpc.Response); ok && r.ID == c.t.id {
-		c.t.done <- time.Since(c.t.start)
+		c.t.end = time.Now()
+		c.t.done <- c.t.end.Sub(c.t.start)
 	}
 	return err
 }
