@@ -35,8 +35,6 @@ type LexicalWeights struct {
 	Field     float64 // the sense's semantic field (WordNet lexicographer file)
 	Role      float64 // agent/patient role features ("dog bites man" vs "man bites dog")
 	Pred      float64 // agent-verb and verb-patient pairs ("car exploding" vs "men exploding")
-	Derived   float64 // stems of derivationally related words ("skier" ~ "ski")
-	Gloss     float64 // stems of the first sense's WordNet definition
 	Prep      float64 // preposition + following content word ("into the pool" vs "out of the pool")
 	Dense     float64 // the word's dense WordNet-graph vector (see wordvec.go), summed over the text
 	// VerbForms keeps only the verb senses of an inflected verb form
