@@ -212,22 +212,25 @@ func BenchmarkLuxOverhead(b *testing.B) {
 			}
 			b.StopTimer()
 			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
-			q := func(d []time.Duration, p float64) float64 {
-				slices.Sort(d)
-				return float64(d[min(len(d)-1, int(p*float64(len(d))))].Microseconds()) / 1000
-			}
-			b.ReportMetric(q(durs, 0.50), "p50-ms")
-			b.ReportMetric(q(durs, 0.99), "p99-ms")
-			b.ReportMetric(q(server, 0.50), "server-p50-ms")
-			b.ReportMetric(q(server, 0.99), "server-p99-ms")
+			reportQuantiles(b, "", durs)
+			reportQuantiles(b, "server-", server)
 			if len(before) > 0 {
-				b.ReportMetric(q(before, 0.50), "before-p50-ms")
-				b.ReportMetric(q(before, 0.99), "before-p99-ms")
-				b.ReportMetric(q(after, 0.50), "after-p50-ms")
-				b.ReportMetric(q(after, 0.99), "after-p99-ms")
+				reportQuantiles(b, "before-", before)
+				reportQuantiles(b, "after-", after)
 			}
 		})
 	}
+}
+
+// reportQuantiles reports the p50 and p99 of d (sorting it) in
+// milliseconds, as the metrics prefix+"p50-ms" and prefix+"p99-ms".
+func reportQuantiles(b *testing.B, prefix string, d []time.Duration) {
+	slices.Sort(d)
+	q := func(p float64) float64 {
+		return float64(d[min(len(d)-1, int(p*float64(len(d))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(q(0.50), prefix+"p50-ms")
+	b.ReportMetric(q(0.99), prefix+"p99-ms")
 }
 
 // cpuTime is the process's user and system CPU time: with other work on
