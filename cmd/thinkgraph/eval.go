@@ -4,15 +4,24 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
+	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoningeval"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/sick"
+	"github.com/thinkgraph/thinkgraph/sqlite"
 )
+
+const evalUsage = "usage: thinkgraph eval reasoning FILE [--misses] | thinkgraph eval sick FILE [--split TEST|TRAIN|TRIAL|TRAIN+TRIAL|ALL]"
 
 // eval measures the semantic engine on evaluation data.
 func (e *env) eval(ctx context.Context, argv []string) error {
+	if len(argv) > 0 && argv[0] == "reasoning" {
+		return e.evalReasoning(ctx, argv[1:])
+	}
 	if len(argv) == 0 || argv[0] != "sick" {
-		return usageError{fmt.Errorf("usage: thinkgraph eval sick FILE [--split TEST|TRAIN|TRIAL|TRAIN+TRIAL|ALL]")}
+		return usageError{fmt.Errorf(evalUsage)}
 	}
 	fs := e.flagSet("eval sick", "eval sick FILE [--split TEST]")
 	split := fs.String("split", "TEST", "which SemEval_set rows to evaluate: TEST, TRAIN, TRIAL, TRAIN+TRIAL or ALL")
@@ -45,5 +54,67 @@ func (e *env) eval(ctx context.Context, argv []string) error {
 		return fmt.Errorf("eval sick %s: %w", path, err)
 	}
 	fmt.Fprintln(e.stdout, res.String())
+	return nil
+}
+
+// evalReasoning runs the reasoning checks over a labelled set of
+// reasoning-style text (package reasoningeval), through the branch-thinking
+// service on a throw-away SQLite database.
+func (e *env) evalReasoning(ctx context.Context, argv []string) error {
+	fs := e.flagSet("eval reasoning", "eval reasoning FILE [--misses]")
+	misses := fs.Bool("misses", false, "also list every item the checks got wrong")
+	if len(argv) < 1 {
+		return usageError{fmt.Errorf("eval reasoning: want the path of the set (JSON Lines, e.g. reasoningeval/testdata/dev.jsonl)")}
+	}
+	path := argv[0]
+	if err := parseFlags(fs, argv[1:]); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(e.getenv)
+	if err != nil {
+		return usageError{err}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	items, err := reasoningeval.Read(f)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("eval reasoning %s: %w", path, err)
+	}
+	emb, err := cfg.embedder()
+	if err != nil {
+		return err
+	}
+	contra, err := semantic.NewContradictor(nil)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "thinkgraph-eval-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	store, err := sqlite.Open(ctx, filepath.Join(dir, "eval.db"), sqlite.Options{})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	svc := reasoning.New(store, cfg.reasoning)
+	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: emb, Contradictor: contra, Logger: cfg.logger(e.stderr)}); err != nil {
+		return err
+	}
+	defer svc.Close()
+	res, err := reasoningeval.Run(ctx, items, svc, contra, emb.Model())
+	if err != nil {
+		return fmt.Errorf("eval reasoning %s: %w", path, err)
+	}
+	fmt.Fprintln(e.stdout, res.String())
+	if *misses {
+		for _, m := range res.Misses {
+			fmt.Fprintf(e.stdout, "miss %s %s %s: %s\n", m.ID, m.Kind, m.Category, m.Detail)
+		}
+	}
 	return nil
 }

@@ -1,0 +1,118 @@
+package reasoningeval
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/sqlite"
+)
+
+func newService(t *testing.T) (*reasoning.Service, *semantic.Contradictor, string) {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "eval.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	emb, err := semantic.NewLexical(semantic.LexicalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	contra, err := semantic.NewContradictor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := reasoning.New(store, reasoning.Config{})
+	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: emb, Contradictor: contra}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(svc.Close)
+	return svc, contra, emb.Model()
+}
+
+func TestReadRefuses(t *testing.T) {
+	for name, in := range map[string]string{
+		"unknown kind":   `{"id":"x","kind":"triple"}`,
+		"pair without b": `{"id":"x","kind":"pair","a":"A","label":"neutral"}`,
+		"answer outside": `{"id":"x","kind":"retrieval","docs":["a"],"queries":[{"q":"q","answer":1}]}`,
+		"no thoughts":    `{"id":"x","kind":"circular","circular":true}`,
+		"not JSON":       `{"id":`,
+		"empty":          "\n\n",
+	} {
+		if _, err := Read(strings.NewReader(in)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// A small hand-made set scores as expected: the figures come from the
+// checks, so each one is checked against a count worked out by hand.
+func TestRunCounts(t *testing.T) {
+	svc, contra, model := newService(t)
+	items, err := Read(strings.NewReader(`
+{"id":"p1","kind":"pair","a":"The nightly job is idempotent.","b":"The nightly job is not idempotent.","label":"contradiction","category":"negation"}
+{"id":"p2","kind":"pair","a":"The nightly job is idempotent.","b":"The nightly job runs at midnight.","label":"neutral","category":"related-neutral"}
+{"id":"r1","kind":"retrieval","docs":["The cache stores rendered pages.","The database keeps invoices."],"queries":[{"q":"invoices live in the database","answer":1}]}
+{"id":"k1","kind":"circular","thoughts":["We measured p99 latency at 40 ms.","So the service meets its target."],"circular":false,"involved":[]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), items, svc, contra, model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pairs != 2 || res.TP != 1 || res.FP != 0 || res.FN != 0 || res.TN != 1 {
+		t.Errorf("pairs: %+v", res)
+	}
+	if res.Queries != 1 || res.Top1 != 1 || res.CircularItems != 1 || res.CTN != 1 {
+		t.Errorf("retrieval/circular: %+v", res)
+	}
+	if res.F1 == nil || *res.F1 != 1 || res.CircularF1 != nil {
+		t.Errorf("F1 %v, circular F1 %v (want 1 and null: no positive at all)", res.F1, res.CircularF1)
+	}
+	out := res.String()
+	if !strings.HasPrefix(out, "contradiction_f1=1.0000 precision=1.0000 recall=1.0000 retrieval_top1=1.0000 circular_f1=null") ||
+		!strings.Contains(out, "category=negation recall=1/1") || !strings.Contains(out, "category=related-neutral kept_apart=1/1") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+// The dev set in testdata, through the default offline engine: the figures
+// must not fall below what the engine reached when they were last raised.
+// Raise a floor when the engine gets better; never lower one to let a
+// change through.
+func TestDevSetFloors(t *testing.T) {
+	f, err := os.Open("testdata/dev.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	items, err := Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 288 {
+		t.Fatalf("%d items, want 288", len(items))
+	}
+	svc, contra, model := newService(t)
+	res, err := Run(context.Background(), items, svc, contra, model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + res.String())
+	floor := func(name string, v *float64, min float64) {
+		t.Helper()
+		if v == nil || *v < min {
+			t.Errorf("%s = %s, below its floor %.2f", name, fig(v), min)
+		}
+	}
+	floor("contradiction F1", res.F1, 0.44)
+	floor("contradiction precision", res.Precision, 0.85)
+	floor("retrieval top-1", res.Retrieval, 0.22)
+}
