@@ -146,13 +146,13 @@ type Result struct {
 	RetrievalTop3       *float64
 	MRR                 *float64
 
-	CircularItems          int
-	CTP, CFP, CFN, CTN     int
-	CircularF1             *float64
-	CircularP, CircularR   *float64
-	CircularJaccard        *float64 // mean overlap of named thoughts with involved, over true positives
-	Misses                 []Miss
-	Undefined              []string
+	CircularItems        int
+	CTP, CFP, CFN, CTN   int
+	CircularF1           *float64
+	CircularP, CircularR *float64
+	CircularJaccard      *float64 // mean overlap of named thoughts with involved, over true positives
+	Misses               []Miss
+	Undefined            []string
 }
 
 func ratio(n, d int) *float64 {
