@@ -55,6 +55,11 @@ async function run(label, client, transport, stderr) {
     check(v >= "2026-07-28", "v2: negotiated protocol 2026-07-28 or later (multi round-trip sampling)", v);
   }
   const text = (res) => res.content?.[0]?.text ?? "";
+  // A client that declared sampling gets the LLM-backed tools listed
+  // though no provider is configured.
+  const names = (await client.listTools()).tools.map((t) => t.name);
+  check(["reasoning_linear", "reasoning_reflection", "confer", "planner"].every((n) => names.includes(n)),
+    `${label}: the LLM-backed tools are listed to a client that declared sampling`, names);
   try {
     const lin = await client.callTool({ name: "reasoning_linear", arguments: { content: `hello from ${label}` } });
     check(!lin.isError, `${label}: reasoning_linear succeeds`, text(lin));
