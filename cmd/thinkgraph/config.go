@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/mcpserver"
 	"github.com/thinkgraph/thinkgraph/postgres"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
@@ -38,16 +39,18 @@ var envVars = []envVar{
 	{"THINKGRAPH_EMBEDDINGS_URL", "none (the offline lexical embedder)", "Base URL of an OpenAI-compatible /v1/embeddings endpoint (Ollama, vLLM, LM Studio, OpenAI)."},
 	{"THINKGRAPH_EMBEDDINGS_MODEL", "none", "Embedding model name; required with THINKGRAPH_EMBEDDINGS_URL."},
 	{"THINKGRAPH_EMBEDDINGS_API_KEY", "none", "Bearer key for the embeddings endpoint, if it needs one."},
-	{"THINKGRAPH_LLM_PROVIDER", "the first configured of openai, anthropic, langbase; else MCP sampling", "LLM provider for tools that call a model: openai, anthropic, langbase or sampling. The reasoning.* tools use Langbase whenever LANGBASE_API_KEY is set."},
+	{"THINKGRAPH_TOOLSETS", "all", "Comma-separated toolsets to offer: think, graph, sequential, branch, reasoning, lux or all. --toolsets overrides it."},
+	{"THINKGRAPH_TOOL_NAMES", "default", "seed: publish the reasoning tools under seed 002's names (reasoning.linear, ...), for clients written against mcp-langbase-reasoning 0.1; some clients reject those names."},
+	{"THINKGRAPH_LLM_PROVIDER", "the first configured of openai, anthropic, langbase; else MCP sampling", "LLM provider for tools that call a model: openai, anthropic, langbase or sampling. The reasoning tools use Langbase whenever LANGBASE_API_KEY is set."},
 	{"OPENAI_API_KEY", "none", "OpenAI (or OpenAI-compatible) API key."},
 	{"OPENAI_BASE_URL", "https://api.openai.com/v1", "OpenAI-compatible endpoint: OpenRouter, Ollama (http://localhost:11434/v1), vLLM, LM Studio."},
 	{"OPENAI_MODEL", "gpt-4o-mini", "Default OpenAI-compatible model."},
 	{"ANTHROPIC_API_KEY", "none", "Anthropic API key."},
 	{"ANTHROPIC_BASE_URL", "https://api.anthropic.com", "Anthropic endpoint."},
 	{"ANTHROPIC_MODEL", "claude-sonnet-4-5", "Default Anthropic model."},
-	{"LANGBASE_API_KEY", "none", "Langbase API key: the reasoning.* tools then run Langbase pipes (seed 002)."},
+	{"LANGBASE_API_KEY", "none", "Langbase API key: the reasoning tools then run Langbase pipes (seed 002)."},
 	{"LANGBASE_BASE_URL", "https://api.langbase.com", "Langbase endpoint."},
-	{"PIPE_LINEAR", "linear-reasoning-v1", "Langbase pipe of reasoning.linear (also PIPE_TREE, PIPE_DIVERGENT, PIPE_REFLECTION)."},
+	{"PIPE_LINEAR", "linear-reasoning-v1", "Langbase pipe of reasoning_linear (also PIPE_TREE, PIPE_DIVERGENT, PIPE_REFLECTION)."},
 	{"REQUEST_TIMEOUT_MS", "30000", "Timeout of each LLM request attempt."},
 	{"MAX_RETRIES", "3", "Retries after a timeout, 429 or 5xx (exponential backoff with jitter; Retry-After honoured; no retry on other 4xx)."},
 	{"RETRY_DELAY_MS", "1000", "First retry delay, doubled per retry."},
@@ -76,6 +79,9 @@ type config struct {
 	allowedOrigins []string
 	maxBodyBytes   int64
 	stateless      bool
+
+	toolsets      []string // nil: all
+	seedToolNames bool
 }
 
 func splitList(v string) []string {
@@ -125,6 +131,18 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		errs = append(errs, err)
 	} else {
 		c.llm = lc
+	}
+	if ts, err := mcpserver.ParseToolsets(getenv("THINKGRAPH_TOOLSETS")); err != nil {
+		errs = append(errs, fmt.Errorf("THINKGRAPH_TOOLSETS: %w", err))
+	} else {
+		c.toolsets = ts
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv("THINKGRAPH_TOOL_NAMES"))); v {
+	case "", "default":
+	case "seed":
+		c.seedToolNames = true
+	default:
+		errs = append(errs, fmt.Errorf("THINKGRAPH_TOOL_NAMES must be default or seed (seed 002's dotted names), got %q", v))
 	}
 	c.tokensFile = strings.TrimSpace(getenv("THINKGRAPH_TOKENS_FILE"))
 	c.allowedHosts = splitList(getenv("THINKGRAPH_ALLOWED_HOSTS"))
@@ -180,6 +198,19 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		errs = append(errs, fmt.Errorf("LOG_FORMAT must be pretty or json, got %q", v))
 	}
 	return c, errors.Join(errs...)
+}
+
+// toolsetsFlag applies --toolsets (when given) over THINKGRAPH_TOOLSETS.
+func (c *config) toolsetsFlag(value string) error {
+	if value == "" {
+		return nil
+	}
+	ts, err := mcpserver.ParseToolsets(value)
+	if err != nil {
+		return usageError{fmt.Errorf("--toolsets: %w", err)}
+	}
+	c.toolsets = ts
+	return nil
 }
 
 // databasePath returns the database file to use: --db, else DATABASE_PATH,
