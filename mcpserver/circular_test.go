@@ -92,3 +92,36 @@ func TestTracedReasoningCircularArgument(t *testing.T) {
 		}
 	}
 }
+
+// semanticPath between two thoughts of the seed's example session that share
+// no word: the widest path through the session is found.
+func TestBranchThinkingSemanticPathSeedExample(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "seed-path"}
+	s.cmd("setGoal", map[string]any{"goal": "Design a scalable authentication system"})
+	a := s.thought("Breaking down authentication requirements", "analysis", "keyPoints", []string{"security", "scalability", "user-experience"})
+	s.thought("OAuth2 with JWT tokens for stateless auth", "hypothesis", "branchId", "oauth-solution", "confidence", 0.8)
+	s.thought("JWT tokens enable horizontal scaling", "validation", "branchId", "oauth-solution", "confidence", 0.9)
+	s.thought("Session-based auth with Redis", "hypothesis", "branchId", "session-solution")
+	c := s.thought("Caching strategies improve performance", "observation")
+	path := s.cmd("semanticPath", map[string]any{"fromThoughtId": a["thoughtId"], "toThoughtId": c["thoughtId"]})
+	steps := list(path, "steps")
+	if path["found"] != true || len(steps) < 2 || path["minSimilarity"] != 0.0 {
+		t.Fatalf("seed example: %v", path)
+	}
+	first, last := obj(steps[0].(map[string]any), "thought"), obj(steps[len(steps)-1].(map[string]any), "thought")
+	weakest, _ := path["weakestLink"].(float64)
+	if first["id"] != a["thoughtId"] || last["id"] != c["thoughtId"] || weakest <= 0 || !strings.Contains(path["reason"].(string), "widest path") {
+		t.Fatalf("seed example: %v", path)
+	}
+	for _, st := range steps[1:] {
+		if sim := st.(map[string]any)["similarity"].(float64); sim < weakest {
+			t.Fatalf("a link of %v below the weakest link %v: %v", sim, weakest, path)
+		}
+	}
+	// A threshold above every link: not connected.
+	path = s.cmd("semanticPath", map[string]any{"fromThoughtId": a["thoughtId"], "toThoughtId": c["thoughtId"], "minSimilarity": 0.99})
+	if path["found"] != false || !strings.Contains(path["reason"].(string), "not connected") {
+		t.Fatalf("threshold 0.99: %v", path)
+	}
+}
