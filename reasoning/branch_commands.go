@@ -632,7 +632,9 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 			res.Circular = []semantic.CircularReasoning{}
 		}
 		res.Count = len(res.Circular)
-		res.Method = "dependency cycles over parent thoughts and builds_upon cross-references; a conclusion (synthesis/answer) or a thought that builds upon another whose text restates its premise (cosine ≥ 0.9)"
+		res.Method = "dependency cycles over parent thoughts and builds_upon cross-references; circular support: each thought is split into claims at connectives " +
+			"(X because/since Y, X so/therefore/which is why Y, Since Y X, X requires Y; a thought without one supports the thought it follows), and a claim " +
+			"supported, directly or through a chain, by a restatement of itself (same content words up to lemma, WordNet sense or word vectors) is reported"
 		return nil
 	})
 	if err != nil {

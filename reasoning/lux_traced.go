@@ -465,8 +465,18 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 				Description: fmt.Sprintf("thought %d drifts from the query: %s, below the threshold %.2f", n, against, g.SemanticDriftThreshold)})
 		}
 	}
-	// Circular reasoning: an earlier thought restated (vectors and n-grams).
-	if g.CircularReasoningDetection && vectorsWhy == "" {
+	// Circular reasoning: a circular argument through this thought (the
+	// detector of branch-thinking's detectCircular, over the path), else an
+	// earlier thought restated (vectors and n-grams).
+	circ := false
+	if g.CircularReasoningDetection {
+		if f, ok := luxCircular(earlier, n, content); ok {
+			circ = true
+			gr.found = append(gr.found, Intervention{Step: n, InterventionType: InterventionCircularReasoning, Severity: SeverityHigh,
+				Description: fmt.Sprintf("thought %d argues in a circle: %s", n, f.Reason)})
+		}
+	}
+	if g.CircularReasoningDetection && vectorsWhy == "" && !circ {
 		grams := luxTrigrams(content)
 		bestN, bestC, bestO := 0, 0.0, 0.0
 		for _, p := range earlier {
@@ -554,6 +564,33 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 
 func luxSeverityRank(s string) int {
 	return slices.Index([]string{SeverityLow, SeverityMedium, SeverityHigh, SeverityCritical}, s)
+}
+
+// luxCircular runs the circular-argument detector over the path's earlier
+// thoughts and content (each the child of the one before) and returns a
+// circular argument that content is part of.
+func luxCircular(earlier []pathThought, n int, content string) (semantic.CircularReasoning, bool) {
+	// Thoughts are named by number, as the description names them.
+	current := fmt.Sprintf("thought %d", n)
+	docs := make([]semantic.Doc, 0, len(earlier)+1)
+	parent := ""
+	for i, p := range earlier {
+		id := fmt.Sprintf("thought %d", p.Meta.Number)
+		docs = append(docs, semantic.Doc{ID: id, ParentID: parent, Step: i + 1, Content: p.Content})
+		parent = id
+	}
+	docs = append(docs, semantic.Doc{ID: current, ParentID: parent, Step: len(earlier) + 1, Content: content})
+	for _, f := range semantic.DetectCircular(docs, semantic.CircularOptions{}) {
+		if f.Kind != semantic.CircularSupport {
+			continue
+		}
+		for _, t := range f.Thoughts {
+			if t.ID == current {
+				return f, true
+			}
+		}
+	}
+	return semantic.CircularReasoning{}, false
 }
 
 // luxTrigrams returns the word trigrams of text's content words, stemmed (the

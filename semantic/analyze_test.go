@@ -321,7 +321,7 @@ func TestDetectCircular(t *testing.T) {
 		!strings.Contains(cyc.Reason, "a builds on c, c builds on b, b builds on a") {
 		t.Fatalf("cycle = %+v", cyc)
 	}
-	if rest.Kind != CircularRestatedPremise || strings.Join(tstIDs(rest.Thoughts), ",") != "s,p1" || math.Abs(*rest.Similarity-1) > 1e-5 {
+	if rest.Kind != CircularSupport || strings.Join(tstIDs(rest.Thoughts), ",") != "p1,s" {
 		t.Fatalf("restatement = %+v", rest)
 	}
 
@@ -764,25 +764,6 @@ func TestBranchTrackerParallelScan(t *testing.T) {
 	}
 }
 
-func TestDetectCircularNonConclusion(t *testing.T) {
-	// An analysis that depends on a thought and says the same thing again.
-	docs := []Doc{
-		{ID: "p", Step: 1, Type: "analysis", Vector: Vector{1, 0}},
-		{ID: "q", Step: 2, Type: "analysis", DependsOn: []string{"p"}, Vector: Vector{1, 0}},
-		// cosine 0.92: enough for a conclusion, not for an analysis.
-		{ID: "r", Step: 3, Type: "analysis", DependsOn: []string{"p"}, Vector: Vector{0.92, float32(math.Sqrt(1 - 0.92*0.92))}},
-		{ID: "s", Step: 4, Type: "answer", DependsOn: []string{"p"}, Vector: Vector{0.92, float32(math.Sqrt(1 - 0.92*0.92))}},
-	}
-	got := DetectCircular(docs, CircularOptions{})
-	var ids []string
-	for _, g := range got {
-		ids = append(ids, g.Thoughts[0].ID+">"+g.Thoughts[1].ID)
-	}
-	if strings.Join(ids, ",") != "q>p,s>p" {
-		t.Fatalf("restatements = %v", ids)
-	}
-}
-
 // tstStones returns n random background docs of dimension dim plus a chain
 // s0…s10 turning from e1 to e2 in 9° steps.
 func tstStones(n, dim int) []Doc {
@@ -926,5 +907,63 @@ func TestContradictionsWith(t *testing.T) {
 	}
 	if _, err := ContradictionsWith(Doc{ID: "nope"}, idx, lookup, tstJudge, ContradictionOptions{}); err == nil {
 		t.Fatal("no vector: no error")
+	}
+}
+
+func TestSemanticPathWidest(t *testing.T) {
+	deg := func(a float64) Vector {
+		r := a * math.Pi / 180
+		return Vector{float32(math.Cos(r)), float32(math.Sin(r)), 0}
+	}
+	// a to d directly is at 80° (cos 0.17); through b and c every link is
+	// 40° or less, through x one link is 60°: the widest path goes a–b–c–d
+	// although one long jump is shorter in total distance.
+	docs := []Doc{
+		{ID: "a", Step: 1, Vector: deg(0)},
+		{ID: "x", Step: 2, Vector: deg(20)},
+		{ID: "b", Step: 3, Vector: deg(-30)},
+		{ID: "c", Step: 4, Vector: Vector{0.2, -0.2, 0.96}},
+		{ID: "d", Step: 5, Vector: deg(80)},
+		{ID: "far", Step: 6, Vector: Vector{-0.5, 0, 0.3}},
+	}
+	for i := range docs {
+		docs[i].Vector = Normalize(docs[i].Vector)
+	}
+	res, err := SemanticPath(docs, "a", "d", 0)
+	if err != nil || !res.Found || res.MinSimilarity != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	// The weakest link of the answer is the best bottleneck of any path:
+	// check it against every simple path by brute force.
+	vd := vectorsOf(docs, nil)
+	best := -1.0
+	var walk func(u int, seen map[int]bool, w float64)
+	walk = func(u int, seen map[int]bool, w float64) {
+		if docs[u].ID == "d" {
+			best = max(best, w)
+			return
+		}
+		for v := range docs {
+			if s, _ := vd.sim(u, v); !seen[v] && s > 0 {
+				seen[v] = true
+				walk(v, seen, min(w, s))
+				delete(seen, v)
+			}
+		}
+	}
+	walk(0, map[int]bool{0: true}, math.Inf(1))
+	if math.Abs(*res.WeakestLink-best) > 1e-6 || *res.WeakestLink <= res.DirectSimilarity {
+		t.Fatalf("weakest link %v, best bottleneck %v, direct %v: %+v", *res.WeakestLink, best, res.DirectSimilarity, res.Steps)
+	}
+	// A weakly related thought is still reachable: only cosine ≤ 0 cuts.
+	res, err = SemanticPath(docs, "a", "far", 0)
+	if err != nil || !res.Found {
+		t.Fatalf("far: %+v %v", res, err)
+	}
+	// Not connected: no positive cosine to anything.
+	lone := append(slices.Clone(docs[:1]), Doc{ID: "z", Step: 9, Vector: Vector{0, 0, -1}})
+	res, err = SemanticPath(lone, "a", "z", 0)
+	if err != nil || res.Found || !strings.Contains(res.Reason, "not connected") {
+		t.Fatalf("lone: %+v %v", res, err)
 	}
 }

@@ -89,6 +89,10 @@ type Evaluation struct {
 	Unavailable map[string]string `json:"unavailable,omitempty"`
 	// Contradictions found in the branch (the judge's positive verdicts).
 	Contradictions []Contradiction `json:"contradictions,omitempty"`
+	// Circular lists the circular arguments among the branch's last
+	// evalCircularWindow thoughts (DetectCircular's circular_support); the
+	// links between their thoughts add nothing to coherence.
+	Circular []CircularReasoning `json:"circular,omitempty"`
 	// Exact is false when near neighbours were found approximately (large
 	// branches): information gain and redundancy then use the most similar
 	// earlier thought among each thought's nearest neighbours.
@@ -138,7 +142,10 @@ const (
 // nil; judge decides contradictions (nil: contradictionScore unavailable).
 // Over the m thoughts with vectors, c(i, j) their cosine, c⁺ = max(0, c):
 //
-//   - coherenceScore = mean over consecutive thoughts of c⁺(i−1, i); needs m ≥ 2;
+//   - coherenceScore = mean over consecutive thoughts of c⁺(i−1, i), where
+//     a pair of thoughts of one circular argument (circular_support, among
+//     the branch's last 64 thoughts) counts 0: mutual support that goes
+//     round in a circle earns no coherence; needs m ≥ 2;
 //   - contradictionScore = flagged / candidates, where the candidates are
 //     the pairs of each thought with its th.Neighbors most similar earlier
 //     thoughts that have c ≥ th.TopicalOverlap, and flagged those the judge
@@ -394,8 +401,10 @@ func (t *BranchTracker) Evaluation() Evaluation {
 	m := len(t.rows)
 	ev := Evaluation{Thoughts: len(t.docs), WithVectors: m, Unavailable: map[string]string{}, Issues: []string{}, Suggestions: []string{}, Exact: t.exact}
 	f := func(x float64) *float64 { return &x }
+	circ, lost := t.circular()
+	ev.Circular = circ
 	if m >= 2 {
-		ev.CoherenceScore = f(clampUnit(t.coh / float64(m-1)))
+		ev.CoherenceScore = f(clampUnit((t.coh - lost) / float64(m-1)))
 		ev.InformationGain = f(clampUnit(t.gain / float64(m-1)))
 		ev.RedundancyScore = f(float64(t.dups) / float64(m-1))
 		if t.judge != nil {
@@ -502,8 +511,64 @@ func (t *BranchTracker) Evaluation() Evaluation {
 	return ev
 }
 
+// evalCircularWindow is how many of a branch's last thoughts the evaluation
+// reads for circular arguments (which are a few thoughts long), so that
+// re-evaluating after each added thought stays cheap on long branches.
+const evalCircularWindow = 64
+
+// circular returns the circular arguments among the last evalCircularWindow
+// thoughts and the coherence their consecutive pairs contributed.
+func (t *BranchTracker) circular() ([]CircularReasoning, float64) {
+	from := max(0, len(t.docs)-evalCircularWindow)
+	found := circularSupport(t.docs[from:], nil)
+	if len(found) == 0 {
+		return nil, 0
+	}
+	// Rows are the docs with vectors, in order.
+	row := make([]int, len(t.docs))
+	r := 0
+	for k, d := range t.docs {
+		row[k] = -1
+		if len(d.Vector) != 0 && len(d.Vector) == t.dim && r < len(t.rows) {
+			row[k] = r
+			r++
+		}
+	}
+	in := map[string][]int{}
+	for c, f := range found {
+		for _, x := range f.Thoughts {
+			in[x.ID] = append(in[x.ID], c)
+		}
+	}
+	lost := 0.0
+	prev := -1 // the previous doc with a vector
+	for k := range t.docs {
+		if row[k] < 0 {
+			continue
+		}
+		if prev >= from && row[prev] == row[k]-1 {
+			for _, c := range in[t.docs[k].ID] {
+				if slices.Contains(in[t.docs[prev].ID], c) {
+					lost += max(0, float64(dotF32(t.rows[row[prev]], t.rows[row[k]])))
+					break
+				}
+			}
+		}
+		prev = k
+	}
+	return found, lost
+}
+
 // issues derives the issues and suggestions from the metrics.
 func (ev *Evaluation) issues(th Thresholds) {
+	if n := len(ev.Circular); n > 0 {
+		var ids []string
+		for _, x := range ev.Circular[0].Thoughts {
+			ids = append(ids, x.ID)
+		}
+		ev.Issues = append(ev.Issues, fmt.Sprintf("%d circular argument(s): thoughts %s support a claim with a restatement of itself", n, strings.Join(ids, ", ")))
+		ev.Suggestions = append(ev.Suggestions, "support the claim with independent evidence (a measurement, an outside fact, a result) instead of a restatement of it")
+	}
 	if n := len(ev.Contradictions); n > 0 {
 		var pairs []string
 		for _, c := range ev.Contradictions[:min(3, n)] {
