@@ -123,6 +123,12 @@ const (
 	weightRedundancy    = 0.10
 )
 
+// minTrendThoughts is the number of thoughts with vectors a pivot or drift
+// verdict needs: below it the figures rest on one or two cosines, and one
+// thought's low similarity says nothing about where a line of thought is
+// going.
+const minTrendThoughts = 4
+
 // Levels under (or, for contradiction and redundancy, over) which a metric is
 // reported as an issue.
 const (
@@ -159,7 +165,9 @@ const (
 // contradiction, 0.20 information gain, 0.20 goal alignment, 0.05 confidence
 // gradient, 0.10 redundancy. quality: ≥ th.Excellent "Excellent", ≥ th.Good
 // "Good", ≥ th.Moderate "Moderate", else "Poor". shouldPivot when overall <
-// th.Pivot.
+// th.Pivot and at least 4 thoughts have vectors (a trend, not one thought's
+// similarity); below 4 a low score gives a pivotReason saying why there is
+// no verdict yet.
 //
 // Up to knnExactMax thoughts every earlier thought is compared. Above, the
 // nearest neighbours come from the approximate neighbour graph (knnGraph,
@@ -485,7 +493,10 @@ func (t *BranchTracker) Evaluation() Evaluation {
 	}
 
 	ev.issues(th)
-	if ev.OverallScore != nil && *ev.OverallScore < th.Pivot {
+	if ev.OverallScore != nil && *ev.OverallScore < th.Pivot && m < minTrendThoughts {
+		ev.PivotReason = fmt.Sprintf("no pivot verdict: overall score %.2f is below the pivot threshold %.2f, but it rests on %d thought(s) with vectors; a pivot needs a trend over at least %d",
+			*ev.OverallScore, th.Pivot, m, minTrendThoughts)
+	} else if ev.OverallScore != nil && *ev.OverallScore < th.Pivot {
 		ev.ShouldPivot = true
 		slices.SortStableFunc(goods, func(a, b good) int { return cmp.Compare(a.g, b.g) })
 		var weak []string
