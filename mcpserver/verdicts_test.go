@@ -1,0 +1,122 @@
+package mcpserver
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The new user's case: two branches joined by a declared contradictory
+// cross-reference, whose thoughts no rule of the offline judge calls
+// contradictory. Every analysis must report the contradiction.
+func TestDeclaredContradictionCountsEverywhere(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "declared"}
+	s.cmd("setGoal", map[string]any{"goal": "Choose where the team meets for the offsite"})
+	s.thought("The offsite should be held in Lisbon", "hypothesis", "confidence", 0.7)
+	s.thought("Lisbon has cheap direct flights for most of the team", "validation", "confidence", 0.8)
+	s.thought("The offsite should be held in a cabin in the mountains", "hypothesis", "branchId", "mountains", "confidence", 0.6,
+		"crossRefs", []any{map[string]any{"toBranch": "main", "type": "contradictory", "reason": "one venue only"}})
+	s.thought("A remote cabin keeps the team away from distractions", "analysis", "branchId", "mountains", "confidence", 0.7)
+
+	dia := s.cmd("synthesizeDialectical", map[string]any{"branches": []any{"main", "mountains"}})
+	st := fmt.Sprint(obj(dia, "synthesis")["statement"])
+	if len(list(dia, "tensions")) == 0 || strings.Contains(st, "No direct contradiction") {
+		t.Fatalf("declared contradiction not a tension: %v", dia)
+	}
+	ten := list(dia, "tensions")[0].(map[string]any)
+	if ten["source"] != "declared" || !strings.Contains(fmt.Sprint(ten["reason"]), "one venue only") {
+		t.Fatalf("tension = %v", ten)
+	}
+	con := s.cmd("findContradictions", nil)
+	if con["count"] != float64(1) || list(con, "contradictions")[0].(map[string]any)["source"] != "declared" {
+		t.Fatalf("findContradictions: %v", con)
+	}
+	ev := s.cmd("evaluate", map[string]any{"branchId": "mountains"})
+	evo := obj(ev, "evaluation")
+	if len(list(evo, "contradictions")) != 1 || evo["contradictionScore"] == float64(0) {
+		t.Fatalf("evaluate: %v", evo)
+	}
+}
+
+// candidatePair finds the candidate of a result whose two thoughts have
+// the given contents.
+func candidatePair(t *testing.T, res map[string]any, a, b string) map[string]any {
+	t.Helper()
+	for _, c := range list(res, "candidates") {
+		m := c.(map[string]any)
+		if obj(m, "thoughtA")["content"] == a && obj(m, "thoughtB")["content"] == b {
+			return m
+		}
+	}
+	return nil
+}
+
+// Candidates the offline judge cannot decide come with their question; the
+// model's answer is stored, counted by every analysis from then on, and a
+// "compatible" answer stops the pair from being asked again.
+func TestCandidatesAnsweredByTheModel(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "candidates"}
+	prices := [2]string{"Raising prices will keep our customers loyal", "Customers never stay loyal after a price rise"}
+	dough := [2]string{"The bread dough needs to rest overnight in the fridge", "The bread dough must be baked right after kneading, without resting"}
+	notice := [2]string{"The contract can be terminated with one month's notice", "So the contract can be ended with a month's notice, because it can be terminated with one month's notice"}
+	for _, c := range []string{prices[0], prices[1], dough[0], dough[1], notice[0], notice[1]} {
+		s.thought(c, "analysis")
+	}
+	con := s.cmd("findContradictions", nil)
+	cd, cp := candidatePair(t, con, dough[0], dough[1]), candidatePair(t, con, prices[0], prices[1])
+	if con["count"] != float64(0) || cd == nil || cp == nil || !strings.HasPrefix(fmt.Sprint(cd["question"]), "Can both be true at once") {
+		t.Fatalf("candidates: %v", con)
+	}
+	data := obj(obj(cd, "answer"), "command")["data"].(map[string]any)
+
+	// Bad answers are refused with the field named.
+	s.fail(map[string]any{"command": map[string]any{"type": "judge", "data": map[string]any{"thoughtId": data["thoughtId"], "otherThoughtId": data["otherThoughtId"], "verdict": "maybe"}}}, "ValidationError", "verdict")
+	s.fail(map[string]any{"command": map[string]any{"type": "judge", "data": map[string]any{"thoughtId": data["thoughtId"], "otherThoughtId": "nope", "verdict": "compatible"}}}, "ThoughtNotFoundError", "otherThoughtId")
+
+	// "contradiction": stored, then counted by findContradictions and evaluate.
+	j := s.cmd("judge", map[string]any{"thoughtId": data["thoughtId"], "otherThoughtId": data["otherThoughtId"], "verdict": "contradiction", "reason": "resting overnight is resting"})
+	if j["linkType"] != "contradictory" || j["message"] == "" {
+		t.Fatal(j)
+	}
+	con = s.cmd("findContradictions", nil)
+	if con["count"] != float64(1) || candidatePair(t, con, dough[0], dough[1]) != nil {
+		t.Fatalf("after the answer: %v", con)
+	}
+	if c := list(con, "contradictions")[0].(map[string]any); c["source"] != "declared" || obj(c, "thoughtA")["content"] != dough[0] {
+		t.Fatal(c)
+	}
+	if ev := obj(s.cmd("evaluate", nil), "evaluation"); len(list(ev, "contradictions")) != 1 || ev["contradictionScore"] == float64(0) {
+		t.Fatalf("evaluate: %v", ev)
+	}
+	// "compatible": never asked again, and not a contradiction.
+	pd := obj(obj(cp, "answer"), "command")["data"].(map[string]any)
+	s.cmd("judge", map[string]any{"thoughtId": pd["thoughtId"], "otherThoughtId": pd["otherThoughtId"], "verdict": "compatible"})
+	for range 2 {
+		con = s.cmd("findContradictions", nil)
+		if candidatePair(t, con, prices[0], prices[1]) != nil || con["count"] != float64(1) {
+			t.Fatalf("a compatible pair is asked again: %v", con)
+		}
+	}
+
+	// Circularity: the candidate, then circular, then not_circular.
+	circ := s.cmd("detectCircular", nil)
+	cc := candidatePair(t, circ, notice[0], notice[1])
+	if circ["count"] != float64(0) || cc == nil {
+		t.Fatalf("detectCircular: %v", circ)
+	}
+	cdata := obj(obj(cc, "answer"), "command")["data"].(map[string]any)
+	s.cmd("judge", map[string]any{"thoughtId": cdata["thoughtId"], "otherThoughtId": cdata["otherThoughtId"], "verdict": "circular"})
+	circ = s.cmd("detectCircular", nil)
+	if circ["count"] != float64(1) || list(circ, "circularReasoning")[0].(map[string]any)["kind"] != "declared" || len(list(circ, "candidates")) != 0 {
+		t.Fatalf("after circular: %v", circ)
+	}
+	j = s.cmd("judge", map[string]any{"thoughtId": cdata["otherThoughtId"], "otherThoughtId": cdata["thoughtId"], "verdict": "not_circular"})
+	if j["previousVerdict"] != "circular" {
+		t.Fatal(j)
+	}
+	if circ = s.cmd("detectCircular", nil); circ["count"] != float64(0) || len(list(circ, "candidates")) != 0 {
+		t.Fatalf("after not_circular: %v", circ)
+	}
+}
