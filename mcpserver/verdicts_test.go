@@ -120,3 +120,50 @@ func TestCandidatesAnsweredByTheModel(t *testing.T) {
 		t.Fatalf("after not_circular: %v", circ)
 	}
 }
+
+// The Markdown export evaluates as evaluate does: with the session goal,
+// the same judge and the stated verdicts, so its figures are evaluate's.
+func TestExportAgreesWithEvaluate(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	cs := e.connect()
+	s := btSession{t, cs, "export-eval"}
+	s.cmd("setGoal", map[string]any{"goal": "Choose where the team meets for the offsite"})
+	s.thought("The offsite should be held in Lisbon", "hypothesis", "confidence", 0.7)
+	s.thought("Lisbon has cheap direct flights for most of the team", "validation", "confidence", 0.8)
+	s.thought("The team meets in Lisbon in spring when the weather is mild", "analysis", "confidence", 0.6)
+	s.thought("The offsite should be held in a cabin in the mountains", "hypothesis", "branchId", "mountains", "confidence", 0.6,
+		"crossRefs", []any{map[string]any{"toBranch": "main", "type": "contradictory", "reason": "one venue only"}})
+	s.thought("A remote cabin keeps the team away from distractions", "analysis", "branchId", "mountains", "confidence", 0.4)
+
+	md := read(t, cs, "thinkgraph://sessions/export-eval/markdown").Text
+	if strings.Contains(md, "set a goal (setGoal)") {
+		t.Fatalf("the export evaluates without the goal:\n%s", md)
+	}
+	for _, b := range []string{"main", "mountains"} {
+		ev := obj(s.cmd("evaluate", map[string]any{"branchId": b}), "evaluation")
+		f := func(k string) string {
+			v, ok := ev[k].(float64)
+			if !ok {
+				return "n/a"
+			}
+			return fmt.Sprintf("%.2f", v)
+		}
+		want := []string{fmt.Sprintf("### Branch %s: %s (overall %s)", b, ev["quality"], f("overallScore")),
+			"| goal alignment | " + f("goalAlignment") + " |", "| contradiction | " + f("contradictionScore") + " |"}
+		sec := md[strings.Index(md, "### Branch "+b+":"):]
+		if i := strings.Index(sec[4:], "### "); i >= 0 {
+			sec = sec[:i+4]
+		}
+		for _, w := range want {
+			if !strings.Contains(sec, w) {
+				t.Errorf("branch %s: export lacks %q (evaluate: %v)\n%s", b, w, ev, sec)
+			}
+		}
+		if f("goalAlignment") == "n/a" {
+			t.Errorf("branch %s: evaluate has no goal alignment: %v", b, ev)
+		}
+	}
+	if !strings.Contains(md, "one venue only") {
+		t.Errorf("the declared contradiction is not in the export:\n%s", md)
+	}
+}

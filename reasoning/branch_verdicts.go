@@ -525,3 +525,70 @@ func (st *btState) circularCandidates(docs []semantic.Doc, byID map[string]int, 
 	}
 	return mostLikely(all, maxCandidates)
 }
+
+// SessionAnalysis is what the analyses find in a session, computed as the
+// branch-thinking commands compute it: the contradictions of
+// findContradictions, the findings of detectCircular and, per branch, the
+// evaluation of evaluate (the session's goal and thresholds, the same judge,
+// stated verdicts counted). Exports and the viewer show it, so their figures
+// agree with the commands'.
+type SessionAnalysis struct {
+	Contradictions []semantic.Contradiction
+	// Checked is the number of thoughts with vectors searched.
+	Checked  int
+	Circular []semantic.CircularReasoning
+	// Evaluations are per branch, in the order of the branches' first
+	// thoughts; nil unless asked for.
+	Evaluations []BranchEvaluation
+}
+
+// BranchEvaluation is the evaluation of one branch.
+type BranchEvaluation struct {
+	Branch string `json:"branch"`
+	semantic.Evaluation
+}
+
+// Analyze runs the analyses of one session in tx (see SessionAnalysis);
+// evaluate adds the branch evaluations. It keeps no state between calls.
+func (s *Service) Analyze(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, evaluate bool) (*SessionAnalysis, error) {
+	if s.sem == nil {
+		return nil, errNoSemantic
+	}
+	bt := NewBranchThinking(s)
+	st := bt.stateOf(sess.ID)
+	rep, _, err := st.contradictions(ctx, bt, tx, sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	docs, _, err := bt.docs(ctx, tx, sess, st)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]int, len(docs))
+	var order []string
+	for i, d := range docs {
+		byID[d.ID] = i
+		if !slices.Contains(order, d.Branch) {
+			order = append(order, d.Branch)
+		}
+	}
+	a := &SessionAnalysis{Contradictions: rep.Contradictions, Checked: rep.Thoughts,
+		Circular: st.circularWithStated(semantic.DetectCircular(docs, semantic.CircularOptions{}), docs, byID)}
+	if a.Contradictions == nil {
+		a.Contradictions = []semantic.Contradiction{}
+	}
+	if a.Circular == nil {
+		a.Circular = []semantic.CircularReasoning{}
+	}
+	for _, b := range order {
+		if !evaluate {
+			break
+		}
+		ev, err := bt.branchEvaluation(ctx, tx, sess, st, b)
+		if err != nil {
+			return nil, err
+		}
+		a.Evaluations = append(a.Evaluations, BranchEvaluation{Branch: b, Evaluation: ev})
+	}
+	return a, nil
+}
