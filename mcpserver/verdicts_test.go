@@ -1,9 +1,19 @@
 package mcpserver
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
 // The new user's case: two branches joined by a declared contradictory
@@ -165,5 +175,89 @@ func TestExportAgreesWithEvaluate(t *testing.T) {
 	}
 	if !strings.Contains(md, "one venue only") {
 		t.Errorf("the declared contradiction is not in the export:\n%s", md)
+	}
+}
+
+// THINKGRAPH_JUDGE=llm against a provider speaking the OpenAI chat
+// completions wire format: bounded calls, verdicts stored and cached per
+// pair of texts, one invocation row per call, and a failed call leaves the
+// offline verdict.
+func TestLLMJudgeSettlesCandidates(t *testing.T) {
+	var mu sync.Mutex
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		b, _ := io.ReadAll(r.Body)
+		body := string(b)
+		if strings.Contains(body, "loyal") {
+			http.Error(w, `{"error":{"message":"overloaded","type":"server_error"}}`, http.StatusInternalServerError)
+			return
+		}
+		verdict := "compatible"
+		if strings.Contains(body, "dough") {
+			verdict = "contradiction"
+		}
+		content, _ := json.Marshal(fmt.Sprintf(`{"verdict": %q, "reason": "resting and not resting"}`, verdict))
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c1","object":"chat.completion","created":1,"model":"judge-model","choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],"usage":{"prompt_tokens":40,"completion_tokens":12,"total_tokens":52}}`, content)
+	}))
+	t.Cleanup(srv.Close)
+	count := func() int { mu.Lock(); defer mu.Unlock(); return calls }
+
+	e := newSemanticTestEnvConfig(t, reasoning.Config{Judge: reasoning.JudgeLLM})
+	cfg := llm.DefaultConfig()
+	cfg.OpenAI.APIKey, cfg.OpenAI.BaseURL, cfg.MaxRetries = "sk-test", srv.URL, 0
+	e.srv.svc.EnableLLM(cfg, nil)
+	s := btSession{t, e.connect(), "llm-judge"}
+	prices := [2]string{"Raising prices will keep our customers loyal", "Customers never stay loyal after a price rise"}
+	dough := [2]string{"The bread dough needs to rest overnight in the fridge", "The bread dough must be baked right after kneading, without resting"}
+	for _, c := range []string{prices[0], prices[1], dough[0], dough[1]} {
+		s.thought(c, "analysis")
+	}
+	con := s.cmd("findContradictions", nil)
+	rep := obj(con, "llmJudge")
+	if n := count(); n != int(rep["asked"].(float64)) || n > 5 || rep["settled"] != float64(1) || rep["failed"] != float64(1) || rep["error"] == "" {
+		t.Fatalf("%d calls, report %v", n, rep)
+	}
+	if con["count"] != float64(1) || obj(list(con, "contradictions")[0].(map[string]any), "thoughtA")["content"] != dough[0] ||
+		candidatePair(t, con, prices[0], prices[1]) == nil {
+		t.Fatalf("after the LLM judge: %v", con)
+	}
+	var invs []thinkgraph.Invocation
+	if err := e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
+		var err error
+		invs, err = tx.Invocations(context.Background(), thinkgraph.InvocationFilter{SessionID: "llm-judge"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for _, inv := range invs {
+		if inv.ToolName != "branch-thinking.judge" {
+			t.Fatalf("invocation %+v", inv)
+		}
+		if !inv.Success {
+			failed++
+		}
+	}
+	if len(invs) != count() || failed != 1 {
+		t.Fatalf("%d invocation rows (%d failed) for %d calls", len(invs), failed, count())
+	}
+	// The settled pair is not asked again; the failed one is.
+	before := count()
+	con = s.cmd("findContradictions", nil)
+	if count() != before+1 || con["count"] != float64(1) {
+		t.Fatalf("second call: %d new calls, %v", count()-before, con)
+	}
+	// The same two texts in another session: the cached verdict, no call.
+	o := btSession{t, e.connect(), "llm-judge-2"}
+	o.thought(dough[0], "analysis")
+	o.thought(dough[1], "analysis")
+	before = count()
+	con = o.cmd("findContradictions", nil)
+	if count() != before || obj(con, "llmJudge")["cached"] != float64(1) || con["count"] != float64(1) {
+		t.Fatalf("cached verdict: %d calls, %v", count()-before, con)
 	}
 }

@@ -589,6 +589,21 @@ type ContradictionsResult struct {
 }
 
 func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
+	res, err := bt.findContradictionsOnce(ctx, in)
+	if err != nil || bt.svc.cfg.Judge != JudgeLLM || len(res.Candidates) == 0 {
+		return res, err
+	}
+	rep := bt.settleWithLLM(ctx, in.Session, res.SessionID, res.Candidates)
+	if rep.Settled > 0 {
+		if again, err := bt.findContradictionsOnce(ctx, in); err == nil {
+			res = again
+		}
+	}
+	res.LLMJudge = rep
+	return res, nil
+}
+
+func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
 	res := &ContradictionsResult{Header: Header{Command: "findContradictions"}}
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		rep, search, err := st.contradictions(ctx, bt, tx, sess.ID)

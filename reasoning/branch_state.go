@@ -30,6 +30,9 @@ type BranchThinking struct {
 	// gen writes counterfactuals and syntheses with a language model; nil
 	// (the default) keeps the offline results.
 	gen Generator
+	// llmVerdicts are the language-model judge's verdicts by text pair
+	// (Config.Judge = JudgeLLM).
+	llmVerdicts llmVerdicts
 }
 
 // SetGenerator makes generateCounterfactuals and synthesizeDialectical
