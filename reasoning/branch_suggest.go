@@ -136,7 +136,7 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<which of the two holds, and why>", "type": "critique", "branchId": c.ThoughtA.Branch},
 				Reason: fmt.Sprintf("branch %s contradicts itself: %q vs %q; add a critique or synthesis that resolves it", c.ThoughtA.Branch, clip(c.ThoughtA.Content, 60), clip(c.ThoughtB.Content, 60)), Priority: "high"})
 		}
-		if circ := semantic.DetectCircular(docs, semantic.CircularOptions{}); len(circ) > 0 {
+		if circ := st.circularWithStated(semantic.DetectCircular(docs, semantic.CircularOptions{}), docs, byID); len(circ) > 0 {
 			res.State["circularReasoning"] = len(circ)
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectCircular", Arguments: cmdCall("detectCircular", nil),
 				Reason: fmt.Sprintf("%d circular argument(s), e.g. %s", len(circ), circ[0].Reason), Priority: "high"})

@@ -458,7 +458,7 @@ func readArguments(docs []Doc, lx *Lexicon) (*argGraph, *argReader) {
 		if p, ok := pos[d.ParentID]; ok && d.ParentID != "" && p != i {
 			parentHeads = g.heads[p]
 		}
-		firstUnit := len(g.units)
+		firstUnit, firstEdge := len(g.units), len(g.edges)
 		prev := parentHeads
 		var heads []int
 		for _, s := range splitSentences(d.Content) {
@@ -510,6 +510,9 @@ func readArguments(docs []Doc, lx *Lexicon) (*argGraph, *argReader) {
 			}
 		}
 		g.heads[i] = heads
+		// A thought that makes its own argument (B because A) states it:
+		// it is not also read as a reason for the thought before it.
+		ownArgument := len(g.edges) > firstEdge
 		for u := range g.units[firstUnit:] {
 			unitsOf[i] = append(unitsOf[i], firstUnit+u)
 		}
@@ -520,6 +523,9 @@ func readArguments(docs []Doc, lx *Lexicon) (*argGraph, *argReader) {
 			}
 		}
 		if explicitParent[i] || len(parentHeads) == 0 {
+			continue
+		}
+		if ownArgument && !conclusionTypes[strings.ToLower(d.Type)] && !r.aboutSame(g, heads, parentHeads) {
 			continue
 		}
 		if conclusionTypes[strings.ToLower(d.Type)] {
@@ -543,6 +549,28 @@ func readArguments(docs []Doc, lx *Lexicon) (*argGraph, *argReader) {
 		g.implicit(support, parentHeads)
 	}
 	return g, r
+}
+
+// aboutSame reports whether a claim of heads speaks of what a claim of
+// others speaks of: it refers back with a pronoun, or shares a content word.
+// Only then may a thought that argues for its own claim ("B because A")
+// also be a reason offered for the claim before it.
+func (r *argReader) aboutSame(g *argGraph, heads, others []int) bool {
+	for _, h := range heads {
+		if g.units[h].pronoun {
+			return true
+		}
+		for _, o := range others {
+			for _, a := range g.units[h].words {
+				for _, b := range g.units[o].words {
+					if r.sameWord(a, b) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 func (g *argGraph) implicit(from, to []int) {

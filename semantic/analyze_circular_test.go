@@ -88,6 +88,14 @@ func TestDetectCircularArguments(t *testing.T) {
 		{"to X you must X", []string{
 			"To understand recursion, you must understand recursion.",
 		}, "t0"},
+		{"a fact, then what it explains", []string{
+			"The oven runs twenty degrees hot.",
+			"The crust burns because the oven runs twenty degrees hot.",
+		}, ""},
+		{"finance: a fact, then a consequence argued from it", []string{
+			"The bond pays a fixed coupon.",
+			"Its price falls when rates rise because the coupon is fixed.",
+		}, ""},
 		{"a claim supported by independent facts", []string{
 			"The bridge needs repair.",
 			"Inspectors found cracks in two support beams last month.",

@@ -57,8 +57,11 @@ type BranchDrift struct {
 // thoughts (step order) with the reference; for the first-thought reference
 // s₁ = 1. Drift score = max(0, meanOf(first ⌈n/3⌉ of s) − meanOf(last ⌈n/3⌉ of
 // s)): the similarity lost between the start and the end of the branch. A
-// branch is drifting when either score is ≥ opts.Threshold. Branches are
-// returned in order of their largest score, descending.
+// branch is drifting when either score is ≥ opts.Threshold with a falling
+// trend, and only when at least 4 of its thoughts have vectors: one
+// thought's low similarity is no trend. The measures are reported for
+// shorter branches too. Branches are returned in order of their largest
+// score, descending.
 func DetectDrift(docs []Doc, goal Vector, opts DriftOptions) []BranchDrift {
 	if opts.Threshold <= 0 {
 		opts.Threshold = 0.3
@@ -105,19 +108,22 @@ func DetectDrift(docs []Doc, goal Vector, opts DriftOptions) []BranchDrift {
 			bd.FromStart = &m
 		}
 		var parts []string
-		if bd.FromGoal != nil && bd.FromGoal.Score >= opts.Threshold {
+		if vd.m.n < minTrendThoughts {
+			bd.Reason = fmt.Sprintf("%d thought(s) with vectors: a drift verdict needs a trend over at least %d", vd.m.n, minTrendThoughts)
+			out = append(out, bd)
+			continue
+		}
+		if bd.FromGoal != nil && bd.FromGoal.Score >= opts.Threshold && bd.FromGoal.Trend < 0 {
 			bd.Drifting = true
 			parts = append(parts, fmt.Sprintf("similarity to the goal fell by %.2f from the first to the last third of the branch", bd.FromGoal.Score))
 		}
-		if bd.FromStart != nil && bd.FromStart.Score >= opts.Threshold {
+		if bd.FromStart != nil && bd.FromStart.Score >= opts.Threshold && bd.FromStart.Trend < 0 {
 			bd.Drifting = true
 			parts = append(parts, fmt.Sprintf("similarity to the branch's first thought fell by %.2f", bd.FromStart.Score))
 		}
 		switch {
 		case bd.Drifting:
 			bd.Reason = joinSemi(parts) + fmt.Sprintf(" (threshold %.2f)", opts.Threshold)
-		case vd.m.n < 2 && bd.FromGoal == nil:
-			bd.Reason = "a single thought and no goal: nothing to drift from"
 		default:
 			bd.Reason = fmt.Sprintf("no drift above %.2f", opts.Threshold)
 		}

@@ -349,17 +349,20 @@ func TestDetectDrift(t *testing.T) {
 		{ID: "1", Branch: "off", Step: 1, Vector: Vector{1, 0}},
 		{ID: "2", Branch: "off", Step: 2, Vector: Vector{1, 0}},
 		{ID: "3", Branch: "off", Step: 3, Vector: Vector{0, 1}},
-		{ID: "4", Branch: "on", Step: 4, Vector: Vector{1, 0}},
-		{ID: "5", Branch: "on", Step: 5, Vector: Vector{1, 0}},
-		{ID: "6", Branch: "on", Step: 6, Vector: Vector{1, 0}},
+		{ID: "3b", Branch: "off", Step: 4, Vector: Vector{0, 1}},
+		{ID: "4", Branch: "on", Step: 5, Vector: Vector{1, 0}},
+		{ID: "5", Branch: "on", Step: 6, Vector: Vector{1, 0}},
+		{ID: "6", Branch: "on", Step: 7, Vector: Vector{1, 0}},
+		{ID: "7", Branch: "on", Step: 8, Vector: Vector{1, 0}},
 	}
 	got := DetectDrift(docs, Vector{1, 0}, DriftOptions{})
 	if len(got) != 2 || got[0].Branch != "off" || !got[0].Drifting || got[1].Drifting {
 		t.Fatalf("drift = %+v", got)
 	}
 	off := got[0]
-	// Similarities to the goal 1, 1, 0: first third 1, last third 0.
-	if off.FromGoal.Score != 1 || off.FromStart.Score != 1 || math.Abs(off.FromGoal.Trend-(-1)) > 1e-9 {
+	// Similarities to the goal 1, 1, 0, 0: first third (2) 1, last third 0;
+	// slope of 1, 1, 0, 0 over 0, 1/3, 2/3, 1 is −1.2.
+	if off.FromGoal.Score != 1 || off.FromStart.Score != 1 || math.Abs(off.FromGoal.Trend-(-1.2)) > 1e-9 {
 		t.Fatalf("off = %+v %+v", off.FromGoal, off.FromStart)
 	}
 	if off.FromGoal.Furthest[0].Thought.ID != "3" || off.FromGoal.Furthest[0].Similarity != 0 {
@@ -372,6 +375,14 @@ func TestDetectDrift(t *testing.T) {
 	got = DetectDrift(docs, nil, DriftOptions{})
 	if got[0].FromGoal != nil || got[0].FromStart == nil || !got[0].Drifting {
 		t.Fatalf("no goal: %+v", got[0])
+	}
+	// One thought's low similarity is no trend: with 2 or 3 thoughts the
+	// measures are reported but nothing is called drifting.
+	for _, short := range [][]Doc{docs[1:3], docs[:3]} {
+		got = DetectDrift(short, Vector{1, 0}, DriftOptions{})
+		if got[0].Drifting || got[0].FromStart == nil || got[0].FromStart.Score != 1 || !strings.Contains(got[0].Reason, "needs a trend over at least 4") {
+			t.Fatalf("%d thoughts: %+v", len(short), got[0])
+		}
 	}
 }
 
@@ -544,12 +555,19 @@ func TestEvaluateBranchPivot(t *testing.T) {
 		{ID: "t1", Step: 1, Vector: Vector{1, 0}},
 		{ID: "t2", Step: 2, Vector: Vector{-1, 0}},
 		{ID: "t3", Step: 3, Vector: Vector{1, 0}},
+		{ID: "t4", Step: 4, Vector: Vector{-1, 0}},
 	}
 	ev := EvaluateBranch(docs, Vector{0, 1}, nil, Thresholds{})
-	// coherence 0, information gain (1 + 0)/2, redundancy 1/2, goal 0:
-	// (0.2·0.5 + 0.1·0.5) / 0.75 = 0.2.
-	if ev.OverallScore == nil || math.Abs(*ev.OverallScore-0.2) > 1e-9 || ev.Quality != "Poor" || !ev.ShouldPivot || !strings.Contains(ev.PivotReason, "below the pivot threshold 0.40") {
+	// coherence 0, information gain (1 + 0 + 0)/3, redundancy 2/3, goal 0:
+	// (0.2·1/3 + 0.1·1/3) / 0.75 = 0.4/3.
+	if ev.OverallScore == nil || math.Abs(*ev.OverallScore-0.4/3) > 1e-9 || ev.Quality != "Poor" || !ev.ShouldPivot || !strings.Contains(ev.PivotReason, "below the pivot threshold 0.40") {
 		t.Fatalf("evaluation = %+v", ev)
+	}
+	// Three thoughts score as low (0.2) but are no trend: no pivot, and
+	// the reason says so.
+	three := EvaluateBranch(docs[:3], Vector{0, 1}, nil, Thresholds{})
+	if three.OverallScore == nil || math.Abs(*three.OverallScore-0.2) > 1e-9 || three.ShouldPivot || !strings.Contains(three.PivotReason, "no pivot verdict") {
+		t.Fatalf("three thoughts: %+v", three)
 	}
 	if ev.ConfidenceGradient != nil || ev.Unavailable["confidenceGradient"] == "" {
 		t.Fatalf("confidence gradient without confidences: %v", ev.ConfidenceGradient)

@@ -127,6 +127,12 @@ const (
 	weightRedundancy    = 0.10
 )
 
+// minTrendThoughts is the number of thoughts with vectors a pivot or drift
+// verdict needs: below it the figures rest on one or two cosines, and one
+// thought's low similarity says nothing about where a line of thought is
+// going.
+const minTrendThoughts = 4
+
 // Levels under (or, for contradiction and redundancy, over) which a metric is
 // reported as an issue.
 const (
@@ -149,7 +155,9 @@ const (
 //   - contradictionScore = flagged / candidates, where the candidates are
 //     the pairs of each thought with its th.Neighbors most similar earlier
 //     thoughts that have c ≥ th.TopicalOverlap, and flagged those the judge
-//     calls contradictory; 0 when there is no candidate; needs m ≥ 2 and a
+//     calls contradictory, plus the stated contradictions of
+//     BranchTracker.SetConfirmed the judge did not flag (each counts as a
+//     flagged candidate); 0 when there is no candidate; needs m ≥ 2 and a
 //     judge;
 //   - informationGain = mean over i ≥ 2 of 1 − max over j < i of c⁺(i, j);
 //   - goalAlignment = mean of c⁺(i, goal); needs a goal;
@@ -166,7 +174,9 @@ const (
 // contradiction, 0.20 information gain, 0.20 goal alignment, 0.05 confidence
 // gradient, 0.10 redundancy. quality: ≥ th.Excellent "Excellent", ≥ th.Good
 // "Good", ≥ th.Moderate "Moderate", else "Poor". shouldPivot when overall <
-// th.Pivot.
+// th.Pivot and at least 4 thoughts have vectors (a trend, not one thought's
+// similarity); below 4 a low score gives a pivotReason saying why there is
+// no verdict yet.
 //
 // Up to knnExactMax thoughts every earlier thought is compared. Above, the
 // nearest neighbours come from the approximate neighbour graph (knnGraph,
@@ -199,6 +209,32 @@ type BranchTracker struct {
 	nConf              int
 	pairs              int
 	contradictions     []Contradiction
+	// confirmed are stated contradictions involving the branch (see
+	// SetConfirmed).
+	confirmed []Contradiction
+}
+
+// SetConfirmed makes cs, contradictions that were stated rather than found
+// (a declared cross-reference, an answered question), count in the
+// evaluation: each pair not among the judge's verdicts is added to the
+// flagged pairs and to the candidates of contradictionScore, also when its
+// other thought is in another branch or the pair was never a candidate.
+// It replaces what an earlier call set and applies to every later
+// Evaluation.
+func (t *BranchTracker) SetConfirmed(cs []Contradiction) { t.confirmed = slices.Clone(cs) }
+
+// confirmedExtra returns the confirmed contradictions the judge's verdicts
+// do not already hold.
+func (t *BranchTracker) confirmedExtra() []Contradiction {
+	var out []Contradiction
+	for _, c := range t.confirmed {
+		if !slices.ContainsFunc(t.contradictions, func(x Contradiction) bool {
+			return (x.ThoughtA.ID == c.ThoughtA.ID && x.ThoughtB.ID == c.ThoughtB.ID) || (x.ThoughtA.ID == c.ThoughtB.ID && x.ThoughtB.ID == c.ThoughtA.ID)
+		}) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // NewBranchTracker evaluates docs (one branch) like EvaluateBranch and keeps
@@ -350,7 +386,9 @@ func (t *BranchTracker) Len() int { return len(t.docs) }
 // order by re-evaluating the whole branch.
 func (t *BranchTracker) Add(d Doc) Evaluation {
 	if len(t.docs) > 0 && d.Step < t.lastStep {
+		confirmed := t.confirmed
 		*t = *NewBranchTracker(append(slices.Clone(t.docs), d), t.goal, t.judge, t.th)
+		t.confirmed = confirmed
 		return t.Evaluation()
 	}
 	p := len(t.docs)
@@ -408,11 +446,12 @@ func (t *BranchTracker) Evaluation() Evaluation {
 		ev.InformationGain = f(clampUnit(t.gain / float64(m-1)))
 		ev.RedundancyScore = f(float64(t.dups) / float64(m-1))
 		if t.judge != nil {
-			ev.Contradictions = slices.Clone(t.contradictions)
+			extra := t.confirmedExtra()
+			ev.Contradictions = append(slices.Clone(t.contradictions), extra...)
 			slices.SortStableFunc(ev.Contradictions, func(x, y Contradiction) int { return cmp.Compare(y.Confidence, x.Confidence) })
 			score := 0.0
-			if t.pairs > 0 {
-				score = float64(len(t.contradictions)) / float64(t.pairs)
+			if n := t.pairs + len(extra); n > 0 {
+				score = float64(len(ev.Contradictions)) / float64(n)
 			}
 			ev.ContradictionScore = f(score)
 		} else {
@@ -494,7 +533,10 @@ func (t *BranchTracker) Evaluation() Evaluation {
 	}
 
 	ev.issues(th)
-	if ev.OverallScore != nil && *ev.OverallScore < th.Pivot {
+	if ev.OverallScore != nil && *ev.OverallScore < th.Pivot && m < minTrendThoughts {
+		ev.PivotReason = fmt.Sprintf("no pivot verdict: overall score %.2f is below the pivot threshold %.2f, but it rests on %d thought(s) with vectors; a pivot needs a trend over at least %d",
+			*ev.OverallScore, th.Pivot, m, minTrendThoughts)
+	} else if ev.OverallScore != nil && *ev.OverallScore < th.Pivot {
 		ev.ShouldPivot = true
 		slices.SortStableFunc(goods, func(a, b good) int { return cmp.Compare(a.g, b.g) })
 		var weak []string

@@ -55,8 +55,11 @@ type Options struct {
 type Viewer struct {
 	svc    *reasoning.Service
 	loader *render.Loader
-	opts   Options
-	mux    *http.ServeMux
+	// exporter evaluates the branches too, as evaluate does: the page does
+	// not show evaluations, the downloads do.
+	exporter *render.Loader
+	opts     Options
+	mux      *http.ServeMux
 
 	mu    sync.Mutex
 	cache map[string]*cached // session id -> last rendered graph
@@ -102,7 +105,7 @@ func New(svc *reasoning.Service, opts Options) *Viewer {
 	}
 	loader := render.NewLoader(svc)
 	loader.NoEvaluation = true
-	v := &Viewer{svc: svc, loader: loader, opts: opts, mux: http.NewServeMux(), cache: map[string]*cached{},
+	v := &Viewer{svc: svc, loader: loader, exporter: render.NewLoader(svc), opts: opts, mux: http.NewServeMux(), cache: map[string]*cached{},
 		analyzing: map[string]bool{}, gen: map[string]int{}}
 	static, err := fs.Sub(assets, "assets")
 	if err != nil {
@@ -419,7 +422,7 @@ func (v *Viewer) export(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "unknown format (json, markdown, mermaid, dot, svg, html)", http.StatusNotFound)
 			return
 		}
-		g, err := v.loader.Load(r.Context(), ref, !v.opts.NoAnalysis)
+		g, err := v.exporter.Load(r.Context(), ref, !v.opts.NoAnalysis)
 		if err != nil {
 			v.fail(w, r, err)
 			return

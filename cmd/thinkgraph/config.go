@@ -42,6 +42,7 @@ var envVars = []envVar{
 	{"THINKGRAPH_TOOLSETS", "all", "Comma-separated toolsets to offer: think, graph, sequential, branch, reasoning, lux or all. --toolsets overrides it."},
 	{"THINKGRAPH_TOOL_NAMES", "default", "seed: publish the reasoning tools under seed 002's names (reasoning.linear, ...), for clients written against mcp-langbase-reasoning 0.1; some clients reject those names."},
 	{"THINKGRAPH_LLM_PROVIDER", "the first configured of openai, anthropic, langbase; else MCP sampling", "LLM provider for tools that call a model: openai, anthropic, langbase or sampling. The reasoning tools use Langbase whenever LANGBASE_API_KEY is set."},
+	{"THINKGRAPH_JUDGE", "offline", "offline: the offline judge decides contradictions and the calling model answers the candidates it could not decide (branch-thinking judge); llm: findContradictions also settles up to 5 candidates per call with the configured LLM provider (each call an invocation, verdicts stored and cached per pair of texts, a failed call keeps the offline verdict)."},
 	{"OPENAI_API_KEY", "none", "OpenAI (or OpenAI-compatible) API key."},
 	{"OPENAI_BASE_URL", "https://api.openai.com/v1", "OpenAI-compatible endpoint: OpenRouter, Ollama (http://localhost:11434/v1), vLLM, LM Studio."},
 	{"OPENAI_MODEL", "gpt-4o-mini", "Default OpenAI-compatible model."},
@@ -166,6 +167,13 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		} else {
 			c.reasoning.ConfidenceThreshold = f
 		}
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv("THINKGRAPH_JUDGE"))); v {
+	case "", "offline":
+	case reasoning.JudgeLLM:
+		c.reasoning.Judge = reasoning.JudgeLLM
+	default:
+		errs = append(errs, fmt.Errorf("THINKGRAPH_JUDGE must be offline or llm, got %q", v))
 	}
 	switch v := strings.ToUpper(strings.TrimSpace(getenv("THINKGRAPH_SQLITE_SYNCHRONOUS"))); v {
 	case "", "NORMAL":
