@@ -246,6 +246,7 @@ func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserve
 	loopback := httpserver.IsLoopback(host)
 	opts := httpserver.Options{
 		AllowedHosts: cfg.allowedHosts, AllowedOrigins: cfg.allowedOrigins, MaxBodyBytes: cfg.maxBodyBytes, Stateless: cfg.stateless,
+		SessionIdleTimeout: cfg.sessionIdle, MetricsTenants: cfg.metricsTenants, TrustedProxies: cfg.trustedProxies,
 		Metrics: reg, Logger: log, Viewer: viewer,
 		Ready: store.Ping,
 	}
