@@ -96,7 +96,7 @@ func TestTokensAndTenantIsolation(t *testing.T) {
 		t.Fatal("a wrong token was accepted")
 	}
 	srv, reg := thinkgraphServer(t)
-	url, _, _ := start(t, New(srv, false, Options{Tokens: tokens, Metrics: reg}))
+	url, _, _ := start(t, New(srv, false, Options{Tokens: tokens, Metrics: reg, MetricsTenants: []string{"alice"}}))
 
 	if _, err := connect(t, url, ""); err == nil {
 		t.Fatal("connected without a token")

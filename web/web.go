@@ -333,6 +333,9 @@ func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
 	}
 	lastGen := v.generation(ref.ID)
 	rc := http.NewResponseController(w)
+	// The stream lasts as long as the page: no request deadline applies.
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
