@@ -65,6 +65,15 @@ func TestBranchThinkingDetectCircularArguments(t *testing.T) {
 	if out := twin.cmd("detectCircular", nil); out["count"] != 0.0 {
 		t.Fatalf("independent support reported as circular: %v", out)
 	}
+
+	// The second case: the same argument offered again.
+	again := btSession{t, cs, "again"}
+	again.thought("We should adopt microservices because they scale better.", "analysis")
+	again.thought("Microservices scale better, which is why we should adopt microservices.", "analysis")
+	out = again.cmd("detectCircular", nil)
+	if out["count"] != 1.0 || list(out, "circularReasoning")[0].(map[string]any)["kind"] != "restated_argument" {
+		t.Fatalf("restated argument: %v", out)
+	}
 }
 
 // traced_reasoning flags a thought that argues in a circle with the

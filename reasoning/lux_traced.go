@@ -581,7 +581,7 @@ func luxCircular(earlier []pathThought, n int, content string) (semantic.Circula
 	}
 	docs = append(docs, semantic.Doc{ID: current, ParentID: parent, Step: len(earlier) + 1, Content: content})
 	for _, f := range semantic.DetectCircular(docs, semantic.CircularOptions{}) {
-		if f.Kind != semantic.CircularSupport {
+		if f.Kind != semantic.CircularSupport && f.Kind != semantic.CircularRestatedArgument {
 			continue
 		}
 		for _, t := range f.Thoughts {

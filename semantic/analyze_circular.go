@@ -20,6 +20,11 @@ const (
 	// CircularSupport: a claim supported, directly or through a chain of
 	// reasons, by a restatement of itself.
 	CircularSupport = "circular_support"
+	// CircularRestatedArgument: a thought that offers, as a further reason,
+	// the argument of the thought before it again in other words (the same
+	// premise for the same conclusion, nothing added): the conclusion still
+	// rests on that one premise, and the reasoning goes round.
+	CircularRestatedArgument = "restated_argument"
 )
 
 // CircularReasoning is one finding of DetectCircular.
@@ -270,6 +275,58 @@ func circularSupport(docs []Doc, lx *Lexicon) []CircularReasoning {
 			Reason: fmt.Sprintf("circular argument over %d thought(s): a claim is supported, directly or through a chain, by a restatement of itself: %s",
 				len(refs), strings.Join(parts, "; ")),
 		})
+	}
+	return append(out, restatedArguments(docs, g, r, unitsOf, comp)...)
+}
+
+// restatedArguments finds thoughts that repeat the argument of their parent
+// (the same premise supporting the same conclusion, each restated) and say
+// nothing else, unless a circular-support finding already covers them.
+func restatedArguments(docs []Doc, g *argGraph, r *argReader, unitsOf [][]int, comp []int) []CircularReasoning {
+	pos := make(map[string]int, len(docs))
+	for i, d := range docs {
+		pos[d.ID] = i
+	}
+	explicit := make([][]argEdge, len(docs))
+	for _, e := range g.edges {
+		if !e.implicit && g.units[e.from].doc == g.units[e.to].doc {
+			explicit[g.units[e.to].doc] = append(explicit[g.units[e.to].doc], e)
+		}
+	}
+	var out []CircularReasoning
+	for j, d := range docs {
+		i, ok := pos[d.ParentID]
+		if !ok || d.ParentID == "" || i == j || len(explicit[j]) == 0 || len(explicit[i]) == 0 {
+			continue
+		}
+		// Every claim of the thought restates a claim of its parent.
+		restated := func(u int) bool {
+			for _, v := range unitsOf[i] {
+				if r.restates(g.units[u], g.units[v]) {
+					return true
+				}
+			}
+			return false
+		}
+		if !slices.ContainsFunc(unitsOf[j], func(u int) bool { return !restated(u) }) {
+			for _, e2 := range explicit[j] {
+				for _, e1 := range explicit[i] {
+					if comp[e2.from] == comp[e2.to] || !r.restates(g.units[e2.from], g.units[e1.from]) || !r.restates(g.units[e2.to], g.units[e1.to]) {
+						continue
+					}
+					out = append(out, CircularReasoning{
+						Kind:     CircularRestatedArgument,
+						Thoughts: []ThoughtRef{Ref(docs[i]), Ref(docs[j])},
+						Support: []SupportLink{
+							{Kind: "supports", From: Claim{ThoughtID: docs[i].ID, Text: g.units[e1.from].text}, To: Claim{ThoughtID: docs[i].ID, Text: g.units[e1.to].text}, Marker: e1.how},
+							{Kind: "supports", From: Claim{ThoughtID: d.ID, Text: g.units[e2.from].text}, To: Claim{ThoughtID: d.ID, Text: g.units[e2.to].text}, Marker: e2.how},
+						},
+						Reason: fmt.Sprintf("thought %s offers again the argument of thought %s in other words (%q for %q) and adds nothing: the conclusion still rests on that one premise",
+							d.ID, docs[i].ID, g.units[e2.from].text, g.units[e2.to].text),
+					})
+				}
+			}
+		}
 	}
 	return out
 }

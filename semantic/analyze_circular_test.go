@@ -152,3 +152,29 @@ func TestCircularSupportEarnsNoCoherence(t *testing.T) {
 		t.Fatalf("independent support: path %+v, evaluation %+v", paths[0], ev)
 	}
 }
+
+// The same argument offered again in other words is reported as a restated
+// argument; an argument followed by new evidence for its premise is not.
+func TestDetectCircularRestatedArgument(t *testing.T) {
+	kinds := func(texts ...string) []string {
+		var ks []string
+		for _, f := range DetectCircular(tstChain(texts...), CircularOptions{}) {
+			ks = append(ks, f.Kind)
+		}
+		return ks
+	}
+	got := kinds("We should adopt microservices because they scale better.",
+		"Microservices scale better, which is why we should adopt microservices.")
+	if !slices.Contains(got, CircularRestatedArgument) {
+		t.Errorf("microservices restated: %v", got)
+	}
+	got = kinds("The court should dismiss the claim because it was filed too late.",
+		"The claim was filed too late, so the court should dismiss it.")
+	if !slices.Contains(got, CircularRestatedArgument) {
+		t.Errorf("claim restated: %v", got)
+	}
+	if got = kinds("We should switch to the gas stove because it heats faster.",
+		"In our test the gas stove boiled a litre of water in four minutes, the electric one in seven."); len(got) != 0 {
+		t.Errorf("new evidence: %v", got)
+	}
+}
