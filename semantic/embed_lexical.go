@@ -229,7 +229,7 @@ func NewLexical(opts LexicalOptions) (*Lexical, error) {
 	}
 	e.feat = e.dim
 	if e.w.Distributional > 0 {
-		e.feat -= defaultGlove().dim
+		e.feat -= gloveDim
 	}
 	if e.w.Distributional < 0 || e.w.Distributional >= 1 {
 		return nil, fmt.Errorf("lexical embedder: Distributional weight %v, want 0 ≤ weight < 1", e.w.Distributional)

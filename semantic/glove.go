@@ -14,6 +14,11 @@ import _ "embed"
 //go:embed lexicon/glove.bin
 var gloveData string
 
+// gloveDim is the dimension of the embedded image (checked by
+// TestGloveEmbedded), known without opening it: NewLexical runs at start-up,
+// the image is opened by the first text embedded.
+const gloveDim = 100
+
 // GloveVersion changes whenever the generated distributional vectors
 // change; it is part of the lexical embedder's model id.
 const GloveVersion = "gv1"

@@ -27,7 +27,7 @@ func TestGloveEmbedded(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the embedded distributional vectors: %v", err)
 	}
-	if g.dim != 100 || g.n != 100000 || g.scales == "" {
+	if g.dim != gloveDim || g.n != 100000 || g.scales == "" {
 		t.Fatalf("dim %d, %d words, ranked %v", g.dim, g.n, g.scales != "")
 	}
 	the, db := g.find("the"), g.find("database")
@@ -136,5 +136,15 @@ func TestLexicalDistributionalRelatesParaphrases(t *testing.T) {
 	}
 	if _, err := NewLexical(LexicalOptions{Dim: 110}); err == nil {
 		t.Error("a dimension leaving 10 to the features accepted")
+	}
+}
+
+// BenchmarkGloveOpen is what the first text embedded after start-up pays to
+// open the distributional vectors (the offsets and word order are checked).
+func BenchmarkGloveOpen(b *testing.B) {
+	for b.Loop() {
+		if _, err := openWordVectors(gloveData, false); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -302,7 +302,9 @@ func TestIndexConcurrentReadersAndWriter(t *testing.T) {
 	}
 }
 
-func tstBenchIndex(b *testing.B, n int) {
+func tstBenchIndex(b *testing.B, n int) { tstBenchSearch(b, n, (*Index).TopK) }
+
+func tstBenchSearch(b *testing.B, n int, search func(*Index, Vector, int, Filter) ([]Hit, error)) {
 	vs := tstRandUnit(n, 512, 42)
 	x := NewIndex(512)
 	for i, v := range vs {
@@ -310,11 +312,14 @@ func tstBenchIndex(b *testing.B, n int) {
 	}
 	q := tstRandUnit(1, 512, 43)[0]
 	tstLoop(b, func() {
-		if _, err := x.TopK(q, 10, nil); err != nil {
+		if _, err := search(x, q, 10, nil); err != nil {
 			b.Fatal(err)
 		}
 	})
 }
+
+// BenchmarkIndexTopKCentred10k is findSimilar's search at 10,000 thoughts.
+func BenchmarkIndexTopKCentred10k(b *testing.B) { tstBenchSearch(b, 10_000, (*Index).TopKCentred) }
 
 func BenchmarkIndexTopK10k(b *testing.B)  { tstBenchIndex(b, 10_000) }
 func BenchmarkIndexTopK100k(b *testing.B) { tstBenchIndex(b, 100_000) }
