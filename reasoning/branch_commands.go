@@ -767,7 +767,7 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		res.SessionID = sess.ID
 		return bt.svc.docsView(ctx, tx, sess.ID, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
-			hits, err := idx.TopK(q, limit, nil)
+			hits, err := idx.TopKCentred(q, limit, nil)
 			if err != nil {
 				return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
 			}
