@@ -767,9 +767,26 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		res.SessionID = sess.ID
 		return bt.svc.docsView(ctx, tx, sess.ID, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
-			hits, err := idx.TopKCentred(q, limit, nil)
+			lex, offline := bt.svc.sem.cfg.Embedder.(*semantic.Lexical)
+			k := limit
+			if offline {
+				k = max(limit, semantic.RerankPool)
+			}
+			hits, err := idx.TopKCentred(q, k, nil)
 			if err != nil {
 				return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
+			}
+			if offline {
+				// The offline embedder's vectors miss much of what a
+				// paraphrase shares with its thought: re-rank the best
+				// candidates by how well their words align with the query's.
+				hits = semantic.Rerank(lex.Lexicon(), in.Query, hits, func(h semantic.Hit) string {
+					if i, ok := byID[h.ID]; ok {
+						return docs[i].Content
+					}
+					return ""
+				})
+				hits = hits[:min(limit, len(hits))]
 			}
 			res.Results = refsOf(docs, byID, hits)
 			return nil
