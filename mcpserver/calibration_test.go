@@ -90,3 +90,65 @@ func TestBranchThinkingCalibratedAdviceOnFocusedSession(t *testing.T) {
 		t.Fatalf("suggestTools does not point at the drifting branch: %v", c)
 	}
 }
+
+// traced_reasoning at the seed's default semantic_drift_threshold (0.3, a
+// relatedness): an on-topic chain raises no SemanticDrift, a chain that
+// wanders off to an unrelated subject does.
+func TestTracedReasoningCalibratedDrift(t *testing.T) {
+	const query = "Which message queue should carry our order events?"
+	run := func(steps []string) [][]string {
+		t.Helper()
+		fake := &fakeOpenAI{}
+		for _, s := range steps {
+			fake.script(chatReply{content: s})
+		}
+		cs := newLuxEnv(t, fake).connect()
+		var drifts [][]string
+		sid := ""
+		for i := range steps {
+			args := map[string]any{"thought": query, "thought_number": i + 1, "total_thoughts": len(steps), "next_thought_needed": i+1 < len(steps)}
+			if sid != "" {
+				args["continuation_id"], args["thought"] = sid, "Continue"
+			}
+			out := mustCall(t, cs, "traced_reasoning", args)
+			sid, _ = out["session_id"].(string)
+			var d []string
+			for _, iv := range out["interventions"].([]any) {
+				m := iv.(map[string]any)
+				if m["intervention_type"] == "SemanticDrift" && m["step"] == float64(i+1) {
+					d = append(d, m["description"].(string))
+				}
+			}
+			drifts = append(drifts, d)
+		}
+		return drifts
+	}
+	on := run([]string{
+		"Order events need per-order ordering and a way to replay them, so the queue choice hinges on ordering and retention.",
+		"Kafka keeps an ordered, replayable log per partition; keying by order id keeps each order's events in sequence.",
+		"SQS FIFO queues keep ordering per message group but delete messages once consumed, so replay needs an archive.",
+		"Running Kafka means operating brokers and disks, while SQS leaves the brokers to AWS.",
+		"Kafka fits the order events best because replaying them to rebuild read models matters more than saving operations work.",
+	})
+	for i, d := range on {
+		if len(d) > 0 {
+			t.Errorf("on-topic step %d flagged: %v", i+1, d)
+		}
+	}
+	off := run([]string{
+		"Order events need per-order ordering and a way to replay them, so the queue choice hinges on ordering and retention.",
+		"The team offsite could be in Lisbon in May.",
+		"Flights to Lisbon are cheapest on Tuesdays.",
+		"We should book a restaurant with vegetarian options for the dinner.",
+		"The hotel near the river has a meeting room for twenty people.",
+	})
+	flagged := 0
+	for _, d := range off[1:] {
+		if len(d) > 0 {
+			flagged++
+		}
+	}
+	if len(off[0]) > 0 || flagged < 3 {
+		t.Errorf("wandering chain: first step flagged %v, %d of 4 off-topic steps flagged: %v", off[0], flagged, off)
+	}
+}
