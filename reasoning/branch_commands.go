@@ -1096,7 +1096,10 @@ type DriftResult struct {
 	Branches  []semantic.BranchDrift `json:"branches"`
 	Drifting  []string               `json:"drifting"`
 	Threshold float64                `json:"threshold"`
-	Note      string                 `json:"note,omitempty"`
+	// Calibration is how the active embedder's cosines were mapped to the
+	// relatedness the scores and the threshold are in.
+	Calibration semantic.Calibration `json:"calibration"`
+	Note        string               `json:"note,omitempty"`
 }
 
 func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*DriftResult, error) {
@@ -1107,14 +1110,14 @@ func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*Dr
 		}
 		th = *in.Threshold
 	}
-	res := &DriftResult{Header: Header{Command: "detectDrift"}, Threshold: th, Drifting: []string{}}
+	res := &DriftResult{Header: Header{Command: "detectDrift"}, Threshold: th, Calibration: bt.svc.Calibration(), Drifting: []string{}}
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		docs, _, err := bt.docs(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
 		res.SessionID, res.Goal = sess.ID, sess.Goal
-		res.Branches = semantic.DetectDrift(docs, st.goalVec, semantic.DriftOptions{Threshold: th})
+		res.Branches = semantic.DetectDrift(docs, st.goalVec, semantic.DriftOptions{Threshold: th, Calibration: res.Calibration})
 		if res.Branches == nil {
 			res.Branches = []semantic.BranchDrift{}
 		}

@@ -202,7 +202,9 @@ func (st *btState) sync(ctx context.Context, bt *BranchThinking, tx thinkgraph.T
 	if err := st.loadStated(ctx, tx, sess.ID); err != nil {
 		return err
 	}
-	if th := cfg.semantic(); !st.thSet || th != st.th {
+	th := cfg.semantic()
+	th.Calibration = bt.svc.Calibration()
+	if !st.thSet || th != st.th {
 		st.th, st.thSet = th, true
 		for _, b := range st.branches {
 			b.tracker = nil
