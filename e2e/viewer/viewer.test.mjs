@@ -85,6 +85,89 @@ try {
   await page.screenshot({ path: spec.screenshot, fullPage: false });
   results.screenshot = spec.screenshot;
 
+  // A session as people write it (branch-thinking over MCP: a root,
+  // alternatives from it, a branch of a branch, cross-references, a
+  // contradiction, long texts), read in the layout's terms with the
+  // browser's own text measurement, at a desktop and a phone width.
+  {
+    const id = 'readable';
+    const mcp = new Client({ name: 'viewer-e2e-readable', version: '1' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(spec.url + 'mcp')));
+    const bt = async (args) => {
+      const r = await mcp.callTool({ name: 'branch-thinking', arguments: { session_id: id, ...args } });
+      check(!r.isError, `branch-thinking failed: ${JSON.stringify(r.content)}`);
+      return r;
+    };
+    await bt({ command: { type: 'setGoal', goal: 'Choose where the web tier keeps its sessions' } });
+    await bt({ content: 'Which store should hold the sessions of the web tier, given two regions and a small team?', type: 'question', confidence: 0.9 });
+    await bt({ content: 'Sessions are small, read on every request and written rarely, so reads must stay under a millisecond at the 99th percentile', type: 'analysis', confidence: 0.8 });
+    await bt({ content: 'The session store is fast enough today', type: 'observation', confidence: 0.7 });
+    await bt({ content: 'The session store is not fast enough today', type: 'critique', confidence: 0.5 });
+    await bt({ content: 'PostgreSQL: already deployed, durable, and the team knows it well', type: 'hypothesis', branchId: 'postgres', confidence: 0.75 });
+    await bt({ content: 'One more index on the session id keeps reads at 0.3 ms on the production copy', type: 'validation', branchId: 'postgres', confidence: 0.85 });
+    await bt({ content: 'Redis: fast, but one more system to operate and page someone for', type: 'hypothesis', branchId: 'redis', confidence: 0.55,
+      crossRefs: [{ toBranch: 'postgres', type: 'alternative', reason: 'the same need, another store' }] });
+    await bt({ content: 'PostgreSQL with an in-process cache in front, invalidated by LISTEN/NOTIFY', type: 'synthesis', branchId: 'pg-cache', parentBranchId: 'postgres',
+      confidence: 0.8, crossRefs: [{ toBranch: 'redis', type: 'contradictory', reason: 'no second system' }, { toBranch: 'main', type: 'builds_upon', reason: 'the latency budget' }] });
+    await mcp.close();
+
+    const geometry = () => page.evaluate(() => {
+      const r = (e) => e.getBoundingClientRect();
+      const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const data = JSON.parse(document.getElementById('tg-data').textContent).thoughts;
+      const box = {};
+      const out = { overflow: [], notBelow: [], labelOnNode: [], nodes: 0 };
+      document.querySelectorAll('#tg-graph .node').forEach((n) => {
+        const b = r(n.querySelector('rect'));
+        box[n.dataset.step] = b;
+        out.nodes++;
+        n.querySelectorAll('text, tspan').forEach((t) => {
+          const tb = r(t);
+          if (tb.width > 0 && (tb.right > b.right - 2 || tb.left < b.left)) out.overflow.push(`#${n.dataset.step}: ${t.textContent}`);
+        });
+      });
+      data.forEach((t) => { if (t.parent && box[t.step].top < box[t.parent].bottom) out.notBelow.push(`#${t.step} under #${t.parent}`); });
+      document.querySelectorAll('#tg-graph rect.label').forEach((l) => {
+        const lb = r(l);
+        Object.entries(box).forEach(([step, b]) => { if (hit(lb, b)) out.labelOnNode.push(`label ${l.nextSibling.textContent} on #${step}`); });
+        if (r(l.nextSibling).right > lb.right) out.overflow.push('label ' + l.nextSibling.textContent);
+      });
+      out.labels = document.querySelectorAll('#tg-graph rect.label').length;
+      const pane = document.getElementById('tg-graph');
+      out.pane = pane.clientWidth;
+      out.drawing = r(pane.querySelector('.tg-bands')).width;
+      out.zoom = Number(pane.querySelector('.tg-bands').style.zoom || 1);
+      out.pageWidth = document.documentElement.scrollWidth;
+      out.overview = !document.getElementById('tg-overview').hidden && document.getElementById('tg-overview').textContent;
+      return out;
+    });
+    for (const [name, width, height] of [['desktop', 1280, 900], ['phone', 390, 844]]) {
+      await page.setViewportSize({ width, height });
+      await page.goto(spec.url + 'sessions/' + id);
+      await page.waitForSelector('body[data-loaded]');
+      const g = await geometry();
+      results['readable_' + name] = g;
+      check(g.nodes === 8, `${name}: ${g.nodes} nodes`);
+      check(g.overflow.length === 0, `${name}: text overflows its box: ${g.overflow.join('; ')}`);
+      check(g.notBelow.length === 0, `${name}: children not below their parents: ${g.notBelow.join('; ')}`);
+      check(g.labels >= 3 && g.labelOnNode.length === 0, `${name}: ${g.labels} labels, on nodes: ${g.labelOnNode.join('; ')}`);
+      check(g.overview && g.overview.includes('Choose where the web tier keeps its sessions') && g.overview.includes('Contradictions'),
+        `${name}: the panel shows no overview: ${g.overview}`);
+      check(g.pageWidth <= width + 1, `${name}: the page is ${g.pageWidth} px wide in a ${width} px window`);
+      check(g.drawing >= Math.min(g.pane * 0.95, (g.drawing / g.zoom) * 1.39), `${name}: the drawing uses ${g.drawing} of ${g.pane} px at zoom ${g.zoom}`);
+      await page.screenshot({ path: `${spec.shots}/viewer-${name}.png` });
+      const n = page.locator('#tg-graph .node[data-step="8"]');
+      await n.scrollIntoViewIfNeeded();
+      await n.click();
+      check(await page.locator('#tg-overview').isHidden() && (await page.locator('#tg-text').textContent()).startsWith('PostgreSQL with an in-process cache'),
+        `${name}: selecting a thought did not show it`);
+      await page.screenshot({ path: `${spec.shots}/viewer-${name}-selected.png` });
+      await page.keyboard.press('Escape');
+      check(await page.locator('#tg-overview').isVisible(), `${name}: Escape did not bring the overview back`);
+    }
+    await page.setViewportSize({ width: 1400, height: 900 });
+  }
+
   // Mermaid exports through the mermaid library (pinned in package.json):
   // the 200-thought session and a small one made here of every kind of
   // text, branch and edge an export must escape. Each must parse and
