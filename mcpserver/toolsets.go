@@ -226,7 +226,7 @@ func callName(req mcp.Request) string {
 }
 
 // ContextCost returns what a listed tool costs a model's context: the bytes
-// of its name, description and input schema (compact JSON). The output
+// of its name, description, input schema and _meta (compact JSON). The output
 // schema is apart: clients use it to check results, and few send it to the
 // model.
 func ContextCost(t *mcp.Tool) int {
@@ -234,7 +234,13 @@ func ContextCost(t *mcp.Tool) int {
 	if err != nil {
 		in = nil
 	}
-	return len(t.Name) + len(t.Description) + len(in)
+	meta := 0
+	if len(t.Meta) > 0 {
+		if b, err := json.Marshal(t.Meta); err == nil {
+			meta = len(b)
+		}
+	}
+	return len(t.Name) + len(t.Description) + len(in) + meta
 }
 
 // EstimatedTokens estimates the tokens of n bytes of English text and JSON

@@ -168,6 +168,91 @@ try {
     await page.setViewportSize({ width: 1400, height: 900 });
   }
 
+  // The graph as an MCP App, through the official TypeScript client over
+  // HTTP: the tools that write link ui://thinkgraph/graph in _meta.ui, the
+  // resource is a self-contained text/html;profile=mcp-app page, and in a
+  // page that plays the host's side of the protocol (an iframe sandboxed
+  // to scripts; ui/initialize answered, each tool result sent as
+  // ui/notifications/tool-result, the app's resources/read relayed to
+  // thinkgraph) it draws the session after each step.
+  {
+    const id = 'app-session';
+    const mcp = new Client({ name: 'viewer-e2e-app', version: '1' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(spec.url + 'mcp')));
+    const { tools } = await mcp.listTools();
+    const linked = tools.filter((t) => t._meta?.ui?.resourceUri === 'ui://thinkgraph/graph').map((t) => t.name);
+    check(['think', 'branch-thinking', 'sequentialthinking'].every((n) => linked.includes(n)), `tools linked to the app: ${linked}`);
+    check(!linked.includes('show_current_path'), 'a read-only tool is linked to the app');
+    const appRes = await mcp.readResource({ uri: 'ui://thinkgraph/graph' });
+    const app = appRes.contents[0];
+    check(app.mimeType === 'text/html;profile=mcp-app', `app mime type ${app.mimeType}`);
+    check(!/\b(src|href)\s*=|@import|url\(|https?:\/\//i.test(app.text), 'the app loads something from outside');
+
+    const host = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    host.on('pageerror', (e) => failures.push('host page error: ' + e.message));
+    const outside = [];
+    host.on('request', (r) => { if (!r.url().startsWith('about:') && !r.url().startsWith('data:')) outside.push(r.url()); });
+    await host.exposeFunction('relay', async (method, params) => {
+      if (method === 'resources/read') return await mcp.readResource(params);
+      if (method === 'tools/call') return await mcp.callTool(params);
+      throw new Error('not relayed: ' + method);
+    });
+    await host.setContent(`<!DOCTYPE html><html><body style="margin:0"><p id="log">host</p>
+      <iframe id="app" sandbox="allow-scripts" style="width:980px;height:640px;border:1px solid #ccc"></iframe>
+      <script>
+      const frame = document.getElementById('app');
+      window.hostState = { initialized: false, heights: [], requests: [] };
+      const post = (m) => frame.contentWindow.postMessage(m, '*');
+      window.addEventListener('message', async (e) => {
+        if (e.source !== frame.contentWindow) return;
+        const m = e.data;
+        if (!m || m.jsonrpc !== '2.0' || !m.method) return;
+        hostState.requests.push(m.method);
+        if (m.method === 'ui/initialize') {
+          post({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, hostInfo: { name: 'e2e-host', version: '1' },
+            hostCapabilities: { serverResources: {}, serverTools: {} }, hostContext: { theme: 'light', displayMode: 'inline' } } });
+        } else if (m.method === 'ui/notifications/initialized') {
+          hostState.initialized = true;
+        } else if (m.method === 'ui/notifications/size-changed') {
+          hostState.heights.push(m.params.height);
+        } else if (m.id !== undefined) {
+          try { post({ jsonrpc: '2.0', id: m.id, result: await window.relay(m.method, m.params) }); }
+          catch (err) { post({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: String(err && err.message || err) } }); }
+        }
+      });
+      window.toolResult = (r) => post({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: r });
+      </script></body></html>`);
+    await host.evaluate((html) => { document.getElementById('app').srcdoc = html; }, app.text);
+    await host.waitForFunction(() => window.hostState.initialized, null, { timeout: 5000 });
+    const appFrame = await (await host.$('#app')).contentFrame();
+    const step = async (args, want) => {
+      const r = await mcp.callTool({ name: 'branch-thinking', arguments: { session_id: id, ...args } });
+      check(!r.isError, 'branch-thinking failed: ' + JSON.stringify(r.content));
+      await host.evaluate((res) => window.toolResult(res), r);
+      await appFrame.waitForFunction((n) => document.querySelectorAll('#graph .node').length === n, want, { timeout: 5000 })
+        .catch(() => failures.push(`app: ${want} nodes not drawn`));
+    };
+    await step({ content: 'Which queue should carry the order events?', type: 'question', confidence: 0.9 }, 1);
+    await step({ content: 'Kafka: durable and replayable, but heavy to run for two services', type: 'hypothesis', branchId: 'kafka', confidence: 0.6 }, 2);
+    await step({ content: 'A table in the orders database, polled: no new system at all', type: 'hypothesis', branchId: 'outbox', confidence: 0.8,
+      crossRefs: [{ toBranch: 'kafka', type: 'alternative', reason: 'same need' }] }, 3);
+    const st = await host.evaluate(() => window.hostState);
+    results.app = { requests: st.requests, heights: st.heights, outside };
+    check(st.requests.filter((m) => m === 'resources/read').length >= 3, `the app read the session ${st.requests.filter((m) => m === 'resources/read').length} times`);
+    check(st.heights.length >= 3 && st.heights.every((h) => h > 100), `size-changed heights ${st.heights}`);
+    check(outside.length === 0, `the app or host fetched ${outside}`);
+    const status = await appFrame.locator('#status').textContent();
+    check(status === '3 thoughts', `app status ${status}`);
+    // The branches fork from the root: both hypotheses sit below #1.
+    const y = await appFrame.evaluate(() => Object.fromEntries([...document.querySelectorAll('#graph .node')].map((n) => [n.dataset.step, n.getBoundingClientRect().top])));
+    check(y['2'] > y['1'] && y['3'] === y['2'], `app layout ${JSON.stringify(y)}`);
+    await appFrame.locator('#graph .node[data-step="3"]').click();
+    check((await appFrame.locator('#detail').textContent()).startsWith('#3: A table in the orders database'), 'app detail of #3');
+    await host.screenshot({ path: `${spec.shots}/app-in-host.png` });
+    await host.close();
+    await mcp.close();
+  }
+
   // Mermaid exports through the mermaid library (pinned in package.json):
   // the 200-thought session and a small one made here of every kind of
   // text, branch and edge an export must escape. Each must parse and

@@ -8,7 +8,9 @@
 // and a phone width (text inside its boxes as the browser measures it,
 // children below parents, labels off the boxes, the overview in the panel,
 // no page wider than the window; screenshots viewer-desktop*.png and
-// viewer-phone*.png), and measures the first render of a 2,000-thought
+// viewer-phone*.png), checks the graph app (ui://thinkgraph/graph) through
+// the TypeScript client and in a page that plays an MCP Apps host
+// (app-in-host.png), and measures the first render of a 2,000-thought
 // session.
 //
 // It needs Node, the npm packages (npm ci --prefix e2e/viewer) and Chromium
