@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -38,6 +39,9 @@ func TestGraphApp(t *testing.T) {
 			t.Errorf("%s is not linked to the graph app", name)
 		}
 	}
+	if linked[graphViewTool] {
+		t.Errorf("%s listed to a client without MCP Apps", graphViewTool)
+	}
 
 	app, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: graphAppURI})
 	if err != nil {
@@ -60,5 +64,40 @@ func TestGraphApp(t *testing.T) {
 	if s := svg.Contents[0]; s.MIMEType != "image/svg+xml" || !strings.HasPrefix(s.Text, "<svg") || !strings.Contains(s.Text, `data-step="1"`) ||
 		strings.Contains(s.Text, "<store>") {
 		t.Errorf("svg view: %s %q", s.MIMEType, s.Text)
+	}
+
+	// A host that declared MCP Apps sees graph_view, for the app only, and
+	// the app's call of it gets the same drawing.
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := e.srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := mcp.NewClient(&mcp.Implementation{Name: "apps-host", Version: "1"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{
+		Extensions: map[string]any{uiExtension: map[string]any{"mimeTypes": []string{graphAppMIME}}}}})
+	hs, err := host.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hs.Close(); ss.Wait() })
+	res, err = hs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var view *mcp.Tool
+	for _, tool := range res.Tools {
+		if tool.Name == graphViewTool {
+			view = tool
+		}
+	}
+	if view == nil || fmt.Sprint(view.Meta["ui"]) != "map[resourceUri:ui://thinkgraph/graph visibility:[app]]" || !view.Annotations.ReadOnlyHint {
+		t.Fatalf("graph_view for an MCP Apps host: %+v", view)
+	}
+	out := mustCall(t, hs, graphViewTool, map[string]any{"session_id": "app-1"})
+	if out["session_id"] != "app-1" || out["total_steps"] != float64(1) || !strings.Contains(fmt.Sprint(out["svg"]), `data-step="1"`) {
+		t.Errorf("graph_view: %v", out)
+	}
+	if _, text := mustFail(t, hs, graphViewTool, map[string]any{"session_id": "nobody"}); !strings.Contains(text, "SessionNotFound") && !strings.Contains(text, "not found") {
+		t.Errorf("graph_view of a missing session: %s", text)
 	}
 }

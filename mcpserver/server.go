@@ -256,7 +256,7 @@ func (s *Server) addTool(d toolDef) {
 	} else {
 		deriveOutputSchema(&d)
 	}
-	if a := d.tool.Annotations; a != nil && !a.ReadOnlyHint {
+	if a := d.tool.Annotations; a != nil && !a.ReadOnlyHint && d.tool.Meta == nil {
 		// A tool that writes to a session shows the graph in hosts with
 		// MCP Apps.
 		t := *d.tool

@@ -112,6 +112,7 @@ func (s *Server) addToolsets() {
 			s.toolsetOf[t.Name] = ts
 		}
 	}
+	s.addAppTools()
 }
 
 // modelAvailable reports whether the tools of an llm toolset can run for a
@@ -123,10 +124,14 @@ func (s *Server) modelAvailable(ts toolset, ss *mcp.ServerSession) bool {
 }
 
 // ListedTools returns the tools the server lists to a client that declared
-// sampling or not, in registration order.
+// sampling or not, in registration order; tools for apps only (graph_view)
+// are not among them.
 func (s *Server) ListedTools(clientSampling bool) []*mcp.Tool {
 	var out []*mcp.Tool
 	for _, t := range s.tools {
+		if appOnly(t) {
+			continue
+		}
 		if ts := s.toolsetOf[t.Name]; !ts.llm || s.svc.ModelAvailable(ts.name == "reasoning", clientSampling) {
 			out = append(out, t)
 		}
@@ -180,6 +185,12 @@ func (s *Server) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 			available := map[string]bool{}
 			tools := []*mcp.Tool{}
 			for _, t := range lr.Tools {
+				if appOnly(t) {
+					if clientShowsApps(ss) {
+						tools = append(tools, t)
+					}
+					continue
+				}
 				ts := s.toolsetOf[t.Name]
 				if !containsToolset(allowed, ts.name) {
 					continue

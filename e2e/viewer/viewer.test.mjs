@@ -177,12 +177,21 @@ try {
   // thinkgraph) it draws the session after each step.
   {
     const id = 'app-session';
-    const mcp = new Client({ name: 'viewer-e2e-app', version: '1' });
+    // The host declares MCP Apps, so it also sees graph_view, the app's
+    // own tool; a client that does not, does not.
+    const mcp = new Client({ name: 'viewer-e2e-app', version: '1' },
+      { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(spec.url + 'mcp')));
     const { tools } = await mcp.listTools();
-    const linked = tools.filter((t) => t._meta?.ui?.resourceUri === 'ui://thinkgraph/graph').map((t) => t.name);
+    const linked = tools.filter((t) => t._meta?.ui?.resourceUri === 'ui://thinkgraph/graph' && !t._meta.ui.visibility).map((t) => t.name);
     check(['think', 'branch-thinking', 'sequentialthinking'].every((n) => linked.includes(n)), `tools linked to the app: ${linked}`);
     check(!linked.includes('show_current_path'), 'a read-only tool is linked to the app');
+    const view = tools.find((t) => t.name === 'graph_view');
+    check(view && JSON.stringify(view._meta.ui.visibility) === '["app"]', `graph_view for an MCP Apps host: ${JSON.stringify(view)}`);
+    const plain = new Client({ name: 'viewer-e2e-plain', version: '1' });
+    await plain.connect(new StreamableHTTPClientTransport(new URL(spec.url + 'mcp')));
+    check(!(await plain.listTools()).tools.some((t) => t.name === 'graph_view'), 'graph_view listed to a client without MCP Apps');
+    await plain.close();
     const appRes = await mcp.readResource({ uri: 'ui://thinkgraph/graph' });
     const app = appRes.contents[0];
     check(app.mimeType === 'text/html;profile=mcp-app', `app mime type ${app.mimeType}`);
@@ -215,6 +224,8 @@ try {
           hostState.initialized = true;
         } else if (m.method === 'ui/notifications/size-changed') {
           hostState.heights.push(m.params.height);
+        } else if (m.method === 'tools/call' && window.relayTools === false) {
+          post({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'this host relays no tool calls' } });
         } else if (m.id !== undefined) {
           try { post({ jsonrpc: '2.0', id: m.id, result: await window.relay(m.method, m.params) }); }
           catch (err) { post({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: String(err && err.message || err) } }); }
@@ -238,17 +249,23 @@ try {
       crossRefs: [{ toBranch: 'kafka', type: 'alternative', reason: 'same need' }] }, 3);
     const st = await host.evaluate(() => window.hostState);
     results.app = { requests: st.requests, heights: st.heights, outside };
-    check(st.requests.filter((m) => m === 'resources/read').length >= 3, `the app read the session ${st.requests.filter((m) => m === 'resources/read').length} times`);
     check(st.heights.length >= 3 && st.heights.every((h) => h > 100), `size-changed heights ${st.heights}`);
     check(outside.length === 0, `the app or host fetched ${outside}`);
     const status = await appFrame.locator('#status').textContent();
     check(status === '3 thoughts', `app status ${status}`);
+    const via = await appFrame.evaluate(() => document.body.dataset.via);
+    check(via === 'tools/call' && st.requests.filter((m) => m === 'tools/call').length >= 3, `the app got the drawing by ${via}: ${st.requests}`);
     // The branches fork from the root: both hypotheses sit below #1.
     const y = await appFrame.evaluate(() => Object.fromEntries([...document.querySelectorAll('#graph .node')].map((n) => [n.dataset.step, n.getBoundingClientRect().top])));
     check(y['2'] > y['1'] && y['3'] === y['2'], `app layout ${JSON.stringify(y)}`);
     await appFrame.locator('#graph .node[data-step="3"]').click();
     check((await appFrame.locator('#detail').textContent()).startsWith('#3: A table in the orders database'), 'app detail of #3');
     await host.screenshot({ path: `${spec.shots}/app-in-host.png` });
+    // A host that relays resource reads but no tool calls: the app reads
+    // the session's SVG resource instead.
+    await host.evaluate(() => { window.relayTools = false; });
+    await step({ content: 'The outbox table needs a cleanup job', type: 'critique', branchId: 'outbox', confidence: 0.7 }, 4);
+    check(await appFrame.evaluate(() => document.body.dataset.via) === 'resources/read', 'the app did not fall back to resources/read');
     await host.close();
     await mcp.close();
   }
