@@ -63,7 +63,7 @@ func branchInputSchema() *jsonschema.Schema {
 			"branchId":       str("Thought form: the branch to add to (default: the active branch); a new id creates the branch."),
 			"confidence":     unit("Thought form: confidence 0..1."),
 			"keyPoints":      {Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: "Thought form: key points / concepts."},
-			"parentBranchId": str("Thought form: the parent of a new branch (default: the active branch)."),
+			"parentBranchId": str("Thought form: the branch a new branch forks from, at its latest thought (default: the session root)."),
 			"crossRefs": {Type: "array", Description: "Thought form: cross-references to other branches.", Items: &jsonschema.Schema{
 				Type: "object", Required: []string{"toBranch", "type"},
 				Properties: map[string]*jsonschema.Schema{

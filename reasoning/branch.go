@@ -301,9 +301,9 @@ func circular(field, received string, cycle []string, format string, args ...any
 }
 
 // AddThought adds a branch-thinking thought: to in.BranchID (default: the
-// active branch), creating that branch when it does not exist (parent
-// in.ParentBranchID or the active branch, forking from the parent's latest
-// thought). The thought follows the latest thought of its branch; its
+// active branch), creating that branch when it does not exist: with
+// in.ParentBranchID it forks from that branch's latest thought, without it
+// from the session's root thought (see rootThought). The thought follows the latest thought of its branch; its
 // cross-references become links from it to the latest thought of each
 // target branch; its branch becomes active.
 func (bt *BranchThinking) AddThought(ctx context.Context, in BranchThoughtInput) (*BranchThoughtResult, error) {
@@ -397,15 +397,21 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 		Author:      "client", Tool: "branch-thinking",
 	}
 	if b == nil {
-		parent := in.ParentBranchID
-		if parent == "" && target != thinkgraph.DefaultBranch {
-			parent = sess.ActiveBranch
-			if _, ok := byID[parent]; !ok || parent == target {
-				parent = ""
+		b = &thinkgraph.Branch{SessionID: sess.ID, ID: target, State: "active", Priority: 1, ParentBranchID: in.ParentBranchID, CreatedAt: now, UpdatedAt: now}
+		if parent := in.ParentBranchID; parent == "" {
+			// No parent branch named: the branch is an alternative from the
+			// start, so it forks from the session's root thought, never from
+			// whatever was written last on another branch.
+			if target != thinkgraph.DefaultBranch {
+				root, err := rootThought(ctx, tx, sess.ID)
+				if err != nil {
+					return err
+				}
+				if root != nil {
+					b.ParentBranchID, b.ForkThoughtID = root.BranchID, root.ID
+				}
 			}
-		}
-		b = &thinkgraph.Branch{SessionID: sess.ID, ID: target, State: "active", Priority: 1, ParentBranchID: parent, CreatedAt: now, UpdatedAt: now}
-		if parent != "" {
+		} else {
 			last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: parent, Last: 1})
 			if err != nil {
 				return err
@@ -540,4 +546,18 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 		CreatedBranch: res.CreatedBranch, CrossRefs: res.CrossRefs, Evaluation: res.Evaluation, OverlapWarning: res.OverlapWarning, Note: res.Note,
 	}
 	return nil
+}
+
+// rootThought is where a new branch without a parent branch starts: the
+// first root thought of the main branch (the session's root, the thought
+// every line of reasoning shares), or nil when main has no thought yet; the
+// branch's first thought is then a root of its own, beside main under the
+// session's goal.
+func rootThought(ctx context.Context, tx thinkgraph.Tx, sessionID string) (*thinkgraph.Thought, error) {
+	none := ""
+	first, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sessionID, BranchID: thinkgraph.DefaultBranch, ParentID: &none})
+	if err != nil || len(first) == 0 {
+		return nil, err
+	}
+	return &first[0], nil
 }

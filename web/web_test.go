@@ -247,3 +247,48 @@ func TestViewerEventsOnNewThought(t *testing.T) {
 		t.Fatal("no change event")
 	}
 }
+
+// The panel's overview: the goal, branches with their evaluation, what the
+// analyses found and the unexplored alternatives, in the graph document.
+func TestViewerOverview(t *testing.T) {
+	srv, svc := newTestViewer(t)
+	ctx := context.Background()
+	ref := reasoning.SessionRef{ID: "ov", Explicit: true, Tenant: "a"}
+	bt := reasoning.NewBranchThinking(svc)
+	goal := "Pick a <session> store"
+	if _, err := bt.Command(ctx, reasoning.CommandInput{Session: ref, Type: "setGoal", Goal: &goal}); err != nil {
+		t.Fatal(err)
+	}
+	for _, th := range []reasoning.BranchThoughtInput{
+		{Content: "The cache is fast", Type: "analysis"},
+		{Content: "The cache is not fast", Type: "critique"},
+		{Content: "Use PostgreSQL", Type: "hypothesis", BranchID: "pg"},
+	} {
+		th.Session = ref
+		if _, err := bt.AddThought(ctx, th); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, body := get(t, srv, "tok-a", "/sessions/ov/graph")
+	if code != 200 {
+		t.Fatal(code, body)
+	}
+	var doc struct {
+		Data struct {
+			Overview overview `json:"overview"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ov := doc.Data.Overview
+	if ov.Goal != "Pick a <session> store" || len(ov.Branches) != 2 || ov.Branches[0].ID != "main" || ov.Branches[0].Thoughts != 2 {
+		t.Errorf("overview: %+v", ov)
+	}
+	if len(ov.Contradictions) != 1 || fmt.Sprint(ov.Contradictions[0].Steps) != "[1 2]" {
+		t.Errorf("contradictions: %+v", ov.Contradictions)
+	}
+	if _, _, page := get(t, srv, "tok-a", "/sessions/ov"); !strings.Contains(page, `id="tg-overview"`) || strings.Contains(page, "<session>") {
+		t.Error("the page has no overview, or raw user text")
+	}
+}
