@@ -218,8 +218,8 @@ type BranchThoughtResult struct {
 }
 
 // branchNotFound is a BranchNotFoundError listing the session's branches.
-func branchNotFound(ctx context.Context, tx thinkgraph.Tx, sessionID, field, id string) error {
-	bs, err := tx.Branches(ctx, sessionID)
+func branchNotFound(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, field, id string) error {
+	bs, err := tx.Branches(ctx, sess.Key)
 	if err != nil {
 		return err
 	}
@@ -233,16 +233,16 @@ func branchNotFound(ctx context.Context, tx thinkgraph.Tx, sessionID, field, id 
 	}
 	return &thinkgraph.Error{
 		Code: thinkgraph.CodeBranchNotFound, Field: field, Expected: "one of: " + strings.Join(ids, ", "), Received: clip(id, 64),
-		Message:     fmt.Sprintf("'%s': branch %q does not exist in session %q", field, clip(id, 64), sessionID),
+		Message:     fmt.Sprintf("'%s': branch %q does not exist in session %q", field, clip(id, 64), sess.ID),
 		Suggestions: sugg,
 	}
 }
 
 // branchOf loads a branch named by a caller's field.
-func branchOf(ctx context.Context, tx thinkgraph.Tx, sessionID, field, id string) (*thinkgraph.Branch, error) {
-	b, err := tx.Branch(ctx, sessionID, id)
+func branchOf(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, field, id string) (*thinkgraph.Branch, error) {
+	b, err := tx.Branch(ctx, sess.Key, id)
 	if errors.Is(err, thinkgraph.ErrNotFound) {
-		return nil, branchNotFound(ctx, tx, sessionID, field, id)
+		return nil, branchNotFound(ctx, tx, sess, field, id)
 	}
 	return b, err
 }
@@ -340,11 +340,11 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 	if target == "" {
 		target = thinkgraph.DefaultBranch
 	}
-	branches, err := tx.Branches(ctx, sess.ID)
+	branches, err := tx.Branches(ctx, sess.Key)
 	if err != nil {
 		return err
 	}
-	links, err := tx.Links(ctx, sess.ID)
+	links, err := tx.Links(ctx, sess.Key)
 	if err != nil {
 		return err
 	}
@@ -355,7 +355,7 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 	b := byID[target]
 	if in.ParentBranchID != "" {
 		if _, ok := byID[in.ParentBranchID]; !ok {
-			return branchNotFound(ctx, tx, sess.ID, "parentBranchId", in.ParentBranchID)
+			return branchNotFound(ctx, tx, sess, "parentBranchId", in.ParentBranchID)
 		}
 		if in.ParentBranchID == target {
 			return circular("parentBranchId", in.ParentBranchID, []string{target, target}, "branch %q cannot be its own parent", target)
@@ -363,7 +363,7 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 	}
 	for i, c := range in.CrossRefs {
 		if _, ok := byID[c.ToBranch]; !ok {
-			return branchNotFound(ctx, tx, sess.ID, fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch)
+			return branchNotFound(ctx, tx, sess, fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch)
 		}
 		if c.ToBranch == target {
 			return circular(fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch, []string{target, target}, "a thought of branch %q cannot cross-reference its own branch", target)
@@ -404,9 +404,9 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 				parent = ""
 			}
 		}
-		b = &thinkgraph.Branch{SessionID: sess.ID, ID: target, State: "active", Priority: 1, ParentBranchID: parent, CreatedAt: now, UpdatedAt: now}
+		b = &thinkgraph.Branch{Session: sess.Key, ID: target, State: "active", Priority: 1, ParentBranchID: parent, CreatedAt: now, UpdatedAt: now}
 		if parent != "" {
-			last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: parent, Last: 1})
+			last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: parent, Last: 1})
 			if err != nil {
 				return err
 			}
@@ -423,7 +423,7 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 		}
 		branches = append(branches, *b)
 	} else {
-		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: target, Last: 1})
+		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: target, Last: 1})
 		if err != nil {
 			return err
 		}
@@ -478,12 +478,12 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 		return err
 	}
 	for _, c := range in.CrossRefs {
-		l := &thinkgraph.Link{ID: NewID(), SessionID: sess.ID, FromBranch: target, ToBranch: c.ToBranch, FromThought: th.ID,
+		l := &thinkgraph.Link{ID: NewID(), Session: sess.Key, FromBranch: target, ToBranch: c.ToBranch, FromThought: th.ID,
 			Type: c.Type, Reason: c.Reason, CreatedAt: now, Strength: 0.5}
 		if c.Strength != nil {
 			l.Strength = *c.Strength
 		}
-		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: c.ToBranch, Last: 1})
+		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: c.ToBranch, Last: 1})
 		if err != nil {
 			return err
 		}
@@ -519,7 +519,7 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 	if bs := st.branches[target]; s.sem != nil && vec != nil && bs != nil && st.current {
 		n = bs.n
 	} else {
-		all, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: target})
+		all, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: target})
 		if err != nil {
 			return err
 		}

@@ -190,7 +190,7 @@ func (st *btState) sync(ctx context.Context, bt *BranchThinking, tx thinkgraph.T
 		}
 	}
 	if st.step < sess.StepCount {
-		docs, _, err := bt.svc.Docs(ctx, tx, sess.ID)
+		docs, _, err := bt.svc.Docs(ctx, tx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -252,7 +252,7 @@ func (st *btState) ensureTracker(ctx context.Context, bt *BranchThinking, tx thi
 	}
 	var own []semantic.Doc
 	if b != nil && b.n > 0 {
-		docs, _, err := bt.svc.Docs(ctx, tx, sess.ID)
+		docs, _, err := bt.svc.Docs(ctx, tx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -331,10 +331,10 @@ const (
 // semantic.FindContradictions; afterwards each new thought is compared with
 // its nearest neighbours (semantic.Index.TopK), so a call costs in
 // proportion to what was added since the last one.
-func (st *btState) contradictions(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, sessionID string) (semantic.ContradictionReport, string, error) {
+func (st *btState) contradictions(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, session thinkgraph.SessionKey) (semantic.ContradictionReport, string, error) {
 	var rep semantic.ContradictionReport
 	var search string
-	err := bt.svc.docsView(ctx, tx, sessionID, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+	err := bt.svc.docsView(ctx, tx, session, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
 		rep, search = st.contradictionsIn(bt, docs, byID, idx)
 		return nil
 	})
@@ -409,11 +409,11 @@ func (st *btState) contradictionsIn(bt *BranchThinking, docs []semantic.Doc, byI
 // fn must neither keep nor modify docs or byID. The documents carry no
 // DependsOn edges from links (use Docs for analyses that need them). At
 // 10,000 thoughts the copy Docs makes is most of the cost of a search.
-func (s *Service) docsView(ctx context.Context, tx thinkgraph.Tx, sessionID string, fn func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error) error {
+func (s *Service) docsView(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, fn func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error) error {
 	if s.sem == nil {
 		return errNoSemantic
 	}
-	sd := s.sem.session(sessionID)
+	sd := s.sem.session(session)
 	sd.mu.Lock()
 	defer sd.mu.Unlock()
 	if err := s.refreshDocs(ctx, tx, sd); err != nil {

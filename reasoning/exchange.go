@@ -106,15 +106,15 @@ type ExchangeLink struct {
 
 // ExportSession builds the exchange document of a session in tx.
 func ExportSession(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, now time.Time) (*Exchange, error) {
-	bs, err := tx.Branches(ctx, sess.ID)
+	bs, err := tx.Branches(ctx, sess.Key)
 	if err != nil {
 		return nil, err
 	}
-	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID})
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key})
 	if err != nil {
 		return nil, err
 	}
-	links, err := tx.Links(ctx, sess.ID)
+	links, err := tx.Links(ctx, sess.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +337,7 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
 		rep.Conflicts, rep.Vectors = rep.Conflicts[:0], 0
 		if doc.Session.ID != "" {
-			if _, err := tx.Session(ctx, doc.Session.ID); err == nil {
+			if _, err := tx.Session(ctx, tenant, doc.Session.ID); err == nil {
 				rep.Conflicts = append(rep.Conflicts, fmt.Sprintf("session %q already exists in this store; the document was imported as the new session %q", doc.Session.ID, rep.SessionID))
 			}
 		}
@@ -365,14 +365,14 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 			return err
 		}
 		for _, b := range doc.Branches {
-			if err := tx.PutBranch(ctx, &thinkgraph.Branch{SessionID: sess.ID, ID: b.ID, State: b.State, Priority: b.Priority,
+			if err := tx.PutBranch(ctx, &thinkgraph.Branch{Session: sess.Key, ID: b.ID, State: b.State, Priority: b.Priority,
 				ParentBranchID: b.ParentBranchID, ForkThoughtID: ids[b.ForkThoughtID], CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt}); err != nil {
 				return err
 			}
 		}
 		var tvs []thinkgraph.Vector
 		for i, t := range doc.Thoughts {
-			th := &thinkgraph.Thought{ID: ids[t.ID], SessionID: sess.ID, BranchID: t.BranchID, ParentID: ids[t.ParentID], Step: t.Step,
+			th := &thinkgraph.Thought{ID: ids[t.ID], Session: sess.Key, BranchID: t.BranchID, ParentID: ids[t.ParentID], Step: t.Step,
 				Content: t.Content, Type: t.Type, Confidence: t.Confidence, KeyPoints: t.KeyPoints, BranchPoint: t.BranchPoint,
 				Alternative: t.Alternative, Selected: t.Selected, RevisesID: ids[t.RevisesID], Author: t.Author, Tool: t.Tool,
 				Metadata: t.Metadata, CreatedAt: t.CreatedAt}
@@ -383,7 +383,7 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 				return err
 			}
 			if v := vectorAt(vecs, i); v != nil && s.sem != nil {
-				tvs = append(tvs, thinkgraph.Vector{ThoughtID: th.ID, SessionID: sess.ID, Model: s.sem.cfg.Embedder.Model(), Dim: len(v), Values: v, CreatedAt: s.now()})
+				tvs = append(tvs, thinkgraph.Vector{ThoughtID: th.ID, Session: sess.Key, Model: s.sem.cfg.Embedder.Model(), Dim: len(v), Values: v, CreatedAt: s.now()})
 			}
 		}
 		if len(tvs) > 0 {
@@ -395,7 +395,7 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 		for _, l := range doc.Links {
 			n := NewID()
 			rep.LinkIDs[l.ID] = n
-			if err := tx.AddLink(ctx, &thinkgraph.Link{ID: n, SessionID: sess.ID, FromBranch: l.FromBranch, ToBranch: l.ToBranch,
+			if err := tx.AddLink(ctx, &thinkgraph.Link{ID: n, Session: sess.Key, FromBranch: l.FromBranch, ToBranch: l.ToBranch,
 				FromThought: ids[l.FromThought], ToThought: ids[l.ToThought], Type: l.Type, Reason: l.Reason, Strength: l.Strength, CreatedAt: l.CreatedAt}); err != nil {
 				return err
 			}

@@ -183,17 +183,17 @@ func (l *Loader) Load(ctx context.Context, ref reasoning.SessionRef, analyze boo
 	err := l.Svc.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		g.Session = *sess
 		var err error
-		if g.Branches, err = tx.Branches(ctx, sess.ID); err != nil {
+		if g.Branches, err = tx.Branches(ctx, sess.Key); err != nil {
 			return err
 		}
-		if g.Thoughts, err = tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID}); err != nil {
+		if g.Thoughts, err = tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key}); err != nil {
 			return err
 		}
-		if g.Links, err = tx.Links(ctx, sess.ID); err != nil {
+		if g.Links, err = tx.Links(ctx, sess.Key); err != nil {
 			return err
 		}
 		if analyze {
-			g.Analysis = l.analyze(ctx, tx, sess.ID)
+			g.Analysis = l.analyze(ctx, tx, sess.Key)
 		}
 		return nil
 	})
@@ -216,8 +216,8 @@ func (l *Loader) contradictor() (*semantic.Contradictor, error) {
 	return l.judge, nil
 }
 
-func (l *Loader) analyze(ctx context.Context, tx thinkgraph.Tx, sessionID string) *Analysis {
-	docs, idx, err := l.Svc.Docs(ctx, tx, sessionID)
+func (l *Loader) analyze(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey) *Analysis {
+	docs, idx, err := l.Svc.Docs(ctx, tx, session)
 	if err != nil {
 		return &Analysis{Unavailable: thinkgraph.AsError(err).Message}
 	}

@@ -80,7 +80,7 @@ func TestViewerEscapesUserText(t *testing.T) {
 	think(t, svc, "a", "evil-1", "The cache is fast", 0.9)
 	think(t, svc, "a", "evil-1", "The cache is not fast", 0.8)
 	if err := svc.Store().Update(ctx, func(tx thinkgraph.Tx) error {
-		s, err := tx.LockSession(ctx, "evil-1")
+		s, err := tx.LockSession(ctx, "a", "evil-1")
 		if err != nil {
 			return err
 		}
