@@ -139,14 +139,8 @@ func (in *BranchThoughtInput) validate(maxLen int) error {
 			return err
 		}
 	}
-	if len(in.KeyPoints) > MaxKeyPoints {
-		return thinkgraph.Invalid("keyPoints", fmt.Sprintf("at most %d key points", MaxKeyPoints), fmt.Sprint(len(in.KeyPoints)),
-			"'keyPoints' has %d entries; at most %d are allowed", len(in.KeyPoints), MaxKeyPoints)
-	}
-	for i, k := range in.KeyPoints {
-		if err := validateContent(fmt.Sprintf("keyPoints[%d]", i), k, 500); err != nil {
-			return err
-		}
+	if err := validateKeyPoints("keyPoints", in.KeyPoints); err != nil {
+		return err
 	}
 	if len(in.CrossRefs) > MaxCrossRefs {
 		return thinkgraph.Invalid("crossRefs", fmt.Sprintf("at most %d cross-references", MaxCrossRefs), fmt.Sprint(len(in.CrossRefs)),
@@ -160,20 +154,49 @@ func (in *BranchThoughtInput) validate(maxLen int) error {
 		if err := ValidateBranchID(f+".toBranch", c.ToBranch); err != nil {
 			return err
 		}
-		if !slices.Contains(CrossRefTypes, c.Type) {
-			return thinkgraph.Invalid(f+".type", "one of: "+strings.Join(CrossRefTypes, ", "), clip(c.Type, 40),
-				"'%s.type' must be one of %s", f, strings.Join(CrossRefTypes, ", "))
-		}
-		if len([]rune(c.Reason)) > 2000 {
-			return thinkgraph.Invalid(f+".reason", "at most 2000 characters", fmt.Sprintf("%d characters", len([]rune(c.Reason))), "'%s.reason' is too long", f)
-		}
-		if c.Strength != nil {
-			if err := ValidateConfidence(f+".strength", c.Strength); err != nil {
-				return err
-			}
+		if err := validateLink(f, c.Type, c.Reason, c.Strength); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// maxKeyPointLength and maxLinkReasonLength bound a key point and the
+// reason of a cross-reference, in characters.
+const (
+	maxKeyPointLength   = 500
+	maxLinkReasonLength = 2000
+)
+
+// validateKeyPoints checks the key points of a thought (field names them):
+// at most MaxKeyPoints texts of at most maxKeyPointLength characters.
+func validateKeyPoints(field string, kps []string) error {
+	if len(kps) > MaxKeyPoints {
+		return thinkgraph.Invalid(field, fmt.Sprintf("at most %d key points", MaxKeyPoints), fmt.Sprint(len(kps)),
+			"'%s' has %d entries; at most %d are allowed", field, len(kps), MaxKeyPoints)
+	}
+	for i, k := range kps {
+		if err := validateContent(fmt.Sprintf("%s[%d]", field, i), k, maxKeyPointLength); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateLink checks a cross-reference (f names it): its type one of
+// CrossRefTypes, its reason none or a text of at most maxLinkReasonLength
+// characters, its strength, if given, from 0 to 1.
+func validateLink(f, typ, reason string, strength *float64) error {
+	if !slices.Contains(CrossRefTypes, typ) {
+		return thinkgraph.Invalid(f+".type", "one of: "+strings.Join(CrossRefTypes, ", "), clip(typ, 40),
+			"'%s.type' must be one of %s", f, strings.Join(CrossRefTypes, ", "))
+	}
+	if reason != "" {
+		if err := validateContent(f+".reason", reason, maxLinkReasonLength); err != nil {
+			return err
+		}
+	}
+	return ValidateConfidence(f+".strength", strength)
 }
 
 // OverlapWarning says that an added thought fits another branch clearly
