@@ -24,7 +24,7 @@ type BranchThinking struct {
 	svc *Service
 
 	mu     sync.Mutex
-	states map[string]*list.Element // of *btState
+	states map[refKey]*list.Element // of *btState
 	lru    *list.List
 	max    int
 	// gen writes counterfactuals and syntheses with a language model; nil
@@ -43,7 +43,7 @@ func NewBranchThinking(svc *Service) *BranchThinking {
 	if svc.sem != nil {
 		max = svc.sem.cfg.MaxSessions
 	}
-	return &BranchThinking{svc: svc, states: map[string]*list.Element{}, lru: list.New(), max: max}
+	return &BranchThinking{svc: svc, states: map[refKey]*list.Element{}, lru: list.New(), max: max}
 }
 
 // Service returns the service the tool runs on.
@@ -52,8 +52,8 @@ func (bt *BranchThinking) Service() *Service { return bt.svc }
 // btState is the analysis state of one session. Its mutex is held for a
 // whole tool call.
 type btState struct {
-	mu sync.Mutex
-	id string
+	mu  sync.Mutex
+	key refKey
 	// writing is set while a write transaction may have changed the state;
 	// if the transaction fails or is retried the state is reset.
 	writing bool
@@ -88,20 +88,21 @@ type btBranch struct {
 // each; the map is emptied when it is full).
 const maxVerdicts = 1 << 17
 
-func (bt *BranchThinking) stateOf(id string) *btState {
+func (bt *BranchThinking) stateOf(ref SessionRef) *btState {
+	key := ref.key()
 	bt.mu.Lock()
 	defer bt.mu.Unlock()
-	if el, ok := bt.states[id]; ok {
+	if el, ok := bt.states[key]; ok {
 		bt.lru.MoveToFront(el)
 		return el.Value.(*btState)
 	}
-	st := &btState{id: id}
+	st := &btState{key: key}
 	st.reset()
-	bt.states[id] = bt.lru.PushFront(st)
+	bt.states[key] = bt.lru.PushFront(st)
 	for bt.lru.Len() > bt.max {
 		old := bt.lru.Back()
 		bt.lru.Remove(old)
-		delete(bt.states, old.Value.(*btState).id)
+		delete(bt.states, old.Value.(*btState).key)
 	}
 	return st
 }
@@ -109,7 +110,7 @@ func (bt *BranchThinking) stateOf(id string) *btState {
 // withState runs fn with the session's state locked; a failed write resets
 // the state.
 func (bt *BranchThinking) withState(ctx context.Context, ref SessionRef, fn func(st *btState) error) error {
-	st := bt.stateOf(ref.ID)
+	st := bt.stateOf(ref)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.current = false

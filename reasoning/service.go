@@ -94,6 +94,12 @@ func (r SessionRef) tenant() string {
 	return r.Tenant
 }
 
+// refKey names a session before it is read: session ids are unique only
+// within a tenant, so caches of sessions by id key them by both.
+type refKey struct{ tenant, id string }
+
+func (r SessionRef) key() refKey { return refKey{r.tenant(), r.ID} }
+
 // ValidateSessionID checks a caller-supplied session id.
 func ValidateSessionID(id string) error {
 	if !thinkgraph.ValidName(id, 128, "._:@-") {
