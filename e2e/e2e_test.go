@@ -1,6 +1,6 @@
 // Package e2e runs thinkgraph end to end through the official MCP TypeScript
 // SDK clients (npm @modelcontextprotocol/sdk v1 and @modelcontextprotocol/client
-// v2, pinned in package-lock.json): client.mjs and sampling.mjs spawn the
+// v2, pinned in package-lock.json): client.mjs, sampling.mjs and tools.mjs spawn the
 // binary over stdio and assert on every answer.
 //
 // It needs Node and the npm packages: npm ci --prefix e2e.
@@ -8,6 +8,8 @@ package e2e
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,6 +31,19 @@ func TestTypeScriptSDKClient(t *testing.T) {
 func TestTypeScriptSDKSampling(t *testing.T) {
 	binary, tmp := setup(t, "sdk", "client")
 	runNode(t, "sampling.mjs", binary, tmp)
+}
+
+// TestTypeScriptSDKToolLists: the tools a client is offered under the
+// default settings, each toolset and with a provider configured (an
+// OpenAI-compatible endpoint that fails the test if listing calls it).
+func TestTypeScriptSDKToolLists(t *testing.T) {
+	binary, tmp := setup(t, "sdk")
+	provider := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("listing tools called the provider: %s %s", r.Method, r.URL)
+		http.Error(w, "unexpected", http.StatusInternalServerError)
+	}))
+	defer provider.Close()
+	runNode(t, "tools.mjs", binary, tmp, provider.URL+"/v1")
 }
 
 // setup skips (or, under CI, fails) when node or the named npm packages

@@ -55,9 +55,14 @@ async function run(label, client, transport, stderr) {
     check(v >= "2026-07-28", "v2: negotiated protocol 2026-07-28 or later (multi round-trip sampling)", v);
   }
   const text = (res) => res.content?.[0]?.text ?? "";
+  // A client that declared sampling gets the LLM-backed tools listed
+  // though no provider is configured.
+  const names = (await client.listTools()).tools.map((t) => t.name);
+  check(["reasoning_linear", "reasoning_reflection", "confer", "planner"].every((n) => names.includes(n)),
+    `${label}: the LLM-backed tools are listed to a client that declared sampling`, names);
   try {
-    const lin = await client.callTool({ name: "reasoning.linear", arguments: { content: `hello from ${label}` } });
-    check(!lin.isError, `${label}: reasoning.linear succeeds`, text(lin));
+    const lin = await client.callTool({ name: "reasoning_linear", arguments: { content: `hello from ${label}` } });
+    check(!lin.isError, `${label}: reasoning_linear succeeds`, text(lin));
     const out = lin.structuredContent ?? {};
     eq(out.content, `answer to: hello from ${label}`, `${label}: linear answer is the client's model's`);
     eq(out.confidence, 0.7, `${label}: linear confidence`);
@@ -65,10 +70,10 @@ async function run(label, client, transport, stderr) {
     eq(requests.length, 1, `${label}: one sampling request for linear`);
 
     const refl = await client.callTool({
-      name: "reasoning.reflection",
+      name: "reasoning_reflection",
       arguments: { thought_id: out.thought_id, session_id: out.session_id, iterations: 3 },
     });
-    check(!refl.isError, `${label}: reasoning.reflection succeeds`, text(refl));
+    check(!refl.isError, `${label}: reasoning_reflection succeeds`, text(refl));
     const its = refl.structuredContent?.iterations ?? [];
     eq(its.length, 3, `${label}: three reflection iterations`);
     eq(its[2]?.improved_thought, `better: better: better: answer to: hello from ${label}`, `${label}: each iteration refines the last`);

@@ -96,7 +96,7 @@ func TestTokensAndTenantIsolation(t *testing.T) {
 		t.Fatal("a wrong token was accepted")
 	}
 	srv, reg := thinkgraphServer(t)
-	url, _, _ := start(t, New(srv, false, Options{Tokens: tokens, Metrics: reg}))
+	url, _, _ := start(t, New(srv, false, Options{Tokens: tokens, Metrics: reg, MetricsTenants: []string{"alice"}}))
 
 	if _, err := connect(t, url, ""); err == nil {
 		t.Fatal("connected without a token")
@@ -312,7 +312,7 @@ func TestMultiRoundTripSamplingStateless(t *testing.T) {
 	if text, isErr := callText(t, alice, "think", map[string]any{"thought": "start", "session_id": "s"}); isErr {
 		t.Fatal(text)
 	}
-	text, isErr := callText(t, alice, "reasoning.linear", map[string]any{"content": "go on", "session_id": "s"})
+	text, isErr := callText(t, alice, "reasoning_linear", map[string]any{"content": "go on", "session_id": "s"})
 	if isErr || !strings.Contains(text, "from the client's model") {
 		t.Fatal(text)
 	}
@@ -320,7 +320,7 @@ func TestMultiRoundTripSamplingStateless(t *testing.T) {
 	// Bob cannot resume alice's suspended call, even with its state.
 	manual := sampler(true, tokA)
 	args := map[string]any{"content": "and then?", "session_id": "s"}
-	first, err := manual.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning.linear", Arguments: args})
+	first, err := manual.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning_linear", Arguments: args})
 	if err != nil || !first.NeedsInput() {
 		t.Fatalf("%+v %v", first, err)
 	}
@@ -329,11 +329,11 @@ func TestMultiRoundTripSamplingStateless(t *testing.T) {
 		responses[id] = &mcp.CreateMessageWithToolsResult{Model: "m", Role: "assistant", Content: []mcp.Content{&mcp.TextContent{Text: "resumed"}}}
 	}
 	bob := sampler(true, tokB)
-	res, err := bob.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning.linear", Arguments: args, RequestState: first.RequestState, InputResponses: responses})
+	res, err := bob.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning_linear", Arguments: args, RequestState: first.RequestState, InputResponses: responses})
 	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "requestState") {
 		t.Fatalf("bob resumed alice's call: %+v %v", res, err)
 	}
-	res, err = manual.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning.linear", Arguments: args, RequestState: first.RequestState, InputResponses: responses})
+	res, err = manual.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning_linear", Arguments: args, RequestState: first.RequestState, InputResponses: responses})
 	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"content":"resumed"`) {
 		t.Fatalf("%+v %v", res, err)
 	}

@@ -17,13 +17,11 @@ import (
 
 // The seed 000 tool: branch-thinking.
 
-const branchDescription = `Multi-path reasoning on the session graph: named branches of typed thoughts with cross-references, semantic analysis (similarity, contradictions, circular reasoning, drift, knowledge gaps, evaluation) and persistence.
+const branchDescription = `Multi-path reasoning on the session graph: named branches of typed thoughts with cross-references, and checks of the reasoning (similarity, contradictions, circular reasoning, drift, knowledge gaps, evaluation, strongest paths, counterfactuals, dialectical synthesis).
+Send EITHER a thought (content, type, ...; returns thoughtId, branchId, the branch's state and, when on, an evaluation) OR a command {"command": {"type": ..., "data": {...}}} (its data fields are listed under command.data). Errors carry code, details {field, expected, received} and suggestions.`
 
-Send EITHER a thought OR a command (not both):
-- Thought: content (required), type (required: analysis, hypothesis, validation, synthesis, observation, question, answer, example, counterexample, critique), branchId (default: the active branch; a new id creates the branch, forking from parentBranchId or the active branch), confidence 0..1, keyPoints [strings], parentBranchId, crossRefs [{toBranch, type: builds_upon|contradictory|complementary|alternative, reason, strength 0..1}]. Returns thoughtId, branchId, branchState, branchPriority, numThoughts, activeBranch, evaluation (when auto-evaluation is on), overlapWarning (when the thought fits another branch clearly better).
-- Command: {"command": {"type": ..., "data": {...}}}. Command-level fields (branchId, goal, or any data field) may also be given directly inside command. Commands and their data:
-  list; focus {branchId}; history {branchId?}; evaluate {branchId?}; statistics; findContradictions {limit?}; detectCircular; findStrongestPaths {topK?=3}; findSimilar {query, limit?=5}; jumpToRelated {thoughtId, limit?=3} (moves focus to that thought's branch); semanticPath {fromThoughtId, toThoughtId, minSimilarity?}; setGoal {goal}; toggleAutoEval; configAutoEval {enabled?, thresholds?{excellent, good, moderate}, suggestPivotThreshold?}; compareProfiles; suggestMerges {minSimilarity?}; detectDrift {threshold?}; generateCounterfactuals {branchId?, count?=3}; detectKnowledgeGaps; synthesizeDialectical {branches?: [thesis, antithesis, ...]}; prune {threshold?} (marks weak branches "pruned", deletes nothing); export; import {data = the document returned by export; restored as a new session}; suggestTools.
-Every call takes an optional session_id; every response names the session it used. Errors carry error, code (ValidationError, BranchNotFoundError, ThoughtNotFoundError, CircularReferenceError, SemanticModelError), details {field, expected, received} and suggestions.`
+// commandData documents each command's data fields (command.data).
+const commandData = `The command's fields (they may also sit directly in command): list; focus {branchId}; history {branchId?}; evaluate {branchId?}; statistics; findContradictions {limit?}; detectCircular; findStrongestPaths {topK?=3}; findSimilar {query, limit?=5}; jumpToRelated {thoughtId, limit?=3} (moves focus to that thought's branch); semanticPath {fromThoughtId, toThoughtId, minSimilarity?}; setGoal {goal}; toggleAutoEval; configAutoEval {enabled?, thresholds?{excellent, good, moderate}, suggestPivotThreshold?}; compareProfiles; suggestMerges {minSimilarity?}; detectDrift {threshold?}; generateCounterfactuals {branchId?, count?=3}; detectKnowledgeGaps; synthesizeDialectical {branches?: [thesis, antithesis, ...]}; prune {threshold?} (marks weak branches "pruned", deletes nothing); export; import {data = the document returned by export; restored as a new session}; suggestTools; judge {thoughtId, otherThoughtId, verdict: contradiction|compatible|circular|not_circular, reason?} (answers a candidate of findContradictions or detectCircular; stored and counted by every analysis).`
 
 // commandFields lists the data fields each command takes.
 var commandFields = map[string][]string{
@@ -33,6 +31,7 @@ var commandFields = map[string][]string{
 	"toggleAutoEval": {}, "configAutoEval": {"enabled", "thresholds", "suggestPivotThreshold"}, "compareProfiles": {},
 	"suggestMerges": {"minSimilarity"}, "detectDrift": {"threshold"}, "generateCounterfactuals": {"branchId", "count"},
 	"detectKnowledgeGaps": {}, "synthesizeDialectical": {"branches"}, "prune": {"threshold"}, "export": {}, "import": nil, "suggestTools": {},
+	"judge": {"thoughtId", "otherThoughtId", "verdict", "reason"},
 }
 
 // thoughtFields are the fields of the thought form.
@@ -77,7 +76,7 @@ func branchInputSchema() *jsonschema.Schema {
 				Required: []string{"type"},
 				Properties: map[string]*jsonschema.Schema{
 					"type":     {Type: "string", Enum: cmds},
-					"data":     {Description: "Command-specific data (see the tool description); for import, the exported document."},
+					"data":     {Description: commandData},
 					"branchId": str("Branch for focus, history, evaluate, generateCounterfactuals."),
 					"goal":     str("Goal for setGoal."),
 				}},
@@ -309,7 +308,8 @@ func parseCommand(a *args) (*reasoning.CommandInput, error) {
 	for _, f := range []struct {
 		name string
 		dst  *string
-	}{{"query", &in.Query}, {"thoughtId", &in.ThoughtID}, {"fromThoughtId", &in.FromThoughtID}, {"toThoughtId", &in.ToThoughtID}} {
+	}{{"query", &in.Query}, {"thoughtId", &in.ThoughtID}, {"fromThoughtId", &in.FromThoughtID}, {"toThoughtId", &in.ToThoughtID},
+		{"otherThoughtId", &in.OtherThoughtID}, {"verdict", &in.Verdict}, {"reason", &in.Reason}} {
 		if *f.dst, _, err = d.str(f.name); err != nil {
 			return nil, err
 		}

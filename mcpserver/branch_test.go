@@ -213,7 +213,7 @@ func plantedSession(s btSession) {
 	s.thought("Redis keeps sessions in memory with lower latency", "hypothesis", "branchId", "kv", "confidence", 0.7)
 	s.thought("The session store is fast because it keeps sessions in memory", "analysis", "branchId", "circle")
 	s.thought("Memory access has low latency", "observation", "branchId", "circle")
-	s.thought("The session store is fast because it keeps sessions in memory", "synthesis", "branchId", "circle")
+	s.thought("It keeps sessions in memory because the session store is fast", "synthesis", "branchId", "circle")
 	for _, c := range []string{"Database indexes speed up session lookups", "B-tree indexes on the session table speed up lookups",
 		"The query planner uses the session table indexes", "My cat enjoys sleeping in the afternoon sun",
 		"Gardening tomatoes requires daily watering", "The football match ended in a draw"} {
@@ -239,7 +239,7 @@ func TestBranchThinkingAnalysesFindPlantedProblems(t *testing.T) {
 		t.Fatalf("planted contradiction not found: %v", con)
 	}
 	circ := s.cmd("detectCircular", nil)
-	if circ["count"].(float64) < 1 || !strings.Contains(fmt.Sprint(circ), "restated_premise") {
+	if circ["count"].(float64) < 1 || !strings.Contains(fmt.Sprint(circ), "circular_support") {
 		t.Fatalf("planted circular argument not found: %v", circ)
 	}
 	drift := s.cmd("detectDrift", nil)

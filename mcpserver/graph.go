@@ -93,20 +93,18 @@ func (s *Server) addGraphTools() {
 		tool: &mcp.Tool{
 			Name:  "select_path",
 			Title: "Select a path",
-			Description: "Choose among alternative thoughts at a branch point. Give 'alternatives' (each {thought, confidence}) and the 0-based " +
-				"'selected_index' to follow: every alternative is recorded as a child of the current thought (which becomes a branch point), " +
-				"the chosen one is marked selected and becomes current; the others stay as unexplored alternatives (see get_unexplored_branches). " +
-				"To follow an alternative proposed earlier (e.g. after backtrack), give only its 'node_id': it is marked selected and becomes current.",
+			Description: "At a branch point, record alternatives as children of the current thought and follow the one at selected_index; " +
+				"the others stay unexplored. Or follow an earlier alternative by node_id alone. Returns the thought now current.",
 			InputSchema: &jsonschema.Schema{
 				Type: "object",
 				Properties: map[string]*jsonschema.Schema{
-					"alternatives": {Type: "array", Description: "The alternative thoughts, at most 20.", MaxItems: jsonschema.Ptr(reasoning.MaxAlternatives),
+					"alternatives": {Type: "array", Description: "Alternatives to record, at most 20.", MaxItems: jsonschema.Ptr(reasoning.MaxAlternatives),
 						Items: &jsonschema.Schema{Type: "object", Required: []string{"thought", "confidence"}, Properties: map[string]*jsonschema.Schema{
 							"thought":    {Type: "string"},
 							"confidence": {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1.0)},
 						}}},
 					"selected_index": {Type: "integer", Minimum: jsonschema.Ptr(0.0), Description: "0-based index of the alternative to follow."},
-					"node_id":        {Type: "string", Description: "Instead of alternatives: the node_id of an existing alternative to follow now."},
+					"node_id":        {Type: "string", Description: "Instead of alternatives: an earlier alternative to follow."},
 					"session_id":     sessionIDProp,
 				},
 			},
@@ -174,9 +172,8 @@ func (s *Server) addGraphTools() {
 		tool: &mcp.Tool{
 			Name:  "backtrack",
 			Title: "Backtrack",
-			Description: fmt.Sprintf("Return to the last high-confidence thought on the current path: walks from the current thought's parent toward the root "+
-				"to the nearest thought with confidence ≥ %.2g and makes it current (status success). Thoughts without a confidence are never targets. "+
-				"With no such thought the status is no_target and nothing changes.", threshold),
+			Description: fmt.Sprintf("When a path fails: make the nearest earlier thought with confidence ≥ %.2g current. "+
+				"Returns it (status success), or status no_target and changes nothing.", threshold),
 			InputSchema: sessionOnlySchema(),
 			Annotations: graphAnnotations("Backtrack", false, false),
 		},
@@ -210,7 +207,7 @@ func (s *Server) addGraphTools() {
 		tool: &mcp.Tool{
 			Name:        "show_current_path",
 			Title:       "Show the current path",
-			Description: "Show the thinking path from the root to the current thought: each node's id, thought, confidence and whether it is a branch point.",
+			Description: "The path from the root to the current thought: each node's id, thought, confidence and whether it is a branch point.",
 			InputSchema: sessionOnlySchema(),
 			Annotations: graphAnnotations("Show the current path", true, true),
 		},
@@ -237,10 +234,9 @@ func (s *Server) addGraphTools() {
 
 	s.addTool(toolDef{
 		tool: &mcp.Tool{
-			Name:  "get_unexplored_branches",
-			Title: "Get unexplored branches",
-			Description: "List every branch point of the session that has alternatives never selected, with those alternatives. " +
-				"Follow one with select_path {node_id}.",
+			Name:        "get_unexplored_branches",
+			Title:       "Get unexplored branches",
+			Description: "Branch points with alternatives never selected, and those alternatives; follow one with select_path {node_id}.",
 			InputSchema: sessionOnlySchema(),
 			Annotations: graphAnnotations("Get unexplored branches", true, true),
 		},

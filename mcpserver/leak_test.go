@@ -90,7 +90,7 @@ func TestNoGoroutineLeakOnCancelledLLMCall(t *testing.T) {
 	callCtx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
-		_, err := cs.CallTool(callCtx, &mcp.CallToolParams{Name: "reasoning.linear", Arguments: map[string]any{"content": "think slowly"}})
+		_, err := cs.CallTool(callCtx, &mcp.CallToolParams{Name: "reasoning_linear", Arguments: map[string]any{"content": "think slowly"}})
 		done <- err
 	}()
 	<-started

@@ -51,7 +51,7 @@ func TestSamplingMultiRoundTrip(t *testing.T) {
 	cs, got := e.modernSampler(false, func(int, *mcp.CreateMessageWithToolsParams) string {
 		return `{"thought": "sampled answer", "confidence": 0.7}`
 	})
-	out := mustCall(t, cs, "reasoning.linear", map[string]any{"content": "hello"})
+	out := mustCall(t, cs, "reasoning_linear", map[string]any{"content": "hello"})
 	if out["content"] != "sampled answer" || out["confidence"] != 0.7 || out["model"] != "client-model" || len(got()) != 1 {
 		t.Fatalf("%v (%d sampling requests)", out, len(got()))
 	}
@@ -68,7 +68,7 @@ func TestSamplingMultiRoundTrip(t *testing.T) {
 	}
 
 	// A tool that asks the model several times takes one round per call.
-	refl := mustCall(t, cs, "reasoning.reflection", map[string]any{"thought_id": out["thought_id"], "session_id": sid, "iterations": 3})
+	refl := mustCall(t, cs, "reasoning_reflection", map[string]any{"thought_id": out["thought_id"], "session_id": sid, "iterations": 3})
 	its := refl["iterations"].([]any)
 	if len(its) != 3 || len(got()) != 4 {
 		t.Fatalf("%d iterations, %d sampling requests: %v", len(its), len(got()), refl)
@@ -99,7 +99,7 @@ func TestSamplingMultiRoundTripByHand(t *testing.T) {
 	args := map[string]any{"content": "plan the migration", "session_id": "mrtr"}
 	mustCall(t, cs, "think", map[string]any{"thought": "start", "session_id": "mrtr"})
 
-	first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "reasoning.linear", Arguments: args})
+	first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "reasoning_linear", Arguments: args})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestSamplingMultiRoundTripByHand(t *testing.T) {
 
 	retry := func(state string, a map[string]any, responses mcp.InputResponseMap) *mcp.CallToolResult {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "reasoning.linear", Arguments: a, RequestState: state, InputResponses: responses})
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "reasoning_linear", Arguments: a, RequestState: state, InputResponses: responses})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,12 +188,12 @@ func TestSamplingMultiRoundTripAbandoned(t *testing.T) {
 	e := newTestEnv(t)
 	e.srv.suspended.ttl = 50 * time.Millisecond
 	cs, _ := e.modernSampler(true, func(int, *mcp.CreateMessageWithToolsParams) string { return "unused" })
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning.linear", Arguments: map[string]any{"content": "left alone", "session_id": "gone"}})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning_linear", Arguments: map[string]any{"content": "left alone", "session_id": "gone"}})
 	if err != nil || !res.IsError || res.NeedsInput() {
 		t.Fatalf("unknown session: want a tool error before any model call, got %+v %v", res, err)
 	}
 	mustCall(t, cs, "think", map[string]any{"thought": "start", "session_id": "gone"})
-	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning.linear", Arguments: map[string]any{"content": "left alone", "session_id": "gone"}})
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning_linear", Arguments: map[string]any{"content": "left alone", "session_id": "gone"}})
 	if err != nil || !res.NeedsInput() {
 		t.Fatalf("%+v %v", res, err)
 	}

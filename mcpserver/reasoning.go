@@ -11,14 +11,15 @@ import (
 	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
-// The reasoning.* tools of seed 002.
+// The reasoning tools of seed 002 (reasoning_linear, ...; seed 002 named them
+// reasoning.linear, ..., see Options.SeedToolNames).
 
 type linearOutput struct {
 	ThoughtID       string  `json:"thought_id" jsonschema:"id of the model's answer, stored as a thought of the session"`
 	SessionID       string  `json:"session_id"`
 	Content         string  `json:"content" jsonschema:"the reasoning the model wrote"`
 	Confidence      float64 `json:"confidence"`
-	PreviousThought *string `json:"previous_thought" jsonschema:"thought_id returned by the previous reasoning.linear call of this session; null on the first"`
+	PreviousThought *string `json:"previous_thought" jsonschema:"thought_id of the previous linear reasoning call of this session; null on the first"`
 	InputThoughtID  string  `json:"input_thought_id" jsonschema:"id of the stored input"`
 	Model           string  `json:"model,omitempty"`
 }
@@ -111,7 +112,7 @@ func (s *Server) reasoningInput(ctx context.Context, req *mcp.CallToolRequest, a
 func reasoningSchema(extra map[string]*jsonschema.Schema, required ...string) *jsonschema.Schema {
 	props := map[string]*jsonschema.Schema{
 		"content":    {Type: "string", Description: "The thought content to process"},
-		"session_id": {Type: "string", Description: "Optional session ID for context continuity (it must exist); omit it to use this connection's session"},
+		"session_id": {Type: "string", Description: "A session id from an earlier response (it must exist); omit it for this connection's own"},
 		"confidence": {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1.0), Description: "Confidence threshold (0.0-1.0)"},
 	}
 	for k, v := range extra {
@@ -124,15 +125,15 @@ func llmAnnotations(title string) *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{Title: title, DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(true)}
 }
 
-const providerNote = " The server calls a language model (Langbase pipes when LANGBASE_API_KEY is set, else the configured provider, else the client's own model through MCP sampling); the input and the answer are stored in the session graph, and every model call is logged as an invocation."
+const providerNote = " A language model answers (a Langbase pipe, the configured provider, or your client's model); input and answer are stored in the session."
 
 func (s *Server) addReasoningTools() {
 	s.addTool(toolDef{
 		llm: true,
 		tool: &mcp.Tool{
-			Name:        "reasoning.linear",
+			Name:        "reasoning_linear",
 			Title:       "Linear reasoning",
-			Description: "Single-pass sequential reasoning. Process a thought and get a logical continuation or analysis." + providerNote,
+			Description: "Single-pass reasoning: get a logical continuation or analysis of a thought. Returns the answer, its confidence and thought ids." + providerNote,
 			InputSchema: reasoningSchema(nil, "content"),
 			Annotations: llmAnnotations("Linear reasoning"),
 		},
@@ -154,10 +155,10 @@ func (s *Server) addReasoningTools() {
 	s.addTool(toolDef{
 		llm: true,
 		tool: &mcp.Tool{
-			Name:  "reasoning.tree",
+			Name:  "reasoning_tree",
 			Title: "Tree reasoning",
-			Description: "Explore 2-4 alternative lines of reasoning from one prompt; each is written as a branch of the session graph forking from the input, " +
-				"and the model recommends the most promising one." + providerNote,
+			Description: "Explore 2-4 alternative lines of reasoning, each a branch of the session graph. " +
+				"Returns the branches and the one the model recommends." + providerNote,
 			InputSchema: reasoningSchema(map[string]*jsonschema.Schema{
 				"num_branches": {Type: "integer", Minimum: jsonschema.Ptr(2.0), Maximum: jsonschema.Ptr(4.0), Description: "How many branches (2-4, default 3)"},
 			}, "content"),
@@ -189,10 +190,10 @@ func (s *Server) addReasoningTools() {
 	s.addTool(toolDef{
 		llm: true,
 		tool: &mcp.Tool{
-			Name:  "reasoning.divergent",
+			Name:  "reasoning_divergent",
 			Title: "Divergent reasoning",
-			Description: "Look at a problem from 2-5 clearly different perspectives, then synthesise. Perspectives are stored as alternative thoughts " +
-				"under the input, the synthesis as a thought of its own." + providerNote,
+			Description: "Look at a problem from 2-5 different perspectives, then synthesise. " +
+				"Returns the perspectives and the synthesis." + providerNote,
 			InputSchema: reasoningSchema(map[string]*jsonschema.Schema{
 				"num_perspectives": {Type: "integer", Minimum: jsonschema.Ptr(2.0), Maximum: jsonschema.Ptr(5.0), Description: "How many perspectives (2-5, default 3)"},
 			}, "content"),
@@ -226,10 +227,10 @@ func (s *Server) addReasoningTools() {
 	s.addTool(toolDef{
 		llm: true,
 		tool: &mcp.Tool{
-			Name:  "reasoning.reflection",
+			Name:  "reasoning_reflection",
 			Title: "Reflective reasoning",
-			Description: fmt.Sprintf("Critique and improve a thought: a stored one (thought_id) or new content. Each iteration (1-%d, default 1) stores "+
-				"the critique and the improved thought, a revision of the one before.", reasoning.MaxReflectionIterations) + providerNote,
+			Description: fmt.Sprintf("Critique and improve a stored thought (thought_id) or new content, 1-%d rounds. "+
+				"Returns each round's critique and improved thought, and the final one.", reasoning.MaxReflectionIterations) + providerNote,
 			InputSchema: reasoningSchema(map[string]*jsonschema.Schema{
 				"thought_id": {Type: "string", Description: "Reflect on this stored thought instead of new content"},
 				"iterations": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(reasoning.MaxReflectionIterations)), Description: "Critique-and-improve rounds"},

@@ -90,7 +90,7 @@ func TestReasoningLinearThroughLangbase(t *testing.T) {
 	}}
 	e, _ := newLLMEnv(t, fake)
 	cs := e.connect()
-	out := mustCall(t, cs, "reasoning.linear", map[string]any{"content": "Analyze the trade-offs between SQL and NoSQL databases", "confidence": "0.8"})
+	out := mustCall(t, cs, "reasoning_linear", map[string]any{"content": "Analyze the trade-offs between SQL and NoSQL databases", "confidence": "0.8"})
 	if out["content"] != "SQL gives joins and transactions; NoSQL scales writes horizontally." || out["confidence"] != 0.85 || out["previous_thought"] != nil {
 		t.Fatal(out)
 	}
@@ -106,7 +106,7 @@ func TestReasoningLinearThroughLangbase(t *testing.T) {
 		t.Fatal(msgs)
 	}
 
-	out = mustCall(t, cs, "reasoning.linear", map[string]any{"content": "Which fits an event log?", "session_id": sid})
+	out = mustCall(t, cs, "reasoning_linear", map[string]any{"content": "Which fits an event log?", "session_id": sid})
 	if out["content"] != "Plain prose answer, not JSON." || out["confidence"] != 0.8 || out["previous_thought"] != first {
 		t.Fatal(out)
 	}
@@ -144,22 +144,22 @@ func TestReasoningLinearErrors(t *testing.T) {
 	fake := &fakeLangbase{status: 500}
 	e, _ := newLLMEnv(t, fake)
 	cs := e.connect()
-	_, text := mustFail(t, cs, "reasoning.linear", map[string]any{"content": ""})
+	_, text := mustFail(t, cs, "reasoning_linear", map[string]any{"content": ""})
 	if text != "Error: Validation failed: content - Content cannot be empty" {
 		t.Fatalf("empty content: %q", text)
 	}
-	_, text = mustFail(t, cs, "reasoning.linear", map[string]any{"content": "x", "session_id": "nope"})
+	_, text = mustFail(t, cs, "reasoning_linear", map[string]any{"content": "x", "session_id": "nope"})
 	if !strings.Contains(text, `session "nope" not found`) {
 		t.Fatal(text)
 	}
-	out, text := mustFail(t, cs, "reasoning.linear", map[string]any{"content": "keep me", "session_id": "kept"})
+	out, text := mustFail(t, cs, "reasoning_linear", map[string]any{"content": "keep me", "session_id": "kept"})
 	_ = out
 	if !strings.Contains(text, `session "kept" not found`) {
 		t.Fatal(text)
 	}
 	// Provider failure after retries: ApiError with the cause; the input is stored.
 	mustCall(t, cs, "think", map[string]any{"thought": "start", "session_id": "kept"})
-	out, text = mustFail(t, cs, "reasoning.linear", map[string]any{"content": "keep me", "session_id": "kept"})
+	out, text = mustFail(t, cs, "reasoning_linear", map[string]any{"content": "keep me", "session_id": "kept"})
 	if out["code"] != "LangbaseUnavailable" && out["code"] != "ApiError" {
 		t.Fatalf("code %v: %s", out["code"], text)
 	}
@@ -179,7 +179,7 @@ func TestReasoningLinearErrors(t *testing.T) {
 func TestReasoningWithoutProvider(t *testing.T) {
 	e := newTestEnv(t)
 	cs := e.connect()
-	out, text := mustFail(t, cs, "reasoning.linear", map[string]any{"content": "hello"})
+	out, text := mustFail(t, cs, "reasoning_linear", map[string]any{"content": "hello"})
 	if out["code"] != string(reasoning.CodeProviderNotConfigured) || !strings.Contains(text, "OPENAI_API_KEY") || !strings.Contains(text, "LANGBASE_API_KEY") {
 		t.Fatalf("%v %s", out, text)
 	}
@@ -207,7 +207,7 @@ func TestReasoningThroughSampling(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { cs.Close(); ss.Wait() }()
-	out := mustCall(t, cs, "reasoning.linear", map[string]any{"content": "hello"})
+	out := mustCall(t, cs, "reasoning_linear", map[string]any{"content": "hello"})
 	if out["content"] != "sampled answer" || out["confidence"] != 0.7 || len(got) != 1 {
 		t.Fatalf("%v (%d sampling requests)", out, len(got))
 	}
@@ -226,7 +226,7 @@ func TestReasoningTreeDivergentReflection(t *testing.T) {
 	}}
 	e, _ := newLLMEnv(t, fake)
 	cs := e.connect()
-	tree := mustCall(t, cs, "reasoning.tree", map[string]any{"content": "How do we scale the database?", "num_branches": "3"})
+	tree := mustCall(t, cs, "reasoning_tree", map[string]any{"content": "How do we scale the database?", "num_branches": "3"})
 	branches := tree["branches"].([]any)
 	if len(branches) != 3 || tree["structured"] != true || tree["recommended_branch"] != branches[2].(map[string]any)["branch_id"] {
 		t.Fatal(tree)
@@ -241,12 +241,12 @@ func TestReasoningTreeDivergentReflection(t *testing.T) {
 		t.Logf("unexplored: %v", un)
 	}
 
-	div := mustCall(t, cs, "reasoning.divergent", map[string]any{"content": "Managed or self-hosted?", "session_id": sid, "num_perspectives": 2})
+	div := mustCall(t, cs, "reasoning_divergent", map[string]any{"content": "Managed or self-hosted?", "session_id": sid, "num_perspectives": 2})
 	ps := div["perspectives"].([]any)
 	if len(ps) != 2 || ps[0].(map[string]any)["label"] != "ops" || div["synthesis"].(map[string]any)["content"] != "Start simple." {
 		t.Fatal(div)
 	}
-	ref := mustCall(t, cs, "reasoning.reflection", map[string]any{"thought_id": div["synthesis"].(map[string]any)["thought_id"], "session_id": sid, "iterations": 2})
+	ref := mustCall(t, cs, "reasoning_reflection", map[string]any{"thought_id": div["synthesis"].(map[string]any)["thought_id"], "session_id": sid, "iterations": 2})
 	its := ref["iterations"].([]any)
 	if len(its) != 2 || ref["final_content"] != "Start simple, plan and test failover." || its[0].(map[string]any)["critique"] != "Ignores failure modes." {
 		t.Fatal(ref)
@@ -274,11 +274,11 @@ func TestReasoningTreeDivergentReflection(t *testing.T) {
 		args map[string]any
 		text string
 	}{
-		{"reasoning.tree", map[string]any{"content": "x", "num_branches": 5}, "'num_branches' must be from 2 to 4"},
-		{"reasoning.divergent", map[string]any{"content": "x", "num_perspectives": 1}, "'num_perspectives' must be from 2 to 5"},
-		{"reasoning.reflection", map[string]any{"content": "x", "iterations": 4}, "'iterations' must be from 1 to 3"},
-		{"reasoning.reflection", map[string]any{"thought_id": "missing", "session_id": sid}, "no thought"},
-		{"reasoning.reflection", map[string]any{"thought_id": "a", "content": "b"}, "not both"},
+		{"reasoning_tree", map[string]any{"content": "x", "num_branches": 5}, "'num_branches' must be from 2 to 4"},
+		{"reasoning_divergent", map[string]any{"content": "x", "num_perspectives": 1}, "'num_perspectives' must be from 2 to 5"},
+		{"reasoning_reflection", map[string]any{"content": "x", "iterations": 4}, "'iterations' must be from 1 to 3"},
+		{"reasoning_reflection", map[string]any{"thought_id": "missing", "session_id": sid}, "no thought"},
+		{"reasoning_reflection", map[string]any{"thought_id": "a", "content": "b"}, "not both"},
 	} {
 		if _, text := mustFail(t, cs, c.tool, c.args); !strings.Contains(text, c.text) {
 			t.Errorf("%s %v: %s", c.tool, c.args, text)

@@ -129,7 +129,14 @@ func (s *Server) readSessions(ctx context.Context, req *mcp.ReadResourceRequest)
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: sessionsURI, MIMEType: "application/json", Text: string(b)}}}, nil
+	return private(&mcp.ResourceContents{URI: sessionsURI, MIMEType: "application/json", Text: string(b)}), nil
+}
+
+// private is the result of reading a resource: every resource is one
+// tenant's (its sessions), so only the caller's own client may cache it
+// (the SDK would mark it public).
+func private(contents ...*mcp.ResourceContents) *mcp.ReadResourceResult {
+	return &mcp.ReadResourceResult{Contents: contents, Cacheable: mcp.Cacheable{CacheScope: "private"}}
 }
 
 // tenantSessions lists the sessions of tenant, most recently updated first.
@@ -176,7 +183,7 @@ func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) 
 		return err
 	}
 	text := func(mime, body string) *mcp.ReadResourceResult {
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: body}}}
+		return private(&mcp.ResourceContents{URI: uri, MIMEType: mime, Text: body})
 	}
 	switch view {
 	case "context", "summary":
@@ -301,12 +308,12 @@ func (s *Server) readContext(ctx context.Context, req *mcp.ReadResourceRequest, 
 		return nil, err
 	}
 	if kind == "summary" {
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(summary)}}}, nil
+		return private(&mcp.ResourceContents{URI: uri, MIMEType: "application/json", Text: string(summary)}), nil
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{
-		{URI: uri, MIMEType: "text/plain", Text: w.Formatted()},
-		{URI: sessionURIPrefix + ref.ID + "/summary", MIMEType: "application/json", Text: string(summary)},
-	}}, nil
+	return private(
+		&mcp.ResourceContents{URI: uri, MIMEType: "text/plain", Text: w.Formatted()},
+		&mcp.ResourceContents{URI: sessionURIPrefix + ref.ID + "/summary", MIMEType: "application/json", Text: string(summary)},
+	), nil
 }
 
 // complete offers the caller's session ids for the session_id argument of

@@ -294,10 +294,10 @@ func TestToolCallHeartbeat(t *testing.T) {
 	for s := range e.srv.MCP().Sessions() {
 		ss = s
 	}
-	stop := e.srv.heartbeat(context.Background(), ss, "hb-1", "reasoning.tree")
+	stop := e.srv.heartbeat(context.Background(), ss, "hb-1", "reasoning_tree")
 	select {
 	case p := <-got:
-		if p.ProgressToken != "hb-1" || p.Progress != 1 || p.Message != "reasoning.tree running for 1 s" {
+		if p.ProgressToken != "hb-1" || p.Progress != 1 || p.Message != "reasoning_tree running for 1 s" {
 			t.Errorf("progress %+v", p)
 		}
 	case <-time.After(3 * time.Second):

@@ -24,32 +24,7 @@ type sequentialOutput struct {
 	BranchID             string   `json:"branchId,omitempty"`
 }
 
-const sequentialDescription = `A detailed tool for dynamic and reflective problem-solving through thoughts.
-This tool helps analyze problems through a flexible thinking process that can adapt and evolve.
-Each thought can build on, question, or revise previous insights as understanding deepens.
-
-When to use this tool:
-- Breaking down complex problems into steps
-- Planning and design with room for revision
-- Analysis that might need course correction
-- Problems where the full scope might not be clear initially
-- Tasks that need to maintain context over multiple steps
-
-Key features:
-- You can adjust totalThoughts up or down as you progress
-- You can question or revise previous thoughts (isRevision, revisesThought)
-- You can branch from an earlier thought (branchFromThought, branchId); branches become branches of the session graph
-- Every thought is stored durably in the session (session_id), so a session can be continued later, also after a restart
-
-Parameters:
-- thought: Your current thinking step
-- nextThoughtNeeded: True if you need more thinking, even if at what seemed like the end
-- thoughtNumber: Current number in sequence (can go beyond initial total if needed)
-- totalThoughts: Current estimate of thoughts needed (can be adjusted up/down)
-- isRevision, revisesThought: this thought revises thought number revisesThought
-- branchFromThought, branchId: this thought starts (or continues) branch branchId from thought number branchFromThought
-- needsMoreThoughts: you reached the end but need more thoughts
-- session_id: optional; omit it to use this connection's session`
+const sequentialDescription = `Reason through a problem in numbered thoughts that can be revised and branched: for multi-step problems, plans and analyses whose scope may change on the way. Send one thought per call and set nextThoughtNeeded to false when done; raise or lower totalThoughts as you go, revise an earlier thought (isRevision, revisesThought) or branch from one (branchFromThought, branchId). Every thought is stored in the session, which can be continued later. Returns the thought number, the total, the branches and the length of the history.`
 
 func (s *Server) addSequentialTool() {
 	intProp := func(desc string) *jsonschema.Schema {

@@ -41,6 +41,14 @@ type Options struct {
 	// registered. For stdio, where the client waits for initialize's
 	// answer before anything else.
 	ToolsInBackground bool
+	// Toolsets are the toolsets whose tools the server offers (see
+	// ParseToolsets); nil offers every toolset.
+	Toolsets []string
+	// SeedToolNames publishes the reasoning tools under seed 002's dotted
+	// names (reasoning.linear, ...), for clients written against
+	// mcp-langbase-reasoning 0.1, instead of reasoning_linear, ..., the
+	// names every client accepts.
+	SeedToolNames bool
 
 	// deriveSchemas derives every tool's schemas from its definition
 	// instead of using the generated schemas.json (schemas.go).
@@ -70,10 +78,12 @@ type Server struct {
 
 	suspended suspendedCalls // mrtr.go
 
-	tools []*mcp.Tool // as registered, in order
+	tools     []*mcp.Tool        // as registered, in order
+	toolsetOf map[string]toolset // tool name -> its toolset
 }
 
-// New returns an MCP server with every tool and resource registered.
+// New returns an MCP server with the tools of its toolsets and every
+// resource registered.
 func New(svc *reasoning.Service, opts Options) *Server {
 	if opts.Name == "" {
 		opts.Name = "thinkgraph"
@@ -81,7 +91,7 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{svc: svc, log: opts.Logger, opts: opts, conns: map[*mcp.ServerSession]string{}}
+	s := &Server{svc: svc, log: opts.Logger, opts: opts, conns: map[*mcp.ServerSession]string{}, toolsetOf: map[string]toolset{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "thinkgraph: structured reasoning", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
 		Logger:             sdkLogger(opts.Logger),
@@ -91,7 +101,8 @@ func New(svc *reasoning.Service, opts Options) *Server {
 		// Stated rather than derived from what is registered, so that
 		// initialize's answer does not depend on whether the tools are
 		// registered yet (ToolsInBackground). The tools never change while
-		// the server runs: no tools/list_changed.
+		// the server runs, nor, for one connection, the ones it is listed
+		// (filterTools): no tools/list_changed.
 		Capabilities: &mcp.ServerCapabilities{
 			Logging:   &mcp.LoggingCapabilities{},
 			Tools:     &mcp.ToolCapabilities{ListChanged: false},
@@ -102,23 +113,17 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	if opts.AfterHandshake != nil {
 		s.mcp.AddReceivingMiddleware(afterHandshake(opts.AfterHandshake))
 	}
-	addTools := func() {
-		s.addThinkTools()
-		s.addGraphTools()
-		s.addSequentialTool()
-		s.addBranchThinkingTool()
-		s.addReasoningTools()
-		s.addLuxTools()
-	}
+	// Inside waitUntil: it reads what registering the tools wrote.
+	s.mcp.AddReceivingMiddleware(s.filterTools)
 	var registered chan struct{}
 	if opts.ToolsInBackground {
 		registered = make(chan struct{})
 		go func() {
 			defer close(registered)
-			addTools()
+			s.addToolsets()
 		}()
 	} else {
-		addTools()
+		s.addToolsets()
 	}
 	s.addResources()
 	s.addPrompts()
@@ -249,6 +254,11 @@ func (s *Server) addTool(d toolDef) {
 		d.tool = &t
 	} else {
 		deriveOutputSchema(&d)
+	}
+	if seed, ok := seedToolNames[d.tool.Name]; ok && s.opts.SeedToolNames {
+		t := *d.tool
+		t.Name = seed
+		d.tool = &t
 	}
 	s.tools = append(s.tools, d.tool)
 	s.mcp.AddTool(d.tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -391,5 +401,5 @@ func boolPtr(b bool) *bool { return &b }
 // sessionIDProp is the session_id property every tool takes.
 var sessionIDProp = &jsonschema.Schema{
 	Type:        "string",
-	Description: "Optional session id. Omit it to use this connection's own session; pass an id from an earlier response to continue that session (also after a restart).",
+	Description: "A session id from an earlier response, to continue that session; omit it for this connection's own.",
 }

@@ -38,19 +38,17 @@ func (s *Server) addThinkTools() {
 		tool: &mcp.Tool{
 			Name:  "think",
 			Title: "Think",
-			Description: "Use this tool to think about something. It will not obtain new information or change anything outside the reasoning log, " +
-				"but just append the thought to the session's log. Use it when complex reasoning or some cache memory is needed: " +
-				"to plan, to check a result against the rules, or to work through a multi-step problem one step at a time. " +
-				fmt.Sprintf("Optionally give a confidence from 0 to 1: below %.2g the thought becomes a branch point (status \"branch\") "+
-					"and you should propose alternatives with select_path; otherwise the status is \"continue\". ", cfg.ConfidenceThreshold) +
-				"Without confidence the status is \"success\".",
+			Description: "Append a reasoning step to the session's log (nothing else changes): to plan, check a result against the rules, " +
+				"or work through a problem step by step. " +
+				fmt.Sprintf("With a confidence below %.2g the thought becomes a branch point (status \"branch\"): propose alternatives with select_path. ", cfg.ConfidenceThreshold) +
+				"Returns the step number, status and the thought's node id.",
 			InputSchema: &jsonschema.Schema{
 				Type: "object",
 				Properties: map[string]*jsonschema.Schema{
-					"thought": {Type: "string", Description: "A thought to think about. Be specific and detailed in your reasoning.",
+					"thought": {Type: "string", Description: "The reasoning step, specific and detailed.",
 						MaxLength: jsonschema.Ptr(cfg.MaxThoughtLength)},
 					"confidence": {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1.0),
-						Description: "Optional confidence in this thought, from 0 to 1."},
+						Description: "Confidence in the thought, 0 to 1."},
 					"session_id": sessionIDProp,
 				},
 				Required: []string{"thought"},
@@ -99,10 +97,9 @@ func (s *Server) addThinkTools() {
 
 	s.addTool(toolDef{
 		tool: &mcp.Tool{
-			Name:  "clear_context",
-			Title: "Clear think context",
-			Description: "Empty the think log's context window of a session (seed 004's clear_context). " +
-				"Nothing is deleted: the thoughts stay in the session's graph and exports; only the window shown as context starts afresh.",
+			Name:        "clear_context",
+			Title:       "Clear think context",
+			Description: "Start the think log's context window afresh; the thoughts stay stored. Returns how many left the window.",
 			InputSchema: &jsonschema.Schema{
 				Type:       "object",
 				Properties: map[string]*jsonschema.Schema{"session_id": sessionIDProp},

@@ -523,6 +523,15 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 		d := toDoc(th)
 		d.Vector = vec
 		st.absorb(d)
+		if evalReady && slices.ContainsFunc(in.CrossRefs, func(c CrossRef) bool { return c.Type == LinkContradictory }) {
+			// The declared contradiction counts in this evaluation too.
+			if err := st.loadStated(ctx, tx, sess.Key); err != nil {
+				return err
+			}
+			if err := st.ensureTracker(ctx, bt, tx, sess, target); err != nil {
+				return err
+			}
+		}
 		if evalReady {
 			ev := st.branches[target].tracker.Evaluation()
 			auto := ev.Auto()

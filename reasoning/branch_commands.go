@@ -14,11 +14,13 @@ import (
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
-// Commands are the 24 commands of branch-thinking, in the seed's order.
+// Commands are the commands of branch-thinking: the seed's 24 in its order,
+// then judge (the answer to a candidate of findContradictions or
+// detectCircular).
 var Commands = []string{"list", "focus", "history", "evaluate", "statistics", "findContradictions", "detectCircular",
 	"findStrongestPaths", "findSimilar", "jumpToRelated", "semanticPath", "setGoal", "toggleAutoEval", "configAutoEval",
 	"compareProfiles", "suggestMerges", "detectDrift", "generateCounterfactuals", "detectKnowledgeGaps",
-	"synthesizeDialectical", "prune", "export", "import", "suggestTools"}
+	"synthesizeDialectical", "prune", "export", "import", "suggestTools", "judge"}
 
 // PartialThresholds are the thresholds of configAutoEval; nil fields keep
 // their value.
@@ -31,23 +33,28 @@ type PartialThresholds struct {
 // CommandInput is a branch-thinking command with every field any command
 // takes (command-level fields and data fields merged).
 type CommandInput struct {
-	Session       SessionRef
-	Type          string
-	BranchID      string
-	Goal          *string
-	TopK          *int
-	Limit         *int
-	Count         *int
-	Query         string
-	ThoughtID     string
-	FromThoughtID string
-	ToThoughtID   string
-	Enabled       *bool
-	Thresholds    *PartialThresholds
-	PivotThresh   *float64
-	Branches      []string
-	Threshold     *float64
-	MinSimilarity *float64
+	Session   SessionRef
+	Type      string
+	BranchID  string
+	Goal      *string
+	TopK      *int
+	Limit     *int
+	Count     *int
+	Query     string
+	ThoughtID string
+	// OtherThoughtID, Verdict and Reason are judge's: the verdict on the
+	// pair (ThoughtID, OtherThoughtID).
+	OtherThoughtID string
+	Verdict        string
+	Reason         string
+	FromThoughtID  string
+	ToThoughtID    string
+	Enabled        *bool
+	Thresholds     *PartialThresholds
+	PivotThresh    *float64
+	Branches       []string
+	Threshold      *float64
+	MinSimilarity  *float64
 	// Document is the exported session for import.
 	Document json.RawMessage
 }
@@ -118,6 +125,8 @@ func (bt *BranchThinking) Command(ctx context.Context, in CommandInput) (any, er
 		return bt.importSession(ctx, in)
 	case "suggestTools":
 		return bt.suggestTools(ctx, in)
+	case "judge":
+		return bt.judgeCmd(ctx, in)
 	}
 	return nil, UnknownCommand(in.Type)
 }
@@ -574,10 +583,27 @@ type ContradictionsResult struct {
 	CandidatePairs  int                      `json:"candidatePairs"`
 	Search          string                   `json:"search" jsonschema:"full: every thought's nearest neighbours were recomputed; incremental: thoughts added since the last call were compared with their nearest neighbours"`
 	Declared        []IncomingRef            `json:"declaredContradictions,omitempty" jsonschema:"cross-references of type contradictory"`
+	Candidates      []Candidate              `json:"candidates" jsonschema:"pairs the offline judge could not decide, most likely first, each with the question that settles it and the judge call that answers it"`
+	LLMJudge        *LLMJudgeReport          `json:"llmJudge,omitempty" jsonschema:"what the server's language-model judge settled (THINKGRAPH_JUDGE=llm)"`
 	Method          string                   `json:"method"`
 }
 
 func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
+	res, err := bt.findContradictionsOnce(ctx, in)
+	if err != nil || bt.svc.cfg.Judge != JudgeLLM || len(res.Candidates) == 0 {
+		return res, err
+	}
+	rep := bt.settleWithLLM(ctx, in.Session, res.SessionID, res.Candidates)
+	if rep.Settled > 0 {
+		if again, err := bt.findContradictionsOnce(ctx, in); err == nil {
+			res = again
+		}
+	}
+	res.LLMJudge = rep
+	return res, nil
+}
+
+func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
 	res := &ContradictionsResult{Header: Header{Command: "findContradictions"}}
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		rep, search, err := st.contradictions(ctx, bt, tx, sess.Key)
@@ -601,8 +627,11 @@ func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInpu
 				res.Declared = append(res.Declared, IncomingRef{FromBranch: l.FromBranch + " → " + l.ToBranch, FromThought: l.FromThought, Type: l.Type, Reason: l.Reason, Strength: l.Strength})
 			}
 		}
+		res.Candidates = st.topCandidates(maxCandidates)
 		res.Method = fmt.Sprintf("each thought is compared with its %d nearest thoughts of cosine ≥ %.1f (any branch); the lexical contradiction decider "+
-			"judges each pair (negation of the same content, WordNet antonyms, differing numbers)", contradictionNeighbors, contradictionOverlap)
+			"judges each pair (negation of the same content, WordNet antonyms, differing numbers); a stated verdict (a contradictory cross-reference, "+
+			"or a judge answer) overrides it and counts whatever the pair's similarity; candidates are undecided pairs with opposite negation "+
+			"(cosine ≥ %.1f) or close wording (cosine ≥ %.1f), at most %d", contradictionNeighbors, contradictionOverlap, candidatePolarity, candidateSimilar, maxCandidates)
 		return nil
 	})
 	if err != nil {
@@ -614,9 +643,10 @@ func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInpu
 // CircularResult is the answer of detectCircular.
 type CircularResult struct {
 	Header
-	Circular []semantic.CircularReasoning `json:"circularReasoning"`
-	Count    int                          `json:"count"`
-	Method   string                       `json:"method"`
+	Circular   []semantic.CircularReasoning `json:"circularReasoning"`
+	Count      int                          `json:"count"`
+	Candidates []Candidate                  `json:"candidates" jsonschema:"arguments the detector could not decide, most likely first, each with the question that settles it and the judge call that answers it"`
+	Method     string                       `json:"method"`
 }
 
 func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (*CircularResult, error) {
@@ -627,12 +657,20 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 			return err
 		}
 		res.SessionID = sess.ID
-		res.Circular = semantic.DetectCircular(docs, semantic.CircularOptions{})
+		byID := make(map[string]int, len(docs))
+		for i, d := range docs {
+			byID[d.ID] = i
+		}
+		res.Circular = st.circularWithStated(semantic.DetectCircular(docs, semantic.CircularOptions{}), docs, byID)
 		if res.Circular == nil {
 			res.Circular = []semantic.CircularReasoning{}
 		}
 		res.Count = len(res.Circular)
-		res.Method = "dependency cycles over parent thoughts and builds_upon cross-references; a conclusion (synthesis/answer) or a thought that builds upon another whose text restates its premise (cosine ≥ 0.9)"
+		res.Candidates = st.circularCandidates(docs, byID, res.Circular)
+		res.Method = "dependency cycles over parent thoughts and builds_upon cross-references; circular support: each thought is split into claims at connectives " +
+			"(X because/since Y, X so/therefore/which is why Y, Since Y X, X requires Y; a thought without one supports the thought it follows), and a claim " +
+			"supported, directly or through a chain, by a restatement of itself (same content words up to lemma, WordNet sense or word vectors) is reported; " +
+			"a stated verdict (judge: circular / not_circular) adds or removes a pair; candidates are arguing thoughts (so, therefore, because, ...) that say much the same as a premise they rest on (cosine ≥ 0.6), at most 5"
 		return nil
 	})
 	if err != nil {
@@ -729,9 +767,26 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		res.SessionID = sess.ID
 		return bt.svc.docsView(ctx, tx, sess.Key, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
-			hits, err := idx.TopK(q, limit, nil)
+			lex, offline := bt.svc.sem.cfg.Embedder.(*semantic.Lexical)
+			k := limit
+			if offline {
+				k = max(limit, semantic.RerankPool)
+			}
+			hits, err := idx.TopKCentred(q, k, nil)
 			if err != nil {
 				return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
+			}
+			if offline {
+				// The offline embedder's vectors miss much of what a
+				// paraphrase shares with its thought: re-rank the best
+				// candidates by how well their words align with the query's.
+				hits = semantic.Rerank(lex.Lexicon(), in.Query, hits, func(h semantic.Hit) string {
+					if i, ok := byID[h.ID]; ok {
+						return docs[i].Content
+					}
+					return ""
+				})
+				hits = hits[:min(limit, len(hits))]
 			}
 			res.Results = refsOf(docs, byID, hits)
 			return nil
@@ -1041,7 +1096,10 @@ type DriftResult struct {
 	Branches  []semantic.BranchDrift `json:"branches"`
 	Drifting  []string               `json:"drifting"`
 	Threshold float64                `json:"threshold"`
-	Note      string                 `json:"note,omitempty"`
+	// Calibration is how the active embedder's cosines were mapped to the
+	// relatedness the scores and the threshold are in.
+	Calibration semantic.Calibration `json:"calibration"`
+	Note        string               `json:"note,omitempty"`
 }
 
 func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*DriftResult, error) {
@@ -1052,14 +1110,14 @@ func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*Dr
 		}
 		th = *in.Threshold
 	}
-	res := &DriftResult{Header: Header{Command: "detectDrift"}, Threshold: th, Drifting: []string{}}
+	res := &DriftResult{Header: Header{Command: "detectDrift"}, Threshold: th, Calibration: bt.svc.Calibration(), Drifting: []string{}}
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		docs, _, err := bt.docs(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
 		res.SessionID, res.Goal = sess.ID, sess.Goal
-		res.Branches = semantic.DetectDrift(docs, st.goalVec, semantic.DriftOptions{Threshold: th})
+		res.Branches = semantic.DetectDrift(docs, st.goalVec, semantic.DriftOptions{Threshold: th, Calibration: res.Calibration})
 		if res.Branches == nil {
 			res.Branches = []semantic.BranchDrift{}
 		}

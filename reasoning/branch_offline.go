@@ -383,7 +383,7 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 	res := &DialecticalResult{Header: Header{Command: "synthesizeDialectical"}, Method: "offline",
 		How: "thesis/antitheses: each branch's position is its most confident hypothesis or synthesis (else claim), with its key points, " +
 			"evidence (its validation/example/observation thoughts) and challenges (counterexample/critique thoughts aimed at it); tensions = cross-branch thought pairs " +
-			"with cosine ≥ 0.3 that the contradiction decider flags; agreements = cross-branch pairs with cosine ≥ 0.6; the stronger side is the one with higher " +
+			"with cosine ≥ 0.3 that the contradiction decider flags, and every stated contradiction between them (a contradictory cross-reference or a judge verdict); agreements = cross-branch pairs with cosine ≥ 0.6; the stronger side is the one with higher " +
 			"mean confidence + 0.15 × evidence − 0.15 × challenges"}
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		ids := slices.Clone(in.Branches)
@@ -440,6 +440,15 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 				}
 			}
 		}
+		// A stated contradiction between the thesis and an antithesis is a
+		// tension whatever the similarity of its two thoughts.
+		byID := make(map[string]int, len(docs))
+		for i, d := range docs {
+			byID[d.ID] = i
+		}
+		res.Tensions = st.withStated(res.Tensions, docs, byID, func(a, b semantic.Doc) bool {
+			return (a.Branch == ids[0] && slices.Contains(ids[1:], b.Branch)) || (b.Branch == ids[0] && slices.Contains(ids[1:], a.Branch))
+		})
 		// Shared key points (case-insensitive) between the thesis and any antithesis.
 		tk := map[string]string{}
 		for _, k := range res.Thesis.KeyPoints {

@@ -30,6 +30,9 @@ type BranchThinking struct {
 	// gen writes counterfactuals and syntheses with a language model; nil
 	// (the default) keeps the offline results.
 	gen Generator
+	// llmVerdicts are the language-model judge's verdicts by text pair
+	// (Config.Judge = JudgeLLM).
+	llmVerdicts llmVerdicts
 }
 
 // SetGenerator makes generateCounterfactuals and synthesizeDialectical
@@ -76,6 +79,11 @@ type btState struct {
 	contraPairs int
 	contras     []semantic.Contradiction
 	contraSeen  map[[2]string]bool
+	// stated are the session's stated verdicts (branch_verdicts.go), nil
+	// until read; candidates the pairs the judge could not decide that are
+	// likely enough to ask about.
+	stated     *statedVerdicts
+	candidates map[pairKey]scoredCandidate
 }
 
 type btBranch struct {
@@ -142,12 +150,20 @@ func (st *btState) reset() {
 	}
 	st.vmu.Unlock()
 	st.contraStep, st.contraPairs, st.contras, st.contraSeen = 0, 0, nil, map[[2]string]bool{}
+	st.stated, st.candidates = nil, map[pairKey]scoredCandidate{}
 }
 
 // judge is the contradiction decider as a PairJudge, remembering verdicts
-// (thoughts never change their text).
+// (thoughts never change their text). A stated verdict on the pair
+// (branch_verdicts.go) overrides the decider.
 func (st *btState) judgeWith(c *semantic.Contradictor) semantic.PairJudge {
 	return func(a, b semantic.Doc) (bool, float64, string) {
+		if stated, contra, l := st.stated.contradicts(a.ID, b.ID); stated {
+			if contra {
+				return true, 1, declaredReason(l)
+			}
+			return false, 0, ""
+		}
 		k := [2]string{a.ID, b.ID}
 		if k[1] < k[0] {
 			k[0], k[1] = k[1], k[0]
@@ -184,7 +200,12 @@ const maxTrackerCatchUp = 32
 // written since, and applies a changed goal or thresholds. It reads the
 // session's docs only when the state is behind.
 func (st *btState) sync(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, sess *thinkgraph.Session, cfg AutoEvalConfig) error {
-	if th := cfg.semantic(); !st.thSet || th != st.th {
+	if err := st.loadStated(ctx, tx, sess.Key); err != nil {
+		return err
+	}
+	th := cfg.semantic()
+	th.Calibration = bt.svc.Calibration()
+	if !st.thSet || th != st.th {
 		st.th, st.thSet = th, true
 		for _, b := range st.branches {
 			b.tracker = nil
@@ -252,22 +273,29 @@ func (st *btState) ensureTracker(ctx context.Context, bt *BranchThinking, tx thi
 		return nil
 	}
 	var own []semantic.Doc
+	var confirmed []semantic.Contradiction
 	if b != nil && b.n > 0 {
 		docs, _, err := bt.svc.Docs(ctx, tx, sess.Key)
 		if err != nil {
 			return err
 		}
-		for _, d := range docs {
+		byID := make(map[string]int, len(docs))
+		for i, d := range docs {
+			byID[d.ID] = i
 			if d.Branch == branch && d.Step <= st.step {
 				own = append(own, d)
 			}
 		}
+		confirmed = st.statedContradictions(docs, byID, func(a, b semantic.Doc) bool {
+			return (a.Branch == branch || b.Branch == branch) && a.Step <= st.step && b.Step <= st.step
+		})
 	}
 	if b == nil {
 		b = &btBranch{}
 		st.branches[branch] = b
 	}
 	b.tracker = semantic.NewBranchTracker(own, st.goalVec, bt.judge(st), st.th)
+	b.tracker.SetConfirmed(confirmed)
 	return nil
 }
 
@@ -335,15 +363,20 @@ const (
 func (st *btState) contradictions(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, session thinkgraph.SessionKey) (semantic.ContradictionReport, string, error) {
 	var rep semantic.ContradictionReport
 	var search string
+	if err := st.loadStated(ctx, tx, session); err != nil {
+		return rep, search, err
+	}
 	err := bt.svc.docsView(ctx, tx, session, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
 		rep, search = st.contradictionsIn(bt, docs, byID, idx)
+		rep.Contradictions = st.withStated(rep.Contradictions, docs, byID, nil)
 		return nil
 	})
 	return rep, search, err
 }
 
 func (st *btState) contradictionsIn(bt *BranchThinking, docs []semantic.Doc, byID map[string]int, idx *semantic.Index) (semantic.ContradictionReport, string) {
-	judge := bt.judge(st)
+	col := &candidateCollector{pairs: st.candidates}
+	judge := col.wrap(st, bt.judge(st))
 	opts := semantic.ContradictionOptions{Neighbors: contradictionNeighbors, MinOverlap: contradictionOverlap}
 	last := 0
 	if len(docs) > 0 {
@@ -356,6 +389,7 @@ func (st *btState) contradictionsIn(bt *BranchThinking, docs []semantic.Doc, byI
 		}
 	}
 	if len(docs) <= contradictionFullMax || st.contraStep == 0 || st.contraStep > last {
+		clear(st.candidates)
 		rep := semantic.FindContradictions(docs, idx, judge, opts)
 		st.contras, st.contraPairs, st.contraStep = rep.Contradictions, rep.CandidatePairs, last
 		st.contraSeen = map[[2]string]bool{}

@@ -54,6 +54,28 @@ func (s *Service) sharedProvider(cfg llm.Config, name string) (llm.Provider, err
 	return p2.(llm.Provider), nil
 }
 
+// ModelAvailable reports whether an LLM-backed tool can reach a model: a
+// provider is configured (Langbase counts for the reasoning tools only), or
+// the client declared sampling and no other provider is required.
+func (s *Service) ModelAvailable(reasoningTool, clientSampling bool) bool {
+	cfg := llm.DefaultConfig()
+	if s.llmCfg != nil {
+		cfg = *s.llmCfg
+	}
+	if reasoningTool && cfg.Langbase.APIKey != "" {
+		return true
+	}
+	name, err := llm.SelectName(cfg, clientSampling)
+	if err != nil {
+		return false
+	}
+	if name == llm.ProviderSampling {
+		return clientSampling
+	}
+	_, err = s.sharedProvider(cfg, name)
+	return err == nil
+}
+
 // provider returns the provider for tool: Langbase for the reasoning.*
 // tools whenever LANGBASE_API_KEY is set, else the selected one, wrapped so
 // that every call is recorded as an invocation of the session.

@@ -389,3 +389,14 @@ func (s *Service) persistVectors(vs []thinkgraph.Vector) {
 		}
 	}()
 }
+
+// Calibration returns the calibration of the active embedder's cosines (see
+// semantic.Calibration): the measured constants of the default offline
+// embedder, semantic.Raw for an embedder that was never measured (an
+// OpenAI-compatible one) or when the semantic engine is off.
+func (s *Service) Calibration() semantic.Calibration {
+	if s.sem == nil {
+		return semantic.Raw
+	}
+	return semantic.CalibrationFor(s.sem.cfg.Embedder.Model())
+}

@@ -180,3 +180,48 @@ func BenchmarkThinkWithVector(b *testing.B) {
 		}
 	}
 }
+
+// findSimilar with the offline embedder re-ranks its best candidates by
+// word alignment: a description that shares no word with a clause of a
+// lease finds it, and limit still bounds the answer.
+func TestFindSimilarRerank(t *testing.T) {
+	lex, err := semantic.NewLexical(semantic.LexicalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bt := NewBranchThinking(newSemanticService(t, filepath.Join(t.TempDir(), "lease.db"), lex))
+	ctx := context.Background()
+	ref := SessionRef{ID: "lease", Explicit: true}
+	clauses := []string{
+		"The tenant must give sixty days' notice before leaving.",
+		"The landlord keeps the security deposit if the flat is damaged.",
+		"Either party may terminate the contract for a material breach.",
+		"Disputes go to binding arbitration rather than court.",
+		"All invoices are payable within thirty days.",
+		"The employee may not work for a competitor for one year after leaving.",
+		"Late payments accrue interest at two percent per month.",
+		"Amendments are valid only if signed by both parties.",
+	}
+	var ids []string
+	for _, c := range clauses {
+		r, err := bt.AddThought(ctx, BranchThoughtInput{Session: ref, Content: c, Type: "analysis"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.ThoughtID)
+	}
+	limit := 3
+	out, err := bt.Command(ctx, CommandInput{Session: ref, Type: "findSimilar", Query: "a renter has to warn the owner two months before moving out", Limit: &limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := out.(*SimilarResult).Results
+	if len(res) != limit || res[0].Thought.ID != ids[0] {
+		t.Fatalf("want %d results, the notice clause first: %+v", limit, res)
+	}
+	for i := 1; i < len(res); i++ {
+		if res[i].Similarity > res[i-1].Similarity || res[i].Similarity < -1 {
+			t.Fatalf("similarities not descending in [-1, 1]: %+v", res)
+		}
+	}
+}

@@ -28,6 +28,11 @@ type Config struct {
 	// ConfidenceThreshold: a thought with lower confidence is a branch point,
 	// and backtrack returns to the nearest thought at or above it.
 	ConfidenceThreshold float64
+	// Judge is "" (the offline judge decides, the calling model answers
+	// the candidates) or JudgeLLM: findContradictions also settles up to 5
+	// candidates per call with the configured LLM provider
+	// (THINKGRAPH_JUDGE).
+	Judge string
 }
 
 // DefaultConfig returns the defaults the seeds specify.

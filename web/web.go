@@ -55,8 +55,11 @@ type Options struct {
 type Viewer struct {
 	svc    *reasoning.Service
 	loader *render.Loader
-	opts   Options
-	mux    *http.ServeMux
+	// exporter evaluates the branches too, as evaluate does: the page does
+	// not show evaluations, the downloads do.
+	exporter *render.Loader
+	opts     Options
+	mux      *http.ServeMux
 
 	mu    sync.Mutex
 	cache map[viewKey]*cached // the last rendered graph of each session
@@ -107,7 +110,7 @@ func New(svc *reasoning.Service, opts Options) *Viewer {
 	}
 	loader := render.NewLoader(svc)
 	loader.NoEvaluation = true
-	v := &Viewer{svc: svc, loader: loader, opts: opts, mux: http.NewServeMux(), cache: map[viewKey]*cached{},
+	v := &Viewer{svc: svc, loader: loader, exporter: render.NewLoader(svc), opts: opts, mux: http.NewServeMux(), cache: map[viewKey]*cached{},
 		analyzing: map[viewKey]bool{}, gen: map[viewKey]int{}}
 	static, err := fs.Sub(assets, "assets")
 	if err != nil {
@@ -335,6 +338,9 @@ func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
 	}
 	lastGen := v.generation(ref)
 	rc := http.NewResponseController(w)
+	// The stream lasts as long as the page: no request deadline applies.
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
@@ -424,7 +430,7 @@ func (v *Viewer) export(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "unknown format (json, markdown, mermaid, dot, svg, html)", http.StatusNotFound)
 			return
 		}
-		g, err := v.loader.Load(r.Context(), ref, !v.opts.NoAnalysis)
+		g, err := v.exporter.Load(r.Context(), ref, !v.opts.NoAnalysis)
 		if err != nil {
 			v.fail(w, r, err)
 			return

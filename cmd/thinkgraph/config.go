@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/mcpserver"
 	"github.com/thinkgraph/thinkgraph/postgres"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
@@ -38,16 +40,19 @@ var envVars = []envVar{
 	{"THINKGRAPH_EMBEDDINGS_URL", "none (the offline lexical embedder)", "Base URL of an OpenAI-compatible /v1/embeddings endpoint (Ollama, vLLM, LM Studio, OpenAI)."},
 	{"THINKGRAPH_EMBEDDINGS_MODEL", "none", "Embedding model name; required with THINKGRAPH_EMBEDDINGS_URL."},
 	{"THINKGRAPH_EMBEDDINGS_API_KEY", "none", "Bearer key for the embeddings endpoint, if it needs one."},
-	{"THINKGRAPH_LLM_PROVIDER", "the first configured of openai, anthropic, langbase; else MCP sampling", "LLM provider for tools that call a model: openai, anthropic, langbase or sampling. The reasoning.* tools use Langbase whenever LANGBASE_API_KEY is set."},
+	{"THINKGRAPH_TOOLSETS", "all", "Comma-separated toolsets to offer: think, graph, sequential, branch, reasoning, lux or all. --toolsets overrides it."},
+	{"THINKGRAPH_TOOL_NAMES", "default", "seed: publish the reasoning tools under seed 002's names (reasoning.linear, ...), for clients written against mcp-langbase-reasoning 0.1; some clients reject those names."},
+	{"THINKGRAPH_LLM_PROVIDER", "the first configured of openai, anthropic, langbase; else MCP sampling", "LLM provider for tools that call a model: openai, anthropic, langbase or sampling. The reasoning tools use Langbase whenever LANGBASE_API_KEY is set."},
+	{"THINKGRAPH_JUDGE", "offline", "offline: the offline judge decides contradictions and the calling model answers the candidates it could not decide (branch-thinking judge); llm: findContradictions also settles up to 5 candidates per call with the configured LLM provider (each call an invocation, verdicts stored and cached per pair of texts, a failed call keeps the offline verdict)."},
 	{"OPENAI_API_KEY", "none", "OpenAI (or OpenAI-compatible) API key."},
 	{"OPENAI_BASE_URL", "https://api.openai.com/v1", "OpenAI-compatible endpoint: OpenRouter, Ollama (http://localhost:11434/v1), vLLM, LM Studio."},
 	{"OPENAI_MODEL", "gpt-4o-mini", "Default OpenAI-compatible model."},
 	{"ANTHROPIC_API_KEY", "none", "Anthropic API key."},
 	{"ANTHROPIC_BASE_URL", "https://api.anthropic.com", "Anthropic endpoint."},
 	{"ANTHROPIC_MODEL", "claude-sonnet-4-5", "Default Anthropic model."},
-	{"LANGBASE_API_KEY", "none", "Langbase API key: the reasoning.* tools then run Langbase pipes (seed 002)."},
+	{"LANGBASE_API_KEY", "none", "Langbase API key: the reasoning tools then run Langbase pipes (seed 002)."},
 	{"LANGBASE_BASE_URL", "https://api.langbase.com", "Langbase endpoint."},
-	{"PIPE_LINEAR", "linear-reasoning-v1", "Langbase pipe of reasoning.linear (also PIPE_TREE, PIPE_DIVERGENT, PIPE_REFLECTION)."},
+	{"PIPE_LINEAR", "linear-reasoning-v1", "Langbase pipe of reasoning_linear (also PIPE_TREE, PIPE_DIVERGENT, PIPE_REFLECTION)."},
 	{"REQUEST_TIMEOUT_MS", "30000", "Timeout of each LLM request attempt."},
 	{"MAX_RETRIES", "3", "Retries after a timeout, 429 or 5xx (exponential backoff with jitter; Retry-After honoured; no retry on other 4xx)."},
 	{"RETRY_DELAY_MS", "1000", "First retry delay, doubled per retry."},
@@ -56,6 +61,9 @@ var envVars = []envVar{
 	{"THINKGRAPH_ALLOWED_ORIGINS", "none", "HTTP only: comma-separated extra Origin values accepted (an Origin on an allowed host is always accepted)."},
 	{"THINKGRAPH_HTTP_STATELESS", "false", "HTTP: true serves every request on a fresh MCP session (no sticky sessions needed across replicas); clients then pass session_id."},
 	{"THINKGRAPH_HTTP_MAX_BODY_BYTES", "4194304", "HTTP only: largest request body accepted."},
+	{"THINKGRAPH_HTTP_SESSION_IDLE_TIMEOUT", "30m", "HTTP only: an MCP session with no request for this long is closed (its client gets 404 and starts a new one); 0 keeps sessions until the client ends them."},
+	{"THINKGRAPH_METRICS_TENANTS", "none", "HTTP with tokens: comma-separated tenants whose tokens may read /metrics, which counts every tenant's calls."},
+	{"THINKGRAPH_TRUSTED_PROXIES", "none", "HTTP only: comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-Proto is believed (the viewer's cookie is Secure behind one that terminates TLS)."},
 }
 
 // config is the resolved configuration of a run.
@@ -76,6 +84,12 @@ type config struct {
 	allowedOrigins []string
 	maxBodyBytes   int64
 	stateless      bool
+
+	toolsets       []string // nil: all
+	seedToolNames  bool
+	sessionIdle    time.Duration // negative: never
+	metricsTenants []string
+	trustedProxies []netip.Prefix
 }
 
 func splitList(v string) []string {
@@ -126,6 +140,18 @@ func loadConfig(getenv func(string) string) (*config, error) {
 	} else {
 		c.llm = lc
 	}
+	if ts, err := mcpserver.ParseToolsets(getenv("THINKGRAPH_TOOLSETS")); err != nil {
+		errs = append(errs, fmt.Errorf("THINKGRAPH_TOOLSETS: %w", err))
+	} else {
+		c.toolsets = ts
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv("THINKGRAPH_TOOL_NAMES"))); v {
+	case "", "default":
+	case "seed":
+		c.seedToolNames = true
+	default:
+		errs = append(errs, fmt.Errorf("THINKGRAPH_TOOL_NAMES must be default or seed (seed 002's dotted names), got %q", v))
+	}
 	c.tokensFile = strings.TrimSpace(getenv("THINKGRAPH_TOKENS_FILE"))
 	c.allowedHosts = splitList(getenv("THINKGRAPH_ALLOWED_HOSTS"))
 	c.allowedOrigins = splitList(getenv("THINKGRAPH_ALLOWED_ORIGINS"))
@@ -137,6 +163,30 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		errs = append(errs, fmt.Errorf("THINKGRAPH_HTTP_STATELESS must be true or false, got %q", v))
 	}
 	c.maxBodyBytes = int64(intVar("THINKGRAPH_HTTP_MAX_BODY_BYTES", 4<<20, 1024))
+	if v := strings.TrimSpace(getenv("THINKGRAPH_HTTP_SESSION_IDLE_TIMEOUT")); v != "" {
+		d, err := time.ParseDuration(v)
+		switch {
+		case err == nil && d == 0:
+			c.sessionIdle = -1
+		case err != nil || d < time.Second:
+			errs = append(errs, fmt.Errorf("THINKGRAPH_HTTP_SESSION_IDLE_TIMEOUT must be a duration of at least 1s (e.g. 30m, 2h) or 0 for never, got %q", v))
+		default:
+			c.sessionIdle = d
+		}
+	}
+	c.metricsTenants = splitList(getenv("THINKGRAPH_METRICS_TENANTS"))
+	for _, v := range splitList(getenv("THINKGRAPH_TRUSTED_PROXIES")) {
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			a, aerr := netip.ParseAddr(v)
+			if aerr != nil {
+				errs = append(errs, fmt.Errorf("THINKGRAPH_TRUSTED_PROXIES: %q is neither an IP address nor a CIDR (e.g. 10.0.0.0/8)", v))
+				continue
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		c.trustedProxies = append(c.trustedProxies, p.Masked())
+	}
 	c.sqlite.MaxReaders = intVar("DATABASE_MAX_CONNECTIONS", 5, 1)
 	c.sqlite.BusyTimeout = time.Duration(intVar("THINKGRAPH_BUSY_TIMEOUT_MS", 10000, 0)) * time.Millisecond
 	c.reasoning.MaxContextThoughts = intVar("THINK_MAX_THOUGHTS", 100, 1)
@@ -148,6 +198,13 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		} else {
 			c.reasoning.ConfidenceThreshold = f
 		}
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv("THINKGRAPH_JUDGE"))); v {
+	case "", "offline":
+	case reasoning.JudgeLLM:
+		c.reasoning.Judge = reasoning.JudgeLLM
+	default:
+		errs = append(errs, fmt.Errorf("THINKGRAPH_JUDGE must be offline or llm, got %q", v))
 	}
 	switch v := strings.ToUpper(strings.TrimSpace(getenv("THINKGRAPH_SQLITE_SYNCHRONOUS"))); v {
 	case "", "NORMAL":
@@ -180,6 +237,19 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		errs = append(errs, fmt.Errorf("LOG_FORMAT must be pretty or json, got %q", v))
 	}
 	return c, errors.Join(errs...)
+}
+
+// toolsetsFlag applies --toolsets (when given) over THINKGRAPH_TOOLSETS.
+func (c *config) toolsetsFlag(value string) error {
+	if value == "" {
+		return nil
+	}
+	ts, err := mcpserver.ParseToolsets(value)
+	if err != nil {
+		return usageError{fmt.Errorf("--toolsets: %w", err)}
+	}
+	c.toolsets = ts
+	return nil
 }
 
 // databasePath returns the database file to use: --db, else DATABASE_PATH,

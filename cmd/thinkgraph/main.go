@@ -5,6 +5,7 @@
 //	thinkgraph serve                 MCP over stdio (what an MCP client spawns)
 //	thinkgraph serve --http ADDR     MCP over streamable HTTP at /mcp
 //	thinkgraph sessions list|show ID read the stored sessions
+//	thinkgraph tools                 what each listed tool costs a model's context
 //	thinkgraph version
 package main
 
@@ -34,6 +35,33 @@ func buildVersion() string {
 		return bi.Main.Version
 	}
 	return "devel"
+}
+
+// versionText is what "thinkgraph version" prints: the version, and the
+// VCS revision and time the binary was built from, when Go recorded them
+// (a build inside a git checkout; not go install module@version).
+func versionText(bi *debug.BuildInfo) string {
+	var b strings.Builder
+	fmt.Fprintln(&b, "thinkgraph", buildVersion())
+	if bi == nil {
+		return b.String()
+	}
+	settings := map[string]string{}
+	for _, s := range bi.Settings {
+		settings[s.Key] = s.Value
+	}
+	if rev := settings["vcs.revision"]; rev != "" {
+		if settings["vcs.modified"] == "true" {
+			rev += " (with uncommitted changes)"
+		}
+		fmt.Fprintln(&b, "revision", rev)
+	}
+	if t := settings["vcs.time"]; t != "" {
+		fmt.Fprintln(&b, "time    ", t)
+	}
+	fmt.Fprintln(&b, "module  ", bi.Main.Path, bi.Main.Version)
+	fmt.Fprintln(&b, "go      ", bi.GoVersion)
+	return b.String()
 }
 
 func main() {
@@ -88,8 +116,11 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 		return e.view(ctx, rest)
 	case "token":
 		return e.token(rest)
+	case "tools":
+		return e.tools(ctx, rest)
 	case "version", "--version", "-version":
-		fmt.Fprintln(stdout, "thinkgraph", buildVersion())
+		bi, _ := debug.ReadBuildInfo()
+		fmt.Fprint(stdout, versionText(bi))
 		return nil
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
@@ -104,7 +135,9 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `thinkgraph: an MCP server for structured reasoning over one persisted reasoning graph.
 
 Usage:
-  thinkgraph serve [--db PATH] [--http ADDR]   serve MCP over stdio, or streamable HTTP at ADDR/mcp
+  thinkgraph serve [--db PATH] [--http ADDR] [--toolsets LIST]
+                                               serve MCP over stdio, or streamable HTTP at ADDR/mcp
+  thinkgraph tools [--toolsets LIST]           each listed tool's size in bytes and estimated tokens, and the total
   thinkgraph sessions list [--db PATH] [--limit N]
   thinkgraph sessions show ID [--db PATH]
   thinkgraph export ID [--format F] [--db PATH] write a session as json, markdown, mermaid, dot, html or svg

@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -62,15 +64,20 @@ func (c *config) openStore(ctx context.Context, dbFlag string) (*sqlstore.DB, er
 }
 
 func (e *env) serve(ctx context.Context, argv []string) error {
-	fs := e.flagSet("serve", "serve [--db PATH] [--http ADDR]")
+	fs := e.flagSet("serve", "serve [--db PATH] [--http ADDR] [--toolsets LIST]")
 	db := fs.String("db", "", "SQLite database file (overrides DATABASE_PATH)")
 	httpAddr := fs.String("http", "", "serve streamable HTTP at ADDR/mcp instead of stdio, e.g. 127.0.0.1:8080 (a bare :PORT binds loopback)")
 	stateless := fs.Bool("stateless", false, "HTTP: serve every request on a fresh MCP session, so replicas behind a load balancer need no sticky sessions (calls must pass session_id to continue a session; also THINKGRAPH_HTTP_STATELESS=true)")
+	toolsets := fs.String("toolsets", "", "comma-separated toolsets to offer: "+strings.Join(mcpserver.ToolsetNames(), ", ")+" (default all; overrides THINKGRAPH_TOOLSETS)")
 	if err := parseFlags(fs, argv); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("serve takes no arguments, got %q", fs.Arg(0))}
+	}
+	// Checked before anything opens, so that a wrong name stops at once.
+	if _, err := mcpserver.ParseToolsets(*toolsets); err != nil {
+		return usageError{fmt.Errorf("--toolsets: %w", err)}
 	}
 	if *httpAddr != "" {
 		// Over HTTP the store opens before the server listens, so a
@@ -80,6 +87,9 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 			return err
 		}
 		defer store.Close()
+		if err := cfg.toolsetsFlag(*toolsets); err != nil {
+			return err
+		}
 		if *stateless {
 			cfg.stateless = true
 		}
@@ -87,17 +97,20 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 			return serveHTTP(ctx, cfg, log, srv, reg, store, *httpAddr, path, viewer(svc, log, ""))
 		})
 	}
-	return e.serveStdio(ctx, *db)
+	return e.serveStdio(ctx, *db, *toolsets)
 }
 
 // serveStdio serves MCP over stdio. The database opens in the background
 // once the client's handshake is answered (an editor spawns the server and
 // waits for that answer); calls wait for the database when they need it.
 // If it cannot be opened, serve exits with the error.
-func (e *env) serveStdio(ctx context.Context, dbFlag string) error {
+func (e *env) serveStdio(ctx context.Context, dbFlag, toolsets string) error {
 	cfg, err := loadConfig(e.getenv)
 	if err != nil {
 		return usageError{err}
+	}
+	if err := cfg.toolsetsFlag(toolsets); err != nil {
+		return err
 	}
 	path, err := cfg.storeLocation(dbFlag)
 	if err != nil {
@@ -147,7 +160,9 @@ func (e *env) serveStdio(ctx context.Context, dbFlag string) error {
 	}
 	err = e.serveWith(ctx, cfg, store, store.ready, afterHandshake, func(srv *mcpserver.Server, log *slog.Logger, _ *reasoning.Service, _ *metrics.Registry) error {
 		log.Info("serving MCP over stdio", "db", path, "version", buildVersion())
-		return srv.MCP().Run(ctx, &mcp.IOTransport{Reader: readCloser{e.stdin}, Writer: nopWriteCloser{e.stdout}})
+		// The filter bounds frames itself (the SDK's own limit would end the session).
+		f := newStdioFilter(e.stdin, e.stdout, log)
+		return srv.MCP().Run(ctx, &mcp.IOTransport{Reader: f, Writer: f, MaxLineLength: -1})
 	})
 	close(served)
 	// The database's own error says more than the session's end (unless
@@ -187,12 +202,17 @@ func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store
 	}
 	defer svc.Close()
 	svc.EnableLLM(cfg.llm, log)
+	if hidden := hiddenToolsets(cfg.toolsets, svc); len(hidden) > 0 {
+		log.Info("no LLM provider configured: the "+strings.Join(hidden, " and ")+" tools are listed only to clients that declare sampling; "+
+			"to list them to every client set OPENAI_API_KEY (or OPENAI_BASE_URL for Ollama, vLLM, LM Studio and other OpenAI-compatible servers), ANTHROPIC_API_KEY or LANGBASE_API_KEY",
+			"toolsets", strings.Join(hidden, ","))
+	}
 	reg := metrics.New()
 	// Over stdio the warm-up also waits for the client to finish its
 	// handshake, so that the warm-up does not compete with answering
 	// initialize for the process's CPU.
 	handshaken := make(chan struct{})
-	opts := mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg}
+	opts := mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg, Toolsets: cfg.toolsets, SeedToolNames: cfg.seedToolNames}
 	if warmAfter != nil {
 		// Over stdio the client waits for initialize's answer first.
 		opts.ToolsInBackground = true
@@ -244,6 +264,7 @@ func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserve
 	loopback := httpserver.IsLoopback(host)
 	opts := httpserver.Options{
 		AllowedHosts: cfg.allowedHosts, AllowedOrigins: cfg.allowedOrigins, MaxBodyBytes: cfg.maxBodyBytes, Stateless: cfg.stateless,
+		SessionIdleTimeout: cfg.sessionIdle, MetricsTenants: cfg.metricsTenants, TrustedProxies: cfg.trustedProxies,
 		Metrics: reg, Logger: log, Viewer: viewer,
 		Ready: store.Ping,
 	}
@@ -263,6 +284,19 @@ func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserve
 	log.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", opts.Tokens != nil,
 		"db", dbPath, "version", buildVersion())
 	return httpserver.New(srv.MCP(), loopback, opts).Serve(ctx, ln)
+}
+
+// hiddenToolsets names the LLM-backed toolsets of the server (nil: all)
+// whose tools no provider can run: they are listed only to clients that
+// declare sampling.
+func hiddenToolsets(toolsets []string, svc *reasoning.Service) []string {
+	var hidden []string
+	for _, name := range []string{"reasoning", "lux"} {
+		if (toolsets == nil || slices.Contains(toolsets, name)) && !svc.ModelAvailable(name == "reasoning", false) {
+			hidden = append(hidden, name)
+		}
+	}
+	return hidden
 }
 
 // redactURL drops the password of a database URL for logs.
