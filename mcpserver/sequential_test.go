@@ -9,6 +9,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/sqlite"
+	"github.com/thinkgraph/thinkgraph/sqlstore/storetest"
 )
 
 func seq(n, total any, thought string, more map[string]any) map[string]any {
@@ -57,7 +58,7 @@ func TestSequentialThinking(t *testing.T) {
 	// The graph: the revision points at thought 2; the branch forks from thought 1.
 	ctx := context.Background()
 	err := e.store.View(ctx, func(tx thinkgraph.Tx) error {
-		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sid})
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: storetest.LocalKey(t, tx, sid)})
 		if err != nil {
 			return err
 		}
@@ -77,7 +78,7 @@ func TestSequentialThinking(t *testing.T) {
 		if byStep[6].BranchID != "alt" || byStep[6].ParentID != byStep[5].ID {
 			t.Errorf("branch continued: %+v", byStep[6])
 		}
-		b, err := tx.Branch(ctx, sid, "alt")
+		b, err := tx.Branch(ctx, storetest.LocalKey(t, tx, sid), "alt")
 		if err != nil {
 			return err
 		}

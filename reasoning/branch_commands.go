@@ -168,7 +168,7 @@ func (bt *BranchThinking) docs(ctx context.Context, tx thinkgraph.Tx, sess *thin
 	if err := st.sync(ctx, bt, tx, sess, autoEvalOf(sess)); err != nil {
 		return nil, nil, err
 	}
-	return bt.svc.Docs(ctx, tx, sess.ID)
+	return bt.svc.Docs(ctx, tx, sess.Key)
 }
 
 // BranchSummary is one branch in list.
@@ -253,14 +253,14 @@ func activeOf(sess *thinkgraph.Session) string {
 // branchesAndThoughts lists a session's branches (main first even in a
 // session not stored yet) and thoughts.
 func branchesAndThoughts(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session) ([]thinkgraph.Branch, []thinkgraph.Thought, error) {
-	bs, err := tx.Branches(ctx, sess.ID)
+	bs, err := tx.Branches(ctx, sess.Key)
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(bs) == 0 {
-		bs = []thinkgraph.Branch{{SessionID: sess.ID, ID: thinkgraph.DefaultBranch, State: "active", Priority: 1}}
+		bs = []thinkgraph.Branch{{Session: sess.Key, ID: thinkgraph.DefaultBranch, State: "active", Priority: 1}}
 	}
-	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID})
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key})
 	return bs, ths, err
 }
 
@@ -289,7 +289,7 @@ type RelatedThought struct {
 // moveFocus makes branch active, its latest thought (or its fork thought)
 // current.
 func (bt *BranchThinking) moveFocus(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, b *thinkgraph.Branch, res *FocusResult) error {
-	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: b.ID})
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: b.ID})
 	if err != nil {
 		return err
 	}
@@ -318,7 +318,7 @@ func (bt *BranchThinking) focus(ctx context.Context, in CommandInput) (*FocusRes
 	}
 	res := &FocusResult{Header: Header{Command: "focus"}}
 	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
-		b, err := branchOf(ctx, tx, sess.ID, "branchId", in.BranchID)
+		b, err := branchOf(ctx, tx, sess, "branchId", in.BranchID)
 		if err != nil {
 			return err
 		}
@@ -393,22 +393,22 @@ func (bt *BranchThinking) history(ctx context.Context, in CommandInput) (*Histor
 		if id == "" {
 			id = activeOf(sess)
 		}
-		b, err := tx.Branch(ctx, sess.ID, id)
+		b, err := tx.Branch(ctx, sess.Key, id)
 		if errors.Is(err, thinkgraph.ErrNotFound) {
 			if id == thinkgraph.DefaultBranch && sess.StepCount == 0 {
 				b, err = &thinkgraph.Branch{ID: id, State: "active", Priority: 1}, nil
 			} else {
-				return branchNotFound(ctx, tx, sess.ID, "branchId", id)
+				return branchNotFound(ctx, tx, sess, "branchId", id)
 			}
 		}
 		if err != nil {
 			return err
 		}
-		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: id})
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: id})
 		if err != nil {
 			return err
 		}
-		links, err := tx.Links(ctx, sess.ID)
+		links, err := tx.Links(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -464,7 +464,7 @@ func (bt *BranchThinking) evaluate(ctx context.Context, in CommandInput) (*Evalu
 		id := in.BranchID
 		if id == "" {
 			id = activeOf(sess)
-		} else if _, err := branchOf(ctx, tx, sess.ID, "branchId", id); err != nil {
+		} else if _, err := branchOf(ctx, tx, sess, "branchId", id); err != nil {
 			return err
 		}
 		ev, err := bt.branchEvaluation(ctx, tx, sess, st, id)
@@ -513,7 +513,7 @@ func (bt *BranchThinking) statistics(ctx context.Context, in CommandInput) (*Sta
 		if err != nil {
 			return err
 		}
-		links, err := tx.Links(ctx, sess.ID)
+		links, err := tx.Links(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -606,7 +606,7 @@ func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInpu
 func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
 	res := &ContradictionsResult{Header: Header{Command: "findContradictions"}}
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		rep, search, err := st.contradictions(ctx, bt, tx, sess.ID)
+		rep, search, err := st.contradictions(ctx, bt, tx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -618,7 +618,7 @@ func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in Command
 		if limit := in.Limit; limit != nil && *limit > 0 && len(res.Contradictions) > *limit {
 			res.Contradictions = res.Contradictions[:*limit]
 		}
-		links, err := tx.Links(ctx, sess.ID)
+		links, err := tx.Links(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -766,7 +766,7 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 	res := &SimilarResult{Header: Header{Command: "findSimilar"}, Query: in.Query}
 	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		res.SessionID = sess.ID
-		return bt.svc.docsView(ctx, tx, sess.ID, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+		return bt.svc.docsView(ctx, tx, sess.Key, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
 			lex, offline := bt.svc.sem.cfg.Embedder.(*semantic.Lexical)
 			k := limit
 			if offline {
@@ -830,7 +830,7 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 	err = bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		var d semantic.Doc
 		var related []RelatedThought
-		err := bt.svc.docsView(ctx, tx, sess.ID, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+		err := bt.svc.docsView(ctx, tx, sess.Key, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
 			i, ok := byID[in.ThoughtID]
 			if !ok {
 				return thoughtNotFound("thoughtId", in.ThoughtID, sess.ID)
@@ -846,7 +846,7 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 		if err != nil {
 			return err
 		}
-		b, err := branchOf(ctx, tx, sess.ID, "thoughtId", d.Branch)
+		b, err := branchOf(ctx, tx, sess, "thoughtId", d.Branch)
 		if err != nil {
 			return err
 		}
@@ -1037,8 +1037,8 @@ type MergesResult struct {
 }
 
 // activeDocs drops the thoughts of pruned (and merged) branches.
-func activeDocs(ctx context.Context, tx thinkgraph.Tx, sessionID string, docs []semantic.Doc) ([]semantic.Doc, error) {
-	bs, err := tx.Branches(ctx, sessionID)
+func activeDocs(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, docs []semantic.Doc) ([]semantic.Doc, error) {
+	bs, err := tx.Branches(ctx, session)
 	if err != nil {
 		return nil, err
 	}
@@ -1074,7 +1074,7 @@ func (bt *BranchThinking) suggestMerges(ctx context.Context, in CommandInput) (*
 		if err != nil {
 			return err
 		}
-		if docs, err = activeDocs(ctx, tx, sess.ID, docs); err != nil {
+		if docs, err = activeDocs(ctx, tx, sess.Key, docs); err != nil {
 			return err
 		}
 		res.SessionID, res.Suggestions = sess.ID, semantic.MergeCandidates(semantic.Profiles(docs), minSim)
@@ -1200,7 +1200,7 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 			th = *in.Threshold
 		}
 		res.Threshold, res.SessionID = th, sess.ID
-		bs, err := tx.Branches(ctx, sess.ID)
+		bs, err := tx.Branches(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -1244,7 +1244,7 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 		active := activeOf(sess)
 		for _, p := range res.Pruned {
 			if p.BranchID == active && best != "" {
-				b, err := tx.Branch(ctx, sess.ID, best)
+				b, err := tx.Branch(ctx, sess.Key, best)
 				if err != nil {
 					return err
 				}

@@ -230,7 +230,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 		}
 		guidance = strings.Join(st.Guidance, "\n")
 		if st.ReasoningID != "" {
-			th, err := tx.Thought(ctx, sess.ID, st.ReasoningID)
+			th, err := tx.Thought(ctx, sess.Key, st.ReasoningID)
 			if err != nil {
 				return err
 			}
@@ -249,7 +249,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 	}
 	// The model's step.
 	step := st.Pending
-	p, err := s.provider(tool, sess.ID, false, in.Call)
+	p, err := s.provider(tool, SessionRef{ID: sess.ID, Explicit: true, Tenant: sess.Tenant}, false, in.Call)
 	if err != nil {
 		return nil, err
 	}

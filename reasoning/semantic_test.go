@@ -11,6 +11,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
+	"github.com/thinkgraph/thinkgraph/sqlstore/storetest"
 )
 
 // flakyEmbedder wraps the lexical embedder; while down, every call fails.
@@ -50,7 +51,7 @@ func storedVectors(t *testing.T, svc *Service, session, model string) int {
 	t.Helper()
 	var n int
 	err := svc.store.View(context.Background(), func(tx thinkgraph.Tx) error {
-		vs, err := tx.Vectors(context.Background(), session, model)
+		vs, err := tx.Vectors(context.Background(), storetest.LocalKey(t, tx, session), model)
 		n = len(vs)
 		return err
 	})
@@ -89,7 +90,10 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 		t.Fatalf("%d vectors, want 2", n)
 	}
 	// Analysing while it is down is a clear SemanticModelError.
-	err = svc.store.View(ctx, func(tx thinkgraph.Tx) error { _, _, err := svc.Docs(ctx, tx, "sem"); return err })
+	err = svc.store.View(ctx, func(tx thinkgraph.Tx) error {
+		_, _, err := svc.Docs(ctx, tx, storetest.LocalKey(t, tx, "sem"))
+		return err
+	})
 	if te := thinkgraph.AsError(err); te.Code != thinkgraph.CodeSemanticModel {
 		t.Fatalf("analysis with the embedder down: %v", err)
 	}
@@ -97,7 +101,10 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 	emb.down.Store(false)
 	var docs []semantic.Doc
 	var idx *semantic.Index
-	err = svc.store.View(ctx, func(tx thinkgraph.Tx) error { docs, idx, err = svc.Docs(ctx, tx, "sem"); return err })
+	err = svc.store.View(ctx, func(tx thinkgraph.Tx) error {
+		docs, idx, err = svc.Docs(ctx, tx, storetest.LocalKey(t, tx, "sem"))
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +126,10 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := emb.calls.Load()
-	err = svc.store.View(ctx, func(tx thinkgraph.Tx) error { docs, idx, err = svc.Docs(ctx, tx, "sem"); return err })
+	err = svc.store.View(ctx, func(tx thinkgraph.Tx) error {
+		docs, idx, err = svc.Docs(ctx, tx, storetest.LocalKey(t, tx, "sem"))
+		return err
+	})
 	if err != nil || len(docs) != 4 || idx.Len() != 4 {
 		t.Fatalf("after a new thought: %d docs %v", len(docs), err)
 	}
@@ -131,7 +141,10 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 	// re-indexes every thought under the new model.
 	emb2 := &flakyEmbedder{Lexical: lex, model: "m2"}
 	svc2 := newSemanticService(t, path, emb2)
-	err = svc2.store.View(ctx, func(tx thinkgraph.Tx) error { docs, idx, err = svc2.Docs(ctx, tx, "sem"); return err })
+	err = svc2.store.View(ctx, func(tx thinkgraph.Tx) error {
+		docs, idx, err = svc2.Docs(ctx, tx, storetest.LocalKey(t, tx, "sem"))
+		return err
+	})
 	if err != nil || len(docs) != 4 || idx.Len() != 4 {
 		t.Fatalf("re-index: %d %v", len(docs), err)
 	}

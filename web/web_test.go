@@ -21,9 +21,9 @@ import (
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
-// newTestViewer serves the viewer behind bearer tokens "tok-a" (tenant a)
-// and "tok-b" (tenant b) on a real SQLite file, with the semantic engine.
-func newTestViewer(t *testing.T) (*httptest.Server, *reasoning.Service) {
+// semanticService is a service on a real SQLite file with the semantic
+// engine on the offline lexical embedder, closed when t ends.
+func semanticService(t *testing.T) *reasoning.Service {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "v.db"), sqlite.Options{})
 	if err != nil {
@@ -39,6 +39,14 @@ func newTestViewer(t *testing.T) (*httptest.Server, *reasoning.Service) {
 		t.Fatal(err)
 	}
 	t.Cleanup(svc.Close)
+	return svc
+}
+
+// newTestViewer serves the viewer behind bearer tokens "tok-a" (tenant a)
+// and "tok-b" (tenant b) on a real SQLite file, with the semantic engine.
+func newTestViewer(t *testing.T) (*httptest.Server, *reasoning.Service) {
+	t.Helper()
+	svc := semanticService(t)
 	verify := func(_ context.Context, tok string, _ *http.Request) (*auth.TokenInfo, error) {
 		if tenant, ok := strings.CutPrefix(tok, "tok-"); ok {
 			return &auth.TokenInfo{UserID: tenant, Expiration: time.Now().Add(time.Hour)}, nil
@@ -80,7 +88,7 @@ func TestViewerEscapesUserText(t *testing.T) {
 	think(t, svc, "a", "evil-1", "The cache is fast", 0.9)
 	think(t, svc, "a", "evil-1", "The cache is not fast", 0.8)
 	if err := svc.Store().Update(ctx, func(tx thinkgraph.Tx) error {
-		s, err := tx.LockSession(ctx, "evil-1")
+		s, err := tx.LockSession(ctx, "a", "evil-1")
 		if err != nil {
 			return err
 		}
