@@ -46,6 +46,9 @@ type Contradictor struct {
 	mu    sync.Mutex
 	cache map[string]*clause // analysed sentences, bounded
 
+	headsOnce sync.Once
+	heads     map[int32][]string // adjective cluster heads' lemmas (see headLemmas)
+
 	// MinCoverage is the fraction of the negated (or shorter) text's content
 	// words that must be matched in the other text; 1 by default.
 	MinCoverage float64
@@ -70,9 +73,24 @@ type clause struct {
 	numbers  []string
 	thanAt   int // index in content of the first word after "than", -1 if none
 	opposers []string
+
+	hedge     string     // a word that makes the claim tentative
+	quant     int        // qAll, qSome, qMost or qNone (see quantifierOf)
+	quantWord string     // the quantifier's words
+	qneg      bool       // the quantified predicate is negated
+	modal     int        // +1 requirement, -1 not required, 0 neither
+	modalWord string     // the words that state the modality
+	orderAt   int        // token index of "before"/"after", -1 if none
+	orderDir  int        // -1 before, +1 after
+	already   bool       // the text says the event has happened
+	future    bool       // the text says the event is still to come
+	tenseWord string     // the word that says which
+	quants    []quantity // numbers with units and comparators
+	ruleAt    map[int]bool
 }
 
 type word struct {
+	at         int // token index in the clause
 	tok, lemma string
 	stem       string   // Porter stem of tok
 	lemmaStem  string   // Porter stem of lemma
@@ -117,6 +135,21 @@ var opposites = func() map[string]string {
 		{"cheap", "expensive"}, {"simple", "complex"}, {"public", "private"},
 		{"deny", "grant"}, {"deny", "confirm"}, {"reveal", "conceal"},
 		{"include", "exclude"}, {"require", "optional"}, {"internal", "external"},
+		// General opposing verbs and adjectives WordNet does not pair.
+		{"grow", "shrink"}, {"expand", "shrink"}, {"enlarge", "shrink"}, {"expand", "contract"},
+		{"allow", "block"}, {"permit", "block"}, {"allow", "deny"}, {"permit", "deny"},
+		{"enable", "prevent"}, {"enable", "block"}, {"approve", "reject"}, {"approve", "deny"},
+		{"accept", "decline"}, {"accept", "deny"}, {"confirm", "refute"}, {"confirm", "disprove"},
+		{"speed", "slow"}, {"accelerate", "slow"}, {"improve", "worsen"}, {"improve", "degrade"},
+		{"strengthen", "weaken"}, {"raise", "cut"}, {"rise", "drop"}, {"increase", "drop"},
+		{"increase", "cut"}, {"gain", "drop"}, {"win", "fail"}, {"pass", "reject"},
+		{"succeed", "crash"}, {"keep", "drop"}, {"keep", "discard"}, {"arrive", "leave"},
+		{"strict", "lenient"}, {"strict", "loose"}, {"stable", "flaky"}, {"reliable", "flaky"},
+		{"steady", "erratic"}, {"steady", "volatile"}, {"stable", "volatile"},
+		{"consistent", "erratic"}, {"easy", "hard"}, {"easy", "strenuous"}, {"easy", "demanding"},
+		{"fast", "slow"}, {"quick", "slow"}, {"quicker", "slower"}, {"cheaper", "pricier"},
+		{"enabled", "disabled"}, {"visible", "hidden"}, {"encrypted", "plaintext"},
+		{"healthy", "degraded"}, {"up", "down"}, {"first", "last"}, {"earliest", "latest"},
 	} {
 		m[p[0]+"\x00"+p[1]] = "opposite"
 		m[p[1]+"\x00"+p[0]] = "opposite"
@@ -178,7 +211,14 @@ func (c *Contradictor) analyse(text string) clause {
 			cl.numbers = append(cl.numbers, n)
 			continue
 		}
+		if npi[t] {
+			continue
+		}
 		if stopWords[t] {
+			if r, ok := phrasal(cl.toks, i); ok {
+				cl.content = append(cl.content, c.wordOf(i, r, false))
+				continue
+			}
 			switch t {
 			// Spatial particles (in/out, up/down, on/off) are not used: two
 			// texts differing only in direction usually describe different
@@ -188,22 +228,30 @@ func (c *Contradictor) analyse(text string) clause {
 			}
 			continue
 		}
-		lemma := c.lex().Lemma(t)
-		if lemma == "" {
-			lemma = t
-		}
-		var senses []Sense
-		lemmas := c.lex().Lemmas(t)
-		if len(lemmas) == 0 {
-			lemmas = []string{t}
-		}
-		for _, l := range lemmas {
-			senses = append(senses, c.lex().Senses(l)...)
-		}
-		attributive := i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] && !IsNumber(cl.toks[i+1]) && cl.toks[i+1] != "than"
-		cl.content = append(cl.content, word{tok: t, lemma: lemma, stem: Stem(t), lemmaStem: Stem(lemma), lemmas: lemmas, senses: senses, ancestors: c.ancestors(senses), attributive: attributive})
+		attributive := i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] && !IsNumber(cl.toks[i+1]) && cl.toks[i+1] != "than" && !negators[cl.toks[i+1]]
+		cl.content = append(cl.content, c.wordOf(i, t, attributive))
 	}
+	c.analyseRules(&cl)
 	return cl
+}
+
+// wordOf analyses the content word t at token index i. attributive says
+// whether a content word follows it; a verb is never attributive.
+func (c *Contradictor) wordOf(i int, t string, attributive bool) word {
+	lemma := c.lex().Lemma(t)
+	if lemma == "" {
+		lemma = t
+	}
+	var senses []Sense
+	lemmas := c.lex().Lemmas(t)
+	if len(lemmas) == 0 {
+		lemmas = []string{t}
+	}
+	for _, l := range lemmas {
+		senses = append(senses, c.lex().Senses(l)...)
+	}
+	return word{at: i, tok: t, lemma: lemma, stem: Stem(t), lemmaStem: Stem(lemma), lemmas: lemmas, senses: senses,
+		ancestors: c.ancestors(senses), attributive: attributive && !verbFirst(senses)}
 }
 
 // match reports whether two content words denote the same thing (or one is
@@ -398,6 +446,12 @@ func (c *Contradictor) decide(a, b string) Verdict {
 	if minCov <= 0 {
 		minCov = 1
 	}
+	if v, ok := c.clauseVerdict(&A, &B); ok {
+		return v
+	}
+	if (A.negated && !B.negated && implicitNeg(B)) || (B.negated && !A.negated && implicitNeg(A)) {
+		return Verdict{Reason: "both texts negate the claim, one with a negative verb"}
+	}
 
 	// Negation.
 	if A.negated != B.negated {
@@ -529,6 +583,10 @@ func (c *Contradictor) opposed(x, y word) (float64, bool) {
 				best, found = conf, true
 			} else if _, ok := opposites[a+"\x00"+b]; ok && 0.8 > best {
 				best, found = 0.8, true
+			} else if negatedForm(a, b) && 0.8 > best {
+				best, found = 0.8, true
+			} else if 0.6 > best && c.clusterOpposed(a, b) {
+				best, found = 0.6, true
 			}
 		}
 	}
