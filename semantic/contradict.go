@@ -149,7 +149,7 @@ var opposites = func() map[string]string {
 		{"consistent", "erratic"}, {"easy", "hard"}, {"easy", "strenuous"}, {"easy", "demanding"},
 		{"fast", "slow"}, {"quick", "slow"}, {"quicker", "slower"}, {"cheaper", "pricier"},
 		{"enabled", "disabled"}, {"visible", "hidden"}, {"encrypted", "plaintext"},
-		{"healthy", "degraded"}, {"up", "down"}, {"first", "last"}, {"earliest", "latest"},
+		{"healthy", "degraded"}, {"up", "down"}, {"first", "last"}, {"earliest", "latest"}, {"most", "fewest"},
 	} {
 		m[p[0]+"\x00"+p[1]] = "opposite"
 		m[p[1]+"\x00"+p[0]] = "opposite"
@@ -229,7 +229,15 @@ func (c *Contradictor) analyse(text string) clause {
 			continue
 		}
 		attributive := i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] && !IsNumber(cl.toks[i+1]) && cl.toks[i+1] != "than" && !negators[cl.toks[i+1]]
-		cl.content = append(cl.content, c.wordOf(i, t, attributive))
+		if gradeWords[t] {
+			cl.opposers = append(cl.opposers, t)
+			continue
+		}
+		w := c.wordOf(i, t, attributive)
+		if w.attributive && graded(w) {
+			w.attributive = false // "the lowest time" states a property
+		}
+		cl.content = append(cl.content, w)
 	}
 	c.analyseRules(&cl)
 	return cl
@@ -477,19 +485,6 @@ func (c *Contradictor) decide(a, b string) Verdict {
 		return v
 	}
 
-	// Numbers.
-	if len(A.numbers) > 0 && len(B.numbers) > 0 && !sameNumbers(A.numbers, B.numbers) {
-		covA, _ := c.coverage(A.content, B.content, nil)
-		covB, _ := c.coverage(B.content, A.content, nil)
-		if covA >= minCov && covB >= minCov {
-			return Verdict{
-				Contradicts: true,
-				Confidence:  0.75,
-				Reason: fmt.Sprintf("numbers: A says %s, B says %s about the same thing",
-					strings.Join(A.numbers, ", "), strings.Join(B.numbers, ", ")),
-			}
-		}
-	}
 	return Verdict{Reason: "no negation, antonym or conflicting number about the same thing"}
 }
 
@@ -518,6 +513,11 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 				found = append(found, opp{-1, -1, x, y, 0.7, true})
 			}
 		}
+	}
+	if hasTok(A.toks, "without") != hasTok(B.toks, "without") {
+		// "accepts requests with a token" / "rejects requests without a
+		// token": two oppositions agree.
+		return Verdict{}, false
 	}
 	for _, o := range found {
 		skipA, skipB := map[int]bool{}, map[int]bool{}
@@ -593,15 +593,41 @@ func (c *Contradictor) opposed(x, y word) (float64, bool) {
 	return best, found
 }
 
-// swapped reports whether the first content word before "than" in A is
-// matched after "than" in B and vice versa.
+// swapped reports whether the compared things change sides of "than": a
+// content word before "than" in one text stands only after it in the
+// other ("X is faster than Y" / "Y is faster than X").
 func swapped(c *Contradictor, A, B clause) bool {
-	if A.thanAt <= 0 || B.thanAt <= 0 || A.thanAt >= len(A.content) || B.thanAt >= len(B.content) {
+	if A.thanAt <= 0 || B.thanAt <= 0 || A.thanAt > len(A.content) || B.thanAt > len(B.content) {
 		return false
 	}
-	aSubj, aObj := A.content[0], A.content[A.thanAt]
-	bSubj, bObj := B.content[0], B.content[B.thanAt]
-	return c.match(aSubj, bObj) && c.match(aObj, bSubj) && !c.match(aSubj, bSubj)
+	side := func(cl clause, w word) (before, after bool) {
+		for k, x := range cl.content {
+			if c.match(w, x) {
+				if k < cl.thanAt {
+					before = true
+				} else {
+					after = true
+				}
+			}
+		}
+		return
+	}
+	for k, w := range A.content {
+		aBefore := k < A.thanAt
+		bBefore, bAfter := side(B, w)
+		if bBefore == bAfter {
+			continue
+		}
+		// The word's own side in A must be its only side there.
+		ab, aa := side(A, w)
+		if ab && aa {
+			continue
+		}
+		if aBefore != bBefore {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Contradictor) inClause(w word, ws []word) bool {

@@ -238,7 +238,7 @@ func (c *Contradictor) modalVerdict(A, B *clause) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	al := c.align(A, B)
-	if al.matched < 2 || al.coverMin() < 0.5 || !al.sameSubject(A, B) || al.conflicting() {
+	if al.matched < 2 || al.coverMin() < 0.5 || al.conflicting() {
 		return Verdict{}, false
 	}
 	return Verdict{
@@ -284,7 +284,7 @@ func (c *Contradictor) temporalVerdict(A, B *clause) (Verdict, bool) {
 	}
 	a1, a2 := A.split(A.orderAt)
 	b1, b2 := B.split(B.orderAt)
-	if len(a1) == 0 || len(a2) == 0 || len(b1) == 0 || len(b2) == 0 {
+	if len(a1) < 2 || len(a2) < 2 || len(b1) < 2 || len(b2) < 2 {
 		return Verdict{}, false
 	}
 	same := c.eventsMatch(a1, b1) && c.eventsMatch(a2, b2)
@@ -476,8 +476,10 @@ func (c *Contradictor) align(A, B *clause) alignment {
 	}
 	al.unA, al.unB = keepA, keepB
 	fa, fb := A.firstContent(), B.firstContent()
-	al.subject = len(fa) == 0 || len(fb) == 0 || c.looseMatch(fa[0], fb[0]) ||
-		len(fb) > 1 && c.looseMatch(fa[0], fb[1]) || len(fa) > 1 && c.looseMatch(fa[1], fb[0])
+	al.subject = len(fa) == 0 || len(fb) == 0 || pronounQuant[A.quantWord] || pronounQuant[B.quantWord] ||
+		c.sameWord(fa[0], fb[0]) ||
+		len(fb) > 1 && fb[0].attributive && c.sameWord(fa[0], fb[1]) ||
+		len(fa) > 1 && fa[0].attributive && c.sameWord(fa[1], fb[0])
 	al.subjUnA = c.kindClash(al.unA, al.unB)
 	al.subjB = al.subjUnA
 	return al
@@ -724,4 +726,51 @@ func comparatorOf(toks []string) string {
 		}
 	}
 	return ""
+}
+
+// gradeWords compare amounts; they are read as particles that oppose each
+// other ("less memory" / "more memory").
+var gradeWords = map[string]bool{"less": true, "least": true, "fewer": true, "fewest": true}
+
+// graded reports whether w is a comparative or superlative form ("lowest",
+// "cheaper") of a shorter base.
+func graded(w word) bool {
+	if !strings.HasSuffix(w.tok, "est") && !strings.HasSuffix(w.tok, "er") {
+		return false
+	}
+	for _, l := range w.lemmas {
+		if len(l) < len(w.tok) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasTok(toks []string, t string) bool {
+	for _, x := range toks {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// pronounQuant are quantifiers that are their own subject.
+var pronounQuant = map[string]bool{"nobody": true, "nothing": true, "everyone": true, "everybody": true, "everything": true, "none": false}
+
+// sameWord reports whether two words are the same lemma or synonyms (not
+// merely one a kind of the other: "every square is a rectangle" is not
+// about rectangles).
+func (c *Contradictor) sameWord(a, b word) bool {
+	if a.lemma == b.lemma || a.stem == b.stem || a.lemmaStem == b.lemmaStem || sharedPrefix(a.lemma, b.lemma) >= 6 {
+		return true
+	}
+	for _, x := range a.senses {
+		for _, y := range b.senses {
+			if x.Synset == y.Synset {
+				return true
+			}
+		}
+	}
+	return false
 }
