@@ -214,6 +214,11 @@ func (c *Contradictor) analyse(text string) clause {
 		if npi[t] {
 			continue
 		}
+		if t == "even" && (i == len(cl.toks)-1 || i > 0 && (cl.toks[i-1] == "is" || cl.toks[i-1] == "are")) {
+			// "the sum is even": the adjective, not the adverb.
+			cl.content = append(cl.content, c.wordOf(i, t, false))
+			continue
+		}
 		if stopWords[t] {
 			if r, ok := phrasal(cl.toks, i); ok {
 				cl.content = append(cl.content, c.wordOf(i, r, false))
@@ -232,6 +237,11 @@ func (c *Contradictor) analyse(text string) clause {
 		if gradeWords[t] {
 			cl.opposers = append(cl.opposers, t)
 			continue
+		}
+		// A verb form after a noun heads the predicate ("the rule blocks
+		// inbound traffic"), whatever its most likely sense.
+		if attributive && i > 0 && !stopWords[cl.toks[i-1]] && (strings.HasSuffix(t, "s") || strings.HasSuffix(t, "ed")) && len(cl.content) > 0 && cl.content[len(cl.content)-1].at == i-1 && !strings.HasSuffix(t, "ss") {
+			attributive = false
 		}
 		w := c.wordOf(i, t, attributive)
 		if w.attributive && graded(w) {
@@ -335,6 +345,18 @@ func containsID(xs []int32, x int32) bool {
 // and the unmatched words.
 func (c *Contradictor) coverage(x, y []word, skip map[int]bool) (float64, []string) {
 	return c.cover(x, y, skip, c.match)
+}
+
+// modifierCoverage is coverage where two modifiers must be the same word:
+// "staging" and "production" share a rare sense but pick out different
+// clusters.
+func (c *Contradictor) modifierCoverage(x, y []word, skip map[int]bool) (float64, []string) {
+	return c.cover(x, y, skip, func(a, b word) bool {
+		if a.attributive && b.attributive && a.lemma != b.lemma && a.stem != b.stem {
+			return len(a.senses) > 0 && len(b.senses) > 0 && a.senses[0].Synset == b.senses[0].Synset
+		}
+		return c.match(a, b)
+	})
 }
 
 // entailed is coverage where y must assert each word of x (see matchDir).
@@ -528,8 +550,8 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 				continue
 			}
 		}
-		covA, _ := c.coverage(A.content, B.content, skipA)
-		covB, _ := c.coverage(B.content, A.content, skipB)
+		covA, _ := c.modifierCoverage(A.content, B.content, skipA)
+		covB, _ := c.modifierCoverage(B.content, A.content, skipB)
 		if len(A.content)-len(skipA) == 0 && len(B.content)-len(skipB) == 0 {
 			covA, covB = 1, 1 // "hot" vs "cold": nothing else to compare
 		}
@@ -632,7 +654,9 @@ func swapped(c *Contradictor, A, B clause) bool {
 
 func (c *Contradictor) inClause(w word, ws []word) bool {
 	for _, x := range ws {
-		if x.lemma == w.lemma {
+		// "the product of two odd integers is odd": the modifier "odd" is
+		// not the predicate "odd".
+		if x.lemma == w.lemma && x.attributive == w.attributive {
 			return true
 		}
 	}

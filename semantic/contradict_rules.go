@@ -106,6 +106,7 @@ func (c *Contradictor) quantifierVerdict(A, B *clause) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	if (A.quant == qNone && B.quant == qAll) || (B.quant == qNone && A.quant == qAll) ||
+		pronounQuant[A.quantWord] || pronounQuant[B.quantWord] ||
 		(A.quant == B.quant && A.quantWord == B.quantWord && A.quant == qSome) {
 		// "every X is P" or "nobody is P" against "X is P", and "some X
 		// are P" against "some X are not P": the lexical rules decide.
@@ -119,7 +120,7 @@ func (c *Contradictor) quantifierVerdict(A, B *clause) (Verdict, bool) {
 		kB = qAll
 	}
 	al := c.align(A, B)
-	if !al.sameSubject(A, B) || al.coverMin() < 0.6 || al.coverMax() < 0.75 || al.conflicting() {
+	if !al.sameSubject(A, B) || al.coverMin() < 0.6 || al.coverMax() < 0.66 || al.conflicting() {
 		return Verdict{Reason: "quantified texts about different things"}, true
 	}
 	nA, nB := A.qneg, B.qneg
@@ -287,8 +288,10 @@ func (c *Contradictor) temporalVerdict(A, B *clause) (Verdict, bool) {
 	if len(a1) < 2 || len(a2) < 2 || len(b1) < 2 || len(b2) < 2 {
 		return Verdict{}, false
 	}
-	same := c.eventsMatch(a1, b1) && c.eventsMatch(a2, b2)
-	swap := c.eventsMatch(a1, b2) && c.eventsMatch(a2, b1)
+	na1, na2 := A.numbersAround(A.orderAt)
+	nb1, nb2 := B.numbersAround(B.orderAt)
+	same := c.eventsMatch(a1, b1) && c.eventsMatch(a2, b2) && sameNumbers(na1, nb1) && sameNumbers(na2, nb2)
+	swap := c.eventsMatch(a1, b2) && c.eventsMatch(a2, b1) && sameNumbers(na1, nb2) && sameNumbers(na2, nb1)
 	if same == swap {
 		return Verdict{}, false
 	}
@@ -476,8 +479,7 @@ func (c *Contradictor) align(A, B *clause) alignment {
 	}
 	al.unA, al.unB = keepA, keepB
 	fa, fb := A.firstContent(), B.firstContent()
-	al.subject = len(fa) == 0 || len(fb) == 0 || pronounQuant[A.quantWord] || pronounQuant[B.quantWord] ||
-		c.sameWord(fa[0], fb[0]) ||
+	al.subject = len(fa) == 0 || len(fb) == 0 || c.sameWord(fa[0], fb[0]) ||
 		len(fb) > 1 && fb[0].attributive && c.sameWord(fa[0], fb[1]) ||
 		len(fa) > 1 && fa[0].attributive && c.sameWord(fa[1], fb[0])
 	al.subjUnA = c.kindClash(al.unA, al.unB)
@@ -500,7 +502,7 @@ func (c *Contradictor) kindClash(xs, ys []word) bool {
 			if x.attributive && y.attributive {
 				return true
 			}
-			if c.siblings(x, y) {
+			if nounFirst(x.senses) && nounFirst(y.senses) && c.siblings(x, y) {
 				return true
 			}
 		}
@@ -606,7 +608,7 @@ func (c *Contradictor) analyseRules(cl *clause) {
 		if _, ok := unitScale[w.tok]; ok {
 			cl.ruleAt[w.at] = true
 		}
-		if limitWords[w.tok] || moreThan[w.tok] || lessThan[w.tok] {
+		if limitWords[w.tok] || moreThan[w.tok] || lessThan[w.tok] || measureWords[w.lemma] || w.tok == "between" || fractionWords[w.tok] > 0 {
 			cl.ruleAt[w.at] = true
 		}
 		for _, q := range cl.quants {
@@ -620,6 +622,9 @@ func (c *Contradictor) analyseRules(cl *clause) {
 // clauseVerdict runs the clause-level rules in order. decided is false when
 // none of them applies and the lexical rules should decide.
 func (c *Contradictor) clauseVerdict(A, B *clause) (Verdict, bool) {
+	if conditionsDiffer(A, B) {
+		return Verdict{Reason: "the texts state their claims under different times or conditions"}, true
+	}
 	if v, ok := c.modalVerdict(A, B); ok {
 		return v, true
 	}
@@ -721,7 +726,7 @@ func (cl *clause) firstContent() []word {
 // "longer", "past", "under"), read as less-than or more-than.
 func comparatorOf(toks []string) string {
 	for _, t := range toks {
-		if (lessThan[t] || moreThan[t]) && t != "most" && t != "least" && t != "met" && t != "meets" {
+		if (lessThan[t] || moreThan[t] || t == "before" || t == "after") && t != "most" && t != "least" && t != "met" && t != "meets" {
 			return t
 		}
 	}
@@ -773,4 +778,78 @@ func (c *Contradictor) sameWord(a, b word) bool {
 		}
 	}
 	return false
+}
+
+// nounFirst reports whether a word's most likely sense is a noun (WordNet
+// lexicographer files 3–28).
+func nounFirst(senses []Sense) bool {
+	return len(senses) > 0 && senses[0].Field >= 3 && senses[0].Field <= 28
+}
+
+// measureWords relate a thing to its measure ("lasts four weeks", "is two
+// weeks long", "weighs 1.2 GB"); next to a number they are not content.
+var measureWords = map[string]bool{"last": true, "long": true, "take": true, "weigh": true, "cost": true, "measure": true, "total": true, "amount": true, "count": true, "number": true, "size": true, "duration": true, "length": true, "monthly": true, "weekly": true, "daily": true, "yearly": true, "annual": true, "hourly": true}
+
+// conditionWords open a leading phrase that sets the time or condition of
+// a claim ("Before the fix, ...", "With a warm cache, ...").
+var conditionWords = map[string]bool{"before": true, "after": true, "during": true, "until": true, "when": true, "whenever": true, "if": true, "once": true, "in": true, "on": true, "with": true, "since": true, "under": true, "at": true, "for": true, "without": true, "unless": true}
+
+// leadingCondition returns the content words of a leading condition phrase
+// ("Before the fix, the importer rejected ..." → "fix"), or nil.
+func leadingCondition(text string) []string {
+	comma := strings.IndexByte(text, ',')
+	if comma < 0 {
+		return nil
+	}
+	toks := Tokenize(text[:comma])
+	if len(toks) < 2 || !conditionWords[toks[0]] {
+		return nil
+	}
+	var out []string
+	for _, t := range toks[1:] {
+		if !stopWords[t] {
+			out = append(out, Stem(t))
+		}
+	}
+	return out
+}
+
+// conditionsDiffer reports whether one text states its claim under a
+// leading time or condition that the other does not share.
+func conditionsDiffer(A, B *clause) bool {
+	ca, cb := leadingCondition(A.text), leadingCondition(B.text)
+	if len(ca) == 0 && len(cb) == 0 {
+		return false
+	}
+	has := func(cond []string, cl *clause) bool {
+		for _, st := range cond {
+			found := false
+			for _, w := range cl.content {
+				if w.stem == st || Stem(w.lemma) == st {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	}
+	return !has(ca, B) || !has(cb, A)
+}
+
+// numbersAround returns the number tokens before and after token index at
+// ("version 3 ... before version 2").
+func (cl *clause) numbersAround(at int) (before, after []string) {
+	for i, t := range cl.toks {
+		if IsNumber(t) {
+			if i < at {
+				before = append(before, t)
+			} else {
+				after = append(after, t)
+			}
+		}
+	}
+	return before, after
 }
