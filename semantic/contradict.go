@@ -244,7 +244,7 @@ func (c *Contradictor) analyse(text string) clause {
 			attributive = false
 		}
 		w := c.wordOf(i, t, attributive)
-		if w.attributive && graded(w) {
+		if w.attributive && (graded(w) || i > 0 && (cl.toks[i-1] == "most" || cl.toks[i-1] == "more")) {
 			w.attributive = false // "the lowest time" states a property
 		}
 		cl.content = append(cl.content, w)
@@ -352,7 +352,7 @@ func (c *Contradictor) coverage(x, y []word, skip map[int]bool) (float64, []stri
 // clusters.
 func (c *Contradictor) modifierCoverage(x, y []word, skip map[int]bool) (float64, []string) {
 	return c.cover(x, y, skip, func(a, b word) bool {
-		if a.attributive && b.attributive && a.lemma != b.lemma && a.stem != b.stem {
+		if (a.attributive || b.attributive) && a.lemma != b.lemma && a.stem != b.stem {
 			return len(a.senses) > 0 && len(b.senses) > 0 && a.senses[0].Synset == b.senses[0].Synset
 		}
 		return c.match(a, b)

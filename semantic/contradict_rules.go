@@ -128,7 +128,7 @@ func (c *Contradictor) quantifierVerdict(A, B *clause) (Verdict, bool) {
 	if len(al.opp) > 0 {
 		nB = !nB
 		flip = fmt.Sprintf(" with %q vs %q", al.opp[0].wa, al.opp[0].wb)
-	} else if ca, cb := comparatorOf(A.toks), comparatorOf(B.toks); ca != "" && cb != "" && lessThan[ca] != lessThan[cb] {
+	} else if ca, cb := comparatorOf(A.toks), comparatorOf(B.toks); ca != "" && cb != "" && lessClass(ca) != lessClass(cb) {
 		nB = !nB
 		flip = fmt.Sprintf(" with %q vs %q", ca, cb)
 	}
@@ -285,7 +285,7 @@ func (c *Contradictor) temporalVerdict(A, B *clause) (Verdict, bool) {
 	}
 	a1, a2 := A.split(A.orderAt)
 	b1, b2 := B.split(B.orderAt)
-	if len(a1) < 2 || len(a2) < 2 || len(b1) < 2 || len(b2) < 2 {
+	if len(a1) == 0 || len(a2) == 0 || len(b1) == 0 || len(b2) == 0 {
 		return Verdict{}, false
 	}
 	na1, na2 := A.numbersAround(A.orderAt)
@@ -296,7 +296,7 @@ func (c *Contradictor) temporalVerdict(A, B *clause) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	al := c.align(A, B)
-	if al.conflicting() || len(al.opp) > 0 && !orderOpp(al) {
+	if al.conflicting() || len(al.opp) > 0 && !orderOpp(al) || c.anyOpposed(A, B) {
 		return Verdict{}, false
 	}
 	if (same && A.orderDir != B.orderDir) || (swap && A.orderDir == B.orderDir) {
@@ -336,12 +336,25 @@ func (cl *clause) split(at int) (before, after []word) {
 
 // eventsMatch reports whether two event descriptions name the same event:
 // most of the shorter one's words are matched in the longer one.
+//
+// An unmatched word opposed to a word of the other event ("compressing new
+// logs" / "compressing old logs") makes them different events.
 func (c *Contradictor) eventsMatch(x, y []word) bool {
 	if len(x) > len(y) {
 		x, y = y, x
 	}
 	cov, _ := c.cover(x, y, nil, c.looseMatch)
-	return cov >= 0.5
+	if cov < 0.5 {
+		return false
+	}
+	for _, a := range x {
+		for _, b := range y {
+			if _, ok := c.opposed(a, b); ok && a.lemma != b.lemma {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // looseMatch is match, or a shared stem prefix of six letters for
@@ -478,10 +491,7 @@ func (c *Contradictor) align(A, B *clause) alignment {
 		}
 	}
 	al.unA, al.unB = keepA, keepB
-	fa, fb := A.firstContent(), B.firstContent()
-	al.subject = len(fa) == 0 || len(fb) == 0 || c.sameWord(fa[0], fb[0]) ||
-		len(fb) > 1 && fb[0].attributive && c.sameWord(fa[0], fb[1]) ||
-		len(fa) > 1 && fa[0].attributive && c.sameWord(fa[1], fb[0])
+	al.subject = c.shareWord(A.subjectGroup(), B.subjectGroup())
 	al.subjUnA = c.kindClash(al.unA, al.unB)
 	al.subjB = al.subjUnA
 	return al
@@ -622,6 +632,9 @@ func (c *Contradictor) analyseRules(cl *clause) {
 // clauseVerdict runs the clause-level rules in order. decided is false when
 // none of them applies and the lexical rules should decide.
 func (c *Contradictor) clauseVerdict(A, B *clause) (Verdict, bool) {
+	if fa, fb := timeFrame(A.toks), timeFrame(B.toks); fa != "" && fb != "" && fa != fb {
+		return Verdict{Reason: fmt.Sprintf("the texts speak of different times: %q vs %q", fa, fb)}, true
+	}
 	if conditionsDiffer(A, B) {
 		return Verdict{Reason: "the texts state their claims under different times or conditions"}, true
 	}
@@ -707,19 +720,40 @@ func implicitNeg(cl clause) bool {
 
 var determiners = map[string]bool{"the": true, "our": true, "their": true, "its": true, "my": true, "your": true, "his": true, "her": true, "a": true, "an": true}
 
-// firstContent returns the clause's first two content words that no rule
-// reads.
-func (cl *clause) firstContent() []word {
+// subjectGroup returns the clause's first run of adjacent content words
+// that no rule reads: the subject's noun group ("backlog items" in "most
+// backlog items are ...").
+func (cl *clause) subjectGroup() []word {
 	var out []word
 	for _, w := range cl.content {
-		if !cl.ruleWord(w) {
-			out = append(out, w)
-			if len(out) == 2 {
+		if cl.ruleWord(w) {
+			if len(out) > 0 {
 				break
+			}
+			continue
+		}
+		if len(out) > 0 && w.at != out[len(out)-1].at+1 {
+			break
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// shareWord reports whether two word groups share a word (same lemma or
+// synonyms), or either is empty.
+func (c *Contradictor) shareWord(xs, ys []word) bool {
+	if len(xs) == 0 || len(ys) == 0 {
+		return true
+	}
+	for _, x := range xs {
+		for _, y := range ys {
+			if c.sameWord(x, y) {
+				return true
 			}
 		}
 	}
-	return out
+	return false
 }
 
 // comparatorOf returns the clause's first comparing word ("within",
@@ -852,4 +886,46 @@ func (cl *clause) numbersAround(at int) (before, after []string) {
 		}
 	}
 	return before, after
+}
+
+// timeFrame returns the words that place a claim in time ("last year",
+// "now", "yesterday"), or "".
+func timeFrame(toks []string) string {
+	for i, t := range toks {
+		switch t {
+		case "yesterday", "today", "tomorrow", "now", "currently", "previously", "formerly", "nowadays", "recently":
+			return t
+		case "last", "this", "next", "previous":
+			if i+1 < len(toks) && timeUnits[toks[i+1]] {
+				return t + " " + toks[i+1]
+			}
+		}
+	}
+	return ""
+}
+
+var timeUnits = map[string]bool{"year": true, "month": true, "week": true, "quarter": true, "day": true, "night": true, "morning": true, "evening": true, "season": true, "sprint": true, "release": true, "time": true, "summer": true, "winter": true, "spring": true, "autumn": true, "fall": true}
+
+// lessClass reports whether a comparing word bounds from above ("under",
+// "within", "before") rather than from below ("over", "past", "after").
+func lessClass(t string) bool { return lessThan[t] || t == "before" }
+
+// anyOpposed reports whether a content word of A is opposed to one of B
+// and neither appears on the other side: the antonym rule decides such
+// pairs ("increase after the change" / "decrease after the change").
+func (c *Contradictor) anyOpposed(A, B *clause) bool {
+	for _, x := range A.content {
+		if _, isOrder := orderWords[x.tok]; isOrder || c.inClause(x, B.content) {
+			continue
+		}
+		for _, y := range B.content {
+			if _, isOrder := orderWords[y.tok]; isOrder || c.inClause(y, A.content) {
+				continue
+			}
+			if _, ok := c.opposed(x, y); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
