@@ -150,6 +150,8 @@ var opposites = func() map[string]string {
 		{"fast", "slow"}, {"quick", "slow"}, {"quicker", "slower"}, {"cheaper", "pricier"},
 		{"enabled", "disabled"}, {"visible", "hidden"}, {"encrypted", "plaintext"},
 		{"healthy", "degraded"}, {"up", "down"}, {"first", "last"}, {"earliest", "latest"}, {"most", "fewest"},
+		{"support", "oppose"}, {"soften", "harden"}, {"soften", "toughen"}, {"ambiguous", "clear"},
+		{"return", "keep"}, {"admit", "exclude"}, {"encourage", "discourage"},
 	} {
 		m[p[0]+"\x00"+p[1]] = "opposite"
 		m[p[1]+"\x00"+p[0]] = "opposite"
@@ -563,7 +565,7 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 			continue
 		}
 		// Comparatives: "X is faster than Y" vs "Y is slower than X" agree.
-		if A.thanAt >= 0 && B.thanAt >= 0 && !o.particle {
+		if A.thanAt >= 0 && B.thanAt >= 0 {
 			if swapped(c, A, B) {
 				continue
 			}
@@ -575,7 +577,7 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 		}, true
 	}
 	// Same comparative, swapped order: "X is faster than Y" vs "Y is faster than X".
-	if A.thanAt > 0 && B.thanAt > 0 && swapped(c, A, B) {
+	if len(found) == 0 && A.thanAt > 0 && B.thanAt > 0 && swapped(c, A, B) {
 		covA, _ := c.coverage(A.content, B.content, nil)
 		covB, _ := c.coverage(B.content, A.content, nil)
 		if covA >= minCov && covB >= minCov {

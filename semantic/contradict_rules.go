@@ -105,6 +105,9 @@ func (c *Contradictor) quantifierVerdict(A, B *clause) (Verdict, bool) {
 	if A.quant == qNone && B.quant == qNone {
 		return Verdict{}, false
 	}
+	if A.quant == qSome && B.quant == qSome && c.anyOpposed(A, B) {
+		return Verdict{Reason: "some X can be P while other X are not"}, true
+	}
 	if (A.quant == qNone && B.quant == qAll) || (B.quant == qNone && A.quant == qAll) ||
 		pronounQuant[A.quantWord] || pronounQuant[B.quantWord] ||
 		(A.quant == B.quant && A.quantWord == B.quantWord && A.quant == qSome) {
@@ -272,7 +275,7 @@ func (c *Contradictor) temporalVerdict(A, B *clause) (Verdict, bool) {
 	// Already vs not yet.
 	if (A.already && B.future) || (A.future && B.already) {
 		al := c.align(A, B)
-		if al.matched >= 2 && al.coverMin() >= 0.5 && !al.conflicting() && len(al.opp) == 0 && A.negated == B.negated {
+		if (al.matched >= 2 || al.matched >= 1 && al.subject) && al.coverMin() >= 0.5 && !al.conflicting() && len(al.opp) == 0 && A.negated == B.negated {
 			return Verdict{
 				Contradicts: true,
 				Confidence:  0.7,
@@ -559,6 +562,9 @@ func (c *Contradictor) analyseRules(cl *clause) {
 			cl.already, cl.tenseWord = true, t
 			cl.ruleAt[i] = true
 		}
+		if t == "still" {
+			cl.ruleAt[i] = true
+		}
 	}
 	// Quantifier and the polarity of what it quantifies.
 	var used map[int]bool
@@ -814,10 +820,18 @@ func (c *Contradictor) sameWord(a, b word) bool {
 	return false
 }
 
-// nounFirst reports whether a word's most likely sense is a noun (WordNet
+// nounFirst reports whether one of a word's two most likely senses is a noun (WordNet
 // lexicographer files 3–28).
 func nounFirst(senses []Sense) bool {
-	return len(senses) > 0 && senses[0].Field >= 3 && senses[0].Field <= 28
+	for i, s := range senses {
+		if i == 2 {
+			break
+		}
+		if s.Field >= 3 && s.Field <= 28 {
+			return true
+		}
+	}
+	return false
 }
 
 // measureWords relate a thing to its measure ("lasts four weeks", "is two
