@@ -96,7 +96,9 @@ type word struct {
 	lemmaStem  string   // Porter stem of lemma
 	lemmas     []string // every base form ("faster": "faster", "fast")
 	senses     []Sense
-	ancestors  []int32 // hypernyms of senses, three levels up
+	ancestors  []int32  // hypernyms of senses, three levels up
+	heads      []string // lemmas of the adjective cluster heads of its senses
+	negBases   []string // stems of the word without a negative prefix ("immutable": "mutabl")
 	// attributive is set when the next token is a content word ("a large
 	// flute"): such a word picks out a thing rather than asserting a
 	// property of it.
@@ -114,8 +116,8 @@ var numberWords = map[string]string{
 // opposites are opposing words that WordNet does not pair (or pairs only
 // through senses the decider does not see): mostly particles and
 // prepositions, which are function words elsewhere.
-var opposites = func() map[string]string {
-	m := map[string]string{}
+var opposites = func() map[[2]string]bool {
+	m := map[[2]string]bool{}
 	for _, p := range [][2]string{
 		{"near", "far"}, {"close", "far"},
 		{"more", "less"}, {"more", "fewer"}, {"most", "least"}, {"increase", "decrease"},
@@ -153,8 +155,8 @@ var opposites = func() map[string]string {
 		{"support", "oppose"}, {"soften", "harden"}, {"soften", "toughen"}, {"ambiguous", "clear"},
 		{"return", "keep"}, {"admit", "exclude"}, {"encourage", "discourage"},
 	} {
-		m[p[0]+"\x00"+p[1]] = "opposite"
-		m[p[1]+"\x00"+p[0]] = "opposite"
+		m[[2]string{p[0], p[1]}] = true
+		m[[2]string{p[1], p[0]}] = true
 	}
 	return m
 }()
@@ -162,15 +164,15 @@ var opposites = func() map[string]string {
 // differentReferents are WordNet antonyms that name different people rather
 // than opposite properties: "a man is talking" and "a woman is talking" do
 // not contradict, they are about different people.
-var differentReferents = func() map[string]bool {
-	m := map[string]bool{}
+var differentReferents = func() map[[2]string]bool {
+	m := map[[2]string]bool{}
 	for _, p := range [][2]string{
 		{"man", "woman"}, {"boy", "girl"}, {"male", "female"}, {"brother", "sister"},
 		{"father", "mother"}, {"son", "daughter"}, {"husband", "wife"},
 		{"king", "queen"}, {"gentleman", "lady"}, {"uncle", "aunt"},
 		{"nephew", "niece"}, {"actor", "actress"}, {"host", "hostess"},
 	} {
-		m[p[0]+"\x00"+p[1]] = true
+		m[[2]string{p[0], p[1]}] = true
 	}
 	return m
 }()
@@ -270,8 +272,17 @@ func (c *Contradictor) wordOf(i int, t string, attributive bool) word {
 	for _, l := range lemmas {
 		senses = append(senses, c.lex().Senses(l)...)
 	}
-	return word{at: i, tok: t, lemma: lemma, stem: Stem(t), lemmaStem: Stem(lemma), lemmas: lemmas, senses: senses,
+	w := word{at: i, tok: t, lemma: lemma, stem: Stem(t), lemmaStem: Stem(lemma), lemmas: lemmas, senses: senses,
 		ancestors: c.ancestors(senses), attributive: attributive && !verbFirst(senses)}
+	for _, l := range lemmas {
+		for _, h := range c.headLemmas(l) {
+			if !contains(w.heads, h) {
+				w.heads = append(w.heads, h)
+			}
+		}
+		w.negBases = append(w.negBases, negationBases(l)...)
+	}
+	return w
 }
 
 // match reports whether two content words denote the same thing (or one is
@@ -533,7 +544,7 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 	}
 	for _, x := range A.opposers {
 		for _, y := range B.opposers {
-			if _, ok := opposites[x+"\x00"+y]; ok && !contains(B.opposers, x) && !contains(A.opposers, y) {
+			if opposites[[2]string{x, y}] && !contains(B.opposers, x) && !contains(A.opposers, y) {
 				found = append(found, opp{-1, -1, x, y, 0.7, true})
 			}
 		}
@@ -597,7 +608,7 @@ func (c *Contradictor) opposed(x, y word) (float64, bool) {
 	best, found := 0.0, false
 	for _, a := range x.lemmas {
 		for _, b := range y.lemmas {
-			if a == b || differentReferents[a+"\x00"+b] || differentReferents[b+"\x00"+a] {
+			if a == b || differentReferents[[2]string{a, b}] || differentReferents[[2]string{b, a}] {
 				continue
 			}
 			if transient[a] && transient[b] {
@@ -605,16 +616,31 @@ func (c *Contradictor) opposed(x, y word) (float64, bool) {
 			}
 			if conf, ok := c.lex().Antonyms(a, b); ok && conf > best {
 				best, found = conf, true
-			} else if _, ok := opposites[a+"\x00"+b]; ok && 0.8 > best {
+			} else if opposites[[2]string{a, b}] && 0.8 > best {
 				best, found = 0.8, true
-			} else if negatedForm(a, b) && 0.8 > best {
-				best, found = 0.8, true
-			} else if 0.6 > best && c.clusterOpposed(a, b) {
-				best, found = 0.6, true
 			}
 		}
 	}
+	if x.lemma == y.lemma || isTransient(x) && isTransient(y) {
+		return best, found
+	}
+	if best < 0.8 && (negationOf(x, y) || negationOf(y, x)) {
+		best, found = 0.8, true
+	}
+	if best < 0.6 && c.headsOpposed(x.heads, y.heads) {
+		best, found = 0.6, true
+	}
 	return best, found
+}
+
+// isTransient reports whether any base form of w is transient.
+func isTransient(w word) bool {
+	for _, l := range w.lemmas {
+		if transient[l] {
+			return true
+		}
+	}
+	return false
 }
 
 // swapped reports whether the compared things change sides of "than": a

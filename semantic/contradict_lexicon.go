@@ -55,14 +55,13 @@ func (c *Contradictor) buildHeads() {
 	})
 }
 
-// clusterOpposed reports whether a and b are adjectives whose cluster heads
-// are direct antonyms ("terse" and "verbose": concise/prolix).
-func (c *Contradictor) clusterOpposed(a, b string) bool {
-	ha := c.headLemmas(a)
-	if len(ha) == 0 {
+// headsOpposed reports whether two words' cluster heads (see headLemmas)
+// are direct antonyms while sharing no head ("terse" and "verbose":
+// concise/prolix).
+func (c *Contradictor) headsOpposed(ha, hb []string) bool {
+	if len(ha) == 0 || len(hb) == 0 {
 		return false
 	}
-	hb := c.headLemmas(b)
 	for _, x := range ha {
 		for _, y := range hb {
 			if x == y {

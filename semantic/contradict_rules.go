@@ -670,18 +670,24 @@ func (c *Contradictor) clauseVerdict(A, B *clause) (Verdict, bool) {
 // "signed" / "unsigned", "estimated" / "unestimated").
 var negativePrefixes = []string{"un", "in", "im", "il", "ir", "non", "dis", "a"}
 
-// negatedForm reports whether one word is the other with a negative prefix.
-func negatedForm(a, b string) bool {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
+// negationBases returns the stems of a lemma without a negative prefix
+// ("immutable" → "mutabl"), for words long enough to carry one.
+func negationBases(l string) []string {
+	var out []string
 	for _, p := range negativePrefixes {
-		rest, ok := strings.CutPrefix(a, p)
+		rest, ok := strings.CutPrefix(l, p)
 		if !ok || len(rest) < 4 || (p == "a" && len(rest) < 7) {
 			continue
 		}
-		rest = strings.TrimPrefix(rest, "-")
-		if rest == b || Stem(rest) == Stem(b) {
+		out = append(out, Stem(strings.TrimPrefix(rest, "-")))
+	}
+	return out
+}
+
+// negationOf reports whether x is y with a negative prefix.
+func negationOf(x, y word) bool {
+	for _, b := range x.negBases {
+		if b == y.lemmaStem || b == y.stem {
 			return true
 		}
 	}
