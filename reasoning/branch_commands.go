@@ -602,7 +602,8 @@ func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInpu
 			}
 		}
 		res.Method = fmt.Sprintf("each thought is compared with its %d nearest thoughts of cosine ≥ %.1f (any branch); the lexical contradiction decider "+
-			"judges each pair (negation of the same content, WordNet antonyms, differing numbers)", contradictionNeighbors, contradictionOverlap)
+			"judges each pair (negation, antonyms, comparatives, quantifiers, numbers with units and comparators, requirement, order in time; "+
+			"hedges, different subjects, times and conditions are not contradictions)", contradictionNeighbors, contradictionOverlap)
 		return nil
 	})
 	if err != nil {

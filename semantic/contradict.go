@@ -17,28 +17,65 @@ type Verdict struct {
 // holds the WordNet lexicon it uses for synonyms, hypernyms and antonyms and
 // is safe for concurrent use.
 //
-// How it decides. Both texts are tokenised and lemmatised; function words are
-// dropped. Two texts can only contradict when they are about the same thing,
-// and each rule states what "the same" means:
+// How it decides. Each sentence is read once (and cached): tokens, lemmas
+// and WordNet senses of its content words, its negation, quantifier,
+// modality, temporal connective, time frame, leading condition, hedge and
+// the quantities it states. Two texts can only contradict when they are
+// about the same thing: their content words match (same lemma, a shared
+// WordNet sense, or a hypernym within three levels), and unmatched words
+// that are different things of one kind ("staging" / "production", two
+// names, two modifiers) mean different subjects. Before any rule:
 //
+//   - hedges (might, could, probably, usually, seems, may …) make a claim
+//     tentative: a hedged text never contradicts;
+//   - a leading time or condition phrase the other text lacks ("Before the
+//     fix, …", "With a warm cache, …") or two different time frames ("last
+//     year" / "this year") mean different times, not a contradiction.
+//
+// The rules, each naming itself and its words in Verdict.Reason:
+//
+//   - requirement: one text requires something (must, needs, requires,
+//     mandatory, has to), the other says it is not required (optional, not
+//     required, needs no, can … without, may skip, "unsigned … accepted",
+//     "up to each"), about the same thing;
+//   - order: "X before Y" against "Y before X" or "X after Y" (events
+//     matched by their words and numbers); "already" against "planned",
+//     "scheduled" or "not yet";
+//   - quantifier: all/every/always, some/several/a few/sometimes/
+//     occasionally/at least one, most, none/no/never and "not every" read as
+//     (quantity, polarity) of the same subject: "all P" contradicts "not
+//     every P", "some not P" and "no P"; "never P" contradicts "occasionally
+//     P"; an antonym or an opposed comparator ("within" / "longer than")
+//     flips the polarity. The subject's noun group must be shared ("every
+//     square is a rectangle" / "not every rectangle is a square" agree);
+//   - numbers: quantities with units converted (ms/s/min/h/days…, bytes,
+//     percent and fractions, currency, metres, grams, clock times, months)
+//     and comparators read as intervals (over, under, at least, at most,
+//     between … and …, about ±25%); limits ("capped at", "up to", "limit
+//     of") as exact values. A quantity that fits no quantity of the same
+//     unit on the other side contradicts when the rest of the content
+//     matches; "9 engineers" / "more than five engineers" agree;
 //   - negation: exactly one text negates its clause (not, n't, no, never,
 //     nobody, nothing, none, "there is no X"; "with no"/"without" are
-//     modifiers, not clause negation), and every content word of the negated
-//     text is matched in the other text by the same lemma, a shared WordNet
-//     sense, or a hypernym/hyponym within three levels ("no person is
-//     riding" against "a man is riding"). Extra detail on the positive side
-//     is allowed, missing detail is not: "there is no man running down the
-//     road" does not contradict "a man is running".
-//   - antonyms: both texts have the same polarity, they differ in a pair of
-//     words that WordNet lists as antonyms or that a small built-in list of
-//     opposites covers (in/out, on/off, more/less, increase/decrease, ...),
-//     and the rest of their content matches. For comparatives ("X is faster
-//     than Y") the order of the compared things matters: "X is slower than
-//     Y" contradicts it, "Y is slower than X" does not.
-//   - numbers: both texts state numbers, the numbers differ, and the rest
-//     of their content matches ("latency is 20 ms" / "latency is 200 ms").
+//     modifiers, not clause negation), and every content word of the
+//     negated text is matched in the other text ("no person is riding"
+//     against "a man is riding"). Extra detail on the positive side is
+//     allowed, missing detail is not. A negative verb on the other side
+//     ("failed to", "refused to", "lacks") agrees with the negation;
+//   - antonym: both texts have the same polarity and differ in a pair of
+//     opposed words, the rest of their content matching: WordNet antonyms,
+//     adjectives whose cluster heads are antonyms ("terse" / "verbose"),
+//     negative prefixes ("mutable" / "immutable"), a list of general
+//     opposing verbs and adjectives (grow/shrink, allow/block,
+//     approve/reject, pass/fail, stable/flaky …) and graded words
+//     (more/less, most/fewest). A "with"/"without" difference cancels the
+//     antonym ("accepts requests with a token" / "rejects requests without
+//     a token"). Modifiers pick out things: "a large table" and "a small
+//     table" are different tables;
+//   - comparative: "X is faster than Y" against "Y is faster than X", or
+//     against "X is slower than Y"; "Y is slower than X" agrees.
 //
-// Confidence grows with how completely the content matches. The decider is
+// Confidence grows with how completely the content matches. The judge is
 // lexical: it does not resolve coreference, world knowledge or sarcasm.
 type Contradictor struct {
 	lex func() *Lexicon // the lexicon, loaded on first use
@@ -584,7 +621,7 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 		return Verdict{
 			Contradicts: true,
 			Confidence:  round2(o.conf * (0.6 + 0.4*(covA+covB)/2)),
-			Reason:      fmt.Sprintf("antonyms: A says %q where B says %q about the same thing", o.wa, o.wb),
+			Reason:      fmt.Sprintf("antonym: %q vs %q", o.wa, o.wb),
 		}, true
 	}
 	// Same comparative, swapped order: "X is faster than Y" vs "Y is faster than X".
@@ -595,7 +632,7 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 			return Verdict{
 				Contradicts: true,
 				Confidence:  0.7,
-				Reason:      "comparatives: A and B compare the same things in opposite order",
+				Reason:      fmt.Sprintf("comparative: %q vs %q with the compared things swapped", thanPhrase(A.toks), thanPhrase(B.toks)),
 			}, true
 		}
 	}
@@ -631,6 +668,17 @@ func (c *Contradictor) opposed(x, y word) (float64, bool) {
 		best, found = 0.6, true
 	}
 	return best, found
+}
+
+// thanPhrase returns the words of a comparison around "than" ("faster
+// than postgresql").
+func thanPhrase(toks []string) string {
+	for i, t := range toks {
+		if t == "than" {
+			return strings.Join(toks[max(i-1, 0):min(i+2, len(toks))], " ")
+		}
+	}
+	return ""
 }
 
 // isTransient reports whether any base form of w is transient.

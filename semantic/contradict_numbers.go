@@ -148,6 +148,14 @@ func (c *Contradictor) quantitiesOf(text string) []quantity {
 			if q.unit == "" {
 				q.unit = "percent"
 			}
+		} else if j+1 < len(toks) && (toks[j] == "a" || toks[j] == "p") && toks[j+1] == "m" {
+			// "4:40 p.m."
+			if toks[j] == "p" && q.lo < 12 {
+				q.lo += 12
+				q.hi += 12
+			}
+			q.unit = "clock"
+			j += 2
 		} else if j < len(toks) {
 			if u, isU := unitScale[toks[j]]; isU {
 				q.lo, q.hi, q.unit = v*u.scale, v*u.scale, u.dim
@@ -166,14 +174,6 @@ func (c *Contradictor) quantitiesOf(text string) []quantity {
 		}
 		if start > 0 && (toks[start-1] == "at" && start > 1 && (toks[start-2] == "leaves" || toks[start-2] == "departs" || toks[start-2] == "arrives")) {
 			q.unit = "clock"
-		}
-		if j+1 < len(toks) && (toks[j] == "a" || toks[j] == "p") && toks[j+1] == "m" {
-			if toks[j] == "p" && q.lo < 12 {
-				q.lo += 12
-				q.hi += 12
-			}
-			q.unit = "clock"
-			j += 2
 		}
 		// Ranges: "between 5 and 10 percent", "20 to 30", "20-30".
 		if start > 0 && toks[start-1] == "between" && j+1 < len(toks) && toks[j] == "and" {
@@ -208,6 +208,8 @@ func (c *Contradictor) quantitiesOf(text string) []quantity {
 		if k >= 0 && (toks[k] == "a" || toks[k] == "an") {
 			k--
 		}
+		from := start
+		lo0, hi0 := q.lo, q.hi
 		if k >= 0 {
 			w := toks[k]
 			prev := ""
@@ -233,6 +235,12 @@ func (c *Contradictor) quantitiesOf(text string) []quantity {
 			case w == "most" && prev == "at":
 				q.lo = 0
 			}
+			if q.lo != lo0 || q.hi != hi0 || q.limit {
+				from = k
+				if k > 0 && twoWordComparator[toks[k-1]] {
+					from = k - 1
+				}
+			}
 			if k > 0 && (toks[k] == "more" || toks[k] == "less" || toks[k] == "fewer") && toks[k-1] == "no" {
 				// "no more than 10" is at most 10.
 				if toks[k] == "more" {
@@ -242,7 +250,7 @@ func (c *Contradictor) quantitiesOf(text string) []quantity {
 				}
 			}
 		}
-		q.text = strings.Join(toks[max(start-2, 0):min(j, len(toks))], " ")
+		q.text = strings.Join(toks[from:min(j, len(toks))], " ")
 		if q.unit != "" {
 			out = append(out, q)
 		}
@@ -306,3 +314,7 @@ func (c *Contradictor) numbersVerdict(A, B *clause) (Verdict, bool) {
 }
 
 var months = map[string]float64{"january": 1, "february": 2, "march": 3, "april": 4, "june": 6, "july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12}
+
+// twoWordComparator are first words of comparators ("at least", "up to",
+// "capped at", "no more than").
+var twoWordComparator = map[string]bool{"at": true, "up": true, "no": true, "capped": true, "limited": true, "limit": true}

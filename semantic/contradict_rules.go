@@ -242,7 +242,7 @@ func (c *Contradictor) modalVerdict(A, B *clause) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	al := c.align(A, B)
-	if al.matched < 2 || al.coverMin() < 0.5 || al.conflicting() {
+	if al.matched < 2 || al.coverMin() < 0.5 || al.conflicting() || al.hasAntonym() {
 		return Verdict{}, false
 	}
 	return Verdict{
@@ -303,14 +303,11 @@ func (c *Contradictor) temporalVerdict(A, B *clause) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	if (same && A.orderDir != B.orderDir) || (swap && A.orderDir == B.orderDir) {
-		what := "reverses the order"
-		if same {
-			what = "opposes the order"
-		}
 		return Verdict{
 			Contradicts: true,
 			Confidence:  0.75,
-			Reason:      fmt.Sprintf("order: %q vs %q (%s)", A.toks[A.orderAt], B.toks[B.orderAt], what),
+			Reason: fmt.Sprintf("order: %q %s %q vs %q %s %q", wordsOf(a1), A.toks[A.orderAt], wordsOf(a2),
+				wordsOf(b1), B.toks[B.orderAt], wordsOf(b2)),
 		}, true
 	}
 	return Verdict{Reason: "same order of events"}, true
@@ -391,6 +388,7 @@ type alignment struct {
 type opp struct {
 	wa, wb string
 	conf   float64
+	prefix bool // one word is the other with a negative prefix
 }
 
 func (al alignment) coverA() float64 {
@@ -405,6 +403,17 @@ func (al alignment) coverB() float64 {
 		return 1
 	}
 	return float64(al.hitB) / float64(al.nB)
+}
+
+// hasAntonym reports whether an opposing pair other than a word and its
+// negative-prefix form ("signed" / "unsigned") separates the texts.
+func (al alignment) hasAntonym() bool {
+	for _, o := range al.opp {
+		if !o.prefix {
+			return true
+		}
+	}
+	return false
 }
 
 func (al alignment) coverMin() float64 { return min(al.coverA(), al.coverB()) }
@@ -476,7 +485,7 @@ func (c *Contradictor) align(A, B *clause) alignment {
 				continue
 			}
 			if conf, ok := c.opposed(a, b); ok {
-				al.opp = append(al.opp, opp{a.tok, b.tok, conf})
+				al.opp = append(al.opp, opp{a.tok, b.tok, conf, negationOf(a, b) || negationOf(b, a)})
 				usedUB[j] = true
 				al.hitA++
 				al.hitB++
@@ -515,7 +524,7 @@ func (c *Contradictor) kindClash(xs, ys []word) bool {
 			if x.attributive && y.attributive {
 				return true
 			}
-			if nounFirst(x.senses) && nounFirst(y.senses) && c.siblings(x, y) {
+			if c.siblings(x, y) {
 				return true
 			}
 		}
@@ -524,16 +533,29 @@ func (c *Contradictor) kindClash(xs, ys []word) bool {
 }
 
 // siblings reports whether two words share a hypernym (within three levels)
-// of their most likely senses.
+// of their noun senses: "salt" and "pepper", "kitchen" and "hallway".
 func (c *Contradictor) siblings(x, y word) bool {
-	for _, p := range x.ancestors {
-		for _, q := range y.ancestors {
-			if p == q {
-				return true
-			}
+	ax := c.ancestors(nounSenses(x.senses))
+	if len(ax) == 0 {
+		return false
+	}
+	for _, q := range c.ancestors(nounSenses(y.senses)) {
+		if containsID(ax, q) {
+			return true
 		}
 	}
 	return false
+}
+
+// nounSenses returns the noun senses (WordNet lexicographer files 3–28).
+func nounSenses(ss []Sense) []Sense {
+	var out []Sense
+	for _, s := range ss {
+		if s.Field >= 3 && s.Field <= 28 {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // ruleWord reports whether a content word is one of the closed-class words
@@ -826,20 +848,6 @@ func (c *Contradictor) sameWord(a, b word) bool {
 	return false
 }
 
-// nounFirst reports whether one of a word's two most likely senses is a noun (WordNet
-// lexicographer files 3–28).
-func nounFirst(senses []Sense) bool {
-	for i, s := range senses {
-		if i == 2 {
-			break
-		}
-		if s.Field >= 3 && s.Field <= 28 {
-			return true
-		}
-	}
-	return false
-}
-
 // measureWords relate a thing to its measure ("lasts four weeks", "is two
 // weeks long", "weighs 1.2 GB"); next to a number they are not content.
 var measureWords = map[string]bool{"last": true, "long": true, "take": true, "weigh": true, "cost": true, "measure": true, "total": true, "amount": true, "count": true, "number": true, "size": true, "duration": true, "length": true, "monthly": true, "weekly": true, "daily": true, "yearly": true, "annual": true, "hourly": true}
@@ -948,4 +956,13 @@ func (c *Contradictor) anyOpposed(A, B *clause) bool {
 		}
 	}
 	return false
+}
+
+// wordsOf joins the tokens of some content words.
+func wordsOf(ws []word) string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.tok
+	}
+	return strings.Join(out, " ")
 }
