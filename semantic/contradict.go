@@ -191,6 +191,9 @@ var opposites = func() map[[2]string]bool {
 		{"healthy", "degraded"}, {"up", "down"}, {"first", "last"}, {"earliest", "latest"}, {"most", "fewest"},
 		{"support", "oppose"}, {"soften", "harden"}, {"soften", "toughen"}, {"ambiguous", "clear"},
 		{"return", "keep"}, {"admit", "exclude"}, {"encourage", "discourage"},
+		{"uphold", "overturn"}, {"uphold", "reverse"}, {"hire", "fire"}, {"absorb", "release"},
+		{"absorb", "emit"}, {"attach", "detach"}, {"lock", "unlock"}, {"import", "export"},
+		{"inbound", "outbound"}, {"upgrade", "downgrade"}, {"overestimate", "underestimate"},
 	} {
 		m[[2]string{p[0], p[1]}] = true
 		m[[2]string{p[1], p[0]}] = true
@@ -227,6 +230,7 @@ var transient = map[string]bool{
 
 func (c *Contradictor) analyse(text string) clause {
 	cl := clause{text: text, toks: Tokenize(text), thanAt: -1}
+	skip := -1 // the particle of a phrasal verb
 	for i, t := range cl.toks {
 		if negators[t] {
 			// "with no X" and "without X" modify a noun phrase; they do not
@@ -252,7 +256,13 @@ func (c *Contradictor) analyse(text string) clause {
 			cl.numbers = append(cl.numbers, n)
 			continue
 		}
-		if npi[t] {
+		if npi[t] || skip == i {
+			continue
+		}
+		if r, ok := phrasal(cl.toks, i); ok {
+			// "go up" is "rise", "took place" is "happen".
+			cl.content = append(cl.content, c.wordOf(i, r, false))
+			skip = i + 1
 			continue
 		}
 		if t == "even" && (i == len(cl.toks)-1 || i > 0 && (cl.toks[i-1] == "is" || cl.toks[i-1] == "are")) {
@@ -261,10 +271,6 @@ func (c *Contradictor) analyse(text string) clause {
 			continue
 		}
 		if stopWords[t] {
-			if r, ok := phrasal(cl.toks, i); ok {
-				cl.content = append(cl.content, c.wordOf(i, r, false))
-				continue
-			}
 			switch t {
 			// Spatial particles (in/out, up/down, on/off) are not used: two
 			// texts differing only in direction usually describe different
@@ -653,7 +659,7 @@ func (c *Contradictor) opposed(x, y word) (float64, bool) {
 			}
 			if conf, ok := c.lex().Antonyms(a, b); ok && conf > best {
 				best, found = conf, true
-			} else if opposites[[2]string{a, b}] && 0.8 > best {
+			} else if (opposites[[2]string{a, b}] || prefixOpposed(a, b)) && 0.8 > best {
 				best, found = 0.8, true
 			}
 		}

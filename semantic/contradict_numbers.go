@@ -111,7 +111,7 @@ func (c *Contradictor) quantitiesOf(text string) []quantity {
 	var out []quantity
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if m, isMonth := months[t]; isMonth && i > 0 && (toks[i-1] == "in" || toks[i-1] == "since" || toks[i-1] == "until" || toks[i-1] == "by") {
+		if m, isMonth := months[t]; isMonth && i > 0 && monthPrep[toks[i-1]] {
 			out = append(out, quantity{lo: m, hi: m, unit: "month of the year", text: toks[i-1] + " " + t, at: i})
 			continue
 		}
@@ -313,7 +313,7 @@ func (c *Contradictor) numbersVerdict(A, B *clause) (Verdict, bool) {
 	}, true
 }
 
-var months = map[string]float64{"january": 1, "february": 2, "march": 3, "april": 4, "june": 6, "july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12}
+var months = map[string]float64{"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12}
 
 // twoWordComparator are first words of comparators ("at least", "up to",
 // "capped at", "no more than").

@@ -15,7 +15,7 @@ var hedges = map[string]bool{
 	"might": true, "could": true, "perhaps": true, "maybe": true, "possibly": true,
 	"probably": true, "likely": true, "unlikely": true, "seems": true, "seem": true,
 	"seemed": true, "apparently": true, "chance": true, "usually": true,
-	"generally": true, "typically": true, "often": true, "mostly": true,
+	"generally": true, "typically": true, "mostly": true,
 	"normally": true, "suspect": true, "think": true, "thinks": true,
 	"believe": true, "believes": true, "guess": true, "presumably": true,
 	"may": true, // "may" as permission is read by the requirement rule first
@@ -35,9 +35,9 @@ var universal = map[string]bool{"all": true, "every": true, "each": true, "alway
 var existential = map[string]bool{
 	"some": true, "sometimes": true, "occasionally": true, "several": true,
 	"few": true, "handful": true, "many": true, "once": false, "rarely": true,
-	"seldom": true, "frequently": true,
+	"seldom": true, "frequently": true, "often": true,
 }
-var frequency = map[string]bool{"always": true, "never": true, "sometimes": true, "occasionally": true, "rarely": true, "seldom": true, "frequently": true}
+var frequency = map[string]bool{"always": true, "never": true, "sometimes": true, "occasionally": true, "rarely": true, "seldom": true, "frequently": true, "often": true}
 var negUniversal = map[string]bool{"none": true, "never": true, "nobody": true, "nothing": true}
 
 // quantifierOf finds the quantifier of a clause and the token indices it
@@ -322,13 +322,25 @@ func orderOpp(al alignment) bool {
 	return true
 }
 
-// split returns the content words before and after token index at.
+// split returns the content words before and after token index at, with
+// the numbers among them as words ("version 3").
 func (cl *clause) split(at int) (before, after []word) {
 	for _, w := range cl.content {
 		if w.at < at {
 			before = append(before, w)
 		} else {
 			after = append(after, w)
+		}
+	}
+	for i, t := range cl.toks {
+		if !IsNumber(t) {
+			continue
+		}
+		n := word{at: i, tok: t, lemma: t, stem: t, lemmaStem: t, lemmas: []string{t}}
+		if i < at {
+			before = append(before, n)
+		} else {
+			after = append(after, n)
 		}
 	}
 	return before, after
@@ -344,7 +356,7 @@ func (c *Contradictor) eventsMatch(x, y []word) bool {
 		x, y = y, x
 	}
 	cov, _ := c.cover(x, y, nil, c.looseMatch)
-	if cov < 0.5 {
+	if cov < 0.6 {
 		return false
 	}
 	for _, a := range x {
@@ -577,7 +589,7 @@ func (c *Contradictor) analyseRules(cl *clause) {
 	toks := cl.toks
 	cl.ruleAt = map[int]bool{}
 	for i, t := range toks {
-		if hedges[t] && cl.hedge == "" {
+		if hedges[t] && cl.hedge == "" && !notHedge(toks, i) {
 			cl.hedge = t
 		}
 		if t == "already" {
@@ -706,6 +718,19 @@ func negationBases(l string) []string {
 	return out
 }
 
+// prefixOpposed reports whether two words differ only in an opposed prefix
+// ("overvalued" / "undervalued", "overestimate" / "underestimate").
+func prefixOpposed(a, b string) bool {
+	for _, p := range [][2]string{{"over", "under"}, {"under", "over"}} {
+		if ra, ok := strings.CutPrefix(a, p[0]); ok && len(ra) >= 4 {
+			if rb, ok := strings.CutPrefix(b, p[1]); ok && ra == rb {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // negationOf reports whether x is y with a negative prefix.
 func negationOf(x, y word) bool {
 	for _, b := range x.negBases {
@@ -724,6 +749,14 @@ var npi = map[string]bool{"anywhere": true, "anything": true, "anyone": true, "a
 // is "rise", "go down" is "fall".
 func phrasal(toks []string, i int) (string, bool) {
 	switch toks[i] {
+	case "take", "takes", "took", "taken", "taking":
+		if i+1 < len(toks) && toks[i+1] == "place" {
+			return "happen", true
+		}
+	case "lay", "lays", "laid", "laying":
+		if i+1 < len(toks) && toks[i+1] == "off" {
+			return "fire", true
+		}
 	case "go", "goes", "going", "gone", "went":
 		if i+1 < len(toks) && (i+2 >= len(toks) || !determiners[toks[i+2]] && toks[i+2] != "some") {
 			switch toks[i+1] {
@@ -966,3 +999,19 @@ func wordsOf(ws []word) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// notHedge reports whether a hedge word at i is used otherwise: a noun
+// after a determiner ("the suspect"), or the month ("in May").
+func notHedge(toks []string, i int) bool {
+	if i == 0 {
+		return false
+	}
+	p := toks[i-1]
+	if toks[i] == "may" {
+		return monthPrep[p] || i+1 < len(toks) && IsNumber(toks[i+1])
+	}
+	return determiners[p] && toks[i] != "chance"
+}
+
+// monthPrep are the words that put a month name in a date ("in May").
+var monthPrep = map[string]bool{"in": true, "since": true, "until": true, "by": true, "of": true, "early": true, "late": true, "mid": true, "from": true, "before": true, "after": true}
