@@ -256,8 +256,8 @@ func (c *Contradictor) analyse(text string) clause {
 			cl.numbers = append(cl.numbers, n)
 			continue
 		}
-		if npi[t] || skip == i {
-			continue
+		if npi[t] || skip == i || t == "longer" && i > 0 && (cl.toks[i-1] == "no" || cl.toks[i-1] == "any") {
+			continue // "no longer" negates, "longer" adds nothing
 		}
 		if r, ok := phrasal(cl.toks, i); ok {
 			// "go up" is "rise", "took place" is "happen".
@@ -774,7 +774,7 @@ func sameNumbers(a, b []string) bool {
 func propositionText(toks []string) string {
 	out := make([]string, 0, len(toks))
 	for i, t := range toks {
-		if negators[t] {
+		if negators[t] || t == "longer" && i > 0 && toks[i-1] == "no" {
 			continue
 		}
 		if (t == "there" && i == 0) || (i == 1 && toks[0] == "there" && (t == "is" || t == "are")) {

@@ -184,7 +184,7 @@ var permitWords = map[string]bool{"can": true, "may": true, "accepted": true, "a
 func modalityOf(toks []string) (int, string) {
 	req, opt := "", ""
 	for i, t := range toks {
-		prevNeg := i > 0 && (toks[i-1] == "not" || toks[i-1] == "never")
+		prevNeg := i > 0 && (toks[i-1] == "not" || toks[i-1] == "never" || toks[i-1] == "no")
 		switch {
 		case t == "no" && i > 0 && requireWords[toks[i-1]]:
 			opt = toks[i-1] + " no"
@@ -205,7 +205,12 @@ func modalityOf(toks []string) (int, string) {
 		case optionalWords[t] && !prevNeg:
 			opt = t
 		case t == "without":
-			if opt == "" {
+			if cantBefore(toks, i) {
+				// "you cannot deploy without approval" requires approval.
+				if req == "" {
+					req = "cannot … without"
+				}
+			} else if opt == "" {
 				opt = "without"
 			}
 		case t == "up" && i+2 < len(toks) && toks[i+1] == "to" && (toks[i+2] == "each" || toks[i+2] == "you" || toks[i+2] == "them" || toks[i+2] == "the"):
@@ -238,6 +243,10 @@ func modalityOf(toks []string) (int, string) {
 }
 
 func (c *Contradictor) modalVerdict(A, B *clause) (Verdict, bool) {
+	if A.modal == B.modal && (A.modalWord == "cannot … without") != (B.modalWord == "cannot … without") {
+		// "cannot X without Y" requires Y: its negation is the requirement.
+		return Verdict{Reason: fmt.Sprintf("requirement: %q and %q state the same requirement", A.modalWord, B.modalWord)}, true
+	}
 	if A.modal == 0 || B.modal == 0 || A.modal == B.modal {
 		return Verdict{}, false
 	}
@@ -1015,3 +1024,13 @@ func notHedge(toks []string, i int) bool {
 
 // monthPrep are the words that put a month name in a date ("in May").
 var monthPrep = map[string]bool{"in": true, "since": true, "until": true, "by": true, "of": true, "early": true, "late": true, "mid": true, "from": true, "before": true, "after": true}
+
+// cantBefore reports whether "can not" or "may not" stands before index i.
+func cantBefore(toks []string, i int) bool {
+	for k := 0; k < i; k++ {
+		if toks[k] == "cannot" || k > 0 && toks[k] == "not" && (toks[k-1] == "can" || toks[k-1] == "may" || toks[k-1] == "could") {
+			return true
+		}
+	}
+	return false
+}

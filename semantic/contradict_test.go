@@ -105,6 +105,7 @@ func TestContradictionRules(t *testing.T) {
 		{"The tenant renewed the lease.", "The tenant did not renew the lease.", true, `negation: B negates "tenant renew the lease" ("not")`},
 		{"The bread contains no eggs.", "The bread contains eggs.", true, `negation: A negates "bread contains eggs" ("no")`},
 		{"The bank does not charge overdraft fees.", "The bank charges overdraft fees.", true, "negation"},
+		{"The library no longer lends laptops.", "The library lends laptops.", true, `negation: A negates "library lends laptops" ("no")`},
 		{"The recipe does not call for sugar.", "The recipe is sugar-free.", false, ""},
 		{"The landlord did not keep the deposit.", "The landlord returned the deposit.", false, ""},
 		{"The hypothesis was not confirmed by the trial.", "The trial failed to confirm the hypothesis.", false, ""},
@@ -137,6 +138,7 @@ func TestContradictionRules(t *testing.T) {
 		{"Every square is a rectangle.", "Not every rectangle is a square.", false, ""},
 		{"Some samples tested negative.", "Some samples tested positive.", false, ""},
 		{"Every contract requires a signature.", "Every contract requires a date.", false, ""},
+		{"Every witness identified the suspect.", "None of the witnesses identified the suspect.", true, `quantifier: "every" vs "none"`},
 		// Numbers with units, ranges and comparators.
 		{"The loan has a term of five years.", "The loan has a term of ten years.", true, `numbers: "five years" vs "ten years"`},
 		{"The dough rises for about two hours.", "The dough rises for roughly 15 minutes.", true, `numbers: "about two hours" vs "roughly 15 minutes"`},
@@ -152,6 +154,9 @@ func TestContradictionRules(t *testing.T) {
 		{"A permit is required to build a shed.", "You can build a shed without a permit.", true, `requirement: "required" vs "without"`},
 		{"Wearing a helmet is optional on the trail.", "Riders must wear a helmet on the trail.", true, `requirement: "optional" vs "must"`},
 		{"A prescription is needed for this drug.", "This drug is sold without a prescription.", true, "requirement"},
+		{"You cannot enter the lab without a badge.", "A badge is optional for entering the lab.", true, `requirement: "cannot … without" vs "optional"`},
+		{"There is no need to book a table.", "You must book a table.", true, `requirement: "not need" vs "must"`},
+		{"You cannot enter the lab without a badge.", "A badge is required to enter the lab.", false, ""},
 		{"A permit is required to build a shed.", "A permit is required to build a garage.", false, ""},
 		{"The north entrance requires a badge.", "The south entrance works without a badge.", false, ""},
 		// Order in time and tense.
@@ -161,6 +166,8 @@ func TestContradictionRules(t *testing.T) {
 		{"The chef adds the salt before the butter.", "The chef adds the salt after the butter.", true, "order"},
 		{"The chef adds the onions before the garlic.", "The chef adds the carrots after the garlic.", false, ""},
 		{"The tenant paid rent before the deadline.", "The landlord received the rent after the deadline.", false, ""},
+		{"The package was shipped before the holiday.", "The package arrived after the holiday.", false, ""},
+		{"The treaty was signed in May.", "The treaty was signed in October.", true, `numbers: "in may" vs "in october"`},
 		// Hedges never contradict a plain claim.
 		{"The bakery might close early today.", "The bakery usually closes at six.", false, ""},
 		{"Interest rates will probably rise.", "Interest rates are stable.", false, ""},
