@@ -592,6 +592,11 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 			}
 		}
 	}
+	if hasTok(A.toks, "until") != hasTok(B.toks, "until") {
+		// "open until 8 p.m." / "closes at 8 p.m.": a state that ends is
+		// its opposite after.
+		return Verdict{}, false
+	}
 	if hasTok(A.toks, "without") != hasTok(B.toks, "without") {
 		// "accepts requests with a token" / "rejects requests without a
 		// token": two oppositions agree.

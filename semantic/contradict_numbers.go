@@ -210,6 +210,9 @@ func (c *Contradictor) quantitiesOf(text string) []quantity {
 		}
 		from := start
 		lo0, hi0 := q.lo, q.hi
+		if k >= 2 && toks[k] == "of" && boundNouns[toks[k-2]] != "" {
+			k -= 2 // "a minimum balance of $500"
+		}
 		if k >= 0 {
 			w := toks[k]
 			prev := ""
@@ -303,7 +306,10 @@ func (c *Contradictor) numbersVerdict(A, B *clause) (Verdict, bool) {
 		return Verdict{}, false // shared numbers are shared detail
 	}
 	al := c.align(A, B)
-	if al.coverMin() < 0.5 || al.coverMax() < 0.66 || al.conflicting() || len(al.opp) > 0 || A.negated != B.negated {
+	if al.coverMin() < 0.5 || al.coverMax() < 0.66 || al.conflicting() || len(al.opp) > 0 || A.negated != B.negated ||
+		hasNoun(al.unA) && hasNoun(al.unB) || len(al.unA) > 0 && len(al.unB) > 0 && len(al.unA)+len(al.unB) > 2 {
+		// "returned 7%" / "charged a 1% fee": each number measures
+		// something the other text does not name.
 		return Verdict{}, false
 	}
 	return Verdict{
@@ -318,3 +324,16 @@ var months = map[string]float64{"january": 1, "february": 2, "march": 3, "april"
 // twoWordComparator are first words of comparators ("at least", "up to",
 // "capped at", "no more than").
 var twoWordComparator = map[string]bool{"at": true, "up": true, "no": true, "capped": true, "limited": true, "limit": true}
+
+// boundNouns name a bound before "X of N": "a minimum balance of $500".
+var boundNouns = map[string]string{"minimum": "min", "min": "min", "maximum": "max", "max": "max"}
+
+// hasNoun reports whether one of ws is most likely a noun.
+func hasNoun(ws []word) bool {
+	for _, w := range ws {
+		if len(w.senses) > 0 && w.senses[0].Field >= 3 && w.senses[0].Field <= 28 {
+			return true
+		}
+	}
+	return false
+}

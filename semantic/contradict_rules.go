@@ -664,8 +664,11 @@ func (c *Contradictor) analyseRules(cl *clause) {
 	// Quantities; their units and comparators are not content.
 	cl.quants = c.quantitiesOf(cl.text)
 	for _, w := range cl.content {
-		if _, ok := unitScale[w.tok]; ok {
-			cl.ruleAt[w.at] = true
+		if _, ok := unitScale[w.tok]; ok && w.at > 0 && countWord(toks[w.at-1]) {
+			cl.ruleAt[w.at] = true // "two weeks", not "the second quarter"
+		}
+		if _, ok := months[w.tok]; ok && w.at > 0 && monthPrep[toks[w.at-1]] {
+			cl.ruleAt[w.at] = true // a date is compared as a quantity
 		}
 		if limitWords[w.tok] || moreThan[w.tok] || lessThan[w.tok] || measureWords[w.lemma] || w.tok == "between" || fractionWords[w.tok] > 0 {
 			cl.ruleAt[w.at] = true
@@ -755,7 +758,8 @@ func negationOf(x, y word) bool {
 var npi = map[string]bool{"anywhere": true, "anything": true, "anyone": true, "anybody": true, "ever": true, "yet": true}
 
 // phrasal reads a light verb and its particle as one content word: "go up"
-// is "rise", "go down" is "fall".
+// is "rise", "go down" is "fall", "go live" is "launch", "take place" is
+// "happen", "lay off" is "fire".
 func phrasal(toks []string, i int) (string, bool) {
 	switch toks[i] {
 	case "take", "takes", "took", "taken", "taking":
@@ -773,6 +777,8 @@ func phrasal(toks []string, i int) (string, bool) {
 				return "rise", true
 			case "down":
 				return "fall", true
+			case "live":
+				return "launch", true
 			}
 		}
 	}
@@ -1033,4 +1039,13 @@ func cantBefore(toks []string, i int) bool {
 		}
 	}
 	return false
+}
+
+// countWord reports whether a token can count the unit after it.
+func countWord(t string) bool {
+	if IsNumber(t) || t == "a" || t == "an" || t == "per" || t == "half" || t == "few" || t == "several" {
+		return true
+	}
+	_, ok := spelled(t)
+	return ok
 }

@@ -124,6 +124,8 @@ func TestContradictionRules(t *testing.T) {
 		{"Before the renovation, the kitchen was dark.", "The kitchen is bright.", false, ""},
 		{"The seller accepts offers with a deposit.", "The seller rejects offers without a deposit.", false, ""},
 		{"The soup is not spicy.", "The soup is mild.", false, ""},
+		{"The shop is open until 8 p.m.", "The shop closes at 8 p.m.", false, ""},
+		{"The cat is older than the dog.", "The dog is younger than the cat.", false, ""},
 		// Comparatives and superlatives.
 		{"Gold is heavier than silver.", "Silver is heavier than gold.", true, `comparative: "heavier than silver" vs "heavier than gold"`},
 		{"Bonds carry less risk than stocks.", "Bonds carry more risk than stocks.", true, `antonym: "less" vs "more"`},
@@ -150,6 +152,10 @@ func TestContradictionRules(t *testing.T) {
 		{"The bakery has about $2M in debt.", "The bakery has over a million dollars in debt.", false, ""},
 		{"The stew simmers for 40 minutes.", "The stew simmers for under an hour.", false, ""},
 		{"The shop opens at nine on weekdays.", "The shop opens at ten on Saturdays.", false, ""},
+		{"Revenue grew 10% in the first quarter.", "Revenue grew 4% in the second quarter.", false, ""},
+		{"The fund returned 7% last year.", "The fund charged a 1% fee last year.", false, ""},
+		{"The account requires a minimum balance of $500.", "The account has a balance of $2,000.", false, ""},
+		{"The package weighs 3 kg.", "The package weighs 3,000 grams.", false, ""},
 		// Requirement and modality.
 		{"A permit is required to build a shed.", "You can build a shed without a permit.", true, `requirement: "required" vs "without"`},
 		{"Wearing a helmet is optional on the trail.", "Riders must wear a helmet on the trail.", true, `requirement: "optional" vs "must"`},
