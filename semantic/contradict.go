@@ -256,6 +256,12 @@ func (c *Contradictor) analyse(text string) clause {
 			cl.numbers = append(cl.numbers, n)
 			continue
 		}
+		if t == "non" && i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] {
+			// "non-refundable" is one word with a negative prefix.
+			cl.content = append(cl.content, c.wordOf(i, "non"+cl.toks[i+1], false))
+			skip = i + 1
+			continue
+		}
 		if npi[t] || skip == i || t == "longer" && i > 0 && (cl.toks[i-1] == "no" || cl.toks[i-1] == "any") {
 			continue // "no longer" negates, "longer" adds nothing
 		}
@@ -338,8 +344,9 @@ func (c *Contradictor) match(a, b word) bool {
 // WordNet sense, or b is a kind of a ("man" asserts "person", not the
 // reverse).
 func (c *Contradictor) matchDir(a, b word) bool {
-	if a.lemma == b.lemma || a.tok == b.tok || a.stem == b.stem || a.lemmaStem == b.lemmaStem {
-		return true
+	if a.lemma == b.lemma || a.tok == b.tok || a.stem == b.stem || a.lemmaStem == b.lemmaStem ||
+		sharedPrefix(a.lemma, b.lemma) >= 6 {
+		return true // the same word or a derivation ("allergic" / "allergy")
 	}
 	if len(a.senses) == 0 || len(b.senses) == 0 {
 		return false

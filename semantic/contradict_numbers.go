@@ -115,6 +115,10 @@ func (c *Contradictor) quantitiesOf(text string) []quantity {
 			out = append(out, quantity{lo: m, hi: m, unit: "month of the year", text: toks[i-1] + " " + t, at: i})
 			continue
 		}
+		if d, isOrd := ordinal(t); isOrd && i > 0 && (toks[i-1] == "the" || months[toks[i-1]] > 0) {
+			out = append(out, quantity{lo: d, hi: d, unit: "day of the month", text: "the " + t, at: i})
+			continue
+		}
 		v, ok := parseNumber(t)
 		if !ok {
 			v, ok = spelled(t)
@@ -336,4 +340,15 @@ func hasNoun(ws []word) bool {
 		}
 	}
 	return false
+}
+
+// ordinal reads "1st", "2nd", "3rd", "20th".
+func ordinal(t string) (float64, bool) {
+	for _, suf := range []string{"st", "nd", "rd", "th"} {
+		if n, ok := strings.CutSuffix(t, suf); ok && n != "" && IsNumber(n) && !strings.Contains(n, ".") {
+			v, err := strconv.ParseFloat(n, 64)
+			return v, err == nil && v >= 1 && v <= 31
+		}
+	}
+	return 0, false
 }

@@ -661,11 +661,17 @@ func (c *Contradictor) analyseRules(cl *clause) {
 			cl.ruleAt[i] = true
 		}
 	}
+	if f := timeFrame(toks); !cl.future && (f == "tomorrow" || strings.HasPrefix(f, "next ")) {
+		cl.future, cl.tenseWord = true, f
+	}
 	// Quantities; their units and comparators are not content.
 	cl.quants = c.quantitiesOf(cl.text)
 	for _, w := range cl.content {
 		if _, ok := unitScale[w.tok]; ok && w.at > 0 && countWord(toks[w.at-1]) {
 			cl.ruleAt[w.at] = true // "two weeks", not "the second quarter"
+		}
+		if _, ok := ordinal(w.tok); ok {
+			cl.ruleAt[w.at] = true
 		}
 		if _, ok := months[w.tok]; ok && w.at > 0 && monthPrep[toks[w.at-1]] {
 			cl.ruleAt[w.at] = true // a date is compared as a quantity
