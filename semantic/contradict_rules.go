@@ -71,6 +71,10 @@ func quantifierOf(toks []string, subjectAt int) (kind int, word string, neg bool
 		case existential[t] && !(t == "few" && i > 0 && toks[i-1] != "a"):
 			used[i] = true
 			return qSome, t, false, used
+		case (t == "half" || fractionWords[t] > 0 && i > 0 && toks[i-1] == "a") && i+1 < len(toks) && toks[i+1] == "of":
+			// "half of the class", "a third of the votes": part of them.
+			used[i] = true
+			return qSome, t + " of", false, used
 		case t == "least" && i > 0 && toks[i-1] == "at" && i+1 < len(toks) && toks[i+1] == "one":
 			used[i] = true
 			return qSome, "at least one", false, used
@@ -124,6 +128,9 @@ func (c *Contradictor) quantifierVerdict(A, B *clause) (Verdict, bool) {
 	}
 	al := c.align(A, B)
 	if !al.sameSubject(A, B) || al.coverMin() < 0.6 || al.coverMax() < 0.66 || al.conflicting() {
+		if A.quant == qNone || B.quant == qNone {
+			return Verdict{}, false
+		}
 		return Verdict{Reason: "quantified texts about different things"}, true
 	}
 	nA, nB := A.qneg, B.qneg
@@ -139,6 +146,9 @@ func (c *Contradictor) quantifierVerdict(A, B *clause) (Verdict, bool) {
 		return Verdict{}, false
 	}
 	if !quantContradicts(kA, nA, kB, nB) {
+		if A.quant == qNone || B.quant == qNone {
+			return Verdict{}, false // the other rules read the unquantified text
+		}
 		return Verdict{Reason: "the quantified claims are compatible"}, true
 	}
 	if A.quant == qNone || B.quant == qNone {

@@ -126,6 +126,9 @@ func TestContradictionRules(t *testing.T) {
 		{"Before the renovation, the kitchen was dark.", "The kitchen is bright.", false, ""},
 		{"The seller accepts offers with a deposit.", "The seller rejects offers without a deposit.", false, ""},
 		{"The soup is not spicy.", "The soup is mild.", false, ""},
+		{"The judge didn't deny the request.", "The judge granted the request.", false, ""},
+		{"Alice approved the budget.", "Bob rejected the budget.", false, ""},
+		{"The defendant was acquitted of fraud.", "The defendant was convicted of perjury.", false, ""},
 		{"The shop is open until 8 p.m.", "The shop closes at 8 p.m.", false, ""},
 		{"The cat is older than the dog.", "The dog is younger than the cat.", false, ""},
 		// Comparatives and superlatives.
@@ -141,6 +144,9 @@ func TestContradictionRules(t *testing.T) {
 		{"The tap water is always safe to drink.", "The tap water is sometimes unsafe to drink.", true, `quantifier: "always" vs "sometimes" with "safe" vs "unsafe"`},
 		{"Every square is a rectangle.", "Not every rectangle is a square.", false, ""},
 		{"Some samples tested negative.", "Some samples tested positive.", false, ""},
+		{"Half of the class passed.", "Half of the class failed.", false, ""},
+		{"None of the jars leaked.", "All of the jars stayed sealed.", false, ""},
+		{"The morning train is always crowded.", "The evening train is sometimes empty.", false, ""},
 		{"Every contract requires a signature.", "Every contract requires a date.", false, ""},
 		{"Every witness identified the suspect.", "None of the witnesses identified the suspect.", true, `quantifier: "every" vs "none"`},
 		// Numbers with units, ranges and comparators.
