@@ -244,6 +244,15 @@ func (c *Contradictor) analyse(text string) clause {
 			}
 			continue
 		}
+		if privative(cl.toks, i) {
+			// "the form lacks CSRF protection", "the index is missing":
+			// the clause denies having the thing.
+			cl.negated = true
+			if cl.negWord == "" {
+				cl.negWord = t
+			}
+			continue
+		}
 		if t == "than" {
 			cl.thanAt = len(cl.content)
 			continue
@@ -787,6 +796,14 @@ func propositionText(toks []string) string {
 	out := make([]string, 0, len(toks))
 	for i, t := range toks {
 		if negators[t] || t == "longer" && i > 0 && toks[i-1] == "no" {
+			continue
+		}
+		if privative(toks, i) {
+			// "lacks X" / "is missing X" negate "has X".
+			if t == "missing" && len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+			out = append(out, "has")
 			continue
 		}
 		if (t == "there" && i == 0) || (i == 1 && toks[0] == "there" && (t == "is" || t == "are")) {

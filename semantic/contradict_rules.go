@@ -803,13 +803,13 @@ func phrasal(toks []string, i int) (string, bool) {
 
 // negVerbs negate the infinitive they take: "failed to back up the
 // hypothesis" says it was not backed up.
-var negVerbs = map[string]bool{"fail": true, "fails": true, "failed": true, "failing": true, "refuse": true, "refused": true, "refuses": true, "lack": true, "lacks": true, "lacked": true}
+var negVerbs = map[string]bool{"fail": true, "fails": true, "failed": true, "failing": true, "refuse": true, "refused": true, "refuses": true}
 
 // implicitNeg reports whether a clause negates with a verb rather than a
-// negator ("failed to", "refused to", "lacks").
+// negator ("failed to", "refused to").
 func implicitNeg(cl clause) bool {
 	for i, t := range cl.toks {
-		if negVerbs[t] && (i+1 < len(cl.toks) && cl.toks[i+1] == "to" || strings.HasPrefix(t, "lack")) {
+		if negVerbs[t] && i+1 < len(cl.toks) && cl.toks[i+1] == "to" {
 			return true
 		}
 	}
@@ -1064,4 +1064,26 @@ func countWord(t string) bool {
 	}
 	_, ok := spelled(t)
 	return ok
+}
+
+// privative reports whether toks[i] denies having something: "lacks",
+// "lacking", or "missing" after a form of "be".
+func privative(toks []string, i int) bool {
+	switch toks[i] {
+	case "lack", "lacks", "lacked", "lacking":
+		return i > 0 && !determiners[toks[i-1]]
+	case "missing":
+		// "is missing a goal" is the verb miss; "is missing two pages"
+		// denies only part.
+		if i == 0 || toks[i-1] != "is" && toks[i-1] != "are" && toks[i-1] != "was" && toks[i-1] != "were" {
+			return false
+		}
+		if i+1 < len(toks) {
+			n := toks[i+1]
+			_, spelledNum := spelled(n)
+			return !determiners[n] && !IsNumber(n) && !spelledNum && n != "some" && n != "one"
+		}
+		return true
+	}
+	return false
 }
