@@ -56,9 +56,10 @@ type Verdict struct {
 //     unit on the other side contradicts when the rest of the content
 //     matches; "9 engineers" / "more than five engineers" agree;
 //   - negation: exactly one text negates its clause (not, n't, no, never,
-//     nobody, nothing, none, "there is no X"; "with no"/"without" are
-//     modifiers, not clause negation), and every content word of the
-//     negated text is matched in the other text ("no person is riding"
+//     nobody, nothing, none, no longer, "there is no X", "lacks X", "is
+//     missing X"; "with no"/"without" are modifiers, not clause negation),
+//     and every content word of the negated text is matched in the other
+//     text ("no person is riding"
 //     against "a man is riding"). Extra detail on the positive side is
 //     allowed, missing detail is not. A negative verb on the other side
 //     ("failed to", "refused to", "lacks") agrees with the negation;
@@ -70,7 +71,8 @@ type Verdict struct {
 //     approve/reject, pass/fail, stable/flaky …) and graded words
 //     (more/less, most/fewest). A "with"/"without" difference cancels the
 //     antonym ("accepts requests with a token" / "rejects requests without
-//     a token"). Modifiers pick out things: "a large table" and "a small
+//     a token"), and so does "until" ("open until 8 p.m." / "closes at 8
+//     p.m."). Modifiers pick out things: "a large table" and "a small
 //     table" are different tables;
 //   - comparative: "X is faster than Y" against "Y is faster than X", or
 //     against "X is slower than Y"; "Y is slower than X" agrees.

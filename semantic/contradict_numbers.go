@@ -53,9 +53,18 @@ var approxWords = map[string]bool{"about": true, "around": true, "roughly": true
 var fractionWords = map[string]float64{"half": 50, "third": 100.0 / 3, "quarter": 25, "fifth": 20, "tenth": 10}
 
 // numberToks turns a text into tokens for reading quantities: "%" becomes
-// "percent", "$" "usd", "€" "eur", and a time "4:40" the number 4.40.
-func numberToks(text string) []string {
+// "percent", "$" "usd", "€" "eur", and a time "4:40" the number 4.40. A
+// text without such signs reads as toks, its Tokenize tokens (computed
+// here when nil).
+func numberToks(text string, toks []string) []string {
+	if !strings.ContainsAny(text, "%$:€") {
+		if toks == nil {
+			toks = Tokenize(text)
+		}
+		return toks // nothing to rewrite: the clause's own tokens
+	}
 	var b strings.Builder
+	b.Grow(len(text) + 16)
 	for i := 0; i < len(text); i++ {
 		ch := text[i]
 		switch {
@@ -107,7 +116,14 @@ var tens = map[string]float64{"thirty": 30, "forty": 40, "fifty": 50, "sixty": 6
 
 // quantitiesOf reads the quantities of a text.
 func (c *Contradictor) quantitiesOf(text string) []quantity {
-	toks := numberToks(text)
+	return c.quantitiesIn(numberToks(text, nil))
+}
+
+// quantitiesIn reads the quantities of a tokenised text (see numberToks).
+func (c *Contradictor) quantitiesIn(toks []string) []quantity {
+	if toks == nil {
+		return nil
+	}
 	var out []quantity
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]

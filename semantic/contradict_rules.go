@@ -675,7 +675,7 @@ func (c *Contradictor) analyseRules(cl *clause) {
 		cl.future, cl.tenseWord = true, f
 	}
 	// Quantities; their units and comparators are not content.
-	cl.quants = c.quantitiesOf(cl.text)
+	cl.quants = c.quantitiesIn(numberToks(cl.text, toks))
 	for _, w := range cl.content {
 		if _, ok := unitScale[w.tok]; ok && w.at > 0 && countWord(toks[w.at-1]) {
 			cl.ruleAt[w.at] = true // "two weeks", not "the second quarter"
