@@ -39,8 +39,10 @@ type Verdict struct {
 //     required, needs no, can … without, may skip, "unsigned … accepted",
 //     "up to each"), about the same thing;
 //   - order: "X before Y" against "Y before X" or "X after Y" (events
-//     matched by their words and numbers); "already" against "planned",
-//     "scheduled" or "not yet";
+//     matched by their words and numbers); "X during Y" (or "still
+//     running when Y") against "X after Y", or against "X finished before
+//     Y"; "already" against "planned", "scheduled", "next year" or "not
+//     yet";
 //   - quantifier: all/every/always, some/several/a few/sometimes/
 //     occasionally/at least one, most, none/no/never and "not every" read as
 //     (quantity, polarity) of the same subject: "all P" contradicts "not
@@ -204,8 +206,9 @@ var opposites = func() map[[2]string]bool {
 }()
 
 // differentReferents are WordNet antonyms that name different people rather
-// than opposite properties: "a man is talking" and "a woman is talking" do
-// not contradict, they are about different people.
+// than opposite properties ("a man is talking" and "a woman is talking" do
+// not contradict, they are about different people), or the two ends of one
+// event.
 var differentReferents = func() map[[2]string]bool {
 	m := map[[2]string]bool{}
 	for _, p := range [][2]string{
@@ -213,6 +216,10 @@ var differentReferents = func() map[[2]string]bool {
 		{"father", "mother"}, {"son", "daughter"}, {"husband", "wife"},
 		{"king", "queen"}, {"gentleman", "lady"}, {"uncle", "aunt"},
 		{"nephew", "niece"}, {"actor", "actress"}, {"host", "hostess"},
+		// The two ends of one event: "started before the outage" and
+		// "finished before the outage" can both hold.
+		{"start", "finish"}, {"begin", "finish"}, {"start", "end"}, {"begin", "end"},
+		{"start", "complete"}, {"begin", "complete"},
 	} {
 		m[[2]string{p[0], p[1]}] = true
 	}
@@ -674,7 +681,10 @@ func (c *Contradictor) opposed(x, y word) (float64, bool) {
 	best, found := 0.0, false
 	for _, a := range x.lemmas {
 		for _, b := range y.lemmas {
-			if a == b || differentReferents[[2]string{a, b}] || differentReferents[[2]string{b, a}] {
+			if differentReferents[[2]string{a, b}] || differentReferents[[2]string{b, a}] {
+				return 0, false
+			}
+			if a == b {
 				continue
 			}
 			if transient[a] && transient[b] {

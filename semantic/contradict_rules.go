@@ -279,15 +279,61 @@ var futureWords = map[string]bool{"planned": true, "scheduled": true, "future": 
 
 // orderOf splits a clause at its temporal connective.
 func orderOf(toks []string) (at, dir int) {
+	still := false
 	for i, t := range toks {
+		if t == "still" {
+			still = true
+		}
 		if d, ok := orderWords[t]; ok && i > 0 {
 			if t == "prior" && (i+1 >= len(toks) || toks[i+1] != "to") {
 				continue
 			}
 			return i, d
 		}
+		// "during Y", "in the middle of Y", "still running when Y".
+		if i > 0 && (t == "during" || t == "middle" && i+1 < len(toks) && toks[i+1] == "of" || still && (t == "when" || t == "as")) {
+			return i, 0
+		}
 	}
 	return -1, 0
+}
+
+// completion verbs say an event is over ("finished before the peak"), by
+// Porter stem.
+var completion = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"finish", "complete", "end", "stop", "conclude", "done", "close", "wrap"} {
+		m[Stem(w)] = true
+	}
+	return m
+}()
+
+// ordersClash reports whether two relations of the same two events
+// exclude each other: before against after; during against after; during
+// against before when the earlier event is over by then ("finished before
+// the peak" / "still running when the peak hit").
+func ordersClash(d1, d2 int, first1, first2 []word) bool {
+	switch {
+	case d1 == d2:
+		return false
+	case d1 != 0 && d2 != 0:
+		return true
+	case d1 == 1 || d2 == 1:
+		return true
+	case d1 == -1:
+		return hasStem(first1, completion)
+	default:
+		return hasStem(first2, completion)
+	}
+}
+
+func hasStem(ws []word, set map[string]bool) bool {
+	for _, w := range ws {
+		if set[w.stem] || set[w.lemmaStem] {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Contradictor) temporalVerdict(A, B *clause) (Verdict, bool) {
@@ -313,6 +359,11 @@ func (c *Contradictor) temporalVerdict(A, B *clause) (Verdict, bool) {
 	na1, na2 := A.numbersAround(A.orderAt)
 	nb1, nb2 := B.numbersAround(B.orderAt)
 	same := c.eventsMatch(a1, b1) && c.eventsMatch(a2, b2) && sameNumbers(na1, nb1) && sameNumbers(na2, nb2)
+	if !same && A.orderDir*B.orderDir == 0 && A.orderDir+B.orderDir == -1 {
+		// "the backup finished before the outage" / "the backup was still
+		// running when the outage started": the same thing, over or going on.
+		same = c.eventsMatch(withoutAspect(a1), withoutAspect(b1)) && c.eventsMatch(a2, b2)
+	}
 	swap := c.eventsMatch(a1, b2) && c.eventsMatch(a2, b1) && sameNumbers(na1, nb2) && sameNumbers(na2, nb1)
 	if same == swap {
 		return Verdict{}, false
@@ -321,7 +372,7 @@ func (c *Contradictor) temporalVerdict(A, B *clause) (Verdict, bool) {
 	if al.conflicting() || len(al.opp) > 0 && !orderOpp(al) || c.anyOpposed(A, B) {
 		return Verdict{}, false
 	}
-	if (same && A.orderDir != B.orderDir) || (swap && A.orderDir == B.orderDir) {
+	if (same && ordersClash(A.orderDir, B.orderDir, a1, b1)) || (swap && A.orderDir == B.orderDir && A.orderDir != 0) {
 		return Verdict{
 			Contradicts: true,
 			Confidence:  0.75,
@@ -329,7 +380,7 @@ func (c *Contradictor) temporalVerdict(A, B *clause) (Verdict, bool) {
 				wordsOf(b1), B.toks[B.orderAt], wordsOf(b2)),
 		}, true
 	}
-	return Verdict{Reason: "same order of events"}, true
+	return Verdict{}, false
 }
 
 func orderOpp(al alignment) bool {
@@ -342,9 +393,13 @@ func orderOpp(al alignment) bool {
 }
 
 // split returns the content words before and after token index at, with
-// the numbers among them as words ("version 3").
+// the numbers among them as words ("version 3") and without the words the
+// rules read.
 func (cl *clause) split(at int) (before, after []word) {
 	for _, w := range cl.content {
+		if cl.ruleWord(w) {
+			continue // "still", "scheduled": what the rules read
+		}
 		if w.at < at {
 			before = append(before, w)
 		} else {
@@ -1007,11 +1062,11 @@ func lessClass(t string) bool { return lessThan[t] || t == "before" }
 // pairs ("increase after the change" / "decrease after the change").
 func (c *Contradictor) anyOpposed(A, B *clause) bool {
 	for _, x := range A.content {
-		if _, isOrder := orderWords[x.tok]; isOrder || c.inClause(x, B.content) {
+		if _, isOrder := orderWords[x.tok]; isOrder || A.ruleWord(x) || c.inClause(x, B.content) {
 			continue
 		}
 		for _, y := range B.content {
-			if _, isOrder := orderWords[y.tok]; isOrder || c.inClause(y, A.content) {
+			if _, isOrder := orderWords[y.tok]; isOrder || B.ruleWord(y) || c.inClause(y, A.content) {
 				continue
 			}
 			if _, ok := c.opposed(x, y); ok {
@@ -1086,4 +1141,16 @@ func privative(toks []string, i int) bool {
 		return true
 	}
 	return false
+}
+
+// withoutAspect drops the words that say whether an event is over or going
+// on ("finished", "running").
+func withoutAspect(ws []word) []word {
+	var out []word
+	for _, w := range ws {
+		if !completion[w.stem] && !completion[w.lemmaStem] && !strings.HasSuffix(w.tok, "ing") {
+			out = append(out, w)
+		}
+	}
+	return out
 }

@@ -188,6 +188,10 @@ func TestContradictionRules(t *testing.T) {
 		{"The chef adds the onions before the garlic.", "The chef adds the carrots after the garlic.", false, ""},
 		{"The tenant paid rent before the deadline.", "The landlord received the rent after the deadline.", false, ""},
 		{"The package was shipped before the holiday.", "The package arrived after the holiday.", false, ""},
+		{"The backup finished before the outage.", "The backup was still running when the outage started.", true, `order: "backup finished" before "outage" vs "backup running" when "outage started"`},
+		{"We will repaint the hall after the exhibition closes.", "The hall is being repainted during the exhibition.", true, "order"},
+		{"The backup started before the outage.", "The backup was still running when the outage started.", false, ""},
+		{"Guests arrive after the ceremony.", "Music plays during the ceremony.", false, ""},
 		{"The treaty was signed in May.", "The treaty was signed in October.", true, `numbers: "in may" vs "in october"`},
 		// Hedges never contradict a plain claim.
 		{"The bakery might close early today.", "The bakery usually closes at six.", false, ""},
