@@ -266,3 +266,24 @@ func BenchmarkContradiction(b *testing.B) {
 		c.Contradiction("We should not use PostgreSQL for the session store", "Use PostgreSQL for the session store because it is durable")
 	}
 }
+
+// TestClusterAntonyms checks the antonymy derived from adjective cluster
+// heads: satellites of opposed heads oppose, words of one cluster do not.
+func TestClusterAntonyms(t *testing.T) {
+	c, _ := NewContradictor(nil)
+	cases := []struct {
+		a, b string
+		want bool
+	}{
+		{"terse", "verbose", true},   // concise / prolix
+		{"concise", "verbose", true}, // head and satellite
+		{"terse", "concise", false},  // one cluster
+		{"terse", "table", false},    // not an adjective
+	}
+	for _, tc := range cases {
+		x, y := c.wordOf(0, tc.a, false), c.wordOf(0, tc.b, false)
+		if got := c.headsOpposed(x.heads, y.heads); got != tc.want {
+			t.Errorf("headsOpposed(%q %v, %q %v) = %v, want %v", tc.a, x.heads, tc.b, y.heads, got, tc.want)
+		}
+	}
+}
