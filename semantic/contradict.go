@@ -127,7 +127,7 @@ type clause struct {
 	future    bool       // the text says the event is still to come
 	tenseWord string     // the word that says which
 	quants    []quantity // numbers with units and comparators
-	ruleAt    map[int]bool
+	ruleAt    []bool     // by token index: a word a rule reads, not content
 }
 
 type word struct {

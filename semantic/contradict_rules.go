@@ -661,7 +661,7 @@ func verbFirst(senses []Sense) bool {
 // analyseRules reads the closed-class words the clause-level rules use.
 func (c *Contradictor) analyseRules(cl *clause) {
 	toks := cl.toks
-	cl.ruleAt = map[int]bool{}
+	cl.ruleAt = make([]bool, len(toks))
 	for i, t := range toks {
 		if hedges[t] && cl.hedge == "" && !notHedge(toks, i) {
 			cl.hedge = t
