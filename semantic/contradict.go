@@ -300,13 +300,17 @@ func (c *Contradictor) analyse(text string) clause {
 			// texts differing only in direction usually describe different
 			// events rather than contradict.
 			case "more", "less", "most", "least", "before", "after", "all", "with":
-				cl.opposers = append(cl.opposers, t)
+				if !(i > 0 && cl.toks[i-1] == "at") { // "at least 60%" compares a number
+					cl.opposers = append(cl.opposers, t)
+				}
 			}
 			continue
 		}
 		attributive := i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] && !IsNumber(cl.toks[i+1]) && cl.toks[i+1] != "than" && !negators[cl.toks[i+1]]
 		if gradeWords[t] {
-			cl.opposers = append(cl.opposers, t)
+			if !(i > 0 && cl.toks[i-1] == "at") {
+				cl.opposers = append(cl.opposers, t)
+			}
 			continue
 		}
 		// A verb form after a noun heads the predicate ("the rule blocks
@@ -616,6 +620,11 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 				found = append(found, opp{-1, -1, x, y, 0.7, true})
 			}
 		}
+	}
+	if A.quant == qSome || A.quant == qMost || B.quant == qSome || B.quant == qMost {
+		// "most samples passed" / "three samples failed": the predicate
+		// holds of part of them; the quantifier rule reads such pairs.
+		return Verdict{}, false
 	}
 	if hasTok(A.toks, "until") != hasTok(B.toks, "until") {
 		// "open until 8 p.m." / "closes at 8 p.m.": a state that ends is

@@ -249,7 +249,7 @@ func (c *Contradictor) quantitiesIn(toks []string) []quantity {
 			case moreThan[w] && !(w == "most" || w == "least" && prev != "at"):
 				q.lo, q.hi = q.lo*(1+1e-9), math.Inf(1)
 				if w == "least" || w == "met" || w == "meets" {
-					q.lo = v
+					q.lo = lo0
 				}
 			case w == "least" && prev == "at":
 				q.hi = math.Inf(1)
@@ -267,9 +267,9 @@ func (c *Contradictor) quantitiesIn(toks []string) []quantity {
 			if k > 0 && (toks[k] == "more" || toks[k] == "less" || toks[k] == "fewer") && toks[k-1] == "no" {
 				// "no more than 10" is at most 10.
 				if toks[k] == "more" {
-					q.lo, q.hi = 0, v
+					q.lo, q.hi = 0, hi0
 				} else {
-					q.lo, q.hi = v, math.Inf(1)
+					q.lo, q.hi = lo0, math.Inf(1)
 				}
 			}
 		}

@@ -170,6 +170,9 @@ func TestContradictionRules(t *testing.T) {
 		{"The fund returned 7% last year.", "The fund charged a 1% fee last year.", false, ""},
 		{"The account requires a minimum balance of $500.", "The account has a balance of $2,000.", false, ""},
 		{"The package weighs 3 kg.", "The package weighs 3,000 grams.", false, ""},
+		{"The medicine works within 30 minutes.", "The medicine takes at least two hours to work.", true, `numbers: "within 30 minutes" vs "at least two hours"`},
+		{"At least 60% of voters approved.", "Most voters approved.", false, ""},
+		{"Only 3 of the 20 samples failed.", "Most of the samples passed.", false, ""},
 		// Requirement and modality.
 		{"A permit is required to build a shed.", "You can build a shed without a permit.", true, `requirement: "required" vs "without"`},
 		{"Wearing a helmet is optional on the trail.", "Riders must wear a helmet on the trail.", true, `requirement: "optional" vs "must"`},
@@ -214,6 +217,8 @@ func TestQuantities(t *testing.T) {
 		{"The file is 1.2 GB", 1.2e9, 1.2e9, "byte", false},
 		{"It takes over 800 ms", 0.8, math.Inf(1), "s", false},
 		{"at least 70% of cases", 70, math.Inf(1), "percent", false},
+		{"takes at least two hours", 7200, math.Inf(1), "s", false},
+		{"no more than 3 days", 0, 3 * 86400, "s", false},
 		{"between 5 and 10 percent", 5, 10, "percent", false},
 		{"capped at 20 connections", 0, 20, "connection", true},
 		{"done in under half an hour", 0, 1800, "s", false},
