@@ -629,7 +629,8 @@ func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in Command
 		}
 		res.Candidates = st.topCandidates(maxCandidates)
 		res.Method = fmt.Sprintf("each thought is compared with its %d nearest thoughts of cosine ≥ %.1f (any branch); the lexical contradiction decider "+
-			"judges each pair (negation of the same content, WordNet antonyms, differing numbers); a stated verdict (a contradictory cross-reference, "+
+			"judges each pair (negation, antonyms, comparatives, quantifiers, numbers with units and comparators, requirement, order in time; "+
+			"hedges, different subjects, times and conditions are not contradictions); a stated verdict (a contradictory cross-reference, "+
 			"or a judge answer) overrides it and counts whatever the pair's similarity; candidates are undecided pairs with opposite negation "+
 			"(cosine ≥ %.1f) or close wording (cosine ≥ %.1f), at most %d", contradictionNeighbors, contradictionOverlap, candidatePolarity, candidateSimilar, maxCandidates)
 		return nil
