@@ -236,8 +236,11 @@ type toolDef struct {
 	errorStatus string
 	// llm marks a tool that may call a language model: for a client on a
 	// multi round-trip protocol its calls can be suspended (mrtr.go).
-	llm    bool
-	handle func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error)
+	llm bool
+	// ignoreUnknown drops argument fields the tool does not know instead
+	// of refusing them (as the server a tool is a drop-in for does).
+	ignoreUnknown bool
+	handle        func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error)
 }
 
 // addTool registers a tool whose arguments are decoded by args (so numbers
@@ -299,7 +302,7 @@ func (s *Server) runTool(ctx context.Context, req *mcp.CallToolRequest, d toolDe
 	name := d.tool.Name
 	start := time.Now()
 	out, err := func() (any, error) {
-		a, err := parseArgs(req.Params.Arguments, known)
+		a, err := decodeArgs(req.Params.Arguments, known, d.ignoreUnknown)
 		if err != nil {
 			return nil, err
 		}

@@ -33,6 +33,11 @@ func validateContent(field, text string, max int) error {
 	if strings.TrimSpace(text) == "" {
 		return thinkgraph.Invalid(field, "a non-empty string", text, "'%s' parameter is required", field)
 	}
+	return validateText(field, text, max)
+}
+
+// validateText is validateContent for a text that may be empty.
+func validateText(field, text string, max int) error {
 	if !utf8.ValidString(text) {
 		return thinkgraph.Invalid(field, "valid UTF-8 text", "invalid UTF-8", "'%s' must be valid UTF-8 text", field)
 	}
