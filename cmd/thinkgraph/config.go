@@ -48,6 +48,7 @@ var envVars = []envVar{
 	{"ANTHROPIC_API_KEY", "none", "Anthropic API key."},
 	{"ANTHROPIC_BASE_URL", "https://api.anthropic.com", "Anthropic endpoint."},
 	{"ANTHROPIC_MODEL", "claude-sonnet-4-5", "Default Anthropic model."},
+	{"THINKGRAPH_MODEL_ALIASES", "Lux MCP's aliases", "Comma-separated alias=model pairs (opus=claude-opus-4-1,mini=gpt-4o-mini) mapping a tool's model argument to the provider's model name; added to, or replacing, Lux MCP's aliases (gpt4, mini, 4omini, claude, opus, sonnet, gemini, ...)."},
 	{"LANGBASE_API_KEY", "none", "Langbase API key: the reasoning tools then run Langbase pipes (seed 002)."},
 	{"LANGBASE_BASE_URL", "https://api.langbase.com", "Langbase endpoint."},
 	{"PIPE_LINEAR", "linear-reasoning-v1", "Langbase pipe of reasoning_linear (also PIPE_TREE, PIPE_DIVERGENT, PIPE_REFLECTION)."},

@@ -1,0 +1,81 @@
+package mcpserver
+
+import (
+	"testing"
+)
+
+// A session_id the server has not seen starts a session under that id for
+// the Lux tools (as lux-mcp does) and the reasoning tools (as
+// mcp-langbase-reasoning 0.1 does); Lux MCP's model aliases reach the
+// provider as model names.
+func TestLLMToolsStartASessionUnderAnUnseenID(t *testing.T) {
+	fake := &fakeOpenAI{}
+	e := newLuxEnv(t, fake)
+	cs := e.connect()
+	calls := []struct {
+		tool  string
+		args  map[string]any
+		model string // the model the provider must be asked for
+	}{
+		{"confer", map[string]any{"message": "Explain CAP", "model": "opus", "session_id": "lux-confer"}, "anthropic/claude-4.1-opus"},
+		{"traced_reasoning", map[string]any{"thought": "Why is the sky blue?", "thought_number": 1, "total_thoughts": 2, "next_thought_needed": true,
+			"model": "mini", "session_id": "lux-traced"}, "gpt-4o-mini"},
+		{"planner", map[string]any{"step": "Plan a move", "step_number": 1, "total_steps": 2, "next_step_required": true,
+			"model": "gpt4", "continuation_id": "lux-plan"}, "gpt-4"},
+		{"biased_reasoning", map[string]any{"query": "Should we rewrite it in Rust?", "primary_model": "4omini", "session_id": "lux-biased"}, "gpt-4o-mini"},
+		{"reasoning_linear", map[string]any{"content": "Weigh SQL against NoSQL", "session_id": "langbase-linear"}, ""},
+	}
+	for _, c := range calls {
+		fake.script(chatReply{content: `{"thought": "A step.", "confidence": 0.7}`})
+		before := fake.count()
+		out := mustCall(t, cs, c.tool, c.args)
+		want, _ := c.args["session_id"].(string)
+		if want == "" {
+			want = c.args["continuation_id"].(string)
+		}
+		if out["session_id"] != want {
+			t.Errorf("%s: session_id %v, want %q", c.tool, out["session_id"], want)
+		}
+		if c.tool == "biased_reasoning" {
+			// Its first call records the query; the next one calls the model.
+			mustCall(t, cs, c.tool, map[string]any{"session_id": want})
+		}
+		if n := len(sessionThoughts(t, e, want)); n < 2 {
+			t.Errorf("%s: %d thoughts in the new session", c.tool, n)
+		}
+		if fake.count() != before+1 {
+			t.Fatalf("%s: %d model calls", c.tool, fake.count()-before)
+		}
+		if c.model != "" && fake.request(before)["model"] != c.model {
+			t.Errorf("%s: model %v sent to the provider, want %q", c.tool, fake.request(before)["model"], c.model)
+		}
+	}
+	// A malformed id is still refused, before the model is called.
+	n := fake.count()
+	out, text := mustFail(t, cs, "confer", map[string]any{"message": "hi", "session_id": "not an id!"})
+	if d, _ := out["details"].(map[string]any); d["field"] != "session_id" || fake.count() != n {
+		t.Fatalf("malformed id: %s", text)
+	}
+}
+
+// next_thought_needed false concludes a traced run, and an intervention
+// raised on that last step is still reported.
+func TestTracedReasoningConcludesWithAnOpenIntervention(t *testing.T) {
+	fake := &fakeOpenAI{}
+	fake.script(
+		chatReply{content: "Sourdough rises because wild yeast ferments the flour's sugars into carbon dioxide."},
+		chatReply{content: "Quarterly tax filings are due in April for most freelancers."},
+	)
+	e := newLuxEnv(t, fake)
+	cs := e.connect()
+	out := mustCall(t, cs, "traced_reasoning", map[string]any{"thought": "Why does sourdough rise?", "thought_number": 1, "total_thoughts": 2, "next_thought_needed": true})
+	sid := out["session_id"].(string)
+	out = mustCall(t, cs, "traced_reasoning", map[string]any{"thought": "", "thought_number": 2, "total_thoughts": 2, "next_thought_needed": false,
+		"session_id": sid, "guardrails": map[string]any{"semantic_drift_threshold": 0.9}})
+	if out["status"] != "conclusion_reached" || out["reasoning_complete"] != true || out["final_answer"] != out["thought_content"] || out["final_answer"] == "" {
+		t.Fatalf("not concluded: %v", out)
+	}
+	if iv, _ := out["intervention"].(map[string]any); iv == nil || iv["intervention_type"] != "SemanticDrift" {
+		t.Fatalf("the last step's intervention is not reported: %v", out)
+	}
+}
