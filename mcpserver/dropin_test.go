@@ -79,3 +79,56 @@ func TestTracedReasoningConcludesWithAnOpenIntervention(t *testing.T) {
 		t.Fatalf("the last step's intervention is not reported: %v", out)
 	}
 }
+
+// A failing LLM tool does not move the session: what the client sent is
+// stored, but off the current path, so the next think continues from where
+// the session was; and biased_reasoning without a model refuses its first
+// call instead of answering as the client.
+func TestFailedLLMCallDoesNotMoveTheSession(t *testing.T) {
+	t.Run("no provider", func(t *testing.T) {
+		e := newTestEnv(t)
+		cs := e.connect()
+		out, text := mustFail(t, cs, "biased_reasoning", map[string]any{"query": "Is remote work better?", "session_id": "np"})
+		if out["code"] != "ProviderNotConfigured" {
+			t.Fatalf("%v %s", out, text)
+		}
+		if ths := sessionThoughts(t, e, "np"); len(ths) != 0 {
+			t.Fatalf("stored: %+v", ths)
+		}
+	})
+	fake := &fakeOpenAI{}
+	e := newLuxEnv(t, fake)
+	cs := e.connect()
+	fail := chatReply{status: 400}
+	// A biased analysis whose first model step succeeds, for guidance.
+	mustCall(t, cs, "biased_reasoning", map[string]any{"query": "Should the bakery open on Sundays?", "session_id": "biased"})
+	fake.script(chatReply{content: "Sunday trade looks profitable because the best bakeries open then."})
+	mustCall(t, cs, "biased_reasoning", map[string]any{"session_id": "biased"})
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"confer", map[string]any{"message": "What does a Sunday shift cost?", "session_id": "confer"}},
+		{"biased_reasoning", map[string]any{"query": "Count the staff costs too.", "session_id": "biased"}},
+		{"traced_reasoning", map[string]any{"thought": "Is the lease fair?", "thought_number": 1, "total_thoughts": 2, "next_thought_needed": true, "session_id": "traced"}},
+		{"planner", map[string]any{"step": "Plan the renovation", "step_number": 1, "total_steps": 2, "next_step_required": true, "session_id": "planner"}},
+		{"reasoning_linear", map[string]any{"content": "Weigh renting against buying", "session_id": "linear"}},
+	} {
+		sid := c.args["session_id"].(string)
+		before := mustCall(t, cs, "think", map[string]any{"thought": "Where we are.", "session_id": sid})
+		fake.script(fail)
+		mustFail(t, cs, c.tool, c.args)
+		ths := sessionThoughts(t, e, sid)
+		last := ths[len(ths)-1]
+		if last.Author != "client" || last.Tool == "think" {
+			t.Errorf("%s: the input is not stored: %+v", c.tool, last)
+		}
+		next := mustCall(t, cs, "think", map[string]any{"thought": "Carry on.", "session_id": sid})
+		ths = sessionThoughts(t, e, sid)
+		if got := ths[len(ths)-1]; got.ID != next["current_node_id"] {
+			t.Fatalf("%s: %+v", c.tool, got)
+		} else if got.ParentID != before["current_node_id"] {
+			t.Errorf("%s: the next think continues %q, want the thought before the failed call %v", c.tool, got.ParentID, before["current_node_id"])
+		}
+	}
+}

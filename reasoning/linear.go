@@ -63,7 +63,10 @@ func (s *Service) storeInput(ctx context.Context, in ReasoningInput, tool, mode 
 				return err
 			}
 		}
-		if err := s.appendThought(ctx, tx, se, t, vectorAt(vecs, 0)); err != nil {
+		if err := s.addInput(ctx, tx, se, t, vectorAt(vecs, 0)); err != nil {
+			return err
+		}
+		if err := tx.UpdateSession(ctx, se); err != nil {
 			return err
 		}
 		sess, th = *se, *t

@@ -258,7 +258,7 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 			}
 		}
 		msg = thinkgraph.Thought{Content: in.Message, Tool: tool, Author: "client", Type: "message"}
-		return s.addThought(ctx, tx, sess, &msg, vectorAt(vecs, 0))
+		return s.addInput(ctx, tx, sess, &msg, vectorAt(vecs, 0))
 	})
 	if err != nil {
 		return nil, err

@@ -109,6 +109,20 @@ func (s *Service) appendThought(ctx context.Context, tx thinkgraph.Tx, sess *thi
 	return tx.UpdateSession(ctx, sess)
 }
 
+// addInput is addThought for a caller's input to a model call: stored
+// before the model is called (a failing model loses nothing) as a child of
+// the current thought, but the session's current thought and active branch
+// stay where they were. The model's answer, a child of the input, moves
+// them when it is stored: a failed call leaves the session where it was.
+func (s *Service) addInput(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
+	cur, active := sess.CurrentThoughtID, sess.ActiveBranch
+	if err := s.addThought(ctx, tx, sess, th, vec); err != nil {
+		return err
+	}
+	sess.CurrentThoughtID, sess.ActiveBranch = cur, active
+	return nil
+}
+
 // addThought is appendThought without saving the session: for callers that
 // save it themselves before the transaction ends (luxWrite), so that its
 // row is written once.
