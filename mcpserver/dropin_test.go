@@ -1,7 +1,13 @@
 package mcpserver
 
 import (
+	"context"
+	"errors"
+	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A session_id the server has not seen starts a session under that id for
@@ -129,6 +135,32 @@ func TestFailedLLMCallDoesNotMoveTheSession(t *testing.T) {
 			t.Fatalf("%s: %+v", c.tool, got)
 		} else if got.ParentID != before["current_node_id"] {
 			t.Errorf("%s: the next think continues %q, want the thought before the failed call %v", c.tool, got.ParentID, before["current_node_id"])
+		}
+	}
+}
+
+// Messages count in the noun's number, and a prompt's missing or malformed
+// argument is a JSON-RPC invalid-params error (-32602).
+func TestNewUserPaperCuts(t *testing.T) {
+	e := newTestEnv(t)
+	cs := e.connect()
+	mustCall(t, cs, "think", map[string]any{"thought": "Bake or buy the bread?", "confidence": 0.3, "session_id": "bread"})
+	mustCall(t, cs, "select_path", map[string]any{"session_id": "bread", "selected_index": 0,
+		"alternatives": []any{map[string]any{"thought": "Bake it", "confidence": 0.7}, map[string]any{"thought": "Buy it", "confidence": 0.5}}})
+	out := mustCall(t, cs, "get_unexplored_branches", map[string]any{"session_id": "bread"})
+	if out["message"] != "1 branch point with 1 unexplored alternative." {
+		t.Errorf("message %q", out["message"])
+	}
+	ctx := context.Background()
+	for _, p := range []*mcp.GetPromptParams{
+		{Name: "debate", Arguments: map[string]string{}},
+		{Name: "think-step-by-step", Arguments: map[string]string{"problem": "Why is bread chewy?", "steps": "many"}},
+		{Name: "review-reasoning", Arguments: map[string]string{"session_id": "nope"}},
+	} {
+		_, err := cs.GetPrompt(ctx, p)
+		var we *jsonrpc.Error
+		if !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams || !strings.Contains(we.Message, "prompt "+p.Name) {
+			t.Errorf("%s %v: %v", p.Name, p.Arguments, err)
 		}
 	}
 }

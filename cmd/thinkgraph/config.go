@@ -162,7 +162,7 @@ func loadConfig(getenv func(string) string) (*config, error) {
 	c.reasoning.MaxThoughtLength = intVar("THINKGRAPH_MAX_THOUGHT_LENGTH", 10000, 1)
 	if v := strings.TrimSpace(getenv("THINKGRAPH_CONFIDENCE_THRESHOLD")); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f <= 0 || f > 1 {
+		if err != nil || !(f > 0 && f <= 1) { // NaN is neither
 			errs = append(errs, fmt.Errorf("THINKGRAPH_CONFIDENCE_THRESHOLD must be a number in (0, 1], got %q", v))
 		} else {
 			c.reasoning.ConfidenceThreshold = f
