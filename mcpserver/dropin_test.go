@@ -8,6 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thinkgraph/thinkgraph"
 )
 
 // A session_id the server has not seen starts a session under that id for
@@ -162,5 +164,114 @@ func TestNewUserPaperCuts(t *testing.T) {
 		if !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams || !strings.Contains(we.Message, "prompt "+p.Name) {
 			t.Errorf("%s %v: %v", p.Name, p.Arguments, err)
 		}
+	}
+}
+
+// branch-thinking as the Branch Thinking server behaves: an empty branchId
+// is refused, a thought may cross-reference its own branch and main may
+// build upon a child branch, findSimilar and jumpToRelated answer in its
+// shape, and import on the connection's own session goes on with the
+// imported session.
+func TestBranchThinkingAsTheOriginal(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "peer"}
+	first := s.thought("Sourdough needs a lively starter", "observation")
+	// Empty branch ids are ValidationErrors, not the active branch.
+	s.fail(map[string]any{"content": "x", "type": "analysis", "branchId": ""}, "ValidationError", "branchId")
+	s.fail(map[string]any{"content": "x", "type": "analysis", "branchId": " "}, "ValidationError", "branchId")
+	s.fail(map[string]any{"content": "x", "type": "analysis", "branchId": "rye", "parentBranchId": ""}, "ValidationError", "parentBranchId")
+	s.fail(map[string]any{"command": map[string]any{"type": "history", "branchId": ""}}, "ValidationError", "branchId")
+	s.fail(map[string]any{"command": map[string]any{"type": "focus", "data": map[string]any{"branchId": ""}}}, "ValidationError", "branchId")
+
+	// A child branch; a thought referring to its own branch; main building
+	// upon the child.
+	rye := s.thought("Rye flour ferments faster than wheat", "hypothesis", "branchId", "rye", "parentBranchId", "main")
+	own := s.thought("A rye starter also needs more water", "analysis", "branchId", "rye",
+		"crossRefs", []map[string]any{{"toBranch": "rye", "type": "builds_upon", "reason": "same starter"}, {"toBranch": "rye", "type": "complementary"}})
+	if own["crossRefs"] != float64(2) {
+		t.Fatal(own)
+	}
+	sum := s.thought("So feed a rye starter more often", "synthesis", "branchId", "main",
+		"crossRefs", []map[string]any{{"toBranch": "rye", "type": "builds_upon", "reason": "uses what rye found"}})
+	if sum["branchId"] != "main" {
+		t.Fatal(sum)
+	}
+	// The reference to its own branch points at the branch's previous
+	// thought, not at itself.
+	ctx := context.Background()
+	err := e.store.View(ctx, func(tx thinkgraph.Tx) error {
+		links, err := tx.Links(ctx, "peer")
+		if err != nil {
+			return err
+		}
+		for _, l := range links {
+			if l.FromThought == own["thoughtId"] && l.ToThought != rye["thoughtId"] {
+				t.Errorf("own-branch reference %+v, want to %v", l, rye["thoughtId"])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A builds_upon loop is still refused: rye building upon main, which
+	// builds upon rye.
+	s.fail(map[string]any{"content": "x", "type": "analysis", "branchId": "rye", "crossRefs": []map[string]any{{"toBranch": "main", "type": "builds_upon"}}},
+		"CircularReferenceError", "crossRefs[0].toBranch")
+
+	// findSimilar: {results: [{thoughtId, content, branchId, similarity, type}], totalFound}.
+	sim := s.cmd("findSimilar", map[string]any{"query": "rye starter water", "limit": 2})
+	res := list(sim, "results")
+	if len(res) != 2 || sim["totalFound"] != float64(2) {
+		t.Fatal(sim)
+	}
+	for _, k := range []string{"thoughtId", "content", "branchId", "similarity", "type"} {
+		if _, ok := res[0].(map[string]any)[k]; !ok {
+			t.Errorf("findSimilar result lacks %s: %v", k, res[0])
+		}
+	}
+	// jumpToRelated: related [{thoughtId, content, branchId, similarity, relationship}].
+	s.thought("Unrelated: the oven needs a pizza stone", "observation", "branchId", "oven", "parentBranchId", "main")
+	j := s.cmd("jumpToRelated", map[string]any{"thoughtId": rye["thoughtId"], "limit": 10})
+	rel := map[string]string{}
+	for _, r := range list(j, "related") {
+		m := r.(map[string]any)
+		rel[m["thoughtId"].(string)] = m["relationship"].(string)
+		if _, ok := m["content"]; !ok {
+			t.Errorf("related entry lacks content: %v", m)
+		}
+	}
+	if rel[own["thoughtId"].(string)] != "same-branch" || rel[first["thoughtId"].(string)] != "parent-branch" || len(rel) != 4 {
+		t.Errorf("relationships from rye: %v", rel)
+	}
+	j = s.cmd("jumpToRelated", map[string]any{"thoughtId": first["thoughtId"], "limit": 10})
+	for _, r := range list(j, "related") {
+		m := r.(map[string]any)
+		want := map[string]string{"main": "same-branch", "rye": "child-branch", "oven": "child-branch"}[m["branchId"].(string)]
+		if m["relationship"] != want {
+			t.Errorf("from main: %v", m)
+		}
+	}
+
+	// import without session_id: the connection goes on with the imported
+	// session; with session_id, its own session stays.
+	doc := obj(s.cmd("export", nil), "document")
+	cs := e.connect()
+	own1 := mustCall(t, cs, bt, map[string]any{"content": "The connection's own first thought", "type": "observation"})
+	imp := mustCall(t, cs, bt, map[string]any{"command": map[string]any{"type": "import", "data": doc}})
+	newID := imp["session_id"].(string)
+	if newID == own1["session_id"] || !strings.Contains(imp["message"].(string), "now go to it") {
+		t.Fatal(imp)
+	}
+	ls := mustCall(t, cs, bt, map[string]any{"command": map[string]any{"type": "list"}})
+	if ls["session_id"] != newID || len(list(ls, "branches")) != 3 {
+		t.Fatalf("after import: %v", ls)
+	}
+	if th := mustCall(t, cs, "think", map[string]any{"thought": "Carry on with the imported bread"}); th["session_id"] != newID {
+		t.Fatalf("think after import: %v", th)
+	}
+	imp = mustCall(t, cs, bt, map[string]any{"command": map[string]any{"type": "import", "data": doc}, "session_id": "somewhere"})
+	if ls := mustCall(t, cs, bt, map[string]any{"command": map[string]any{"type": "list"}}); ls["session_id"] != newID || imp["session_id"] == newID {
+		t.Fatalf("an import with session_id moved the connection: %v", ls)
 	}
 }

@@ -226,6 +226,17 @@ func (s *Server) connSession(ss *mcp.ServerSession) string {
 	return id
 }
 
+// moveConnSession makes id the session of an MCP connection that has one
+// (branch-thinking's import on the connection's own session, which in
+// Branch Thinking replaces the graph the connection works on).
+func (s *Server) moveConnSession(ss *mcp.ServerSession, id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.conns[ss]; ok && ss != nil {
+		s.conns[ss] = id
+	}
+}
+
 // toolDef describes a tool: its MCP definition, the Go type of its output
 // (for the output schema), and how errors are rendered.
 type toolDef struct {
