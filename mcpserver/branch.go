@@ -189,8 +189,13 @@ func parseBranchThought(a *args) (*reasoning.BranchThoughtInput, error) {
 		if c.Type, _, err = ra.str("type"); err != nil {
 			return nil, prefixed(prefix, err)
 		}
-		if c.Reason, _, err = ra.str("reason"); err != nil {
+		var given bool
+		if c.Reason, given, err = ra.str("reason"); err != nil {
 			return nil, prefixed(prefix, err)
+		} else if given && strings.TrimSpace(c.Reason) == "" {
+			// As in Branch Thinking: omit the reason rather than send an empty one.
+			return nil, thinkgraph.Invalid(prefix+".reason", "a non-empty reason, or no 'reason'", fmt.Sprintf("%q", c.Reason),
+				"'%s.reason' is empty: say why the branches relate, or omit 'reason'", prefix)
 		}
 		if c.Strength, err = ra.number("strength"); err != nil {
 			return nil, prefixed(prefix, err)

@@ -275,3 +275,42 @@ func TestBranchThinkingAsTheOriginal(t *testing.T) {
 		t.Fatalf("an import with session_id moved the connection: %v", ls)
 	}
 }
+
+// The observable cases of Branch Thinking's validation suite
+// (src/test/unit/branchGraph.validation.test.ts, addThought), as MCP calls.
+func TestBranchThinkingOriginalValidationCases(t *testing.T) {
+	e := newTestEnv(t)
+	s := btSession{t, e.connect(), "validation"}
+	s.thought("Start", "analysis", "branchId", "other")
+	ref := func(m map[string]any) []map[string]any { return []map[string]any{m} }
+	for _, c := range []struct {
+		args        map[string]any
+		code, field string
+	}{
+		{map[string]any{}, "ValidationError", "content"}, // null / undefined input
+		{map[string]any{"content": "", "type": "analysis"}, "ValidationError", "content"},
+		{map[string]any{"content": "   \n\t   ", "type": "analysis"}, "ValidationError", "content"},
+		{map[string]any{"content": 123, "type": "analysis"}, "ValidationError", "content"},
+		{map[string]any{"content": strings.Repeat("a", 150001), "type": "analysis"}, "ValidationError", "content"},
+		{map[string]any{"content": "Test content", "type": "analysis", "branchId": ""}, "ValidationError", "branchId"},
+		{map[string]any{"content": "Test content", "type": "analysis", "branchId": "branch@#$%"}, "ValidationError", "branchId"},
+		{map[string]any{"content": "Test content", "type": "analysis", "parentBranchId": "non-existent-branch"}, "BranchNotFoundError", "parentBranchId"},
+		{map[string]any{"content": "Test content", "type": "analysis", "confidence": 1.5}, "ValidationError", "confidence"},
+		{map[string]any{"content": "Test content", "type": "analysis", "confidence": -0.1}, "ValidationError", "confidence"},
+		{map[string]any{"content": "Test content", "type": "analysis", "crossRefs": "not-an-array"}, "ValidationError", "crossRefs"},
+		{map[string]any{"content": "Test content", "type": "analysis", "crossRefs": ref(map[string]any{"toBranch": "other", "type": "builds_upon", "reason": "Test reason", "strength": 2.0})},
+			"ValidationError", "crossRefs[0].strength"},
+		{map[string]any{"content": "Test content", "type": "analysis", "crossRefs": ref(map[string]any{"toBranch": "other", "type": "builds_upon", "reason": "", "strength": 0.8})},
+			"ValidationError", "crossRefs[0].reason"},
+	} {
+		out, text := mustFail(t, s.cs, bt, s.args(c.args))
+		d, _ := out["details"].(map[string]any)
+		if out["code"] != c.code || d["field"] != c.field {
+			t.Errorf("%.80v: %v %v (%s)", c.args, out["code"], d["field"], text)
+		}
+	}
+	// should continue working after validation error
+	if out := s.thought("Valid after errors", "analysis"); out["thoughtId"] == "" {
+		t.Fatal(out)
+	}
+}
