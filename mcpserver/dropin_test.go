@@ -153,6 +153,11 @@ func TestNewUserPaperCuts(t *testing.T) {
 	if out["message"] != "1 branch point with 1 unexplored alternative." {
 		t.Errorf("message %q", out["message"])
 	}
+	s := btSession{t, cs, "bread"}
+	s.thought("Rye bread keeps longer", "observation", "branchId", "rye")
+	if f := s.cmd("focus", map[string]any{"branchId": "rye"}); !strings.Contains(f["message"].(string), "(1 thought)") {
+		t.Errorf("focus message %q", f["message"])
+	}
 	ctx := context.Background()
 	for _, p := range []*mcp.GetPromptParams{
 		{Name: "debate", Arguments: map[string]string{}},

@@ -325,7 +325,7 @@ func (bt *BranchThinking) focus(ctx context.Context, in CommandInput) (*FocusRes
 		if err := bt.moveFocus(ctx, tx, sess, b, res); err != nil {
 			return err
 		}
-		res.Message = fmt.Sprintf("Focused on branch %q (%d thoughts); new thoughts without branchId go there.", b.ID, res.NumThoughts)
+		res.Message = fmt.Sprintf("Focused on branch %q (%s); new thoughts without branchId go there.", b.ID, thinkgraph.Count(res.NumThoughts, "thought", ""))
 		if b.State != "active" {
 			res.Message += fmt.Sprintf(" The branch is %s; adding a thought makes it active again.", b.State)
 		}
