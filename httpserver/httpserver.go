@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/netip"
 	"net/url"
 	"os"
 	"slices"
@@ -24,8 +25,15 @@ import (
 
 // Options configure the HTTP server.
 type Options struct {
-	// Tokens, when set, is required on /mcp (and /metrics).
+	// Tokens, when set, is required on /mcp, the viewer and /metrics.
 	Tokens *Tokens
+	// MetricsTenants are the tenants whose tokens may read /metrics, which
+	// counts every tenant's calls (with Tokens; default none).
+	MetricsTenants []string
+	// TrustedProxies are the addresses of reverse proxies whose
+	// X-Forwarded-Proto is believed: a viewer cookie set through one that
+	// says https is Secure (default none).
+	TrustedProxies []netip.Prefix
 	// AllowedHosts are the Host header names accepted ("*" accepts any). By
 	// default: localhost, 127.0.0.1 and ::1 when serving loopback; any
 	// otherwise.
@@ -37,8 +45,12 @@ type Options struct {
 	// MaxBodyBytes bounds a request body (default 4 MiB).
 	MaxBodyBytes int64
 	// RequestTimeout bounds reading a request and writing its response,
-	// except for the long-lived event stream (default 60 s).
+	// except for the long-lived event streams (default 60 s).
 	RequestTimeout time.Duration
+	// SessionIdleTimeout closes an MCP session that has had no request for
+	// this long (default 30 minutes; negative: never). A client that comes
+	// back gets 404 and starts a new session.
+	SessionIdleTimeout time.Duration
 	// ShutdownTimeout bounds how long shutdown waits for in-flight calls.
 	ShutdownTimeout time.Duration
 	// Stateless serves every request on a fresh MCP session (the SDK's
@@ -71,6 +83,9 @@ func (o *Options) defaults(loopback bool) {
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = 60 * time.Second
 	}
+	if o.SessionIdleTimeout == 0 {
+		o.SessionIdleTimeout = 30 * time.Minute
+	}
 	if o.ShutdownTimeout <= 0 {
 		o.ShutdownTimeout = 30 * time.Second
 	}
@@ -102,17 +117,17 @@ func New(srv *mcp.Server, loopback bool, opts Options) *Server {
 	opts.defaults(loopback)
 	s := &Server{opts: opts}
 	var mcpHandler http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: opts.Logger, MaxRequestBodyBytes: opts.MaxBodyBytes, Stateless: opts.Stateless})
+		&mcp.StreamableHTTPOptions{Logger: opts.Logger, MaxRequestBodyBytes: opts.MaxBodyBytes, Stateless: opts.Stateless,
+			SessionTimeout: max(opts.SessionIdleTimeout, 0)})
 	var metrics http.Handler = opts.Metrics
 	viewer := opts.Viewer
 	if opts.Tokens != nil {
-		requireToken := auth.RequireBearerToken(opts.Tokens.verifier, nil)
-		mcpHandler = requireToken(mcpHandler)
+		mcpHandler = requireToken(opts.Tokens, nil, mcpHandler)
 		if metrics != nil {
-			metrics = requireToken(metrics)
+			metrics = requireToken(opts.Tokens, func(tenant string) bool { return slices.Contains(opts.MetricsTenants, tenant) }, metrics)
 		}
 		if viewer != nil {
-			viewer = viewerTokenCookie(requireToken(viewer))
+			viewer = s.viewerTokenCookie(requireToken(opts.Tokens, nil, viewer))
 		}
 	}
 	mux := http.NewServeMux()
@@ -132,14 +147,49 @@ func New(srv *mcp.Server, loopback bool, opts Options) *Server {
 	return s
 }
 
+// requireToken serves next only to requests with a valid bearer token
+// (whose tenant is allowed, if allowed is set), answering others with 401
+// (403 for a tenant not allowed) and an RFC 6750 challenge. The SDK's
+// middleware then puts the token's tenant in the request's context.
+func requireToken(tokens *Tokens, allowed func(tenant string) bool, next http.Handler) http.Handler {
+	next = auth.RequireBearerToken(tokens.verifier, nil)(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		const challenge = `Bearer realm="thinkgraph"`
+		fields := strings.Fields(r.Header.Get("Authorization"))
+		if len(fields) != 2 || !strings.EqualFold(fields[0], "bearer") {
+			w.Header().Set("WWW-Authenticate", challenge)
+			http.Error(w, "Unauthorized: no bearer token (Authorization: Bearer TOKEN)", http.StatusUnauthorized)
+			return
+		}
+		tenant, ok := tokens.Tenant(fields[1])
+		if !ok {
+			w.Header().Set("WWW-Authenticate", challenge+`, error="invalid_token", error_description="the token is not known to this server"`)
+			http.Error(w, "Unauthorized: the token is not known to this server", http.StatusUnauthorized)
+			return
+		}
+		if allowed != nil && !allowed(tenant) {
+			w.Header().Set("WWW-Authenticate", challenge+`, error="insufficient_scope"`)
+			http.Error(w, "Forbidden: the metrics count every tenant's calls: only the tenants in THINKGRAPH_METRICS_TENANTS may read them", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // viewerTokenCookie lets a browser authenticate to the viewer: ?token=
-// sets the cookie and redirects to the same URL without it; the cookie
-// becomes the Authorization header of requests that have none.
-func viewerTokenCookie(next http.Handler) http.Handler {
+// with a valid token sets the cookie and redirects to the same URL without
+// it (an invalid one is refused and leaves the cookie as it was); the
+// cookie becomes the Authorization header of requests that have none.
+func (s *Server) viewerTokenCookie(next http.Handler) http.Handler {
 	const cookie = "thinkgraph_token"
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if tok := r.URL.Query().Get("token"); tok != "" && r.Method == http.MethodGet {
-			http.SetCookie(w, &http.Cookie{Name: cookie, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+			if _, ok := s.opts.Tokens.Tenant(tok); !ok {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="thinkgraph", error="invalid_token"`)
+				http.Error(w, "Unauthorized: the link's token is not known to this server; you are still signed in as before (if you were)", http.StatusUnauthorized)
+				return
+			}
+			http.SetCookie(w, &http.Cookie{Name: cookie, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.https(r)})
 			q := r.URL.Query()
 			q.Del("token")
 			u := *r.URL
@@ -155,6 +205,23 @@ func viewerTokenCookie(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// https reports whether the client reached the server over HTTPS: TLS to
+// this server, or X-Forwarded-Proto: https from a trusted proxy.
+func (s *Server) https(r *http.Request) bool {
+	if r.TLS != nil {
+		return true
+	}
+	if len(s.opts.TrustedProxies) == 0 || !strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+		return false
+	}
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	addr := ap.Addr().Unmap()
+	return slices.ContainsFunc(s.opts.TrustedProxies, func(p netip.Prefix) bool { return p.Contains(addr) })
 }
 
 // Handler returns the server's root handler.
@@ -222,14 +289,16 @@ func (s *Server) originAllowed(origin string) bool {
 	return s.hostAllowed(u.Host)
 }
 
-// limit bounds request bodies and, except for the event stream (GET /mcp),
-// the time to read a request and write its response.
+// limit bounds request bodies and, except for the MCP event stream (GET
+// /mcp), the time to read a request and write its response: a client that
+// never reads a large response does not hold it past RequestTimeout. (The
+// viewer's event stream lifts its own deadline.)
 func (s *Server) limit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body != nil {
 			r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
 		}
-		if r.Method != http.MethodGet {
+		if r.Method != http.MethodGet || r.URL.Path != "/mcp" {
 			rc := http.NewResponseController(w)
 			deadline := time.Now().Add(s.opts.RequestTimeout)
 			_ = rc.SetReadDeadline(deadline)

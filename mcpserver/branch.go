@@ -21,7 +21,7 @@ const branchDescription = `Multi-path reasoning on the session graph: named bran
 Send EITHER a thought (content, type, ...; returns thoughtId, branchId, the branch's state and, when on, an evaluation) OR a command {"command": {"type": ..., "data": {...}}} (its data fields are listed under command.data). Errors carry code, details {field, expected, received} and suggestions.`
 
 // commandData documents each command's data fields (command.data).
-const commandData = `The command's fields (they may also sit directly in command): list; focus {branchId}; history {branchId?}; evaluate {branchId?}; statistics; findContradictions {limit?}; detectCircular; findStrongestPaths {topK?=3}; findSimilar {query, limit?=5}; jumpToRelated {thoughtId, limit?=3} (moves focus to that thought's branch); semanticPath {fromThoughtId, toThoughtId, minSimilarity?}; setGoal {goal}; toggleAutoEval; configAutoEval {enabled?, thresholds?{excellent, good, moderate}, suggestPivotThreshold?}; compareProfiles; suggestMerges {minSimilarity?}; detectDrift {threshold?}; generateCounterfactuals {branchId?, count?=3}; detectKnowledgeGaps; synthesizeDialectical {branches?: [thesis, antithesis, ...]}; prune {threshold?} (marks weak branches "pruned", deletes nothing); export; import {data = the document returned by export; restored as a new session, which a call without session_id then continues}; suggestTools.`
+const commandData = `The command's fields (they may also sit directly in command): list; focus {branchId}; history {branchId?}; evaluate {branchId?}; statistics; findContradictions {limit?}; detectCircular; findStrongestPaths {topK?=3}; findSimilar {query, limit?=5}; jumpToRelated {thoughtId, limit?=3} (moves focus to that thought's branch); semanticPath {fromThoughtId, toThoughtId, minSimilarity?}; setGoal {goal}; toggleAutoEval; configAutoEval {enabled?, thresholds?{excellent, good, moderate}, suggestPivotThreshold?}; compareProfiles; suggestMerges {minSimilarity?}; detectDrift {threshold?}; generateCounterfactuals {branchId?, count?=3}; detectKnowledgeGaps; synthesizeDialectical {branches?: [thesis, antithesis, ...]}; prune {threshold?} (marks weak branches "pruned", deletes nothing); export; import {data = the document returned by export; restored as a new session, which a call without session_id then continues}; suggestTools; judge {thoughtId, otherThoughtId, verdict: contradiction|compatible|circular|not_circular, reason?} (answers a candidate of findContradictions or detectCircular; stored and counted by every analysis).`
 
 // commandFields lists the data fields each command takes.
 var commandFields = map[string][]string{
@@ -31,6 +31,7 @@ var commandFields = map[string][]string{
 	"toggleAutoEval": {}, "configAutoEval": {"enabled", "thresholds", "suggestPivotThreshold"}, "compareProfiles": {},
 	"suggestMerges": {"minSimilarity"}, "detectDrift": {"threshold"}, "generateCounterfactuals": {"branchId", "count"},
 	"detectKnowledgeGaps": {}, "synthesizeDialectical": {"branches"}, "prune": {"threshold"}, "export": {}, "import": nil, "suggestTools": {},
+	"judge": {"thoughtId", "otherThoughtId", "verdict", "reason"},
 }
 
 // thoughtFields are the fields of the thought form.
@@ -62,7 +63,7 @@ func branchInputSchema() *jsonschema.Schema {
 			"branchId":       str("Thought form: the branch to add to (default: the active branch); a new id creates the branch."),
 			"confidence":     unit("Thought form: confidence 0..1."),
 			"keyPoints":      {Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: "Thought form: key points / concepts."},
-			"parentBranchId": str("Thought form: the parent of a new branch (default: the active branch)."),
+			"parentBranchId": str("Thought form: the branch a new branch forks from, at its latest thought (default: the session root)."),
 			"crossRefs": {Type: "array", Description: "Thought form: cross-references to other branches.", Items: &jsonschema.Schema{
 				Type: "object", Required: []string{"toBranch", "type"},
 				Properties: map[string]*jsonschema.Schema{
@@ -334,7 +335,8 @@ func parseCommand(a *args) (*reasoning.CommandInput, error) {
 	for _, f := range []struct {
 		name string
 		dst  *string
-	}{{"query", &in.Query}, {"thoughtId", &in.ThoughtID}, {"fromThoughtId", &in.FromThoughtID}, {"toThoughtId", &in.ToThoughtID}} {
+	}{{"query", &in.Query}, {"thoughtId", &in.ThoughtID}, {"fromThoughtId", &in.FromThoughtID}, {"toThoughtId", &in.ToThoughtID},
+		{"otherThoughtId", &in.OtherThoughtID}, {"verdict", &in.Verdict}, {"reason", &in.Reason}} {
 		if *f.dst, _, err = d.str(f.name); err != nil {
 			return nil, err
 		}

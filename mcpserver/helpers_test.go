@@ -106,6 +106,12 @@ func mustFail(t *testing.T, cs *mcp.ClientSession, name string, args any) (map[s
 // offline lexical embedder.
 func newSemanticTestEnv(t testing.TB) *testEnv {
 	t.Helper()
+	return newSemanticTestEnvConfig(t, reasoning.Config{})
+}
+
+// newSemanticTestEnvConfig is newSemanticTestEnv with a service configuration.
+func newSemanticTestEnvConfig(t testing.TB, cfg reasoning.Config) *testEnv {
+	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +121,7 @@ func newSemanticTestEnv(t testing.TB) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := reasoning.New(store, reasoning.Config{})
+	svc := reasoning.New(store, cfg)
 	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: lex}); err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/sqlstore/storetest"
 )
 
 // fakeOpenAI speaks OpenAI's POST /v1/chat/completions: each request gets
@@ -134,7 +135,7 @@ func sessionThoughts(t *testing.T, e *testEnv, sid string) []thinkgraph.Thought 
 	var out []thinkgraph.Thought
 	err := e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
 		var err error
-		out, err = tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{SessionID: sid})
+		out, err = tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{Session: storetest.LocalKey(t, tx, sid)})
 		return err
 	})
 	if err != nil {
@@ -283,7 +284,7 @@ func TestPlannerWithBranchEndsWithSummary(t *testing.T) {
 		t.Fatalf("branch in graph %+v", ths[3:])
 	}
 	err := e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
-		b, err := tx.Branch(context.Background(), sid, "ot")
+		b, err := tx.Branch(context.Background(), storetest.LocalKey(t, tx, sid), "ot")
 		if err == nil && (b.ForkThoughtID != ths[1].ID || b.ParentBranchID != "main") {
 			t.Errorf("branch %+v", b)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/sqlstore/storetest"
 )
 
 // fakeLangbase speaks Langbase's /v1/pipes/run: each request gets the next
@@ -115,7 +116,7 @@ func TestReasoningLinearThroughLangbase(t *testing.T) {
 	}
 	// Both inputs and both answers are in the graph; the answer is a child of its input, written by the model.
 	err := e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
-		ths, err := tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{SessionID: sid})
+		ths, err := tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{Session: storetest.LocalKey(t, tx, sid)})
 		if err != nil {
 			return err
 		}
@@ -251,14 +252,14 @@ func TestReasoningTreeDivergentReflection(t *testing.T) {
 	}
 	// The improved thoughts are revisions, each of the one before.
 	err := e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
-		final, err := tx.Thought(context.Background(), sid, ref["final_thought_id"].(string))
+		final, err := tx.Thought(context.Background(), storetest.LocalKey(t, tx, sid), ref["final_thought_id"].(string))
 		if err != nil {
 			return err
 		}
 		if final.RevisesID != its[0].(map[string]any)["thought_id"] {
 			t.Errorf("final revises %s", final.RevisesID)
 		}
-		bs, err := tx.Branches(context.Background(), sid)
+		bs, err := tx.Branches(context.Background(), storetest.LocalKey(t, tx, sid))
 		if len(bs) != 4 { // main + 3 tree branches
 			t.Errorf("%d branches", len(bs))
 		}

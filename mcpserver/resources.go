@@ -36,6 +36,8 @@ var sessionViews = []struct {
 		"The session as a report: goal, branches, every thought with its confidence, cross-references, contradictions and circular reasoning found, and branch evaluations."},
 	{"mermaid", "session-mermaid", "Session graph (Mermaid)", "text/vnd.mermaid",
 		"The thought graph as a Mermaid flowchart: branches as subgraphs, the current path in thick edges, contradictions in red, cross-references labelled."},
+	{"svg", "session-svg", "Session graph (SVG)", "image/svg+xml",
+		"The thought graph drawn as the viewer draws it (what the graph app shows): branches as columns, confidence as colour, contradictions marked."},
 	{"json", "session-json", "Session export (JSON)", "application/json",
 		"The lossless, versioned exchange document of the session (what branch-thinking's export returns and its import reads)."},
 	{"context", "session-context", "Think log of a session", "text/plain",
@@ -129,7 +131,14 @@ func (s *Server) readSessions(ctx context.Context, req *mcp.ReadResourceRequest)
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: sessionsURI, MIMEType: "application/json", Text: string(b)}}}, nil
+	return private(&mcp.ResourceContents{URI: sessionsURI, MIMEType: "application/json", Text: string(b)}), nil
+}
+
+// private is the result of reading a resource: every resource is one
+// tenant's (its sessions), so only the caller's own client may cache it
+// (the SDK would mark it public).
+func private(contents ...*mcp.ResourceContents) *mcp.ReadResourceResult {
+	return &mcp.ReadResourceResult{Contents: contents, Cacheable: mcp.Cacheable{CacheScope: "private"}}
 }
 
 // tenantSessions lists the sessions of tenant, most recently updated first.
@@ -176,7 +185,7 @@ func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) 
 		return err
 	}
 	text := func(mime, body string) *mcp.ReadResourceResult {
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: body}}}
+		return private(&mcp.ResourceContents{URI: uri, MIMEType: mime, Text: body})
 	}
 	switch view {
 	case "context", "summary":
@@ -198,7 +207,7 @@ func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) 
 		return text("application/json", buf.String()), nil
 	}
 	progress := s.progressReporter(ctx, req.Session, req.Params.GetProgressToken(), 2)
-	analyze := view == "markdown"
+	analyze := view == "markdown" || view == "svg"
 	g, err := s.renderLoader().Load(ctx, ref, analyze)
 	if err != nil {
 		return nil, notFound(err)
@@ -211,6 +220,8 @@ func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) 
 		mime, err = "text/markdown", render.Markdown(&buf, g)
 	case "mermaid":
 		mime, err = "text/vnd.mermaid", render.Mermaid(&buf, g)
+	case "svg":
+		mime, err = "image/svg+xml", render.SVG(&buf, g)
 	default:
 		mime, err = "application/json", writeOverview(&buf, g)
 	}
@@ -301,12 +312,12 @@ func (s *Server) readContext(ctx context.Context, req *mcp.ReadResourceRequest, 
 		return nil, err
 	}
 	if kind == "summary" {
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(summary)}}}, nil
+		return private(&mcp.ResourceContents{URI: uri, MIMEType: "application/json", Text: string(summary)}), nil
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{
-		{URI: uri, MIMEType: "text/plain", Text: w.Formatted()},
-		{URI: sessionURIPrefix + ref.ID + "/summary", MIMEType: "application/json", Text: string(summary)},
-	}}, nil
+	return private(
+		&mcp.ResourceContents{URI: uri, MIMEType: "text/plain", Text: w.Formatted()},
+		&mcp.ResourceContents{URI: sessionURIPrefix + ref.ID + "/summary", MIMEType: "application/json", Text: string(summary)},
+	), nil
 }
 
 // complete offers the caller's session ids for the session_id argument of

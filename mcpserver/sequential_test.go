@@ -14,6 +14,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/sqlite"
+	"github.com/thinkgraph/thinkgraph/sqlstore/storetest"
 )
 
 func seq(n, total any, thought string, more map[string]any) map[string]any {
@@ -62,7 +63,7 @@ func TestSequentialThinking(t *testing.T) {
 	// The graph: the revision points at thought 2; the branch forks from thought 1.
 	ctx := context.Background()
 	err := e.store.View(ctx, func(tx thinkgraph.Tx) error {
-		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sid})
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: storetest.LocalKey(t, tx, sid)})
 		if err != nil {
 			return err
 		}
@@ -82,7 +83,7 @@ func TestSequentialThinking(t *testing.T) {
 		if byStep[6].BranchID != "alt" || byStep[6].ParentID != byStep[5].ID {
 			t.Errorf("branch continued: %+v", byStep[6])
 		}
-		b, err := tx.Branch(ctx, sid, "alt")
+		b, err := tx.Branch(ctx, storetest.LocalKey(t, tx, sid), "alt")
 		if err != nil {
 			return err
 		}
@@ -260,7 +261,11 @@ func TestSequentialThinkingAcceptsWhatTheOfficialServerAccepts(t *testing.T) {
 	}
 	ctx := context.Background()
 	err := e.store.View(ctx, func(tx thinkgraph.Tx) error {
-		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: "lenient"})
+		sess, err := tx.Session(ctx, thinkgraph.LocalTenant, "lenient")
+		if err != nil {
+			return err
+		}
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key})
 		if err != nil {
 			return err
 		}
@@ -269,10 +274,6 @@ func TestSequentialThinkingAcceptsWhatTheOfficialServerAccepts(t *testing.T) {
 		}
 		if !strings.Contains(string(ths[4].Metadata), `"branchFromThought":40`) || !strings.Contains(string(ths[2].Metadata), `"isRevision":true`) {
 			t.Errorf("recorded: %s / %s", ths[4].Metadata, ths[2].Metadata)
-		}
-		sess, err := tx.Session(ctx, "lenient")
-		if err != nil {
-			return err
 		}
 		if sess.ActiveBranch != "main" {
 			t.Errorf("active branch %q", sess.ActiveBranch)

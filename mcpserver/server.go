@@ -126,6 +126,7 @@ func New(svc *reasoning.Service, opts Options) *Server {
 		s.addToolsets()
 	}
 	s.addResources()
+	s.addApp()
 	s.addPrompts()
 	if registered != nil {
 		// Outermost, so that no other middleware sees a request first.
@@ -268,6 +269,13 @@ func (s *Server) addTool(d toolDef) {
 		d.tool = &t
 	} else {
 		deriveOutputSchema(&d)
+	}
+	if a := d.tool.Annotations; a != nil && !a.ReadOnlyHint && d.tool.Meta == nil {
+		// A tool that writes to a session shows the graph in hosts with
+		// MCP Apps.
+		t := *d.tool
+		t.Meta = graphAppMeta
+		d.tool = &t
 	}
 	if seed, ok := seedToolNames[d.tool.Name]; ok && s.opts.SeedToolNames {
 		t := *d.tool

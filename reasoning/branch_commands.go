@@ -14,11 +14,13 @@ import (
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
-// Commands are the 24 commands of branch-thinking, in the seed's order.
+// Commands are the commands of branch-thinking: the seed's 24 in its order,
+// then judge (the answer to a candidate of findContradictions or
+// detectCircular).
 var Commands = []string{"list", "focus", "history", "evaluate", "statistics", "findContradictions", "detectCircular",
 	"findStrongestPaths", "findSimilar", "jumpToRelated", "semanticPath", "setGoal", "toggleAutoEval", "configAutoEval",
 	"compareProfiles", "suggestMerges", "detectDrift", "generateCounterfactuals", "detectKnowledgeGaps",
-	"synthesizeDialectical", "prune", "export", "import", "suggestTools"}
+	"synthesizeDialectical", "prune", "export", "import", "suggestTools", "judge"}
 
 // PartialThresholds are the thresholds of configAutoEval; nil fields keep
 // their value.
@@ -31,23 +33,28 @@ type PartialThresholds struct {
 // CommandInput is a branch-thinking command with every field any command
 // takes (command-level fields and data fields merged).
 type CommandInput struct {
-	Session       SessionRef
-	Type          string
-	BranchID      string
-	Goal          *string
-	TopK          *int
-	Limit         *int
-	Count         *int
-	Query         string
-	ThoughtID     string
-	FromThoughtID string
-	ToThoughtID   string
-	Enabled       *bool
-	Thresholds    *PartialThresholds
-	PivotThresh   *float64
-	Branches      []string
-	Threshold     *float64
-	MinSimilarity *float64
+	Session   SessionRef
+	Type      string
+	BranchID  string
+	Goal      *string
+	TopK      *int
+	Limit     *int
+	Count     *int
+	Query     string
+	ThoughtID string
+	// OtherThoughtID, Verdict and Reason are judge's: the verdict on the
+	// pair (ThoughtID, OtherThoughtID).
+	OtherThoughtID string
+	Verdict        string
+	Reason         string
+	FromThoughtID  string
+	ToThoughtID    string
+	Enabled        *bool
+	Thresholds     *PartialThresholds
+	PivotThresh    *float64
+	Branches       []string
+	Threshold      *float64
+	MinSimilarity  *float64
 	// Document is the exported session for import.
 	Document json.RawMessage
 }
@@ -118,6 +125,8 @@ func (bt *BranchThinking) Command(ctx context.Context, in CommandInput) (any, er
 		return bt.importSession(ctx, in)
 	case "suggestTools":
 		return bt.suggestTools(ctx, in)
+	case "judge":
+		return bt.judgeCmd(ctx, in)
 	}
 	return nil, UnknownCommand(in.Type)
 }
@@ -159,7 +168,7 @@ func (bt *BranchThinking) docs(ctx context.Context, tx thinkgraph.Tx, sess *thin
 	if err := st.sync(ctx, bt, tx, sess, autoEvalOf(sess)); err != nil {
 		return nil, nil, err
 	}
-	return bt.svc.Docs(ctx, tx, sess.ID)
+	return bt.svc.Docs(ctx, tx, sess.Key)
 }
 
 // BranchSummary is one branch in list.
@@ -244,14 +253,14 @@ func activeOf(sess *thinkgraph.Session) string {
 // branchesAndThoughts lists a session's branches (main first even in a
 // session not stored yet) and thoughts.
 func branchesAndThoughts(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session) ([]thinkgraph.Branch, []thinkgraph.Thought, error) {
-	bs, err := tx.Branches(ctx, sess.ID)
+	bs, err := tx.Branches(ctx, sess.Key)
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(bs) == 0 {
-		bs = []thinkgraph.Branch{{SessionID: sess.ID, ID: thinkgraph.DefaultBranch, State: "active", Priority: 1}}
+		bs = []thinkgraph.Branch{{Session: sess.Key, ID: thinkgraph.DefaultBranch, State: "active", Priority: 1}}
 	}
-	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID})
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key})
 	return bs, ths, err
 }
 
@@ -289,7 +298,7 @@ type RelatedThought struct {
 // moveFocus makes branch active, its latest thought (or its fork thought)
 // current.
 func (bt *BranchThinking) moveFocus(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, b *thinkgraph.Branch, res *FocusResult) error {
-	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: b.ID})
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: b.ID})
 	if err != nil {
 		return err
 	}
@@ -318,7 +327,7 @@ func (bt *BranchThinking) focus(ctx context.Context, in CommandInput) (*FocusRes
 	}
 	res := &FocusResult{Header: Header{Command: "focus"}}
 	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
-		b, err := branchOf(ctx, tx, sess.ID, "branchId", in.BranchID)
+		b, err := branchOf(ctx, tx, sess, "branchId", in.BranchID)
 		if err != nil {
 			return err
 		}
@@ -393,22 +402,22 @@ func (bt *BranchThinking) history(ctx context.Context, in CommandInput) (*Histor
 		if id == "" {
 			id = activeOf(sess)
 		}
-		b, err := tx.Branch(ctx, sess.ID, id)
+		b, err := tx.Branch(ctx, sess.Key, id)
 		if errors.Is(err, thinkgraph.ErrNotFound) {
 			if id == thinkgraph.DefaultBranch && sess.StepCount == 0 {
 				b, err = &thinkgraph.Branch{ID: id, State: "active", Priority: 1}, nil
 			} else {
-				return branchNotFound(ctx, tx, sess.ID, "branchId", id)
+				return branchNotFound(ctx, tx, sess, "branchId", id)
 			}
 		}
 		if err != nil {
 			return err
 		}
-		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: id})
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: id})
 		if err != nil {
 			return err
 		}
-		links, err := tx.Links(ctx, sess.ID)
+		links, err := tx.Links(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -464,7 +473,7 @@ func (bt *BranchThinking) evaluate(ctx context.Context, in CommandInput) (*Evalu
 		id := in.BranchID
 		if id == "" {
 			id = activeOf(sess)
-		} else if _, err := branchOf(ctx, tx, sess.ID, "branchId", id); err != nil {
+		} else if _, err := branchOf(ctx, tx, sess, "branchId", id); err != nil {
 			return err
 		}
 		ev, err := bt.branchEvaluation(ctx, tx, sess, st, id)
@@ -513,7 +522,7 @@ func (bt *BranchThinking) statistics(ctx context.Context, in CommandInput) (*Sta
 		if err != nil {
 			return err
 		}
-		links, err := tx.Links(ctx, sess.ID)
+		links, err := tx.Links(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -583,13 +592,30 @@ type ContradictionsResult struct {
 	CandidatePairs  int                      `json:"candidatePairs"`
 	Search          string                   `json:"search" jsonschema:"full: every thought's nearest neighbours were recomputed; incremental: thoughts added since the last call were compared with their nearest neighbours"`
 	Declared        []IncomingRef            `json:"declaredContradictions,omitempty" jsonschema:"cross-references of type contradictory"`
+	Candidates      []Candidate              `json:"candidates" jsonschema:"pairs the offline judge could not decide, most likely first, each with the question that settles it and the judge call that answers it"`
+	LLMJudge        *LLMJudgeReport          `json:"llmJudge,omitempty" jsonschema:"what the server's language-model judge settled (THINKGRAPH_JUDGE=llm)"`
 	Method          string                   `json:"method"`
 }
 
 func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
+	res, err := bt.findContradictionsOnce(ctx, in)
+	if err != nil || bt.svc.cfg.Judge != JudgeLLM || len(res.Candidates) == 0 {
+		return res, err
+	}
+	rep := bt.settleWithLLM(ctx, in.Session, res.SessionID, res.Candidates)
+	if rep.Settled > 0 {
+		if again, err := bt.findContradictionsOnce(ctx, in); err == nil {
+			res = again
+		}
+	}
+	res.LLMJudge = rep
+	return res, nil
+}
+
+func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
 	res := &ContradictionsResult{Header: Header{Command: "findContradictions"}}
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		rep, search, err := st.contradictions(ctx, bt, tx, sess.ID)
+		rep, search, err := st.contradictions(ctx, bt, tx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -601,7 +627,7 @@ func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInpu
 		if limit := in.Limit; limit != nil && *limit > 0 && len(res.Contradictions) > *limit {
 			res.Contradictions = res.Contradictions[:*limit]
 		}
-		links, err := tx.Links(ctx, sess.ID)
+		links, err := tx.Links(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -610,8 +636,11 @@ func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInpu
 				res.Declared = append(res.Declared, IncomingRef{FromBranch: l.FromBranch + " → " + l.ToBranch, FromThought: l.FromThought, Type: l.Type, Reason: l.Reason, Strength: l.Strength})
 			}
 		}
+		res.Candidates = st.topCandidates(maxCandidates)
 		res.Method = fmt.Sprintf("each thought is compared with its %d nearest thoughts of cosine ≥ %.1f (any branch); the lexical contradiction decider "+
-			"judges each pair (negation of the same content, WordNet antonyms, differing numbers)", contradictionNeighbors, contradictionOverlap)
+			"judges each pair (negation of the same content, WordNet antonyms, differing numbers); a stated verdict (a contradictory cross-reference, "+
+			"or a judge answer) overrides it and counts whatever the pair's similarity; candidates are undecided pairs with opposite negation "+
+			"(cosine ≥ %.1f) or close wording (cosine ≥ %.1f), at most %d", contradictionNeighbors, contradictionOverlap, candidatePolarity, candidateSimilar, maxCandidates)
 		return nil
 	})
 	if err != nil {
@@ -623,9 +652,10 @@ func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInpu
 // CircularResult is the answer of detectCircular.
 type CircularResult struct {
 	Header
-	Circular []semantic.CircularReasoning `json:"circularReasoning"`
-	Count    int                          `json:"count"`
-	Method   string                       `json:"method"`
+	Circular   []semantic.CircularReasoning `json:"circularReasoning"`
+	Count      int                          `json:"count"`
+	Candidates []Candidate                  `json:"candidates" jsonschema:"arguments the detector could not decide, most likely first, each with the question that settles it and the judge call that answers it"`
+	Method     string                       `json:"method"`
 }
 
 func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (*CircularResult, error) {
@@ -636,12 +666,20 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 			return err
 		}
 		res.SessionID = sess.ID
-		res.Circular = semantic.DetectCircular(docs, semantic.CircularOptions{})
+		byID := make(map[string]int, len(docs))
+		for i, d := range docs {
+			byID[d.ID] = i
+		}
+		res.Circular = st.circularWithStated(semantic.DetectCircular(docs, semantic.CircularOptions{}), docs, byID)
 		if res.Circular == nil {
 			res.Circular = []semantic.CircularReasoning{}
 		}
 		res.Count = len(res.Circular)
-		res.Method = "dependency cycles over parent thoughts and builds_upon cross-references; a conclusion (synthesis/answer) or a thought that builds upon another whose text restates its premise (cosine ≥ 0.9)"
+		res.Candidates = st.circularCandidates(docs, byID, res.Circular)
+		res.Method = "dependency cycles over parent thoughts and builds_upon cross-references; circular support: each thought is split into claims at connectives " +
+			"(X because/since Y, X so/therefore/which is why Y, Since Y X, X requires Y; a thought without one supports the thought it follows), and a claim " +
+			"supported, directly or through a chain, by a restatement of itself (same content words up to lemma, WordNet sense or word vectors) is reported; " +
+			"a stated verdict (judge: circular / not_circular) adds or removes a pair; candidates are arguing thoughts (so, therefore, because, ...) that say much the same as a premise they rest on (cosine ≥ 0.6), at most 5"
 		return nil
 	})
 	if err != nil {
@@ -740,10 +778,27 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 	res := &SimilarResult{Header: Header{Command: "findSimilar"}, Query: in.Query}
 	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		res.SessionID = sess.ID
-		return bt.svc.docsView(ctx, tx, sess.ID, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
-			hits, err := idx.TopK(q, limit, nil)
+		return bt.svc.docsView(ctx, tx, sess.Key, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+			lex, offline := bt.svc.sem.cfg.Embedder.(*semantic.Lexical)
+			k := limit
+			if offline {
+				k = max(limit, semantic.RerankPool)
+			}
+			hits, err := idx.TopKCentred(q, k, nil)
 			if err != nil {
 				return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
+			}
+			if offline {
+				// The offline embedder's vectors miss much of what a
+				// paraphrase shares with its thought: re-rank the best
+				// candidates by how well their words align with the query's.
+				hits = semantic.Rerank(lex.Lexicon(), in.Query, hits, func(h semantic.Hit) string {
+					if i, ok := byID[h.ID]; ok {
+						return docs[i].Content
+					}
+					return ""
+				})
+				hits = hits[:min(limit, len(hits))]
 			}
 			res.Results = refsOf(docs, byID, hits)
 			res.TotalFound = len(res.Results)
@@ -788,7 +843,7 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 	err = bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		var d semantic.Doc
 		var related []RelatedThought
-		err := bt.svc.docsView(ctx, tx, sess.ID, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+		err := bt.svc.docsView(ctx, tx, sess.Key, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
 			i, ok := byID[in.ThoughtID]
 			if !ok {
 				return thoughtNotFound("thoughtId", in.ThoughtID, sess.ID)
@@ -804,14 +859,14 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 		if err != nil {
 			return err
 		}
-		b, err := branchOf(ctx, tx, sess.ID, "thoughtId", d.Branch)
+		b, err := branchOf(ctx, tx, sess, "thoughtId", d.Branch)
 		if err != nil {
 			return err
 		}
 		if err := bt.moveFocus(ctx, tx, sess, b, res); err != nil {
 			return err
 		}
-		if err := setRelationships(ctx, tx, sess.ID, d.Branch, related); err != nil {
+		if err := setRelationships(ctx, tx, sess.Key, d.Branch, related); err != nil {
 			return err
 		}
 		ref := semantic.Ref(d)
@@ -998,8 +1053,8 @@ type MergesResult struct {
 }
 
 // activeDocs drops the thoughts of pruned (and merged) branches.
-func activeDocs(ctx context.Context, tx thinkgraph.Tx, sessionID string, docs []semantic.Doc) ([]semantic.Doc, error) {
-	bs, err := tx.Branches(ctx, sessionID)
+func activeDocs(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, docs []semantic.Doc) ([]semantic.Doc, error) {
+	bs, err := tx.Branches(ctx, session)
 	if err != nil {
 		return nil, err
 	}
@@ -1035,7 +1090,7 @@ func (bt *BranchThinking) suggestMerges(ctx context.Context, in CommandInput) (*
 		if err != nil {
 			return err
 		}
-		if docs, err = activeDocs(ctx, tx, sess.ID, docs); err != nil {
+		if docs, err = activeDocs(ctx, tx, sess.Key, docs); err != nil {
 			return err
 		}
 		res.SessionID, res.Suggestions = sess.ID, semantic.MergeCandidates(semantic.Profiles(docs), minSim)
@@ -1057,7 +1112,10 @@ type DriftResult struct {
 	Branches  []semantic.BranchDrift `json:"branches"`
 	Drifting  []string               `json:"drifting"`
 	Threshold float64                `json:"threshold"`
-	Note      string                 `json:"note,omitempty"`
+	// Calibration is how the active embedder's cosines were mapped to the
+	// relatedness the scores and the threshold are in.
+	Calibration semantic.Calibration `json:"calibration"`
+	Note        string               `json:"note,omitempty"`
 }
 
 func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*DriftResult, error) {
@@ -1068,14 +1126,14 @@ func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*Dr
 		}
 		th = *in.Threshold
 	}
-	res := &DriftResult{Header: Header{Command: "detectDrift"}, Threshold: th, Drifting: []string{}}
+	res := &DriftResult{Header: Header{Command: "detectDrift"}, Threshold: th, Calibration: bt.svc.Calibration(), Drifting: []string{}}
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		docs, _, err := bt.docs(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
 		res.SessionID, res.Goal = sess.ID, sess.Goal
-		res.Branches = semantic.DetectDrift(docs, st.goalVec, semantic.DriftOptions{Threshold: th})
+		res.Branches = semantic.DetectDrift(docs, st.goalVec, semantic.DriftOptions{Threshold: th, Calibration: res.Calibration})
 		if res.Branches == nil {
 			res.Branches = []semantic.BranchDrift{}
 		}
@@ -1158,7 +1216,7 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 			th = *in.Threshold
 		}
 		res.Threshold, res.SessionID = th, sess.ID
-		bs, err := tx.Branches(ctx, sess.ID)
+		bs, err := tx.Branches(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -1202,7 +1260,7 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 		active := activeOf(sess)
 		for _, p := range res.Pruned {
 			if p.BranchID == active && best != "" {
-				b, err := tx.Branch(ctx, sess.ID, best)
+				b, err := tx.Branch(ctx, sess.Key, best)
 				if err != nil {
 					return err
 				}

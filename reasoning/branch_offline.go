@@ -154,7 +154,7 @@ func (bt *BranchThinking) counterfactuals(ctx context.Context, in CommandInput) 
 		id := in.BranchID
 		if id == "" {
 			id = activeOf(sess)
-		} else if _, err := branchOf(ctx, tx, sess.ID, "branchId", id); err != nil {
+		} else if _, err := branchOf(ctx, tx, sess, "branchId", id); err != nil {
 			return err
 		}
 		docs, _, err := bt.docs(ctx, tx, sess, st)
@@ -383,12 +383,12 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 	res := &DialecticalResult{Header: Header{Command: "synthesizeDialectical"}, Method: "offline",
 		How: "thesis/antitheses: each branch's position is its most confident hypothesis or synthesis (else claim), with its key points, " +
 			"evidence (its validation/example/observation thoughts) and challenges (counterexample/critique thoughts aimed at it); tensions = cross-branch thought pairs " +
-			"with cosine ≥ 0.3 that the contradiction decider flags; agreements = cross-branch pairs with cosine ≥ 0.6; the stronger side is the one with higher " +
+			"with cosine ≥ 0.3 that the contradiction decider flags, and every stated contradiction between them (a contradictory cross-reference or a judge verdict); agreements = cross-branch pairs with cosine ≥ 0.6; the stronger side is the one with higher " +
 			"mean confidence + 0.15 × evidence − 0.15 × challenges"}
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		ids := slices.Clone(in.Branches)
 		for i, id := range ids {
-			if _, err := branchOf(ctx, tx, sess.ID, fmt.Sprintf("branches[%d]", i), id); err != nil {
+			if _, err := branchOf(ctx, tx, sess, fmt.Sprintf("branches[%d]", i), id); err != nil {
 				return err
 			}
 		}
@@ -440,6 +440,15 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 				}
 			}
 		}
+		// A stated contradiction between the thesis and an antithesis is a
+		// tension whatever the similarity of its two thoughts.
+		byID := make(map[string]int, len(docs))
+		for i, d := range docs {
+			byID[d.ID] = i
+		}
+		res.Tensions = st.withStated(res.Tensions, docs, byID, func(a, b semantic.Doc) bool {
+			return (a.Branch == ids[0] && slices.Contains(ids[1:], b.Branch)) || (b.Branch == ids[0] && slices.Contains(ids[1:], a.Branch))
+		})
 		// Shared key points (case-insensitive) between the thesis and any antithesis.
 		tk := map[string]string{}
 		for _, k := range res.Thesis.KeyPoints {
@@ -473,7 +482,7 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 // named: the ends of the strongest contradictory cross-reference, else the
 // pair of branches with the most contradictions between their thoughts.
 func (bt *BranchThinking) defaultDialectic(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) ([]string, error) {
-	links, err := tx.Links(ctx, sess.ID)
+	links, err := tx.Links(ctx, sess.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -486,7 +495,7 @@ func (bt *BranchThinking) defaultDialectic(ctx context.Context, tx thinkgraph.Tx
 	if best != nil {
 		return []string{best.ToBranch, best.FromBranch}, nil
 	}
-	rep, _, err := st.contradictions(ctx, bt, tx, sess.ID)
+	rep, _, err := st.contradictions(ctx, bt, tx, sess.Key)
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,8 @@ import (
 // on branch from, as Branch Thinking names it: same-branch, child-branch
 // (its branch's parent is from), parent-branch (from's parent is its
 // branch) or cross-branch.
-func setRelationships(ctx context.Context, tx thinkgraph.Tx, sessionID, from string, related []RelatedThought) error {
-	bs, err := tx.Branches(ctx, sessionID)
+func setRelationships(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, from string, related []RelatedThought) error {
+	bs, err := tx.Branches(ctx, session)
 	if err != nil {
 		return err
 	}

@@ -24,12 +24,15 @@ type BranchThinking struct {
 	svc *Service
 
 	mu     sync.Mutex
-	states map[string]*list.Element // of *btState
+	states map[refKey]*list.Element // of *btState
 	lru    *list.List
 	max    int
 	// gen writes counterfactuals and syntheses with a language model; nil
 	// (the default) keeps the offline results.
 	gen Generator
+	// llmVerdicts are the language-model judge's verdicts by text pair
+	// (Config.Judge = JudgeLLM).
+	llmVerdicts llmVerdicts
 }
 
 // SetGenerator makes generateCounterfactuals and synthesizeDialectical
@@ -43,7 +46,7 @@ func NewBranchThinking(svc *Service) *BranchThinking {
 	if svc.sem != nil {
 		max = svc.sem.cfg.MaxSessions
 	}
-	return &BranchThinking{svc: svc, states: map[string]*list.Element{}, lru: list.New(), max: max}
+	return &BranchThinking{svc: svc, states: map[refKey]*list.Element{}, lru: list.New(), max: max}
 }
 
 // Service returns the service the tool runs on.
@@ -52,8 +55,8 @@ func (bt *BranchThinking) Service() *Service { return bt.svc }
 // btState is the analysis state of one session. Its mutex is held for a
 // whole tool call.
 type btState struct {
-	mu sync.Mutex
-	id string
+	mu  sync.Mutex
+	key refKey
 	// writing is set while a write transaction may have changed the state;
 	// if the transaction fails or is retried the state is reset.
 	writing bool
@@ -76,6 +79,11 @@ type btState struct {
 	contraPairs int
 	contras     []semantic.Contradiction
 	contraSeen  map[[2]string]bool
+	// stated are the session's stated verdicts (branch_verdicts.go), nil
+	// until read; candidates the pairs the judge could not decide that are
+	// likely enough to ask about.
+	stated     *statedVerdicts
+	candidates map[pairKey]scoredCandidate
 }
 
 type btBranch struct {
@@ -88,20 +96,21 @@ type btBranch struct {
 // each; the map is emptied when it is full).
 const maxVerdicts = 1 << 17
 
-func (bt *BranchThinking) stateOf(id string) *btState {
+func (bt *BranchThinking) stateOf(ref SessionRef) *btState {
+	key := ref.key()
 	bt.mu.Lock()
 	defer bt.mu.Unlock()
-	if el, ok := bt.states[id]; ok {
+	if el, ok := bt.states[key]; ok {
 		bt.lru.MoveToFront(el)
 		return el.Value.(*btState)
 	}
-	st := &btState{id: id}
+	st := &btState{key: key}
 	st.reset()
-	bt.states[id] = bt.lru.PushFront(st)
+	bt.states[key] = bt.lru.PushFront(st)
 	for bt.lru.Len() > bt.max {
 		old := bt.lru.Back()
 		bt.lru.Remove(old)
-		delete(bt.states, old.Value.(*btState).id)
+		delete(bt.states, old.Value.(*btState).key)
 	}
 	return st
 }
@@ -109,7 +118,7 @@ func (bt *BranchThinking) stateOf(id string) *btState {
 // withState runs fn with the session's state locked; a failed write resets
 // the state.
 func (bt *BranchThinking) withState(ctx context.Context, ref SessionRef, fn func(st *btState) error) error {
-	st := bt.stateOf(ref.ID)
+	st := bt.stateOf(ref)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.current = false
@@ -141,12 +150,20 @@ func (st *btState) reset() {
 	}
 	st.vmu.Unlock()
 	st.contraStep, st.contraPairs, st.contras, st.contraSeen = 0, 0, nil, map[[2]string]bool{}
+	st.stated, st.candidates = nil, map[pairKey]scoredCandidate{}
 }
 
 // judge is the contradiction decider as a PairJudge, remembering verdicts
-// (thoughts never change their text).
+// (thoughts never change their text). A stated verdict on the pair
+// (branch_verdicts.go) overrides the decider.
 func (st *btState) judgeWith(c *semantic.Contradictor) semantic.PairJudge {
 	return func(a, b semantic.Doc) (bool, float64, string) {
+		if stated, contra, l := st.stated.contradicts(a.ID, b.ID); stated {
+			if contra {
+				return true, 1, declaredReason(l)
+			}
+			return false, 0, ""
+		}
 		k := [2]string{a.ID, b.ID}
 		if k[1] < k[0] {
 			k[0], k[1] = k[1], k[0]
@@ -183,14 +200,19 @@ const maxTrackerCatchUp = 32
 // written since, and applies a changed goal or thresholds. It reads the
 // session's docs only when the state is behind.
 func (st *btState) sync(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, sess *thinkgraph.Session, cfg AutoEvalConfig) error {
-	if th := cfg.semantic(); !st.thSet || th != st.th {
+	if err := st.loadStated(ctx, tx, sess.Key); err != nil {
+		return err
+	}
+	th := cfg.semantic()
+	th.Calibration = bt.svc.Calibration()
+	if !st.thSet || th != st.th {
 		st.th, st.thSet = th, true
 		for _, b := range st.branches {
 			b.tracker = nil
 		}
 	}
 	if st.step < sess.StepCount {
-		docs, _, err := bt.svc.Docs(ctx, tx, sess.ID)
+		docs, _, err := bt.svc.Docs(ctx, tx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -251,22 +273,29 @@ func (st *btState) ensureTracker(ctx context.Context, bt *BranchThinking, tx thi
 		return nil
 	}
 	var own []semantic.Doc
+	var confirmed []semantic.Contradiction
 	if b != nil && b.n > 0 {
-		docs, _, err := bt.svc.Docs(ctx, tx, sess.ID)
+		docs, _, err := bt.svc.Docs(ctx, tx, sess.Key)
 		if err != nil {
 			return err
 		}
-		for _, d := range docs {
+		byID := make(map[string]int, len(docs))
+		for i, d := range docs {
+			byID[d.ID] = i
 			if d.Branch == branch && d.Step <= st.step {
 				own = append(own, d)
 			}
 		}
+		confirmed = st.statedContradictions(docs, byID, func(a, b semantic.Doc) bool {
+			return (a.Branch == branch || b.Branch == branch) && a.Step <= st.step && b.Step <= st.step
+		})
 	}
 	if b == nil {
 		b = &btBranch{}
 		st.branches[branch] = b
 	}
 	b.tracker = semantic.NewBranchTracker(own, st.goalVec, bt.judge(st), st.th)
+	b.tracker.SetConfirmed(confirmed)
 	return nil
 }
 
@@ -331,18 +360,23 @@ const (
 // semantic.FindContradictions; afterwards each new thought is compared with
 // its nearest neighbours (semantic.Index.TopK), so a call costs in
 // proportion to what was added since the last one.
-func (st *btState) contradictions(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, sessionID string) (semantic.ContradictionReport, string, error) {
+func (st *btState) contradictions(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, session thinkgraph.SessionKey) (semantic.ContradictionReport, string, error) {
 	var rep semantic.ContradictionReport
 	var search string
-	err := bt.svc.docsView(ctx, tx, sessionID, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+	if err := st.loadStated(ctx, tx, session); err != nil {
+		return rep, search, err
+	}
+	err := bt.svc.docsView(ctx, tx, session, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
 		rep, search = st.contradictionsIn(bt, docs, byID, idx)
+		rep.Contradictions = st.withStated(rep.Contradictions, docs, byID, nil)
 		return nil
 	})
 	return rep, search, err
 }
 
 func (st *btState) contradictionsIn(bt *BranchThinking, docs []semantic.Doc, byID map[string]int, idx *semantic.Index) (semantic.ContradictionReport, string) {
-	judge := bt.judge(st)
+	col := &candidateCollector{pairs: st.candidates}
+	judge := col.wrap(st, bt.judge(st))
 	opts := semantic.ContradictionOptions{Neighbors: contradictionNeighbors, MinOverlap: contradictionOverlap}
 	last := 0
 	if len(docs) > 0 {
@@ -355,6 +389,7 @@ func (st *btState) contradictionsIn(bt *BranchThinking, docs []semantic.Doc, byI
 		}
 	}
 	if len(docs) <= contradictionFullMax || st.contraStep == 0 || st.contraStep > last {
+		clear(st.candidates)
 		rep := semantic.FindContradictions(docs, idx, judge, opts)
 		st.contras, st.contraPairs, st.contraStep = rep.Contradictions, rep.CandidatePairs, last
 		st.contraSeen = map[[2]string]bool{}
@@ -409,11 +444,11 @@ func (st *btState) contradictionsIn(bt *BranchThinking, docs []semantic.Doc, byI
 // fn must neither keep nor modify docs or byID. The documents carry no
 // DependsOn edges from links (use Docs for analyses that need them). At
 // 10,000 thoughts the copy Docs makes is most of the cost of a search.
-func (s *Service) docsView(ctx context.Context, tx thinkgraph.Tx, sessionID string, fn func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error) error {
+func (s *Service) docsView(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, fn func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error) error {
 	if s.sem == nil {
 		return errNoSemantic
 	}
-	sd := s.sem.session(sessionID)
+	sd := s.sem.session(session)
 	sd.mu.Lock()
 	defer sd.mu.Unlock()
 	if err := s.refreshDocs(ctx, tx, sd); err != nil {

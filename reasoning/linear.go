@@ -115,13 +115,13 @@ func (s *Service) storeAnswers(ctx context.Context, sessionID string, tenant str
 				BranchID: a.Branch, Author: author, Tool: tool, Alternative: a.Alternative,
 			}
 			if a.Branch != "" {
-				if _, err := tx.Branch(ctx, se.ID, a.Branch); errors.Is(err, thinkgraph.ErrNotFound) {
+				if _, err := tx.Branch(ctx, se.Key, a.Branch); errors.Is(err, thinkgraph.ErrNotFound) {
 					now := s.now()
-					parent, err := tx.Thought(ctx, se.ID, a.ParentID)
+					parent, err := tx.Thought(ctx, se.Key, a.ParentID)
 					if err != nil {
 						return err
 					}
-					if err := tx.PutBranch(ctx, &thinkgraph.Branch{SessionID: se.ID, ID: a.Branch, State: "active", Priority: 1,
+					if err := tx.PutBranch(ctx, &thinkgraph.Branch{Session: se.Key, ID: a.Branch, State: "active", Priority: 1,
 						ParentBranchID: parent.BranchID, ForkThoughtID: parent.ID, CreatedAt: now, UpdatedAt: now}); err != nil {
 						return err
 					}
@@ -157,11 +157,18 @@ func (s *Service) storeAnswers(ctx context.Context, sessionID string, tenant str
 }
 
 // history returns the last n user/model exchanges of tool in the session as
-// chat messages, oldest first.
-func (s *Service) history(ctx context.Context, sessionID, tool string, n int) ([]llm.Message, error) {
+// chat messages, oldest first (none before the session exists).
+func (s *Service) history(ctx context.Context, ref SessionRef, tool string, n int) ([]llm.Message, error) {
 	var msgs []llm.Message
 	err := s.store.View(ctx, func(tx thinkgraph.Tx) error {
-		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sessionID, Last: 4 * n})
+		sess, err := tx.Session(ctx, ref.tenant(), ref.ID)
+		if errors.Is(err, thinkgraph.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, Last: 4 * n})
 		if err != nil {
 			return err
 		}
@@ -205,12 +212,11 @@ func (s *Service) Linear(ctx context.Context, in ReasoningInput) (*LinearResult,
 	if err := checkSessionRef(in.Session); err != nil {
 		return nil, err
 	}
-	sessID := in.Session.ID
-	p, err := s.provider(tool, sessID, true, in.Call)
+	p, err := s.provider(tool, in.Session, true, in.Call)
 	if err != nil {
 		return nil, err
 	}
-	hist, err := s.history(ctx, sessID, tool, 5)
+	hist, err := s.history(ctx, in.Session, tool, 5)
 	if err != nil {
 		return nil, err
 	}

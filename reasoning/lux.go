@@ -81,7 +81,7 @@ func (s *Service) luxEnsureBranch(ctx context.Context, tx thinkgraph.Tx, sess *t
 	if id == "" || id == thinkgraph.DefaultBranch {
 		return false, nil
 	}
-	_, err = tx.Branch(ctx, sess.ID, id)
+	_, err = tx.Branch(ctx, sess.Key, id)
 	if err == nil {
 		return false, nil
 	}
@@ -89,7 +89,7 @@ func (s *Service) luxEnsureBranch(ctx context.Context, tx thinkgraph.Tx, sess *t
 		return false, err
 	}
 	now := s.now()
-	b := &thinkgraph.Branch{SessionID: sess.ID, ID: id, State: "active", Priority: 1, CreatedAt: now, UpdatedAt: now}
+	b := &thinkgraph.Branch{Session: sess.Key, ID: id, State: "active", Priority: 1, CreatedAt: now, UpdatedAt: now}
 	if fork != nil {
 		b.ForkThoughtID, b.ParentBranchID = fork.ID, fork.BranchID
 	}
@@ -153,7 +153,10 @@ type conferTexts struct {
 	bytes int // of the texts in m
 }
 
-type conferTextKey struct{ session, thought string }
+type conferTextKey struct {
+	session thinkgraph.SessionKey
+	thought string
+}
 
 // conferTextsMax and conferTextsBytes bound the texts kept: past either,
 // the cache starts over.
@@ -162,7 +165,7 @@ const (
 	conferTextsBytes = 4 << 20
 )
 
-func (c *conferTexts) put(session, thought, text string) {
+func (c *conferTexts) put(session thinkgraph.SessionKey, thought, text string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= conferTextsMax || c.bytes+len(text) > conferTextsBytes {
@@ -174,7 +177,7 @@ func (c *conferTexts) put(session, thought, text string) {
 
 // history returns the conversation of the exchanges, ok only when every
 // text is known.
-func (c *conferTexts) history(session string, exs []conferExchange) (_ []llm.Message, ok bool) {
+func (c *conferTexts) history(session thinkgraph.SessionKey, exs []conferExchange) (_ []llm.Message, ok bool) {
 	if len(exs) == 0 {
 		return nil, false
 	}
@@ -225,7 +228,7 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 	}
 	// A named session that does not exist is reported by the first
 	// transaction, before the model is called.
-	p, err := s.provider(tool, in.Session.ID, false, in.Call)
+	p, err := s.provider(tool, in.Session, false, in.Call)
 	if err != nil {
 		return nil, err
 	}
@@ -238,11 +241,11 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 		if _, err := luxGetMetaCached(&s.luxMeta, sess, tool, &st, (*conferState).clone); err != nil {
 			return err
 		}
-		if h, ok := s.conferTexts.history(sess.ID, st.Exchanges); ok {
+		if h, ok := s.conferTexts.history(sess.Key, st.Exchanges); ok {
 			hist = h
 		} else if len(st.Exchanges) > 0 {
 			// One query from the first exchange's message on.
-			ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, AfterStep: st.Exchanges[0].Step - 1})
+			ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, AfterStep: st.Exchanges[0].Step - 1})
 			if err != nil {
 				return err
 			}
@@ -263,7 +266,7 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 	if err != nil {
 		return nil, err
 	}
-	s.conferTexts.put(sess.ID, msg.ID, msg.Content)
+	s.conferTexts.put(sess.Key, msg.ID, msg.Content)
 	msgs := append([]llm.Message{{Role: llm.RoleSystem, Content: conferSystemPrompt}}, hist...)
 	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: in.Message})
 	req := llm.Request{Messages: msgs, Model: in.Model, Temperature: in.Temperature, ThreadID: sess.ID}
@@ -300,7 +303,7 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 	if err != nil {
 		return nil, err
 	}
-	s.conferTexts.put(se.ID, answer.ID, answer.Content)
+	s.conferTexts.put(se.Key, answer.ID, answer.Content)
 	model := resp.Model
 	if model == "" {
 		model = author(resp)

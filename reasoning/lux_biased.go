@@ -183,7 +183,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 	}
 	// Without a model the analysis cannot go on: refuse before the first
 	// step records anything.
-	p, err := s.provider(tool, in.Session.ID, false, in.Call)
+	p, err := s.provider(tool, in.Session, false, in.Call)
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +242,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 		}
 		guidance = strings.Join(st.Guidance, "\n")
 		if st.ReasoningID != "" {
-			th, err := tx.Thought(ctx, sess.ID, st.ReasoningID)
+			th, err := tx.Thought(ctx, sess.Key, st.ReasoningID)
 			if err != nil {
 				return err
 			}

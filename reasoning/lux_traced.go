@@ -59,7 +59,13 @@ const (
 
 // GuardrailConfig configures traced_reasoning's monitoring (seed 003).
 type GuardrailConfig struct {
-	SemanticDriftCheck         bool    `json:"semantic_drift_check"`
+	SemanticDriftCheck bool `json:"semantic_drift_check"`
+	// SemanticDriftThreshold is a relatedness (semantic.Calibration): a
+	// thought drifts when its best relatedness to the query, the earlier
+	// thoughts' mean and its guidance is below it. With the default offline
+	// embedder the default 0.3 stands for a cosine of 0.145 (0 is the mean
+	// cosine of unrelated thoughts, 0.127; 1 that of thoughts on one topic,
+	// 0.187); with an uncalibrated embedder it is the cosine itself.
 	SemanticDriftThreshold     float64 `json:"semantic_drift_threshold"`
 	PerplexityMonitoring       bool    `json:"perplexity_monitoring"`
 	PerplexityThreshold        float64 `json:"perplexity_threshold"`
@@ -215,7 +221,7 @@ func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, er
 	}
 	// A named session that does not exist is reported by the first
 	// transaction, before the model is called.
-	p, err := s.provider(f.tool, in.Session.ID, false, in.Call)
+	p, err := s.provider(f.tool, in.Session, false, in.Call)
 	if err != nil {
 		return nil, err
 	}
@@ -433,29 +439,34 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 	} else {
 		gr.null["semantic_similarity"] = "the previous thought has no vector yet"
 	}
-	// Semantic drift: similarity to the query, to the running synthesis
-	// (the centroid of the earlier thoughts' vectors) and to this thought's
-	// guidance; the best of them must reach the threshold.
+	// Semantic drift: relatedness (the embedder's calibration) to the query,
+	// to the running synthesis (the mean cosine with the earlier thoughts)
+	// and to this thought's guidance; the best of them must reach the
+	// threshold.
 	if g.SemanticDriftCheck && vectorsWhy == "" && queryVec != nil {
-		best := semantic.Cosine(vec, queryVec)
-		against := fmt.Sprintf("similarity to the query %.2f", best)
-		var ev []semantic.Vector
+		cal := s.Calibration()
+		c := semantic.Cosine(vec, queryVec)
+		best := cal.Relatedness(c)
+		against := fmt.Sprintf("relatedness to the query %.2f (cosine %.2f)", best, c)
+		var sum, k float64
 		for _, p := range earlier {
 			if v := vecs[p.ID]; v != nil {
-				ev = append(ev, v)
+				sum += semantic.Cosine(vec, v)
+				k++
 			}
 		}
-		if len(ev) > 0 {
-			c := semantic.Cosine(vec, semantic.Centroid(ev))
-			against += fmt.Sprintf(", to the running synthesis of the earlier thoughts %.2f", c)
-			best = max(best, c)
+		if k > 0 {
+			r := cal.Relatedness(sum / k)
+			against += fmt.Sprintf(", to the earlier thoughts %.2f (mean cosine %.2f)", r, sum/k)
+			best = max(best, r)
 		}
 		if st.Input != nil && st.Input.ID != st.Root.ID {
 			if v := vecs[st.Input.ID]; v != nil {
 				// A thought that follows the client's guidance does not drift.
 				c := semantic.Cosine(vec, v)
-				against += fmt.Sprintf(", to the guidance %.2f", c)
-				best = max(best, c)
+				r := cal.Relatedness(c)
+				against += fmt.Sprintf(", to the guidance %.2f (cosine %.2f)", r, c)
+				best = max(best, r)
 			}
 		}
 		if best < g.SemanticDriftThreshold {
@@ -467,8 +478,18 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 				Description: fmt.Sprintf("thought %d drifts from the query: %s, below the threshold %.2f", n, against, g.SemanticDriftThreshold)})
 		}
 	}
-	// Circular reasoning: an earlier thought restated (vectors and n-grams).
-	if g.CircularReasoningDetection && vectorsWhy == "" {
+	// Circular reasoning: a circular argument through this thought (the
+	// detector of branch-thinking's detectCircular, over the path), else an
+	// earlier thought restated (vectors and n-grams).
+	circ := false
+	if g.CircularReasoningDetection {
+		if f, ok := luxCircular(earlier, n, content); ok {
+			circ = true
+			gr.found = append(gr.found, Intervention{Step: n, InterventionType: InterventionCircularReasoning, Severity: SeverityHigh,
+				Description: fmt.Sprintf("thought %d argues in a circle: %s", n, f.Reason)})
+		}
+	}
+	if g.CircularReasoningDetection && vectorsWhy == "" && !circ {
 		grams := luxTrigrams(content)
 		bestN, bestC, bestO := 0, 0.0, 0.0
 		for _, p := range earlier {
@@ -556,6 +577,33 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 
 func luxSeverityRank(s string) int {
 	return slices.Index([]string{SeverityLow, SeverityMedium, SeverityHigh, SeverityCritical}, s)
+}
+
+// luxCircular runs the circular-argument detector over the path's earlier
+// thoughts and content (each the child of the one before) and returns a
+// circular argument that content is part of.
+func luxCircular(earlier []pathThought, n int, content string) (semantic.CircularReasoning, bool) {
+	// Thoughts are named by number, as the description names them.
+	current := fmt.Sprintf("thought %d", n)
+	docs := make([]semantic.Doc, 0, len(earlier)+1)
+	parent := ""
+	for i, p := range earlier {
+		id := fmt.Sprintf("thought %d", p.Meta.Number)
+		docs = append(docs, semantic.Doc{ID: id, ParentID: parent, Step: i + 1, Content: p.Content})
+		parent = id
+	}
+	docs = append(docs, semantic.Doc{ID: current, ParentID: parent, Step: len(earlier) + 1, Content: content})
+	for _, f := range semantic.DetectCircular(docs, semantic.CircularOptions{}) {
+		if f.Kind != semantic.CircularSupport && f.Kind != semantic.CircularRestatedArgument {
+			continue
+		}
+		for _, t := range f.Thoughts {
+			if t.ID == current {
+				return f, true
+			}
+		}
+	}
+	return semantic.CircularReasoning{}, false
 }
 
 // luxTrigrams returns the word trigrams of text's content words, stemmed (the

@@ -51,7 +51,7 @@ func (s *Service) startFanOut(ctx context.Context, in ReasoningInput, tool, mode
 	if err := checkSessionRef(in.Session); err != nil {
 		return 0, nil, nil, nil, err
 	}
-	p, err := s.provider(tool, in.Session.ID, true, in.Call)
+	p, err := s.provider(tool, in.Session, true, in.Call)
 	if err != nil {
 		return 0, nil, nil, nil, err
 	}
@@ -237,7 +237,7 @@ func (s *Service) Reflection(ctx context.Context, in ReasoningInput, thoughtID s
 	if err := checkSessionRef(in.Session); err != nil {
 		return nil, err
 	}
-	p, err := s.provider(tool, in.Session.ID, true, in.Call)
+	p, err := s.provider(tool, in.Session, true, in.Call)
 	if err != nil {
 		return nil, err
 	}

@@ -135,7 +135,7 @@ func (s *Service) Sequential(ctx context.Context, in SequentialInput) (*Sequenti
 		if err := s.appendThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
 			return err
 		}
-		branches, err := tx.Branches(ctx, sess.ID)
+		branches, err := tx.Branches(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -168,7 +168,7 @@ func (s *Service) mainLine(ctx context.Context, tx thinkgraph.Tx, sess *thinkgra
 // continueBranch makes th a child of the latest thought on its branch, if
 // the branch has one.
 func continueBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought) error {
-	last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: th.BranchID, Last: 1})
+	last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: th.BranchID, Last: 1})
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func continueBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Sess
 func (s *Service) enterBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, in SequentialInput, th *thinkgraph.Thought) error {
 	th.BranchID = in.BranchID
 	sess.ActiveBranch = in.BranchID
-	_, err := tx.Branch(ctx, sess.ID, in.BranchID)
+	_, err := tx.Branch(ctx, sess.Key, in.BranchID)
 	if err == nil {
 		return continueBranch(ctx, tx, sess, th)
 	}
@@ -199,12 +199,12 @@ func (s *Service) enterBranch(ctx context.Context, tx thinkgraph.Tx, sess *think
 		}
 	}
 	if fork == nil && sess.CurrentThoughtID != "" {
-		if fork, err = tx.Thought(ctx, sess.ID, sess.CurrentThoughtID); err != nil {
+		if fork, err = tx.Thought(ctx, sess.Key, sess.CurrentThoughtID); err != nil {
 			return err
 		}
 	}
 	now := s.now()
-	b := &thinkgraph.Branch{SessionID: sess.ID, ID: in.BranchID, State: "active", Priority: 1, CreatedAt: now, UpdatedAt: now}
+	b := &thinkgraph.Branch{Session: sess.Key, ID: in.BranchID, State: "active", Priority: 1, CreatedAt: now, UpdatedAt: now}
 	if fork != nil {
 		b.ForkThoughtID, b.ParentBranchID = fork.ID, fork.BranchID
 		th.ParentID = fork.ID
@@ -215,7 +215,7 @@ func (s *Service) enterBranch(ctx context.Context, tx thinkgraph.Tx, sess *think
 // sequentialThought finds the latest sequential thought of the session with
 // the given thoughtNumber, or nil when it has none.
 func (s *Service) sequentialThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, number int) (*thinkgraph.Thought, error) {
-	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID})
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key})
 	if err != nil {
 		return nil, err
 	}

@@ -130,7 +130,7 @@ func (s *Service) addThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkg
 	now := s.now()
 	sess.StepCount++
 	th.ID = NewID()
-	th.SessionID = sess.ID
+	th.Session = sess.Key
 	th.Step = sess.StepCount
 	if th.ParentID == "" {
 		th.ParentID = sess.CurrentThoughtID
@@ -198,7 +198,7 @@ func (w *ContextWindow) Formatted() string {
 func (s *Service) Context(ctx context.Context, ref SessionRef) (*ContextWindow, error) {
 	var w ContextWindow
 	err := s.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
-		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, AfterStep: sess.ContextStart, Last: s.cfg.MaxContextThoughts})
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, AfterStep: sess.ContextStart, Last: s.cfg.MaxContextThoughts})
 		if err != nil {
 			return err
 		}

@@ -54,10 +54,7 @@ type Analysis struct {
 }
 
 // BranchEvaluation is the evaluation of one branch.
-type BranchEvaluation struct {
-	Branch string `json:"branch"`
-	semantic.Evaluation
-}
+type BranchEvaluation = reasoning.BranchEvaluation
 
 // index holds what the renderers derive from a Graph.
 type index struct {
@@ -164,12 +161,8 @@ type Loader struct {
 	// (default 200): a session of many numeric claims can have thousands,
 	// and a drawing or report of all of them helps nobody.
 	MaxContradictions int
-	// NoEvaluation skips the branch evaluations (the viewer does not show
-	// them).
+	// NoEvaluation skips the branch evaluations.
 	NoEvaluation bool
-
-	mu    sync.Mutex
-	judge *semantic.Contradictor
 }
 
 // NewLoader returns a loader on svc.
@@ -183,17 +176,17 @@ func (l *Loader) Load(ctx context.Context, ref reasoning.SessionRef, analyze boo
 	err := l.Svc.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		g.Session = *sess
 		var err error
-		if g.Branches, err = tx.Branches(ctx, sess.ID); err != nil {
+		if g.Branches, err = tx.Branches(ctx, sess.Key); err != nil {
 			return err
 		}
-		if g.Thoughts, err = tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID}); err != nil {
+		if g.Thoughts, err = tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key}); err != nil {
 			return err
 		}
-		if g.Links, err = tx.Links(ctx, sess.ID); err != nil {
+		if g.Links, err = tx.Links(ctx, sess.Key); err != nil {
 			return err
 		}
 		if analyze {
-			g.Analysis = l.analyze(ctx, tx, sess.ID)
+			g.Analysis = l.analyze(ctx, tx, sess)
 		}
 		return nil
 	})
@@ -203,63 +196,24 @@ func (l *Loader) Load(ctx context.Context, ref reasoning.SessionRef, analyze boo
 	return g, nil
 }
 
-func (l *Loader) contradictor() (*semantic.Contradictor, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.judge == nil {
-		c, err := semantic.NewContradictor(nil)
-		if err != nil {
-			return nil, err
-		}
-		l.judge = c
-	}
-	return l.judge, nil
-}
-
-func (l *Loader) analyze(ctx context.Context, tx thinkgraph.Tx, sessionID string) *Analysis {
-	docs, idx, err := l.Svc.Docs(ctx, tx, sessionID)
+// analyze runs the analyses as the branch-thinking commands do
+// (reasoning.Service.Analyze): the same contradictions as
+// findContradictions, the same findings as detectCircular and the same
+// evaluation as evaluate, with the session's goal, so an export agrees
+// with the commands.
+func (l *Loader) analyze(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session) *Analysis {
+	sa, err := l.Svc.Analyze(ctx, tx, sess, !l.NoEvaluation)
 	if err != nil {
 		return &Analysis{Unavailable: thinkgraph.AsError(err).Message}
 	}
-	c, err := l.contradictor()
-	if err != nil {
-		return &Analysis{Unavailable: "the contradiction decider could not be loaded: " + err.Error()}
-	}
-	judge := func(a, b semantic.Doc) (bool, float64, string) {
-		v := c.Contradiction(a.Content, b.Content)
-		return v.Contradicts, v.Confidence, v.Reason
-	}
-	a := &Analysis{}
-	rep := semantic.FindContradictions(docs, idx, judge, semantic.ContradictionOptions{})
-	a.Contradictions, a.Checked, a.ContradictionsFound = rep.Contradictions, rep.Thoughts, len(rep.Contradictions)
+	a := &Analysis{Contradictions: sa.Contradictions, Circular: sa.Circular, Evaluations: sa.Evaluations, Checked: sa.Checked,
+		ContradictionsFound: len(sa.Contradictions)}
 	limit := l.MaxContradictions
 	if limit <= 0 {
 		limit = 200
 	}
 	if len(a.Contradictions) > limit {
 		a.Contradictions = a.Contradictions[:limit:limit]
-	}
-	a.Circular = semantic.DetectCircular(docs, semantic.CircularOptions{})
-	byBranch := map[string][]semantic.Doc{}
-	var order []string
-	for _, d := range docs {
-		if _, ok := byBranch[d.Branch]; !ok {
-			order = append(order, d.Branch)
-		}
-		byBranch[d.Branch] = append(byBranch[d.Branch], d)
-	}
-	for _, b := range order {
-		if l.NoEvaluation {
-			break
-		}
-		a.Evaluations = append(a.Evaluations, BranchEvaluation{Branch: b,
-			Evaluation: semantic.EvaluateBranch(byBranch[b], nil, judge, semantic.DefaultThresholds())})
-	}
-	if a.Contradictions == nil {
-		a.Contradictions = []semantic.Contradiction{}
-	}
-	if a.Circular == nil {
-		a.Circular = []semantic.CircularReasoning{}
 	}
 	return a
 }

@@ -8,39 +8,56 @@ import (
 
 // CircularOptions tunes DetectCircular; zero values mean the defaults.
 type CircularOptions struct {
-	// RestateSimilarity is the cosine at or above which a conclusion counts as
-	// restating a premise (default 0.9: near-identical wording).
-	RestateSimilarity float64
-	// RestateSimilarityOther is the same for thoughts that are not
-	// conclusions and restate a thought they list in DependsOn (default
-	// 0.95). Callers that put revisions into DependsOn should leave them out
-	// here, or a light edit of a thought reads as a restatement.
-	RestateSimilarityOther float64
-	// MaxAncestors bounds how many premises (nearest first) are compared with
-	// each conclusion (default 64).
-	MaxAncestors int
+	// Lexicon reads the thoughts' words (nil: the embedded lexicon).
+	Lexicon *Lexicon
 }
 
 // Kinds of circular reasoning reported by DetectCircular.
 const (
+	// CircularDependencyCycle: thoughts that depend on each other through
+	// parent links and builds_upon cross-references.
 	CircularDependencyCycle = "dependency_cycle"
-	CircularRestatedPremise = "restated_premise"
+	// CircularSupport: a claim supported, directly or through a chain of
+	// reasons, by a restatement of itself.
+	CircularSupport = "circular_support"
+	// CircularRestatedArgument: a thought that offers, as a further reason,
+	// the argument of the thought before it again in other words (the same
+	// premise for the same conclusion, nothing added): the conclusion still
+	// rests on that one premise, and the reasoning goes round.
+	CircularRestatedArgument = "restated_argument"
 )
 
 // CircularReasoning is one finding of DetectCircular.
 type CircularReasoning struct {
 	Kind string `json:"kind"`
 	// Thoughts are the cycle in dependency order (each depends on the next,
-	// the last on the first), or the conclusion followed by the premise it
-	// restates.
+	// the last on the first), or the thoughts whose claims form a circular
+	// argument, in step order.
 	Thoughts []ThoughtRef `json:"thoughts"`
-	// Similarity is the cosine of conclusion and premise (restatements only).
-	Similarity *float64 `json:"similarity,omitempty"`
-	Reason     string   `json:"reason"`
+	// Support lists the links of a circular argument: which claim is
+	// offered as support for which, and the claims that restate each other.
+	Support []SupportLink `json:"support,omitempty"`
+	Reason  string        `json:"reason"`
 }
 
-// conclusionTypes are the thought types that state a result.
-var conclusionTypes = map[string]bool{"synthesis": true, "answer": true, "conclusion": true}
+// SupportLink is one link of a circular argument.
+type SupportLink struct {
+	// Kind is "supports" (From is offered as a reason for To) or
+	// "restates" (From says what To says, in other words).
+	Kind string `json:"kind"`
+	From Claim  `json:"from"`
+	To   Claim  `json:"to"`
+	// Marker is the connective that gave a support link ("because", "so",
+	// …), or "offered as support" for a thought read as a reason for the
+	// thought it follows.
+	Marker string `json:"marker,omitempty"`
+}
+
+// Claim is a clause of a thought.
+type Claim struct {
+	ThoughtID string `json:"thoughtId"`
+	Text      string `json:"text"`
+}
 
 // DetectCircular finds circular reasoning among docs, in two ways.
 //
@@ -49,24 +66,30 @@ var conclusionTypes = map[string]bool{"synthesis": true, "answer": true, "conclu
 // more than one thought, or a thought depending on itself, is a cycle. One
 // shortest cycle through the component's earliest thought is reported.
 //
-// Restated premises: a conclusion (type synthesis, answer or conclusion) is
-// compared with its premises, i.e. the thoughts it depends on transitively
-// through DependsOn and ParentID (the nearest opts.MaxAncestors in
-// breadth-first order); any other thought is compared with the thoughts it
-// lists in DependsOn. If the cosine with a premise is ≥ opts.RestateSimilarity
-// (opts.RestateSimilarityOther for thoughts that are not conclusions) the
-// thought restates what it claims to build on, and the most similar premise
-// is reported. Thoughts without vectors are only checked for cycles.
+// Circular support, whatever the thoughts' types: each thought is read into
+// claims and the support between them (see readArguments). Connectives give
+// the direction: "X because Y", "X since Y", "X, given that Y", "X follows
+// from Y", "X, as shown by Y", "X, and the proof is that Y", "the reason X is
+// that Y" and "Since Y, X" make Y a reason for X; "X, so Y", "X, therefore
+// Y", "X, which is why Y", "X, hence Y" make X a reason for Y; a thought that
+// opens with "So", "Therefore" or "That is because" continues its parent
+// thought. A thought without such a link is read as a reason for the thought
+// it follows (a claim, then its support), unless it repeats an earlier claim
+// or derives itself from its parent; a conclusion (type synthesis, answer or
+// conclusion) and a thought that builds upon another (DependsOn) are
+// supported by them. Two claims restate each other when they have the same
+// polarity and every content word (function words and framing such as "we
+// know that" left out) of the one with fewer is matched in the other by
+// lemma, Porter stem, a shared WordNet sense or word vectors (cosine ≥ 0.45);
+// a claim about "it" thus restates the fuller claim it stands for. Claims are
+// compared within a thought and with its nearest eight ancestors and the
+// thoughts it builds upon. The argument is circular when a support link joins
+// two claims of one strongly connected component of the graph of support
+// links and restatements (both ways): the conclusion is, directly or through
+// a chain, a reason for itself. Support from independent evidence never
+// closes such a loop, so a conclusion repeated after its evidence ("So X")
+// is not circular.
 func DetectCircular(docs []Doc, opts CircularOptions) []CircularReasoning {
-	if opts.RestateSimilarity <= 0 {
-		opts.RestateSimilarity = 0.9
-	}
-	if opts.RestateSimilarityOther <= 0 {
-		opts.RestateSimilarityOther = 0.95
-	}
-	if opts.MaxAncestors <= 0 {
-		opts.MaxAncestors = 64
-	}
 	pos := make(map[string]int, len(docs))
 	for i, d := range docs {
 		if _, dup := pos[d.ID]; !dup {
@@ -94,50 +117,11 @@ func DetectCircular(docs []Doc, opts CircularOptions) []CircularReasoning {
 	}
 	var out []CircularReasoning
 
-	// Tarjan's strongly connected components.
-	index := make([]int, len(docs))
-	low := make([]int, len(docs))
-	onStack := make([]bool, len(docs))
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int
-	counter := 0
-	var comps [][]int
-	var strong func(v int)
-	strong = func(v int) {
-		index[v], low[v] = counter, counter
-		counter++
-		stack = append(stack, v)
-		onStack[v] = true
+	comps := strongComponents(len(docs), func(v int, visit func(int)) {
 		for _, e := range deps[v] {
-			if index[e.to] < 0 {
-				strong(e.to)
-				low[v] = min(low[v], low[e.to])
-			} else if onStack[e.to] {
-				low[v] = min(low[v], index[e.to])
-			}
+			visit(e.to)
 		}
-		if low[v] == index[v] {
-			var comp []int
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[w] = false
-				comp = append(comp, w)
-				if w == v {
-					break
-				}
-			}
-			comps = append(comps, comp)
-		}
-	}
-	for v := range docs {
-		if index[v] < 0 {
-			strong(v)
-		}
-	}
-	inCycle := make([]bool, len(docs))
+	})
 	for _, comp := range comps {
 		self := false
 		if len(comp) == 1 {
@@ -152,7 +136,6 @@ func DetectCircular(docs []Doc, opts CircularOptions) []CircularReasoning {
 		start := comp[0]
 		for _, v := range comp {
 			member[v] = true
-			inCycle[v] = true
 			if docs[v].Step < docs[start].Step || (docs[v].Step == docs[start].Step && docs[v].ID < docs[start].ID) {
 				start = v
 			}
@@ -200,61 +183,199 @@ func DetectCircular(docs []Doc, opts CircularOptions) []CircularReasoning {
 			Reason:   fmt.Sprintf("dependency cycle of %d thoughts: %s", len(cyc), strings.Join(links, ", ")),
 		})
 	}
+	return append(out, circularSupport(docs, opts.Lexicon)...)
+}
 
-	// Restated premises.
-	vd := vectorsOf(docs, nil)
-	for i, d := range docs {
-		if _, ok := vd.row[i]; !ok {
-			continue
-		}
-		var premises []int
-		th := opts.RestateSimilarityOther
-		if conclusionTypes[strings.ToLower(d.Type)] {
-			th = opts.RestateSimilarity
-			seen := map[int]bool{i: true}
-			queue := []int{i}
-			for len(queue) > 0 && len(premises) < opts.MaxAncestors {
-				v := queue[0]
-				queue = queue[1:]
-				for _, e := range deps[v] {
-					if !seen[e.to] {
-						seen[e.to] = true
-						premises = append(premises, e.to)
-						queue = append(queue, e.to)
+// circularSupport finds the circular arguments among docs (see
+// DetectCircular).
+func circularSupport(docs []Doc, lx *Lexicon) []CircularReasoning {
+	g, r := readArguments(docs, lx)
+	n := len(g.units)
+	if n == 0 {
+		return nil
+	}
+	unitsOf := make([][]int, len(docs))
+	for u, x := range g.units {
+		unitsOf[x.doc] = append(unitsOf[x.doc], u)
+	}
+	// Restatements, both ways, between the claims of a thought and of the
+	// thoughts near it.
+	type pair struct{ a, b int }
+	var same []pair
+	adj := make([][]int, n)
+	for i := range docs {
+		for _, o := range g.near[i] {
+			for _, a := range unitsOf[i] {
+				for _, b := range unitsOf[o] {
+					if (o != i || a < b) && r.restates(g.units[a], g.units[b]) {
+						same = append(same, pair{a, b})
+						adj[a] = append(adj[a], b)
+						adj[b] = append(adj[b], a)
 					}
 				}
 			}
-			if len(premises) > opts.MaxAncestors {
-				premises = premises[:opts.MaxAncestors]
+		}
+	}
+	for _, e := range g.edges {
+		adj[e.from] = append(adj[e.from], e.to)
+	}
+	comp := make([]int, n)
+	comps := strongComponents(n, func(v int, visit func(int)) {
+		for _, w := range adj[v] {
+			visit(w)
+		}
+	})
+	for c, members := range comps {
+		for _, u := range members {
+			comp[u] = c
+		}
+	}
+	claim := func(u int) Claim { return Claim{ThoughtID: docs[g.units[u].doc].ID, Text: g.units[u].text} }
+	// A component is circular when an explicit support link runs inside it.
+	var out []CircularReasoning
+	for c, members := range comps {
+		circular := false
+		var links []SupportLink
+		for _, e := range g.edges {
+			if comp[e.from] == c && comp[e.to] == c {
+				circular = circular || !e.implicit
+				links = append(links, SupportLink{Kind: "supports", From: claim(e.from), To: claim(e.to), Marker: e.how})
 			}
-		} else {
-			for _, e := range deps[i] {
-				if !e.parent && e.to != i {
-					premises = append(premises, e.to)
+		}
+		if !circular {
+			continue
+		}
+		for _, p := range same {
+			if comp[p.a] == c && comp[p.b] == c {
+				links = append(links, SupportLink{Kind: "restates", From: claim(p.a), To: claim(p.b)})
+			}
+		}
+		inDoc := map[int]bool{}
+		for _, u := range members {
+			inDoc[g.units[u].doc] = true
+		}
+		var refs []ThoughtRef
+		for _, i := range byStepIndex(docs) {
+			if inDoc[i] {
+				refs = append(refs, Ref(docs[i]))
+			}
+		}
+		var parts []string
+		for _, l := range links {
+			if l.Kind == "supports" {
+				parts = append(parts, fmt.Sprintf("%q (%s) supports %q (%s) [%s]", l.From.Text, l.From.ThoughtID, l.To.Text, l.To.ThoughtID, l.Marker))
+			} else {
+				parts = append(parts, fmt.Sprintf("%q (%s) restates %q (%s)", l.From.Text, l.From.ThoughtID, l.To.Text, l.To.ThoughtID))
+			}
+		}
+		out = append(out, CircularReasoning{
+			Kind:     CircularSupport,
+			Thoughts: refs,
+			Support:  links,
+			Reason: fmt.Sprintf("circular argument over %d thought(s): a claim is supported, directly or through a chain, by a restatement of itself: %s",
+				len(refs), strings.Join(parts, "; ")),
+		})
+	}
+	return append(out, restatedArguments(docs, g, r, unitsOf, comp)...)
+}
+
+// restatedArguments finds thoughts that repeat the argument of their parent
+// (the same premise supporting the same conclusion, each restated) and say
+// nothing else, unless a circular-support finding already covers them.
+func restatedArguments(docs []Doc, g *argGraph, r *argReader, unitsOf [][]int, comp []int) []CircularReasoning {
+	pos := make(map[string]int, len(docs))
+	for i, d := range docs {
+		pos[d.ID] = i
+	}
+	explicit := make([][]argEdge, len(docs))
+	for _, e := range g.edges {
+		if !e.implicit && g.units[e.from].doc == g.units[e.to].doc {
+			explicit[g.units[e.to].doc] = append(explicit[g.units[e.to].doc], e)
+		}
+	}
+	var out []CircularReasoning
+	for j, d := range docs {
+		i, ok := pos[d.ParentID]
+		if !ok || d.ParentID == "" || i == j || len(explicit[j]) == 0 || len(explicit[i]) == 0 {
+			continue
+		}
+		// Every claim of the thought restates a claim of its parent.
+		restated := func(u int) bool {
+			for _, v := range unitsOf[i] {
+				if r.restates(g.units[u], g.units[v]) {
+					return true
+				}
+			}
+			return false
+		}
+		if !slices.ContainsFunc(unitsOf[j], func(u int) bool { return !restated(u) }) {
+			for _, e2 := range explicit[j] {
+				for _, e1 := range explicit[i] {
+					if comp[e2.from] == comp[e2.to] || !r.restates(g.units[e2.from], g.units[e1.from]) || !r.restates(g.units[e2.to], g.units[e1.to]) {
+						continue
+					}
+					out = append(out, CircularReasoning{
+						Kind:     CircularRestatedArgument,
+						Thoughts: []ThoughtRef{Ref(docs[i]), Ref(docs[j])},
+						Support: []SupportLink{
+							{Kind: "supports", From: Claim{ThoughtID: docs[i].ID, Text: g.units[e1.from].text}, To: Claim{ThoughtID: docs[i].ID, Text: g.units[e1.to].text}, Marker: e1.how},
+							{Kind: "supports", From: Claim{ThoughtID: d.ID, Text: g.units[e2.from].text}, To: Claim{ThoughtID: d.ID, Text: g.units[e2.to].text}, Marker: e2.how},
+						},
+						Reason: fmt.Sprintf("thought %s offers again the argument of thought %s in other words (%q for %q) and adds nothing: the conclusion still rests on that one premise",
+							d.ID, docs[i].ID, g.units[e2.from].text, g.units[e2.to].text),
+					})
 				}
 			}
 		}
-		best, bestSim := -1, th
-		for _, p := range premises {
-			if s, ok := vd.sim(i, p); ok && s >= bestSim {
-				best, bestSim = p, s
-			}
-		}
-		if best < 0 {
-			continue
-		}
-		s := bestSim
-		kind := "depends on"
-		if conclusionTypes[strings.ToLower(d.Type)] {
-			kind = fmt.Sprintf("is a %s built on", strings.ToLower(d.Type))
-		}
-		out = append(out, CircularReasoning{
-			Kind:       CircularRestatedPremise,
-			Thoughts:   []ThoughtRef{Ref(d), Ref(docs[best])},
-			Similarity: &s,
-			Reason: fmt.Sprintf("%s %s %s but restates it (similarity %.2f ≥ %.2f): the conclusion assumes what it sets out to show",
-				d.ID, kind, docs[best].ID, s, th),
-		})
 	}
 	return out
+}
+
+// strongComponents returns the strongly connected components of a directed
+// graph of n nodes (Tarjan's algorithm); edges calls visit for each
+// successor of v.
+func strongComponents(n int, edges func(v int, visit func(int))) [][]int {
+	index := make([]int, n)
+	low := make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	counter := 0
+	var comps [][]int
+	var strong func(v int)
+	strong = func(v int) {
+		index[v], low[v] = counter, counter
+		counter++
+		stack = append(stack, v)
+		onStack[v] = true
+		edges(v, func(w int) {
+			if index[w] < 0 {
+				strong(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		})
+		if low[v] == index[v] {
+			var comp []int
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp = append(comp, w)
+				if w == v {
+					break
+				}
+			}
+			comps = append(comps, comp)
+		}
+	}
+	for v := range n {
+		if index[v] < 0 {
+			strong(v)
+		}
+	}
+	return comps
 }

@@ -42,6 +42,10 @@ type Contradiction struct {
 	Similarity float64    `json:"similarity"` // topical overlap (cosine)
 	Confidence float64    `json:"confidence"` // the judge's
 	Reason     string     `json:"reason"`
+	// Source is "declared" for a contradiction that was stated rather than
+	// found: a cross-reference of type contradictory, or a verdict given
+	// to a candidate pair; "" for the judge's own.
+	Source string `json:"source,omitempty"`
 }
 
 // ContradictionReport is the result of FindContradictions.

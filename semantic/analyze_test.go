@@ -321,7 +321,7 @@ func TestDetectCircular(t *testing.T) {
 		!strings.Contains(cyc.Reason, "a builds on c, c builds on b, b builds on a") {
 		t.Fatalf("cycle = %+v", cyc)
 	}
-	if rest.Kind != CircularRestatedPremise || strings.Join(tstIDs(rest.Thoughts), ",") != "s,p1" || math.Abs(*rest.Similarity-1) > 1e-5 {
+	if rest.Kind != CircularSupport || strings.Join(tstIDs(rest.Thoughts), ",") != "p1,s" {
 		t.Fatalf("restatement = %+v", rest)
 	}
 
@@ -349,17 +349,21 @@ func TestDetectDrift(t *testing.T) {
 		{ID: "1", Branch: "off", Step: 1, Vector: Vector{1, 0}},
 		{ID: "2", Branch: "off", Step: 2, Vector: Vector{1, 0}},
 		{ID: "3", Branch: "off", Step: 3, Vector: Vector{0, 1}},
-		{ID: "4", Branch: "on", Step: 4, Vector: Vector{1, 0}},
-		{ID: "5", Branch: "on", Step: 5, Vector: Vector{1, 0}},
-		{ID: "6", Branch: "on", Step: 6, Vector: Vector{1, 0}},
+		{ID: "3b", Branch: "off", Step: 4, Vector: Vector{0, 1}},
+		{ID: "4", Branch: "on", Step: 5, Vector: Vector{1, 0}},
+		{ID: "5", Branch: "on", Step: 6, Vector: Vector{1, 0}},
+		{ID: "6", Branch: "on", Step: 7, Vector: Vector{1, 0}},
+		{ID: "7", Branch: "on", Step: 8, Vector: Vector{1, 0}},
 	}
 	got := DetectDrift(docs, Vector{1, 0}, DriftOptions{})
 	if len(got) != 2 || got[0].Branch != "off" || !got[0].Drifting || got[1].Drifting {
 		t.Fatalf("drift = %+v", got)
 	}
 	off := got[0]
-	// Similarities to the goal 1, 1, 0: first third 1, last third 0.
-	if off.FromGoal.Score != 1 || off.FromStart.Score != 1 || math.Abs(off.FromGoal.Trend-(-1)) > 1e-9 {
+	// Similarities to the goal 1, 1, 0, 0: first half 1, second half 0;
+	// slope of 1, 1, 0, 0 over 0, 1/3, 2/3, 1 is −1.2. From the start: the
+	// pair of the first half has cosine 1, its pairs with the second half 0.
+	if off.FromGoal.Score != 1 || off.FromStart.Score != 1 || math.Abs(off.FromGoal.Trend-(-1.2)) > 1e-9 {
 		t.Fatalf("off = %+v %+v", off.FromGoal, off.FromStart)
 	}
 	if off.FromGoal.Furthest[0].Thought.ID != "3" || off.FromGoal.Furthest[0].Similarity != 0 {
@@ -372,6 +376,34 @@ func TestDetectDrift(t *testing.T) {
 	got = DetectDrift(docs, nil, DriftOptions{})
 	if got[0].FromGoal != nil || got[0].FromStart == nil || !got[0].Drifting {
 		t.Fatalf("no goal: %+v", got[0])
+	}
+	// One thought's low similarity is no trend: with 2 or 3 thoughts the
+	// measures are reported but nothing is called drifting.
+	for _, short := range [][]Doc{docs[1:3], docs[:3]} {
+		got = DetectDrift(short, Vector{1, 0}, DriftOptions{})
+		if got[0].Drifting || got[0].FromStart == nil || got[0].FromGoal.Score != 1 || !strings.Contains(got[0].Reason, "needs a trend over at least 4") {
+			t.Fatalf("%d thoughts: %+v", len(short), got[0])
+		}
+	}
+
+	// Calibrated: relatedness 0 at cosine 0.1, 1 at 0.3. Similarities to
+	// the goal 0.3, 0.3, 0.2, 0.2 lose 0.5 of relatedness: drifting at 0.3
+	// but not at 0.6, and the end (0.5) is not below 0.5 at 0.3 either when
+	// the second half is at 0.2 — so it stays not drifting.
+	cal := Calibration{Unrelated: 0.1, Related: 0.3}
+	at := func(c float64) Vector { return Vector{float32(c), float32(math.Sqrt(1 - c*c))} }
+	var cd []Doc
+	for i, c := range []float64{0.3, 0.3, 0.2, 0.2} {
+		cd = append(cd, Doc{ID: fmt.Sprint(i), Branch: "b", Step: i + 1, Vector: at(c)})
+	}
+	got = DetectDrift(cd, Vector{1, 0}, DriftOptions{Calibration: cal})
+	if g := got[0].FromGoal; math.Abs(g.Start-1) > 1e-6 || math.Abs(g.End-0.5) > 1e-6 || math.Abs(g.Score-0.5) > 1e-6 || got[0].Drifting {
+		t.Fatalf("calibrated, end at 0.5: %+v %+v", got[0], g)
+	}
+	cd[2].Vector, cd[3].Vector = at(0.15), at(0.15)
+	got = DetectDrift(cd, Vector{1, 0}, DriftOptions{Calibration: cal})
+	if g := got[0].FromGoal; math.Abs(g.End-0.25) > 1e-6 || !got[0].Drifting {
+		t.Fatalf("calibrated, end at 0.25: %+v %+v", got[0], g)
 	}
 }
 
@@ -544,12 +576,19 @@ func TestEvaluateBranchPivot(t *testing.T) {
 		{ID: "t1", Step: 1, Vector: Vector{1, 0}},
 		{ID: "t2", Step: 2, Vector: Vector{-1, 0}},
 		{ID: "t3", Step: 3, Vector: Vector{1, 0}},
+		{ID: "t4", Step: 4, Vector: Vector{-1, 0}},
 	}
 	ev := EvaluateBranch(docs, Vector{0, 1}, nil, Thresholds{})
-	// coherence 0, information gain (1 + 0)/2, redundancy 1/2, goal 0:
-	// (0.2·0.5 + 0.1·0.5) / 0.75 = 0.2.
-	if ev.OverallScore == nil || math.Abs(*ev.OverallScore-0.2) > 1e-9 || ev.Quality != "Poor" || !ev.ShouldPivot || !strings.Contains(ev.PivotReason, "below the pivot threshold 0.40") {
+	// coherence 0, information gain (1 + 0 + 0)/3, redundancy 2/3, goal 0:
+	// (0.2·1/3 + 0.1·1/3) / 0.75 = 0.4/3.
+	if ev.OverallScore == nil || math.Abs(*ev.OverallScore-0.4/3) > 1e-9 || ev.Quality != "Poor" || !ev.ShouldPivot || !strings.Contains(ev.PivotReason, "below the pivot threshold 0.40") {
 		t.Fatalf("evaluation = %+v", ev)
+	}
+	// Three thoughts score as low (0.2) but are no trend: no pivot, and
+	// the reason says so.
+	three := EvaluateBranch(docs[:3], Vector{0, 1}, nil, Thresholds{})
+	if three.OverallScore == nil || math.Abs(*three.OverallScore-0.2) > 1e-9 || three.ShouldPivot || !strings.Contains(three.PivotReason, "no pivot verdict") {
+		t.Fatalf("three thoughts: %+v", three)
 	}
 	if ev.ConfidenceGradient != nil || ev.Unavailable["confidenceGradient"] == "" {
 		t.Fatalf("confidence gradient without confidences: %v", ev.ConfidenceGradient)
@@ -764,25 +803,6 @@ func TestBranchTrackerParallelScan(t *testing.T) {
 	}
 }
 
-func TestDetectCircularNonConclusion(t *testing.T) {
-	// An analysis that depends on a thought and says the same thing again.
-	docs := []Doc{
-		{ID: "p", Step: 1, Type: "analysis", Vector: Vector{1, 0}},
-		{ID: "q", Step: 2, Type: "analysis", DependsOn: []string{"p"}, Vector: Vector{1, 0}},
-		// cosine 0.92: enough for a conclusion, not for an analysis.
-		{ID: "r", Step: 3, Type: "analysis", DependsOn: []string{"p"}, Vector: Vector{0.92, float32(math.Sqrt(1 - 0.92*0.92))}},
-		{ID: "s", Step: 4, Type: "answer", DependsOn: []string{"p"}, Vector: Vector{0.92, float32(math.Sqrt(1 - 0.92*0.92))}},
-	}
-	got := DetectCircular(docs, CircularOptions{})
-	var ids []string
-	for _, g := range got {
-		ids = append(ids, g.Thoughts[0].ID+">"+g.Thoughts[1].ID)
-	}
-	if strings.Join(ids, ",") != "q>p,s>p" {
-		t.Fatalf("restatements = %v", ids)
-	}
-}
-
 // tstStones returns n random background docs of dimension dim plus a chain
 // s0…s10 turning from e1 to e2 in 9° steps.
 func tstStones(n, dim int) []Doc {
@@ -926,5 +946,63 @@ func TestContradictionsWith(t *testing.T) {
 	}
 	if _, err := ContradictionsWith(Doc{ID: "nope"}, idx, lookup, tstJudge, ContradictionOptions{}); err == nil {
 		t.Fatal("no vector: no error")
+	}
+}
+
+func TestSemanticPathWidest(t *testing.T) {
+	deg := func(a float64) Vector {
+		r := a * math.Pi / 180
+		return Vector{float32(math.Cos(r)), float32(math.Sin(r)), 0}
+	}
+	// a to d directly is at 80° (cos 0.17); through b and c every link is
+	// 40° or less, through x one link is 60°: the widest path goes a–b–c–d
+	// although one long jump is shorter in total distance.
+	docs := []Doc{
+		{ID: "a", Step: 1, Vector: deg(0)},
+		{ID: "x", Step: 2, Vector: deg(20)},
+		{ID: "b", Step: 3, Vector: deg(-30)},
+		{ID: "c", Step: 4, Vector: Vector{0.2, -0.2, 0.96}},
+		{ID: "d", Step: 5, Vector: deg(80)},
+		{ID: "far", Step: 6, Vector: Vector{-0.5, 0, 0.3}},
+	}
+	for i := range docs {
+		docs[i].Vector = Normalize(docs[i].Vector)
+	}
+	res, err := SemanticPath(docs, "a", "d", 0)
+	if err != nil || !res.Found || res.MinSimilarity != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	// The weakest link of the answer is the best bottleneck of any path:
+	// check it against every simple path by brute force.
+	vd := vectorsOf(docs, nil)
+	best := -1.0
+	var walk func(u int, seen map[int]bool, w float64)
+	walk = func(u int, seen map[int]bool, w float64) {
+		if docs[u].ID == "d" {
+			best = max(best, w)
+			return
+		}
+		for v := range docs {
+			if s, _ := vd.sim(u, v); !seen[v] && s > 0 {
+				seen[v] = true
+				walk(v, seen, min(w, s))
+				delete(seen, v)
+			}
+		}
+	}
+	walk(0, map[int]bool{0: true}, math.Inf(1))
+	if math.Abs(*res.WeakestLink-best) > 1e-6 || *res.WeakestLink <= res.DirectSimilarity {
+		t.Fatalf("weakest link %v, best bottleneck %v, direct %v: %+v", *res.WeakestLink, best, res.DirectSimilarity, res.Steps)
+	}
+	// A weakly related thought is still reachable: only cosine ≤ 0 cuts.
+	res, err = SemanticPath(docs, "a", "far", 0)
+	if err != nil || !res.Found {
+		t.Fatalf("far: %+v %v", res, err)
+	}
+	// Not connected: no positive cosine to anything.
+	lone := append(slices.Clone(docs[:1]), Doc{ID: "z", Step: 9, Vector: Vector{0, 0, -1}})
+	res, err = SemanticPath(lone, "a", "z", 0)
+	if err != nil || res.Found || !strings.Contains(res.Reason, "not connected") {
+		t.Fatalf("lone: %+v %v", res, err)
 	}
 }

@@ -27,7 +27,7 @@ func newLex(t testing.TB) *Lexical {
 
 func TestLexicalBasics(t *testing.T) {
 	e := newLex(t)
-	if e.Dim() != DefaultLexicalDim || e.Model() != "thinkgraph-lexical-v3+wn30-3+wv1/512" {
+	if e.Dim() != DefaultLexicalDim || e.Model() != "thinkgraph-lexical-v4+wn30-3+wv1+gv1/512" {
 		t.Fatalf("Dim=%d Model=%q", e.Dim(), e.Model())
 	}
 	texts := []string{"A man is playing a guitar", "", "!!!", "The p99 latency is 20 ms"}

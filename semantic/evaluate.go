@@ -22,6 +22,9 @@ type Thresholds struct {
 	TopicalOverlap float64 `json:"topicalOverlap"`
 	// Neighbors: nearest thoughts per thought checked for contradiction (10).
 	Neighbors int `json:"neighbors"`
+	// Calibration maps the embedder's cosines to relatedness for coherence
+	// and goal alignment (the zero value: Raw, the cosine itself).
+	Calibration Calibration `json:"-"`
 }
 
 // DefaultThresholds returns the thresholds of the branch-thinking seed.
@@ -89,6 +92,10 @@ type Evaluation struct {
 	Unavailable map[string]string `json:"unavailable,omitempty"`
 	// Contradictions found in the branch (the judge's positive verdicts).
 	Contradictions []Contradiction `json:"contradictions,omitempty"`
+	// Circular lists the circular arguments among the branch's last
+	// evalCircularWindow thoughts (DetectCircular's circular_support); the
+	// links between their thoughts add nothing to coherence.
+	Circular []CircularReasoning `json:"circular,omitempty"`
 	// Exact is false when near neighbours were found approximately (large
 	// branches): information gain and redundancy then use the most similar
 	// earlier thought among each thought's nearest neighbours.
@@ -123,6 +130,12 @@ const (
 	weightRedundancy    = 0.10
 )
 
+// minTrendThoughts is the number of thoughts with vectors a pivot or drift
+// verdict needs: below it the figures rest on one or two cosines, and one
+// thought's low similarity says nothing about where a line of thought is
+// going.
+const minTrendThoughts = 4
+
 // Levels under (or, for contradiction and redundancy, over) which a metric is
 // reported as an issue.
 const (
@@ -138,14 +151,21 @@ const (
 // nil; judge decides contradictions (nil: contradictionScore unavailable).
 // Over the m thoughts with vectors, c(i, j) their cosine, c⁺ = max(0, c):
 //
-//   - coherenceScore = mean over consecutive thoughts of c⁺(i−1, i); needs m ≥ 2;
+//   - coherenceScore = R(mean over consecutive thoughts of c⁺(i−1, i)),
+//     R the relatedness of th.Calibration (Raw: the mean itself), where a
+//     pair of thoughts of one circular argument (circular_support, among
+//     the branch's last 64 thoughts) counts 0: mutual support that goes
+//     round in a circle earns no coherence; needs m ≥ 2;
 //   - contradictionScore = flagged / candidates, where the candidates are
 //     the pairs of each thought with its th.Neighbors most similar earlier
 //     thoughts that have c ≥ th.TopicalOverlap, and flagged those the judge
-//     calls contradictory; 0 when there is no candidate; needs m ≥ 2 and a
+//     calls contradictory, plus the stated contradictions of
+//     BranchTracker.SetConfirmed the judge did not flag (each counts as a
+//     flagged candidate); 0 when there is no candidate; needs m ≥ 2 and a
 //     judge;
 //   - informationGain = mean over i ≥ 2 of 1 − max over j < i of c⁺(i, j);
-//   - goalAlignment = mean of c⁺(i, goal); needs a goal;
+//   - goalAlignment = R(mean of c⁺(i, goal)); needs a goal and m ≥ 2
+//     (one thought's cosine with a goal sentence says little);
 //   - confidenceGradient = 0.5 + b/2 clamped to [0, 1], b the least-squares
 //     slope of confidence over the position in the branch scaled to [0, 1]
 //     (b = change of confidence from first to last thought along the fitted
@@ -159,7 +179,10 @@ const (
 // contradiction, 0.20 information gain, 0.20 goal alignment, 0.05 confidence
 // gradient, 0.10 redundancy. quality: ≥ th.Excellent "Excellent", ≥ th.Good
 // "Good", ≥ th.Moderate "Moderate", else "Poor". shouldPivot when overall <
-// th.Pivot.
+// th.Pivot and at least 4 thoughts have vectors (a trend, not one thought's
+// similarity); below 4 a low score gives a pivotReason saying why there is
+// no verdict yet. Low coherence and weak goal alignment are reported as
+// issues from 4 thoughts with vectors on, for the same reason.
 //
 // Up to knnExactMax thoughts every earlier thought is compared. Above, the
 // nearest neighbours come from the approximate neighbour graph (knnGraph,
@@ -192,6 +215,32 @@ type BranchTracker struct {
 	nConf              int
 	pairs              int
 	contradictions     []Contradiction
+	// confirmed are stated contradictions involving the branch (see
+	// SetConfirmed).
+	confirmed []Contradiction
+}
+
+// SetConfirmed makes cs, contradictions that were stated rather than found
+// (a declared cross-reference, an answered question), count in the
+// evaluation: each pair not among the judge's verdicts is added to the
+// flagged pairs and to the candidates of contradictionScore, also when its
+// other thought is in another branch or the pair was never a candidate.
+// It replaces what an earlier call set and applies to every later
+// Evaluation.
+func (t *BranchTracker) SetConfirmed(cs []Contradiction) { t.confirmed = slices.Clone(cs) }
+
+// confirmedExtra returns the confirmed contradictions the judge's verdicts
+// do not already hold.
+func (t *BranchTracker) confirmedExtra() []Contradiction {
+	var out []Contradiction
+	for _, c := range t.confirmed {
+		if !slices.ContainsFunc(t.contradictions, func(x Contradiction) bool {
+			return (x.ThoughtA.ID == c.ThoughtA.ID && x.ThoughtB.ID == c.ThoughtB.ID) || (x.ThoughtA.ID == c.ThoughtB.ID && x.ThoughtB.ID == c.ThoughtA.ID)
+		}) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // NewBranchTracker evaluates docs (one branch) like EvaluateBranch and keeps
@@ -343,7 +392,9 @@ func (t *BranchTracker) Len() int { return len(t.docs) }
 // order by re-evaluating the whole branch.
 func (t *BranchTracker) Add(d Doc) Evaluation {
 	if len(t.docs) > 0 && d.Step < t.lastStep {
+		confirmed := t.confirmed
 		*t = *NewBranchTracker(append(slices.Clone(t.docs), d), t.goal, t.judge, t.th)
+		t.confirmed = confirmed
 		return t.Evaluation()
 	}
 	p := len(t.docs)
@@ -394,16 +445,19 @@ func (t *BranchTracker) Evaluation() Evaluation {
 	m := len(t.rows)
 	ev := Evaluation{Thoughts: len(t.docs), WithVectors: m, Unavailable: map[string]string{}, Issues: []string{}, Suggestions: []string{}, Exact: t.exact}
 	f := func(x float64) *float64 { return &x }
+	circ, lost := t.circular()
+	ev.Circular = circ
 	if m >= 2 {
-		ev.CoherenceScore = f(clampUnit(t.coh / float64(m-1)))
+		ev.CoherenceScore = f(th.Calibration.Relatedness((t.coh - lost) / float64(m-1)))
 		ev.InformationGain = f(clampUnit(t.gain / float64(m-1)))
 		ev.RedundancyScore = f(float64(t.dups) / float64(m-1))
 		if t.judge != nil {
-			ev.Contradictions = slices.Clone(t.contradictions)
+			extra := t.confirmedExtra()
+			ev.Contradictions = append(slices.Clone(t.contradictions), extra...)
 			slices.SortStableFunc(ev.Contradictions, func(x, y Contradiction) int { return cmp.Compare(y.Confidence, x.Confidence) })
 			score := 0.0
-			if t.pairs > 0 {
-				score = float64(len(t.contradictions)) / float64(t.pairs)
+			if n := t.pairs + len(extra); n > 0 {
+				score = float64(len(ev.Contradictions)) / float64(n)
 			}
 			ev.ContradictionScore = f(score)
 		} else {
@@ -424,8 +478,10 @@ func (t *BranchTracker) Evaluation() Evaluation {
 		ev.Unavailable["goalAlignment"] = "no thought of the branch has a vector"
 	case !t.goalDim:
 		ev.Unavailable["goalAlignment"] = fmt.Sprintf("goal vector has %d dimensions, thoughts have %d", len(t.goal), t.dim)
+	case m < 2:
+		ev.Unavailable["goalAlignment"] = "needs at least 2 thoughts with vectors, the branch has 1: one thought's similarity to the goal says little"
 	default:
-		ev.GoalAlignment = f(clampUnit(t.goalSum / float64(m)))
+		ev.GoalAlignment = f(th.Calibration.Relatedness(t.goalSum / float64(m)))
 	}
 
 	if t.nConf >= 2 {
@@ -484,8 +540,11 @@ func (t *BranchTracker) Evaluation() Evaluation {
 		ev.Issues = append(ev.Issues, "nothing to evaluate: no thought has a vector or a confidence")
 	}
 
-	ev.issues(th)
-	if ev.OverallScore != nil && *ev.OverallScore < th.Pivot {
+	ev.issues(th, m)
+	if ev.OverallScore != nil && *ev.OverallScore < th.Pivot && m < minTrendThoughts {
+		ev.PivotReason = fmt.Sprintf("no pivot verdict: overall score %.2f is below the pivot threshold %.2f, but it rests on %d thought(s) with vectors; a pivot needs a trend over at least %d",
+			*ev.OverallScore, th.Pivot, m, minTrendThoughts)
+	} else if ev.OverallScore != nil && *ev.OverallScore < th.Pivot {
 		ev.ShouldPivot = true
 		slices.SortStableFunc(goods, func(a, b good) int { return cmp.Compare(a.g, b.g) })
 		var weak []string
@@ -502,8 +561,67 @@ func (t *BranchTracker) Evaluation() Evaluation {
 	return ev
 }
 
+// evalCircularWindow is how many of a branch's last thoughts the evaluation
+// reads for circular arguments (which are a few thoughts long), so that
+// re-evaluating after each added thought stays cheap on long branches.
+const evalCircularWindow = 64
+
+// circular returns the circular arguments among the last evalCircularWindow
+// thoughts and the coherence their consecutive pairs contributed.
+func (t *BranchTracker) circular() ([]CircularReasoning, float64) {
+	from := max(0, len(t.docs)-evalCircularWindow)
+	found := circularSupport(t.docs[from:], nil)
+	if len(found) == 0 {
+		return nil, 0
+	}
+	// Rows are the docs with vectors, in order.
+	row := make([]int, len(t.docs))
+	r := 0
+	for k, d := range t.docs {
+		row[k] = -1
+		if len(d.Vector) != 0 && len(d.Vector) == t.dim && r < len(t.rows) {
+			row[k] = r
+			r++
+		}
+	}
+	in := map[string][]int{}
+	for c, f := range found {
+		for _, x := range f.Thoughts {
+			in[x.ID] = append(in[x.ID], c)
+		}
+	}
+	lost := 0.0
+	prev := -1 // the previous doc with a vector
+	for k := range t.docs {
+		if row[k] < 0 {
+			continue
+		}
+		if prev >= from && row[prev] == row[k]-1 {
+			for _, c := range in[t.docs[k].ID] {
+				if slices.Contains(in[t.docs[prev].ID], c) {
+					lost += max(0, float64(dotF32(t.rows[row[prev]], t.rows[row[k]])))
+					break
+				}
+			}
+		}
+		prev = k
+	}
+	return found, lost
+}
+
 // issues derives the issues and suggestions from the metrics.
-func (ev *Evaluation) issues(th Thresholds) {
+// Low coherence and weak goal alignment are issues only over at least
+// minTrendThoughts thoughts with vectors (m): below, they rest on one or
+// two cosines.
+func (ev *Evaluation) issues(th Thresholds, m int) {
+	if n := len(ev.Circular); n > 0 {
+		var ids []string
+		for _, x := range ev.Circular[0].Thoughts {
+			ids = append(ids, x.ID)
+		}
+		ev.Issues = append(ev.Issues, fmt.Sprintf("%d circular argument(s): thoughts %s support a claim with a restatement of itself", n, strings.Join(ids, ", ")))
+		ev.Suggestions = append(ev.Suggestions, "support the claim with independent evidence (a measurement, an outside fact, a result) instead of a restatement of it")
+	}
 	if n := len(ev.Contradictions); n > 0 {
 		var pairs []string
 		for _, c := range ev.Contradictions[:min(3, n)] {
@@ -517,7 +635,7 @@ func (ev *Evaluation) issues(th Thresholds) {
 		c := ev.Contradictions[0]
 		ev.Suggestions = append(ev.Suggestions, fmt.Sprintf("resolve the contradiction between %s and %s, or reconcile the two sides (synthesizeDialectical)", c.ThoughtA.ID, c.ThoughtB.ID))
 	}
-	if v := ev.CoherenceScore; v != nil && *v < issueCoherence {
+	if v := ev.CoherenceScore; v != nil && *v < issueCoherence && m >= minTrendThoughts {
 		ev.Issues = append(ev.Issues, fmt.Sprintf("low coherence (%.2f): consecutive thoughts are only weakly related", *v))
 		ev.Suggestions = append(ev.Suggestions, "make each step follow from the previous one, or move unrelated ideas to a branch of their own")
 	}
@@ -529,7 +647,7 @@ func (ev *Evaluation) issues(th Thresholds) {
 		ev.Issues = append(ev.Issues, fmt.Sprintf("%.0f%% of the thoughts are near-duplicates (similarity ≥ %.2f) of earlier ones", *v*100, th.NearDuplicate))
 		ev.Suggestions = append(ev.Suggestions, "remove or merge the repeated thoughts")
 	}
-	if v := ev.GoalAlignment; v != nil && *v < issueGoal {
+	if v := ev.GoalAlignment; v != nil && *v < issueGoal && m >= minTrendThoughts {
 		ev.Issues = append(ev.Issues, fmt.Sprintf("weak goal alignment (%.2f): the branch is not about the session goal", *v))
 		ev.Suggestions = append(ev.Suggestions, "refocus the branch on the goal, or update the goal if it has changed")
 	} else if v == nil && ev.Unavailable["goalAlignment"] == "no goal set for the session" {

@@ -302,7 +302,9 @@ func TestIndexConcurrentReadersAndWriter(t *testing.T) {
 	}
 }
 
-func tstBenchIndex(b *testing.B, n int) {
+func tstBenchIndex(b *testing.B, n int) { tstBenchSearch(b, n, (*Index).TopK) }
+
+func tstBenchSearch(b *testing.B, n int, search func(*Index, Vector, int, Filter) ([]Hit, error)) {
 	vs := tstRandUnit(n, 512, 42)
 	x := NewIndex(512)
 	for i, v := range vs {
@@ -310,11 +312,14 @@ func tstBenchIndex(b *testing.B, n int) {
 	}
 	q := tstRandUnit(1, 512, 43)[0]
 	tstLoop(b, func() {
-		if _, err := x.TopK(q, 10, nil); err != nil {
+		if _, err := search(x, q, 10, nil); err != nil {
 			b.Fatal(err)
 		}
 	})
 }
+
+// BenchmarkIndexTopKCentred10k is findSimilar's search at 10,000 thoughts.
+func BenchmarkIndexTopKCentred10k(b *testing.B) { tstBenchSearch(b, 10_000, (*Index).TopKCentred) }
 
 func BenchmarkIndexTopK10k(b *testing.B)  { tstBenchIndex(b, 10_000) }
 func BenchmarkIndexTopK100k(b *testing.B) { tstBenchIndex(b, 100_000) }
@@ -365,4 +370,90 @@ func tstLoop(b *testing.B, f func()) {
 		n++
 	}
 	b.ReportMetric(float64(tstCPUTime()-start)/float64(n), "cpu-ns/op")
+}
+
+// TestIndexTopKCentredMatchesBruteForce: after adds, a replacement and
+// removals (which the running sum must follow), large enough to be scanned
+// in parallel, TopKCentred ranks as the cosine of vectors minus the
+// shrunk mean does, computed from scratch; one vector is plain cosine.
+func TestIndexTopKCentredMatchesBruteForce(t *testing.T) {
+	const dim = 512
+	// Vectors sharing a strong common component, as a session's do.
+	common := tstRandUnit(1, dim, 9)[0]
+	vs := tstRandUnit(3000, dim, 10)
+	for i, v := range vs {
+		w := make(Vector, dim)
+		for j := range w {
+			w[j] = 2*common[j] + v[j]
+		}
+		vs[i] = w
+	}
+	x := NewIndex(dim)
+	for i, v := range vs {
+		if err := x.Add(fmt.Sprint(i), v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x.Add("5", vs[6]) // a replacement
+	vs[5] = vs[6]
+	for _, id := range []string{"7", "2999"} {
+		x.Remove(id)
+	}
+	live := map[string]Vector{}
+	for i, v := range vs {
+		if i != 7 && i != 2999 {
+			live[fmt.Sprint(i)] = Normalize(v)
+		}
+	}
+	n := float64(len(live))
+	c := make([]float64, dim)
+	for _, v := range live {
+		for j, a := range v {
+			c[j] += float64(a) / n * (n - 1) / n
+		}
+	}
+	minus := func(v Vector) Vector {
+		out := make(Vector, dim)
+		for j := range v {
+			out[j] = v[j] - float32(c[j])
+		}
+		return out
+	}
+	q := Normalize(tstRandUnit(1, dim, 11)[0])
+	for j := range q {
+		q[j] += common[j]
+	}
+	q = Normalize(q)
+	type sim struct {
+		id string
+		s  float64
+	}
+	var all []sim
+	for id, v := range live {
+		all = append(all, sim{id, Cosine(minus(q), minus(v))})
+	}
+	slices.SortFunc(all, func(a, b sim) int { return cmp.Compare(b.s, a.s) })
+	hits, err := x.TopKCentred(q, 20, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range hits {
+		if h.ID != all[i].id || math.Abs(h.Similarity-all[i].s) > 1e-3 {
+			t.Fatalf("hit %d: %+v, brute force %+v", i, h, all[i])
+		}
+	}
+	// Plain cosine ranks by the common component's noise; centred
+	// similarities are lower.
+	plain, _ := x.TopK(q, 1, nil)
+	if plain[0].Similarity < hits[0].Similarity {
+		t.Errorf("plain top %.3f below centred top %.3f", plain[0].Similarity, hits[0].Similarity)
+	}
+
+	one := NewIndex(dim)
+	one.Add("a", vs[0])
+	h1, _ := one.TopKCentred(q, 1, nil)
+	h2, _ := one.TopK(q, 1, nil)
+	if len(h1) != 1 || h1[0] != h2[0] {
+		t.Errorf("one vector: centred %+v, plain %+v", h1, h2)
+	}
 }

@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -18,6 +19,10 @@ type StrongPath struct {
 	Coherence *float64 `json:"coherence"`
 	// Basis says which factors the score is made of.
 	Basis string `json:"basis"`
+	// Circular lists the thoughts of the path that support each other in
+	// a circular argument (DetectCircular's circular_support): the links
+	// between them add nothing to coherence.
+	Circular []string `json:"circular,omitempty"`
 }
 
 // StrongestPaths returns the k best root-to-leaf paths of the thought tree
@@ -30,7 +35,9 @@ type StrongPath struct {
 // the product and Basis says so; a path with neither scores 0. Paths are
 // walked once with running sums, O(n) cosines. Thoughts caught in a parent
 // cycle are not reachable from a root and are skipped (DetectCircular reports
-// them). Ties are broken by the leaf's step.
+// them). Ties are broken by the leaf's step. Circular support earns no
+// bonus: a link between two consecutive thoughts of the same circular
+// argument (circularSupport) counts 0 in coherence, and Circular names them.
 func StrongestPaths(docs []Doc, k int) []StrongPath {
 	if k <= 0 {
 		return nil
@@ -50,11 +57,29 @@ func StrongestPaths(docs []Doc, k int) []StrongPath {
 		}
 	}
 	vd := vectorsOf(docs, nil)
+	// circle[i] lists the circular arguments thought i is part of.
+	circle := make([][]int, len(docs))
+	for c, f := range circularSupport(docs, nil) {
+		for _, t := range f.Thoughts {
+			if p, ok := pos[t.ID]; ok {
+				circle[p] = append(circle[p], c)
+			}
+		}
+	}
+	sameCircle := func(i, j int) bool {
+		for _, c := range circle[i] {
+			if slices.Contains(circle[j], c) {
+				return true
+			}
+		}
+		return false
+	}
 	type acc struct {
 		conf     float64
 		nConf    int
 		sim      float64
 		nSim     int
+		circular int // links inside a circular argument
 		parent   int
 		lastVect int // position of the nearest ancestor-or-self with a vector
 	}
@@ -85,7 +110,11 @@ func StrongestPaths(docs []Doc, k int) []StrongPath {
 		if _, ok := vd.row[i]; ok {
 			if st.lastVect >= 0 {
 				if s, ok := vd.sim(st.lastVect, i); ok {
-					st.sim += max(0, s)
+					if sameCircle(st.lastVect, i) {
+						st.circular++
+					} else {
+						st.sim += max(0, s)
+					}
 					st.nSim++
 				}
 			}
@@ -93,7 +122,7 @@ func StrongestPaths(docs []Doc, k int) []StrongPath {
 		}
 		state[i] = st
 		for _, c := range children[i] {
-			state[c] = acc{conf: st.conf, nConf: st.nConf, sim: st.sim, nSim: st.nSim, parent: i, lastVect: st.lastVect}
+			state[c] = acc{conf: st.conf, nConf: st.nConf, sim: st.sim, nSim: st.nSim, circular: st.circular, parent: i, lastVect: st.lastVect}
 			stack = append(stack, c)
 		}
 		if len(children[i]) > 0 {
@@ -127,6 +156,15 @@ func StrongestPaths(docs []Doc, k int) []StrongPath {
 			}
 		default:
 			p.Basis = "mean confidence × coherence"
+		}
+		if st.circular > 0 {
+			p.Basis += fmt.Sprintf("; %d link(s) between thoughts of a circular argument count 0 in coherence", st.circular)
+			for j := i; j >= 0; j = state[j].parent {
+				if len(circle[j]) > 0 {
+					p.Circular = append(p.Circular, docs[j].ID)
+				}
+			}
+			slices.Reverse(p.Circular)
 		}
 		p.Score = score
 		leaves = append(leaves, leaf{i: i, score: score, path: p})

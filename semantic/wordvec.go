@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -17,10 +18,10 @@ import (
 // reduced by a truncated SVD; scripts/gen-lexicon/wordvec.go documents it).
 // WordNet's license is in lexicon/LICENSE-WordNet.
 //
-// Format (version 1), little-endian:
+// Format (version 1 or 2), little-endian:
 //
 //	0   [8]byte  magic "TGWORDVC"
-//	8   u32      format version (1)
+//	8   u32      format version (1 or 2)
 //	12  u32      dimension d (1..128)
 //	16  u32      number of words n
 //	20  u32      length of the word pool in bytes
@@ -30,7 +31,13 @@ import (
 //	    pool     the words' bytes
 //	    n × d int8   the vectors, one row per word, in the words' order
 //
-// A vector's scale is arbitrary: users normalise it. The words are the
+// Version 2 adds, after the vectors:
+//
+//	n × f32  each row's scale: word i's vector is scale[i] × row i
+//	n × u32  each word's frequency rank in the source corpus (1 = the
+//	         most frequent), which weights it in a text (see glove.go)
+//
+// In version 1 a vector's scale is arbitrary: users normalise it. The words are the
 // lemmas of the lexicon (lexicon.bin). Opening an image checks the header,
 // lengths, offsets and order, so lookups never read out of bounds, and for
 // an image from outside the checksum too. The embedded one's checksum is
@@ -47,8 +54,10 @@ const WordVectorsVersion = "wv1"
 
 const (
 	wordVecMagic   = "TGWORDVC"
-	wordVecVersion = 1
-	wordVecHeader  = 28
+	wordVecVersion = 1 // without scales and ranks
+	// wordVecRanked is the version with a scale and a rank per row.
+	wordVecRanked = 2
+	wordVecHeader = 28
 	// maxWordVecDim bounds the dimension of an image.
 	maxWordVecDim = 128
 )
@@ -59,20 +68,25 @@ type wordVectors struct {
 	offs   string // (n+1) u32
 	pool   string
 	rows   string
+	scales string // n f32 (version 2) or ""
+	ranks  string // n u32 (version 2) or ""
 }
 
-var loadWordVectors = sync.OnceValues(func() (*wordVectors, error) {
-	return openWordVectors(wordVecData, false)
-})
+// defaultWordVectors returns the embedded WordNet word vectors.
+var defaultWordVectors = embeddedWordVectors(wordVecData, "word vectors")
 
-// defaultWordVectors returns the embedded word vectors; a broken image is a
-// broken build (the package's tests open it), so it panics.
-func defaultWordVectors() *wordVectors {
-	wv, err := loadWordVectors()
-	if err != nil {
-		panic("semantic: the embedded word vectors cannot be read: " + err.Error())
+// embeddedWordVectors returns a function that opens an embedded image on
+// first use; a broken image is a broken build (the package's tests open
+// every one), so it panics.
+func embeddedWordVectors(data, what string) func() *wordVectors {
+	load := sync.OnceValues(func() (*wordVectors, error) { return openWordVectors(data, false) })
+	return func() *wordVectors {
+		wv, err := load()
+		if err != nil {
+			panic("semantic: the embedded " + what + " cannot be read: " + err.Error())
+		}
+		return wv
 	}
-	return wv
 }
 
 func openWordVectors(data string, verifySum bool) (*wordVectors, error) {
@@ -80,14 +94,19 @@ func openWordVectors(data string, verifySum bool) (*wordVectors, error) {
 		return nil, errors.New("word vectors: not a word-vector image")
 	}
 	u32 := func(i int) int { return int(le32(data, i)) }
-	if v := u32(8); v != wordVecVersion {
-		return nil, fmt.Errorf("word vectors: format version %d, want %d", v, wordVecVersion)
+	version := u32(8)
+	if version != wordVecVersion && version != wordVecRanked {
+		return nil, fmt.Errorf("word vectors: format version %d, want %d or %d", version, wordVecVersion, wordVecRanked)
 	}
 	dim, n, plen := u32(12), u32(16), u32(20)
 	if dim < 1 || dim > maxWordVecDim || n > len(data) || plen > len(data) {
 		return nil, errors.New("word vectors: bad header")
 	}
-	want := wordVecHeader + 4*(n+1) + plen + n*dim
+	extra := 0
+	if version == wordVecRanked {
+		extra = 8 * n
+	}
+	want := wordVecHeader + 4*(n+1) + plen + n*dim + extra
 	if want != len(data) {
 		return nil, fmt.Errorf("word vectors: image is %d bytes, header says %d", len(data), want)
 	}
@@ -101,7 +120,20 @@ func openWordVectors(data string, verifySum bool) (*wordVectors, error) {
 	wv := &wordVectors{dim: dim, n: n}
 	wv.offs = data[wordVecHeader : wordVecHeader+4*(n+1)]
 	wv.pool = data[wordVecHeader+4*(n+1) : wordVecHeader+4*(n+1)+plen]
-	wv.rows = data[wordVecHeader+4*(n+1)+plen:]
+	rowsAt := wordVecHeader + 4*(n+1) + plen
+	wv.rows = data[rowsAt : rowsAt+n*dim]
+	if version == wordVecRanked {
+		wv.scales = data[rowsAt+n*dim : rowsAt+n*dim+4*n]
+		wv.ranks = data[rowsAt+n*dim+4*n:]
+		if verifySum {
+			// The embedded image's are checked by its test, as its sum is.
+			for i := range n {
+				if s := wv.scale(i); !(s > 0) || math.IsInf(float64(s), 0) || wv.rank(i) == 0 {
+					return nil, fmt.Errorf("word vectors: bad scale or rank of word %d", i)
+				}
+			}
+		}
+	}
 	prev := ""
 	for i := 0; i <= n; i++ {
 		o := wv.off(i)
@@ -131,17 +163,61 @@ func (wv *wordVectors) word(i int) string { return wv.pool[wv.off(i):wv.off(i+1)
 // vector returns the int8 vector of a lemma, as a string of dim bytes, or
 // "" when the lemma has none.
 func (wv *wordVectors) vector(lemma string) string {
-	i := sort.Search(wv.n, func(i int) bool { return wv.word(i) >= lemma })
-	if i == wv.n || wv.word(i) != lemma {
-		return ""
+	if i := wv.find(lemma); i >= 0 {
+		return wv.rows[i*wv.dim : (i+1)*wv.dim]
 	}
-	return wv.rows[i*wv.dim : (i+1)*wv.dim]
+	return ""
 }
 
-// EncodeWordVectors writes a word-vector image (the format of wordVecData)
-// of words, sorted and distinct, and their int8 vectors of one dimension.
-// scripts/gen-lexicon uses it.
+// find returns the row of a word, or -1.
+func (wv *wordVectors) find(word string) int {
+	i := sort.Search(wv.n, func(i int) bool { return wv.word(i) >= word })
+	if i == wv.n || wv.word(i) != word {
+		return -1
+	}
+	return i
+}
+
+// scale returns the scale of row i of a version 2 image (1 for version 1).
+func (wv *wordVectors) scale(i int) float32 {
+	if wv.scales == "" {
+		return 1
+	}
+	return math.Float32frombits(le32(wv.scales, 4*i))
+}
+
+// rank returns the frequency rank of row i of a version 2 image (0 for
+// version 1: unknown).
+func (wv *wordVectors) rank(i int) int {
+	if wv.ranks == "" {
+		return 0
+	}
+	return int(le32(wv.ranks, 4*i))
+}
+
+// EncodeWordVectors writes a word-vector image (the format of wordVecData,
+// version 1) of words, sorted and distinct, and their int8 vectors of one
+// dimension. scripts/gen-lexicon uses it.
 func EncodeWordVectors(words []string, vecs [][]int8) ([]byte, error) {
+	return encodeWordVectors(words, vecs, nil, nil)
+}
+
+// EncodeRankedWordVectors writes a version 2 image: EncodeWordVectors' plus
+// each row's scale (finite, positive) and each word's frequency rank (≥ 1).
+// scripts/gen-lexicon/glove uses it.
+func EncodeRankedWordVectors(words []string, vecs [][]int8, scales []float32, ranks []uint32) ([]byte, error) {
+	if len(scales) != len(words) || len(ranks) != len(words) {
+		return nil, errors.New("word vectors: need one scale and one rank per word")
+	}
+	for i := range words {
+		if !(scales[i] > 0) || math.IsInf(float64(scales[i]), 0) || ranks[i] == 0 {
+			return nil, fmt.Errorf("word vectors: word %d has scale %v and rank %d, want a finite scale > 0 and a rank ≥ 1", i, scales[i], ranks[i])
+		}
+	}
+	return encodeWordVectors(words, vecs, scales, ranks)
+}
+
+func encodeWordVectors(words []string, vecs [][]int8, scales []float32, ranks []uint32) ([]byte, error) {
 	if len(words) != len(vecs) || len(words) == 0 {
 		return nil, errors.New("word vectors: need one vector per word")
 	}
@@ -168,8 +244,18 @@ func EncodeWordVectors(words []string, vecs [][]int8) ([]byte, error) {
 			body = append(body, byte(x))
 		}
 	}
+	version := uint32(wordVecVersion)
+	if scales != nil {
+		version = wordVecRanked
+		for _, x := range scales {
+			body = binary.LittleEndian.AppendUint32(body, math.Float32bits(x))
+		}
+		for _, r := range ranks {
+			body = binary.LittleEndian.AppendUint32(body, r)
+		}
+	}
 	out := []byte(wordVecMagic)
-	out = binary.LittleEndian.AppendUint32(out, wordVecVersion)
+	out = binary.LittleEndian.AppendUint32(out, version)
 	out = binary.LittleEndian.AppendUint32(out, uint32(dim))
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(words)))
 	out = binary.LittleEndian.AppendUint32(out, uint32(pool.Len()))

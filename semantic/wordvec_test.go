@@ -23,12 +23,9 @@ func wvCos(t *testing.T, wv *wordVectors, a, b string) float64 {
 }
 
 func TestWordVectorsEmbedded(t *testing.T) {
-	wv, err := loadWordVectors()
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Opened without its checksum at run time: it is checked here.
-	if _, err := openWordVectors(wordVecData, true); err != nil {
+	wv, err := openWordVectors(wordVecData, true)
+	if err != nil {
 		t.Fatalf("the embedded word vectors: %v", err)
 	}
 	if wv.dim != 64 || wv.n < 20000 {
@@ -59,10 +56,23 @@ func TestWordVectorsEmbedded(t *testing.T) {
 	}
 }
 
-func TestWordVectorsRoundTripAndCorruption(t *testing.T) {
-	words := []string{"apple", "banana", "cherry"}
-	vecs := [][]int8{{1, -2, 3}, {4, 5, -6}, {-127, 0, 127}}
-	img, err := EncodeWordVectors(words, vecs)
+// A small word-vector image's words and vectors.
+var (
+	tstWVWords = []string{"apple", "banana", "cherry"}
+	tstWVVecs  = [][]int8{{1, -2, 3}, {4, 5, -6}, {-127, 0, 127}}
+)
+
+// tstImage encodes tstWVWords and tstWVVecs (with scales and ranks unless they
+// are nil) and opens the image.
+func tstImage(t *testing.T, scales []float32, ranks []uint32) ([]byte, *wordVectors) {
+	t.Helper()
+	var img []byte
+	var err error
+	if scales == nil {
+		img, err = EncodeWordVectors(tstWVWords, tstWVVecs)
+	} else {
+		img, err = EncodeRankedWordVectors(tstWVWords, tstWVVecs, scales, ranks)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,6 +80,12 @@ func TestWordVectorsRoundTripAndCorruption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return img, wv
+}
+
+func TestWordVectorsRoundTripAndCorruption(t *testing.T) {
+	words, vecs := tstWVWords, tstWVVecs
+	img, wv := tstImage(t, nil, nil)
 	for i, w := range words {
 		v := wv.vector(w)
 		if len(v) != 3 {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"net/http"
@@ -9,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/thinkgraph/thinkgraph"
 
 	"github.com/thinkgraph/thinkgraph/httpserver"
 	"github.com/thinkgraph/thinkgraph/mcpserver"
@@ -59,6 +63,16 @@ func TestMountedBehindTokens(t *testing.T) {
 	if res.StatusCode != 200 || res.Request.URL.RawQuery != "" || !strings.Contains(string(body), "alice&#39;s thought") {
 		t.Fatalf("with ?token: %d %q", res.StatusCode, res.Request.URL)
 	}
+	// A link with a token not valid here (bob's, mistyped) is refused and
+	// leaves alice signed in.
+	res, err = c.Get(url + "/sessions/bob-1?token=" + tokA + "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("with a bad ?token: %d", res.StatusCode)
+	}
 	for path, want := range map[string]int{"/": 200, "/sessions/bob-1": 404, "/sessions/alice-1/graph": 200} {
 		res, err := c.Get(url + path)
 		if err != nil {
@@ -92,5 +106,51 @@ func TestMountedBehindTokens(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusForbidden {
 		t.Errorf("foreign Host: %d", res.StatusCode)
+	}
+}
+
+// TestEventsOutliveRequestTimeout: served by httpserver, whose responses
+// must be written within its request timeout, the viewer's event stream
+// still reports a change made after several timeouts.
+func TestEventsOutliveRequestTimeout(t *testing.T) {
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "e.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	svc := reasoning.New(store, reasoning.Config{})
+	think(t, svc, thinkgraph.LocalTenant, "slow-1", "first", 0.9)
+	mcp := mcpserver.New(svc, mcpserver.Options{})
+	h := httpserver.New(mcp.MCP(), true, httpserver.Options{RequestTimeout: 200 * time.Millisecond,
+		Viewer: New(svc, Options{NoAnalysis: true, Poll: 50 * time.Millisecond})}).Handler()
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	res, err := http.Get(srv.URL + "/sessions/slow-1/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	events := make(chan string, 8)
+	go func() {
+		sc := bufio.NewScanner(res.Body)
+		for sc.Scan() {
+			if e, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+				events <- e
+			}
+		}
+		close(events)
+	}()
+	if e := <-events; e != "version" {
+		t.Fatalf("first event %q", e)
+	}
+	time.Sleep(time.Second) // five request timeouts
+	think(t, svc, thinkgraph.LocalTenant, "slow-1", "second", 0.9)
+	select {
+	case e := <-events:
+		if e != "change" {
+			t.Fatalf("event %q (the stream ended?)", e)
+		}
+	case <-time.After(time.Minute): // a hang guard, not a timing assertion
+		t.Fatal("no change event")
 	}
 }

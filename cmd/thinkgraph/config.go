@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -42,6 +43,7 @@ var envVars = []envVar{
 	{"THINKGRAPH_TOOLSETS", "all", "Comma-separated toolsets to offer: think, graph, sequential, branch, reasoning, lux or all. --toolsets overrides it."},
 	{"THINKGRAPH_TOOL_NAMES", "default", "seed: publish the reasoning tools under seed 002's names (reasoning.linear, ...), for clients written against mcp-langbase-reasoning 0.1; some clients reject those names."},
 	{"THINKGRAPH_LLM_PROVIDER", "the first configured of openai, anthropic, langbase; else MCP sampling", "LLM provider for tools that call a model: openai, anthropic, langbase or sampling. The reasoning tools use Langbase whenever LANGBASE_API_KEY is set."},
+	{"THINKGRAPH_JUDGE", "offline", "offline: the offline judge decides contradictions and the calling model answers the candidates it could not decide (branch-thinking judge); llm: findContradictions also settles up to 5 candidates per call with the configured LLM provider (each call an invocation, verdicts stored and cached per pair of texts, a failed call keeps the offline verdict)."},
 	{"OPENAI_API_KEY", "none", "OpenAI (or OpenAI-compatible) API key."},
 	{"OPENAI_BASE_URL", "https://api.openai.com/v1", "OpenAI-compatible endpoint: OpenRouter, Ollama (http://localhost:11434/v1), vLLM, LM Studio."},
 	{"OPENAI_MODEL", "gpt-4o-mini", "Default OpenAI-compatible model."},
@@ -60,6 +62,9 @@ var envVars = []envVar{
 	{"THINKGRAPH_ALLOWED_ORIGINS", "none", "HTTP only: comma-separated extra Origin values accepted (an Origin on an allowed host is always accepted)."},
 	{"THINKGRAPH_HTTP_STATELESS", "false", "HTTP: true serves every request on a fresh MCP session (no sticky sessions needed across replicas); clients then pass session_id."},
 	{"THINKGRAPH_HTTP_MAX_BODY_BYTES", "4194304", "HTTP only: largest request body accepted."},
+	{"THINKGRAPH_HTTP_SESSION_IDLE_TIMEOUT", "30m", "HTTP only: an MCP session with no request for this long is closed (its client gets 404 and starts a new one); 0 keeps sessions until the client ends them."},
+	{"THINKGRAPH_METRICS_TENANTS", "none", "HTTP with tokens: comma-separated tenants whose tokens may read /metrics, which counts every tenant's calls."},
+	{"THINKGRAPH_TRUSTED_PROXIES", "none", "HTTP only: comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-Proto is believed (the viewer's cookie is Secure behind one that terminates TLS)."},
 }
 
 // config is the resolved configuration of a run.
@@ -81,8 +86,11 @@ type config struct {
 	maxBodyBytes   int64
 	stateless      bool
 
-	toolsets      []string // nil: all
-	seedToolNames bool
+	toolsets       []string // nil: all
+	seedToolNames  bool
+	sessionIdle    time.Duration // negative: never
+	metricsTenants []string
+	trustedProxies []netip.Prefix
 }
 
 func splitList(v string) []string {
@@ -156,6 +164,30 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		errs = append(errs, fmt.Errorf("THINKGRAPH_HTTP_STATELESS must be true or false, got %q", v))
 	}
 	c.maxBodyBytes = int64(intVar("THINKGRAPH_HTTP_MAX_BODY_BYTES", 4<<20, 1024))
+	if v := strings.TrimSpace(getenv("THINKGRAPH_HTTP_SESSION_IDLE_TIMEOUT")); v != "" {
+		d, err := time.ParseDuration(v)
+		switch {
+		case err == nil && d == 0:
+			c.sessionIdle = -1
+		case err != nil || d < time.Second:
+			errs = append(errs, fmt.Errorf("THINKGRAPH_HTTP_SESSION_IDLE_TIMEOUT must be a duration of at least 1s (e.g. 30m, 2h) or 0 for never, got %q", v))
+		default:
+			c.sessionIdle = d
+		}
+	}
+	c.metricsTenants = splitList(getenv("THINKGRAPH_METRICS_TENANTS"))
+	for _, v := range splitList(getenv("THINKGRAPH_TRUSTED_PROXIES")) {
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			a, aerr := netip.ParseAddr(v)
+			if aerr != nil {
+				errs = append(errs, fmt.Errorf("THINKGRAPH_TRUSTED_PROXIES: %q is neither an IP address nor a CIDR (e.g. 10.0.0.0/8)", v))
+				continue
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		c.trustedProxies = append(c.trustedProxies, p.Masked())
+	}
 	c.sqlite.MaxReaders = intVar("DATABASE_MAX_CONNECTIONS", 5, 1)
 	c.sqlite.BusyTimeout = time.Duration(intVar("THINKGRAPH_BUSY_TIMEOUT_MS", 10000, 0)) * time.Millisecond
 	c.reasoning.MaxContextThoughts = intVar("THINK_MAX_THOUGHTS", 100, 1)
@@ -167,6 +199,13 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		} else {
 			c.reasoning.ConfidenceThreshold = f
 		}
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv("THINKGRAPH_JUDGE"))); v {
+	case "", "offline":
+	case reasoning.JudgeLLM:
+		c.reasoning.Judge = reasoning.JudgeLLM
+	default:
+		errs = append(errs, fmt.Errorf("THINKGRAPH_JUDGE must be offline or llm, got %q", v))
 	}
 	switch v := strings.ToUpper(strings.TrimSpace(getenv("THINKGRAPH_SQLITE_SYNCHRONOUS"))); v {
 	case "", "NORMAL":

@@ -84,7 +84,11 @@ func storedThoughts(t *testing.T, db, session string) map[int]string {
 	defer store.Close()
 	got := map[int]string{}
 	err = store.View(context.Background(), func(tx thinkgraph.Tx) error {
-		ths, err := tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{SessionID: session})
+		sess, err := tx.Session(context.Background(), thinkgraph.LocalTenant, session)
+		if err != nil {
+			return err
+		}
+		ths, err := tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{Session: sess.Key})
 		for _, th := range ths {
 			if _, dup := got[th.Step]; dup {
 				t.Errorf("step %d stored twice", th.Step)
@@ -421,6 +425,12 @@ func TestInvocationsCommand(t *testing.T) {
 func TestStdioExitsAfterInitializeOnly(t *testing.T) {
 	cmd, stdin, _, stderr := startInitialized(t, filepath.Join(t.TempDir(), "tg.db"))
 	stdin.Close()
+	waitExit(t, cmd, stderr)
+}
+
+// waitExit waits for the server to exit cleanly once its stdin is closed.
+func waitExit(t *testing.T, cmd *exec.Cmd, stderr *bytes.Buffer) {
+	t.Helper()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	select {
@@ -466,6 +476,20 @@ func TestStdioOpensDatabaseAfterHandshake(t *testing.T) {
 // initialize answered; the handshake is left unfinished.
 func startInitialized(t *testing.T, db string) (*exec.Cmd, io.WriteCloser, *bufio.Reader, *bytes.Buffer) {
 	t.Helper()
+	cmd, stdin, out, stderr := startServe(t, db)
+	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, `"protocolVersion"`) {
+		t.Fatalf("initialize answer %q: %v", line, err)
+	}
+	return cmd, stdin, out, stderr
+}
+
+// startServe starts "thinkgraph serve --db db" over stdio with pipes to
+// its stdin and stdout.
+func startServe(t *testing.T, db string) (*exec.Cmd, io.WriteCloser, *bufio.Reader, *bytes.Buffer) {
+	t.Helper()
 	cmd := exec.Command(binary, "serve", "--db", db)
 	cmd.Env = append(os.Environ(), "LOG_LEVEL=warn")
 	stdin, err := cmd.StdinPipe()
@@ -481,12 +505,5 @@ func startInitialized(t *testing.T, db string) (*exec.Cmd, io.WriteCloser, *bufi
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`+"\n"); err != nil {
-		t.Fatal(err)
-	}
-	out := bufio.NewReader(stdout)
-	if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, `"protocolVersion"`) {
-		t.Fatalf("initialize answer %q: %v", line, err)
-	}
-	return cmd, stdin, out, stderr
+	return cmd, stdin, bufio.NewReader(stdout), stderr
 }

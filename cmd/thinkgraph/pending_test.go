@@ -35,7 +35,7 @@ func TestPendingStoreWaitsForTheDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := p.View(context.Background(), func(tx thinkgraph.Tx) error {
-		_, err := tx.Session(context.Background(), "s1")
+		_, err := tx.Session(context.Background(), thinkgraph.LocalTenant, "s1")
 		return err
 	}); err != nil {
 		t.Fatalf("the session written through the pending store is not there: %v", err)

@@ -194,7 +194,9 @@ func (e *env) serveStdio(ctx context.Context, dbFlag, toolsets string) error {
 	}
 	err = e.serveWith(ctx, cfg, store, store.ready, afterHandshake, func(srv *mcpserver.Server, log *slog.Logger, _ *reasoning.Service, _ *metrics.Registry) error {
 		log.Info("serving MCP over stdio", "db", path, "version", buildVersion())
-		return srv.MCP().Run(ctx, &mcp.IOTransport{Reader: readCloser{e.stdin}, Writer: nopWriteCloser{e.stdout}})
+		// The filter bounds frames itself (the SDK's own limit would end the session).
+		f := newStdioFilter(e.stdin, e.stdout, log)
+		return srv.MCP().Run(ctx, &mcp.IOTransport{Reader: f, Writer: f, MaxLineLength: -1})
 	})
 	close(served)
 	// The database's own error says more than the session's end (unless
@@ -296,6 +298,7 @@ func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserve
 	loopback := httpserver.IsLoopback(host)
 	opts := httpserver.Options{
 		AllowedHosts: cfg.allowedHosts, AllowedOrigins: cfg.allowedOrigins, MaxBodyBytes: cfg.maxBodyBytes, Stateless: cfg.stateless,
+		SessionIdleTimeout: cfg.sessionIdle, MetricsTenants: cfg.metricsTenants, TrustedProxies: cfg.trustedProxies,
 		Metrics: reg, Logger: log, Viewer: viewer,
 		Ready: store.Ping,
 	}

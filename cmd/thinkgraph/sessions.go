@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -55,8 +56,9 @@ func (e *env) sessions(ctx context.Context, argv []string) error {
 			return tw.Flush()
 		})
 	case "show":
-		fs := e.flagSet("sessions show", "sessions show ID [--db PATH]")
+		fs := e.flagSet("sessions show", "sessions show ID [--tenant NAME] [--db PATH]")
 		db := fs.String("db", "", "SQLite database file (overrides DATABASE_PATH)")
+		tenant := fs.String("tenant", "", "the tenant whose session ID is shown (needed only when several tenants use ID)")
 		if wantsHelp(argv[1:]) {
 			return e.help(fs)
 		}
@@ -73,20 +75,20 @@ func (e *env) sessions(ctx context.Context, argv []string) error {
 		}
 		defer store.Close()
 		return store.View(ctx, func(tx thinkgraph.Tx) error {
-			s, err := tx.Session(ctx, id)
-			if err != nil {
-				return fmt.Errorf("session %q not found (see \"thinkgraph sessions list\")", id)
-			}
-			branches, err := tx.Branches(ctx, id)
+			s, err := findSession(ctx, tx, *tenant, id)
 			if err != nil {
 				return err
 			}
-			ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: id})
+			branches, err := tx.Branches(ctx, s.Key)
+			if err != nil {
+				return err
+			}
+			ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: s.Key})
 			if err != nil {
 				return err
 			}
 			w := e.stdout
-			fmt.Fprintf(w, "Session %s\n", s.ID)
+			fmt.Fprintf(w, "Session %s (tenant %s)\n", s.ID, s.Tenant)
 			if s.Goal != "" {
 				fmt.Fprintf(w, "Goal:     %s\n", s.Goal)
 			}
@@ -123,4 +125,33 @@ func (e *env) sessions(ctx context.Context, argv []string) error {
 	default:
 		return usageError{fmt.Errorf("sessions: unknown subcommand %q (want list or show ID)", argv[0])}
 	}
+}
+
+// findSession finds the session id of tenant or, with tenant "", of
+// whichever tenant uses id: the CLI reads the database as its owner. Session
+// ids are unique only within a tenant; an id several tenants use needs
+// tenant.
+func findSession(ctx context.Context, tx thinkgraph.Tx, tenant, id string) (*thinkgraph.Session, error) {
+	notFound := fmt.Errorf("session %q not found (see \"thinkgraph sessions list\")", id)
+	if tenant != "" {
+		s, err := tx.Session(ctx, tenant, id)
+		if errors.Is(err, thinkgraph.ErrNotFound) {
+			return nil, fmt.Errorf("session %q of tenant %q not found (see \"thinkgraph sessions list\")", id, tenant)
+		}
+		return s, err
+	}
+	ss, err := tx.Sessions(ctx, thinkgraph.SessionFilter{ID: id})
+	switch {
+	case err != nil:
+		return nil, err
+	case len(ss) == 0:
+		return nil, notFound
+	case len(ss) > 1:
+		tenants := make([]string, len(ss))
+		for i, s := range ss {
+			tenants[i] = s.Tenant
+		}
+		return nil, fmt.Errorf("tenants %s each have a session %q: pass --tenant NAME", strings.Join(tenants, ", "), id)
+	}
+	return &ss[0], nil
 }

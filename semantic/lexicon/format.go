@@ -5,7 +5,9 @@
 // in this directory; WordNet's license is in LICENSE-WordNet. The same
 // generator writes wordvec.bin here too: dense word vectors derived from
 // WordNet, which package semantic reads (its wordvec.go documents that
-// format).
+// format). glove.bin, in the same format, holds distributional word vectors
+// (GloVe's), written by scripts/gen-lexicon/glove; their license is in
+// LICENSE-GloVe.
 //
 // # Format (version 1)
 //

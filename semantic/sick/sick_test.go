@@ -145,12 +145,15 @@ func TestSICKFile(t *testing.T) {
 		minSpearman, minF1    float64
 		minPearson, minPrecis float64
 	}{
-		// Measured (default 512-d embedder, lexical-v3+wn30-3+wv1): TEST
-		// spearman 0.7160 pearson 0.7308 P 0.9474 R 0.7837 F1 0.8578;
-		// TRAIN+TRIAL spearman 0.7337 pearson 0.7427 P 0.9454 R 0.8272 F1
-		// 0.8824. (lexical-v2+wn30-3: TEST spearman 0.7116 pearson 0.7187.)
-		{"TEST", 4906, 0.714, 0.855, 0.728, 0.945},
-		{"TRAIN+TRIAL", 4934, 0.731, 0.88, 0.740, 0.943},
+		// Measured (default 512-d embedder, lexical-v4+wn30-3+wv1+gv1):
+		// TEST spearman 0.7030 pearson 0.7581 P 0.9474 R 0.7837 F1 0.8578;
+		// TRAIN+TRIAL spearman 0.7184 pearson 0.7713 P 0.9454 R 0.8272 F1
+		// 0.8824. lexical-v3+wn30-3+wv1 had TEST spearman 0.7160 pearson
+		// 0.7308, TRAIN+TRIAL spearman 0.7337 pearson 0.7427: the
+		// distributional part (issue 19) trades 0.013 of Spearman for
+		// retrieval on reasoning text, with 0.70 as the guard.
+		{"TEST", 4906, 0.700, 0.855, 0.755, 0.945},
+		{"TRAIN+TRIAL", 4934, 0.716, 0.88, 0.768, 0.943},
 	} {
 		f, err := os.Open(path)
 		if err != nil {

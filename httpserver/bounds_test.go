@@ -1,0 +1,235 @@
+package httpserver
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// tenantsTokens returns tokens for alice and ops.
+func tenantsTokens(t *testing.T) (tokens *Tokens, alice, ops string) {
+	t.Helper()
+	alice, lineA, _ := NewToken("alice")
+	ops, lineO, _ := NewToken("ops")
+	tokens, err := ParseTokens(lineA + "\n" + lineO + "\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tokens, alice, ops
+}
+
+// doGet sends GET url with the token (if any) and extra headers, without
+// following redirects, and returns the response with its body read.
+func doGet(t *testing.T, url, token string, header map[string]string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+// A 401 carries an RFC 6750 challenge, with error="invalid_token" when a
+// token was given but is wrong; /metrics, which counts every tenant's
+// calls, is for the tenants in MetricsTenants only.
+func TestBearerChallengeAndMetricsScope(t *testing.T) {
+	tokens, alice, ops := tenantsTokens(t)
+	srv, reg := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, false, Options{Tokens: tokens, Metrics: reg, MetricsTenants: []string{"ops"}}))
+	for _, c := range []struct {
+		path, token string
+		code        int
+		challenge   string
+	}{
+		{"/mcp", "", 401, `Bearer realm="thinkgraph"`},
+		{"/mcp", "tg_wrong", 401, `Bearer realm="thinkgraph", error="invalid_token", error_description="the token is not known to this server"`},
+		{"/metrics", "", 401, `Bearer realm="thinkgraph"`},
+		{"/metrics", "tg_wrong", 401, `Bearer realm="thinkgraph", error="invalid_token", error_description="the token is not known to this server"`},
+		{"/metrics", alice, 403, `Bearer realm="thinkgraph", error="insufficient_scope"`},
+		{"/metrics", ops, 200, ""},
+	} {
+		resp, body := doGet(t, url+c.path, c.token, nil)
+		if resp.StatusCode != c.code || resp.Header.Get("WWW-Authenticate") != c.challenge {
+			t.Errorf("%s with token %.8q: %d %q, want %d %q (%s)", c.path, c.token, resp.StatusCode, resp.Header.Get("WWW-Authenticate"), c.code, c.challenge, body)
+		}
+		if c.code == 200 && !strings.Contains(body, "thinkgraph_tool_calls_total") {
+			t.Errorf("metrics for ops: %s", body)
+		}
+	}
+}
+
+// The viewer's ?token= login sets the cookie only for a valid token; the
+// cookie is Secure over TLS terminated by a trusted proxy only.
+func TestViewerTokenLogin(t *testing.T) {
+	tokens, alice, ops := tenantsTokens(t)
+	srv, _ := thinkgraphServer(t)
+	viewer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "tenant %s", auth.TokenInfoFromContext(r.Context()).UserID)
+	})
+	trusting, _, _ := start(t, New(srv, true, Options{Tokens: tokens, Viewer: viewer, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}))
+	untrusting, _, _ := start(t, New(srv, true, Options{Tokens: tokens, Viewer: viewer, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}))
+	login := func(url, token string, header map[string]string) (*http.Response, string) {
+		return doGet(t, url+"/sessions/x?token="+token, "", header)
+	}
+	resp, _ := login(trusting, alice, nil)
+	cookies := resp.Cookies()
+	if resp.StatusCode != http.StatusSeeOther || len(cookies) != 1 || cookies[0].Value != alice || cookies[0].Secure || !cookies[0].HttpOnly {
+		t.Fatalf("login with alice's token: %d %+v", resp.StatusCode, cookies)
+	}
+	if loc := resp.Header.Get("Location"); loc != "/sessions/x" {
+		t.Fatalf("redirect to %q", loc)
+	}
+	aliceCookie := map[string]string{"Cookie": "thinkgraph_token=" + alice}
+	if resp, body := doGet(t, trusting+"/", "", aliceCookie); resp.StatusCode != 200 || body != "tenant alice" {
+		t.Fatalf("with the cookie: %d %s", resp.StatusCode, body)
+	}
+	// A link with a token that is not valid here (a cross-site link, a
+	// typo) neither logs the person out nor into anything.
+	for _, bad := range []string{"tg_bogus", ops + "x"} {
+		resp, body := login(trusting, bad, aliceCookie)
+		if resp.StatusCode != http.StatusUnauthorized || len(resp.Cookies()) != 0 || !strings.Contains(resp.Header.Get("WWW-Authenticate"), `error="invalid_token"`) {
+			t.Errorf("login with %q: %d %+v %q", bad, resp.StatusCode, resp.Cookies(), body)
+		}
+	}
+	https := map[string]string{"X-Forwarded-Proto": "https"}
+	if resp, _ := login(trusting, ops, https); len(resp.Cookies()) != 1 || !resp.Cookies()[0].Secure {
+		t.Errorf("behind a trusted TLS proxy: %+v", resp.Cookies())
+	}
+	if resp, _ := login(untrusting, ops, https); len(resp.Cookies()) != 1 || resp.Cookies()[0].Secure {
+		t.Errorf("X-Forwarded-Proto from an untrusted address was believed: %+v", resp.Cookies())
+	}
+}
+
+// A client that never reads a large GET response does not hold the
+// handler past RequestTimeout; the MCP event stream (GET /mcp) is not cut
+// by it.
+func TestGetWriteDeadline(t *testing.T) {
+	wrote := make(chan error, 1)
+	big := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		chunk := make([]byte, 1<<20)
+		var err error
+		for i := 0; i < 256 && err == nil; i++ { // 256 MiB: more than any socket buffers
+			_, err = w.Write(chunk)
+		}
+		wrote <- err
+	})
+	srv := mcp.NewServer(&mcp.Implementation{Name: "deadlines", Version: "1"}, nil)
+	url, _, _ := start(t, New(srv, true, Options{Viewer: big, RequestTimeout: 300 * time.Millisecond}))
+
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET /export HTTP/1.1\r\nHost: localhost\r\n\r\n") // and never read
+	select {
+	case err := <-wrote:
+		if err == nil {
+			t.Fatal("256 MiB written to a client that reads nothing")
+		}
+	case <-time.After(time.Minute): // a hang guard, not a timing assertion
+		t.Fatal("the handler is still writing to a client that reads nothing")
+	}
+
+	// The event stream outlives the request timeout: a notification sent
+	// on it after several timeouts still arrives.
+	changed := make(chan struct{}, 1)
+	client := mcp.NewClient(&mcp.Implementation{Name: "listener", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + "/mcp", MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	time.Sleep(time.Second) // more than three request timeouts
+	srv.AddTool(&mcp.Tool{Name: "late", InputSchema: &jsonschema.Schema{Type: "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
+	})
+	select {
+	case <-changed:
+	case <-time.After(time.Minute): // a hang guard, not a timing assertion
+		t.Fatal("tools/list_changed never arrived on the event stream")
+	}
+}
+
+// An MCP session idle for SessionIdleTimeout is closed and its memory
+// reclaimed; its client gets an error, and a new session works.
+func TestSessionIdleTimeout(t *testing.T) {
+	srv, _ := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, true, Options{SessionIdleTimeout: 200 * time.Millisecond}))
+	cs, err := connect(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr := callText(t, cs, "think", map[string]any{"thought": "before the pause", "session_id": "idle"}); isErr {
+		t.Fatal(text)
+	}
+	sessions := func() (n int) {
+		for range srv.Sessions() {
+			n++
+		}
+		return n
+	}
+	deadline := time.Now().Add(time.Minute) // a hang guard, not a timing assertion
+	for sessions() > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := sessions(); n != 0 {
+		t.Fatalf("%d sessions still open after being idle", n)
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "think", Arguments: map[string]any{"thought": "after", "session_id": "idle"}}); err == nil {
+		t.Fatal("a call on the expired session succeeded")
+	}
+	cs2, err := connect(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr := callText(t, cs2, "think", map[string]any{"thought": "after the pause", "session_id": "idle"}); isErr || !strings.Contains(text, `"step":2`) {
+		t.Fatal(text)
+	}
+}
+
+// Resources are a tenant's own: they are read with cacheScope private.
+func TestResourcesArePrivate(t *testing.T) {
+	tokens, alice, _ := tenantsTokens(t)
+	srv, _ := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, false, Options{Tokens: tokens}))
+	cs, err := connect(t, url, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr := callText(t, cs, "think", map[string]any{"thought": "mine", "session_id": "own"}); isErr {
+		t.Fatal(text)
+	}
+	for _, uri := range []string{"thinkgraph://sessions", "thinkgraph://sessions/own", "thinkgraph://sessions/own/context",
+		"thinkgraph://sessions/own/summary", "thinkgraph://sessions/own/json", "thinkgraph://sessions/own/markdown", "thinkgraph://sessions/own/mermaid"} {
+		res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		if res.CacheScope != "private" {
+			t.Errorf("%s: cacheScope %q", uri, res.CacheScope)
+		}
+	}
+}

@@ -1,0 +1,263 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/reasoning"
+)
+
+// The new user's case: two branches joined by a declared contradictory
+// cross-reference, whose thoughts no rule of the offline judge calls
+// contradictory. Every analysis must report the contradiction.
+func TestDeclaredContradictionCountsEverywhere(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "declared"}
+	s.cmd("setGoal", map[string]any{"goal": "Choose where the team meets for the offsite"})
+	s.thought("The offsite should be held in Lisbon", "hypothesis", "confidence", 0.7)
+	s.thought("Lisbon has cheap direct flights for most of the team", "validation", "confidence", 0.8)
+	s.thought("The offsite should be held in a cabin in the mountains", "hypothesis", "branchId", "mountains", "confidence", 0.6,
+		"crossRefs", []any{map[string]any{"toBranch": "main", "type": "contradictory", "reason": "one venue only"}})
+	s.thought("A remote cabin keeps the team away from distractions", "analysis", "branchId", "mountains", "confidence", 0.7)
+
+	dia := s.cmd("synthesizeDialectical", map[string]any{"branches": []any{"main", "mountains"}})
+	st := fmt.Sprint(obj(dia, "synthesis")["statement"])
+	if len(list(dia, "tensions")) == 0 || strings.Contains(st, "No direct contradiction") {
+		t.Fatalf("declared contradiction not a tension: %v", dia)
+	}
+	ten := list(dia, "tensions")[0].(map[string]any)
+	if ten["source"] != "declared" || !strings.Contains(fmt.Sprint(ten["reason"]), "one venue only") {
+		t.Fatalf("tension = %v", ten)
+	}
+	con := s.cmd("findContradictions", nil)
+	if con["count"] != float64(1) || list(con, "contradictions")[0].(map[string]any)["source"] != "declared" {
+		t.Fatalf("findContradictions: %v", con)
+	}
+	ev := s.cmd("evaluate", map[string]any{"branchId": "mountains"})
+	evo := obj(ev, "evaluation")
+	if len(list(evo, "contradictions")) != 1 || evo["contradictionScore"] == float64(0) {
+		t.Fatalf("evaluate: %v", evo)
+	}
+}
+
+// candidatePair finds the candidate of a result whose two thoughts have
+// the given contents.
+func candidatePair(t *testing.T, res map[string]any, a, b string) map[string]any {
+	t.Helper()
+	for _, c := range list(res, "candidates") {
+		m := c.(map[string]any)
+		if obj(m, "thoughtA")["content"] == a && obj(m, "thoughtB")["content"] == b {
+			return m
+		}
+	}
+	return nil
+}
+
+// Candidates the offline judge cannot decide come with their question; the
+// model's answer is stored, counted by every analysis from then on, and a
+// "compatible" answer stops the pair from being asked again.
+func TestCandidatesAnsweredByTheModel(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "candidates"}
+	prices := [2]string{"Raising prices will keep our customers loyal", "Customers never stay loyal after a price rise"}
+	dough := [2]string{"The bread dough needs to rest overnight in the fridge", "The bread dough must be baked right after kneading, without resting"}
+	notice := [2]string{"The contract can be terminated with one month's notice", "Staffing stays flexible because the contract can be terminated with one month's notice"}
+	for _, c := range []string{prices[0], prices[1], dough[0], dough[1], notice[0], notice[1]} {
+		s.thought(c, "analysis")
+	}
+	con := s.cmd("findContradictions", nil)
+	cd, cp := candidatePair(t, con, dough[0], dough[1]), candidatePair(t, con, prices[0], prices[1])
+	if con["count"] != float64(0) || cd == nil || cp == nil || !strings.HasPrefix(fmt.Sprint(cd["question"]), "Can both be true at once") {
+		t.Fatalf("candidates: %v", con)
+	}
+	data := obj(obj(cd, "answer"), "command")["data"].(map[string]any)
+
+	// Bad answers are refused with the field named.
+	s.fail(map[string]any{"command": map[string]any{"type": "judge", "data": map[string]any{"thoughtId": data["thoughtId"], "otherThoughtId": data["otherThoughtId"], "verdict": "maybe"}}}, "ValidationError", "verdict")
+	s.fail(map[string]any{"command": map[string]any{"type": "judge", "data": map[string]any{"thoughtId": data["thoughtId"], "otherThoughtId": "nope", "verdict": "compatible"}}}, "ThoughtNotFoundError", "otherThoughtId")
+
+	// "contradiction": stored, then counted by findContradictions and evaluate.
+	j := s.cmd("judge", map[string]any{"thoughtId": data["thoughtId"], "otherThoughtId": data["otherThoughtId"], "verdict": "contradiction", "reason": "resting overnight is resting"})
+	if j["linkType"] != "contradictory" || j["message"] == "" {
+		t.Fatal(j)
+	}
+	con = s.cmd("findContradictions", nil)
+	if con["count"] != float64(1) || candidatePair(t, con, dough[0], dough[1]) != nil {
+		t.Fatalf("after the answer: %v", con)
+	}
+	if c := list(con, "contradictions")[0].(map[string]any); c["source"] != "declared" || obj(c, "thoughtA")["content"] != dough[0] {
+		t.Fatal(c)
+	}
+	if ev := obj(s.cmd("evaluate", nil), "evaluation"); len(list(ev, "contradictions")) != 1 || ev["contradictionScore"] == float64(0) {
+		t.Fatalf("evaluate: %v", ev)
+	}
+	// "compatible": never asked again, and not a contradiction.
+	pd := obj(obj(cp, "answer"), "command")["data"].(map[string]any)
+	s.cmd("judge", map[string]any{"thoughtId": pd["thoughtId"], "otherThoughtId": pd["otherThoughtId"], "verdict": "compatible"})
+	for range 2 {
+		con = s.cmd("findContradictions", nil)
+		if candidatePair(t, con, prices[0], prices[1]) != nil || con["count"] != float64(1) {
+			t.Fatalf("a compatible pair is asked again: %v", con)
+		}
+	}
+
+	// Circularity: the candidate, then circular, then not_circular.
+	circ := s.cmd("detectCircular", nil)
+	cc := candidatePair(t, circ, notice[0], notice[1])
+	if circ["count"] != float64(0) || cc == nil {
+		t.Fatalf("detectCircular: %v", circ)
+	}
+	cdata := obj(obj(cc, "answer"), "command")["data"].(map[string]any)
+	s.cmd("judge", map[string]any{"thoughtId": cdata["thoughtId"], "otherThoughtId": cdata["otherThoughtId"], "verdict": "circular"})
+	circ = s.cmd("detectCircular", nil)
+	if circ["count"] != float64(1) || list(circ, "circularReasoning")[0].(map[string]any)["kind"] != "declared" || len(list(circ, "candidates")) != 0 {
+		t.Fatalf("after circular: %v", circ)
+	}
+	j = s.cmd("judge", map[string]any{"thoughtId": cdata["otherThoughtId"], "otherThoughtId": cdata["thoughtId"], "verdict": "not_circular"})
+	if j["previousVerdict"] != "circular" {
+		t.Fatal(j)
+	}
+	if circ = s.cmd("detectCircular", nil); circ["count"] != float64(0) || len(list(circ, "candidates")) != 0 {
+		t.Fatalf("after not_circular: %v", circ)
+	}
+}
+
+// The Markdown export evaluates as evaluate does: with the session goal,
+// the same judge and the stated verdicts, so its figures are evaluate's.
+func TestExportAgreesWithEvaluate(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	cs := e.connect()
+	s := btSession{t, cs, "export-eval"}
+	s.cmd("setGoal", map[string]any{"goal": "Choose where the team meets for the offsite"})
+	s.thought("The offsite should be held in Lisbon", "hypothesis", "confidence", 0.7)
+	s.thought("Lisbon has cheap direct flights for most of the team", "validation", "confidence", 0.8)
+	s.thought("The team meets in Lisbon in spring when the weather is mild", "analysis", "confidence", 0.6)
+	s.thought("The offsite should be held in a cabin in the mountains", "hypothesis", "branchId", "mountains", "confidence", 0.6,
+		"crossRefs", []any{map[string]any{"toBranch": "main", "type": "contradictory", "reason": "one venue only"}})
+	s.thought("A remote cabin keeps the team away from distractions", "analysis", "branchId", "mountains", "confidence", 0.4)
+
+	md := read(t, cs, "thinkgraph://sessions/export-eval/markdown").Text
+	if strings.Contains(md, "set a goal (setGoal)") {
+		t.Fatalf("the export evaluates without the goal:\n%s", md)
+	}
+	for _, b := range []string{"main", "mountains"} {
+		ev := obj(s.cmd("evaluate", map[string]any{"branchId": b}), "evaluation")
+		f := func(k string) string {
+			v, ok := ev[k].(float64)
+			if !ok {
+				return "n/a"
+			}
+			return fmt.Sprintf("%.2f", v)
+		}
+		want := []string{fmt.Sprintf("### Branch %s: %s (overall %s)", b, ev["quality"], f("overallScore")),
+			"| goal alignment | " + f("goalAlignment") + " |", "| contradiction | " + f("contradictionScore") + " |"}
+		sec := md[strings.Index(md, "### Branch "+b+":"):]
+		if i := strings.Index(sec[4:], "### "); i >= 0 {
+			sec = sec[:i+4]
+		}
+		for _, w := range want {
+			if !strings.Contains(sec, w) {
+				t.Errorf("branch %s: export lacks %q (evaluate: %v)\n%s", b, w, ev, sec)
+			}
+		}
+		if f("goalAlignment") == "n/a" {
+			t.Errorf("branch %s: evaluate has no goal alignment: %v", b, ev)
+		}
+	}
+	if !strings.Contains(md, "one venue only") {
+		t.Errorf("the declared contradiction is not in the export:\n%s", md)
+	}
+}
+
+// THINKGRAPH_JUDGE=llm against a provider speaking the OpenAI chat
+// completions wire format: bounded calls, verdicts stored and cached per
+// pair of texts, one invocation row per call, and a failed call leaves the
+// offline verdict.
+func TestLLMJudgeSettlesCandidates(t *testing.T) {
+	var mu sync.Mutex
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		b, _ := io.ReadAll(r.Body)
+		body := string(b)
+		if strings.Contains(body, "loyal") {
+			http.Error(w, `{"error":{"message":"overloaded","type":"server_error"}}`, http.StatusInternalServerError)
+			return
+		}
+		verdict := "compatible"
+		if strings.Contains(body, "dough") {
+			verdict = "contradiction"
+		}
+		content, _ := json.Marshal(fmt.Sprintf(`{"verdict": %q, "reason": "resting and not resting"}`, verdict))
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c1","object":"chat.completion","created":1,"model":"judge-model","choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],"usage":{"prompt_tokens":40,"completion_tokens":12,"total_tokens":52}}`, content)
+	}))
+	t.Cleanup(srv.Close)
+	count := func() int { mu.Lock(); defer mu.Unlock(); return calls }
+
+	e := newSemanticTestEnvConfig(t, reasoning.Config{Judge: reasoning.JudgeLLM})
+	cfg := llm.DefaultConfig()
+	cfg.OpenAI.APIKey, cfg.OpenAI.BaseURL, cfg.MaxRetries = "sk-test", srv.URL, 0
+	e.srv.svc.EnableLLM(cfg, nil)
+	s := btSession{t, e.connect(), "llm-judge"}
+	prices := [2]string{"Raising prices will keep our customers loyal", "Customers never stay loyal after a price rise"}
+	dough := [2]string{"The bread dough needs to rest overnight in the fridge", "The bread dough must be baked right after kneading, without resting"}
+	for _, c := range []string{prices[0], prices[1], dough[0], dough[1]} {
+		s.thought(c, "analysis")
+	}
+	con := s.cmd("findContradictions", nil)
+	rep := obj(con, "llmJudge")
+	if n := count(); n != int(rep["asked"].(float64)) || n > 5 || rep["settled"] != float64(1) || rep["failed"] != float64(1) || rep["error"] == "" {
+		t.Fatalf("%d calls, report %v", n, rep)
+	}
+	if con["count"] != float64(1) || obj(list(con, "contradictions")[0].(map[string]any), "thoughtA")["content"] != dough[0] ||
+		candidatePair(t, con, prices[0], prices[1]) == nil {
+		t.Fatalf("after the LLM judge: %v", con)
+	}
+	var invs []thinkgraph.Invocation
+	if err := e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
+		var err error
+		invs, err = tx.Invocations(context.Background(), thinkgraph.InvocationFilter{SessionID: "llm-judge"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for _, inv := range invs {
+		if inv.ToolName != "branch-thinking.judge" {
+			t.Fatalf("invocation %+v", inv)
+		}
+		if !inv.Success {
+			failed++
+		}
+	}
+	if len(invs) != count() || failed != 1 {
+		t.Fatalf("%d invocation rows (%d failed) for %d calls", len(invs), failed, count())
+	}
+	// The settled pair is not asked again; the failed one is.
+	before := count()
+	con = s.cmd("findContradictions", nil)
+	if count() != before+1 || con["count"] != float64(1) {
+		t.Fatalf("second call: %d new calls, %v", count()-before, con)
+	}
+	// The same two texts in another session: the cached verdict, no call.
+	o := btSession{t, e.connect(), "llm-judge-2"}
+	o.thought(dough[0], "analysis")
+	o.thought(dough[1], "analysis")
+	before = count()
+	con = o.cmd("findContradictions", nil)
+	if count() != before || obj(con, "llmJudge")["cached"] != float64(1) || con["count"] != float64(1) {
+		t.Fatalf("cached verdict: %d calls, %v", count()-before, con)
+	}
+}

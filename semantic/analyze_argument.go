@@ -1,0 +1,599 @@
+package semantic
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+)
+
+// This file reads the argument structure of thoughts: which claim is offered
+// as support for which, across the thoughts of a session. DetectCircular
+// uses it to find claims that are supported, directly or through a chain,
+// by a restatement of themselves.
+
+// argUnit is one claim: a clause of a thought between connectives.
+type argUnit struct {
+	doc   int    // position of its thought in the docs
+	text  string // the clause as written (lower case)
+	words []argWord
+	neg   bool // the clause is negated (an odd number of negators)
+	// pronoun is set when the clause refers back with a pronoun ("it is
+	// accurate"): it may stand for a fuller subject said elsewhere.
+	pronoun bool
+}
+
+// argWord is a content word of a claim.
+type argWord struct {
+	lemma, stem string
+	senses      []Sense
+}
+
+// argEdge says that claim from is offered as support for claim to.
+type argEdge struct {
+	from, to int
+	// how names the connective or the reading that gave the edge.
+	how string
+	// implicit edges come from the order of thoughts, not from a connective.
+	implicit bool
+}
+
+// argGraph is the argument structure of a set of thoughts.
+type argGraph struct {
+	units []argUnit
+	edges []argEdge
+	heads [][]int // per doc: the claims it asserts that none of its own claims support
+	// near lists per doc the docs whose claims its claims are compared
+	// with: itself, its ancestors through ParentID (up to argWindow) and
+	// the thoughts it builds upon (DependsOn).
+	near [][]int
+}
+
+// argWindow bounds how many ancestors of a thought its claims are compared
+// with: circular arguments are a few thoughts long, and the bound keeps
+// the comparison linear in the session's size.
+const argWindow = 8
+
+// Connectives. A backward connective puts the premise after it ("X because
+// Y"), a forward one before it ("X, so Y"). Markers are matched on whole
+// tokens; longer markers are listed first.
+var (
+	backwardMarkers = [][]string{
+		{"as", "shown", "by", "the", "fact", "that"}, {"as", "evidenced", "by", "the", "fact", "that"},
+		{"the", "proof", "is", "that"}, {"as", "shown", "by"}, {"as", "evidenced", "by"}, {"as", "proven", "by"},
+		{"follows", "from"}, {"follow", "from"}, {"is", "proven", "by"}, {"is", "shown", "by"},
+		{"given", "that"}, {"in", "view", "of", "the", "fact", "that"}, {"for", "the", "reason", "that"},
+		{"because", "of"}, {"because"}, {"since"}, {"as", "a", "result", "of"},
+		// What a claim rests on: "X requires Y" makes Y a condition of X.
+		{"requires"}, {"require"}, {"presupposes"}, {"presuppose"}, {"depends", "on"}, {"depend", "on"},
+		{"relies", "on"}, {"rely", "on"},
+	}
+	forwardMarkers = [][]string{
+		{"which", "is", "exactly", "why"}, {"which", "is", "precisely", "why"}, {"which", "is", "why"},
+		{"that", "is", "exactly", "why"}, {"that", "is", "why"}, {"this", "is", "why"},
+		{"it", "follows", "that"}, {"which", "means", "that"}, {"which", "means"}, {"which", "proves", "that"},
+		{"and", "so"}, {"therefore"}, {"thus"}, {"hence"}, {"consequently"}, {"accordingly"}, {"so"},
+	}
+	// leadingMarkers open a sentence with its premise: "Since Y, X".
+	leadingMarkers = [][]string{{"given", "that"}, {"because"}, {"since"}}
+)
+
+// frameWords report or stress a claim without adding to what it says ("we
+// know that", "precisely because", "the reason"); they are left out of a
+// claim's content together with the stop words.
+var frameWords = map[string]bool{
+	"know": true, "knew": true, "known": true, "tell": true, "see": true, "seen": true, "clear": true,
+	"evident": true, "obvious": true, "obviously": true, "clearly": true, "show": true, "shows": true,
+	"shown": true, "showing": true, "prove": true, "proves": true, "proof": true, "proven": true,
+	"fact": true, "reason": true, "precisely": true, "exactly": true, "indeed": true, "really": true,
+	"simply": true, "ought": true, "thing": true, "way": true, "therefore": true, "thus": true,
+	"hence": true, "consequently": true, "accordingly": true, "say": true, "says": true, "said": true,
+	"why": true, "case": true, "true": true, "certainly": true, "surely": true, "just": true,
+	// Light verbs: "makes the team productive" says "the team is productive".
+	"make": true, "cause": true, "become": true, "remain": true, "seem": true,
+}
+
+// anaphors are pronouns that stand for something said before.
+var anaphors = map[string]bool{
+	"it": true, "its": true, "they": true, "them": true, "their": true, "this": true, "that": true,
+	"these": true, "those": true, "he": true, "him": true, "his": true, "she": true, "her": true, "one": true,
+}
+
+// conclusionTypes are the thought types that state a result.
+var conclusionTypes = map[string]bool{"synthesis": true, "answer": true, "conclusion": true}
+
+// argReader builds argument graphs with a lexicon.
+type argReader struct {
+	lex   *Lexicon
+	vecs  *wordVectors
+	words map[string]argWord // analysed tokens
+}
+
+func newArgReader(lx *Lexicon) *argReader {
+	if lx == nil {
+		lx = lexiconOr(nil)()
+	}
+	return &argReader{lex: lx, vecs: defaultWordVectors(), words: map[string]argWord{}}
+}
+
+// argTokens splits a sentence into lower-case tokens, with "," for every
+// clause break (comma, colon, dash, parenthesis).
+func argTokens(sentence string) []string {
+	var toks []string
+	seg := 0
+	flush := func(end int) {
+		toks = appendTokens(toks, sentence[seg:end])
+	}
+	for i, r := range sentence {
+		switch r {
+		case ',', ':', '—', '–', '(', ')':
+			flush(i)
+			if len(toks) > 0 && toks[len(toks)-1] != "," {
+				toks = append(toks, ",")
+			}
+			seg = i + len(string(r))
+		}
+	}
+	flush(len(sentence))
+	return toks
+}
+
+// hasPrefixAt reports whether toks[i:] starts with m.
+func hasPrefixAt(toks []string, i int, m []string) bool {
+	if i+len(m) > len(toks) {
+		return false
+	}
+	for k, w := range m {
+		if toks[i+k] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// unit analyses a clause into a claim (no content: ok is false).
+func (r *argReader) unit(doc int, toks []string) (argUnit, bool) {
+	u := argUnit{doc: doc}
+	var parts []string
+	for _, t := range toks {
+		if t == "," {
+			continue
+		}
+		parts = append(parts, t)
+		if negators[t] {
+			u.neg = !u.neg
+			continue
+		}
+		if anaphors[t] {
+			u.pronoun = true
+		}
+		if stopWords[t] || frameWords[t] {
+			continue
+		}
+		if w := r.word(t); !frameWords[w.lemma] {
+			u.words = append(u.words, w)
+		}
+	}
+	u.text = strings.Join(parts, " ")
+	return u, len(u.words) > 0
+}
+
+func (r *argReader) word(t string) argWord {
+	if w, ok := r.words[t]; ok {
+		return w
+	}
+	w := argWord{lemma: t, stem: Stem(t)}
+	if l := r.lex.Lemma(t); l != "" {
+		w.lemma = l
+	}
+	for _, l := range r.lex.Lemmas(t) {
+		w.senses = append(w.senses, r.lex.Senses(l)...)
+	}
+	r.words[t] = w
+	return w
+}
+
+// sameWord reports whether two content words say the same: the same lemma
+// or stem, a shared WordNet sense, or word vectors at least argWordSim apart.
+func (r *argReader) sameWord(a, b argWord) bool {
+	if a.lemma == b.lemma || sameStem(a.stem, b.stem) {
+		return true
+	}
+	for _, x := range a.senses {
+		for _, y := range b.senses {
+			if x.Synset == y.Synset {
+				return true
+			}
+		}
+	}
+	return r.wordSim(a.lemma, b.lemma) >= argWordSim
+}
+
+// sameStem reports whether two Porter stems are one word's: equal, or
+// differing only in a final letter that Porter's steps treat differently
+// ("deploi" of "deploy", "deploy" of "deployment").
+func sameStem(a, b string) bool {
+	if a == b {
+		return true
+	}
+	n := len(a)
+	if len(b) != n || n < 4 || a[:n-1] != b[:n-1] {
+		return false
+	}
+	x, y := a[n-1], b[n-1]
+	return x == 'i' && y == 'y' || x == 'y' && y == 'i'
+}
+
+// argWordSim is the word-vector cosine from which two words count as saying
+// the same in a restatement ("choice"/"option", "trust"/"reliable").
+const argWordSim = 0.45
+
+func (r *argReader) wordSim(a, b string) float64 {
+	x, y := r.vecs.vector(a), r.vecs.vector(b)
+	if x == "" || y == "" {
+		return 0
+	}
+	var d, nx, ny float64
+	for i := 0; i < len(x); i++ {
+		p, q := float64(int8(x[i])), float64(int8(y[i]))
+		d += p * q
+		nx += p * p
+		ny += q * q
+	}
+	if nx == 0 || ny == 0 {
+		return 0
+	}
+	return d / math.Sqrt(nx*ny)
+}
+
+// restates reports whether one claim says what the other says: the same
+// polarity, every content word of the claim with fewer of them matched
+// (sameWord) in the other, and at most one word of the other left over
+// unless the shorter claim refers back with a pronoun (which may stand for
+// any subject): "it is accurate" restates "our estimate of six weeks is
+// accurate", but "the contract is void" does not restate "the statute voids
+// contracts signed by minors".
+func (r *argReader) restates(a, b argUnit) bool {
+	if a.neg != b.neg {
+		return false
+	}
+	if len(a.words) > len(b.words) {
+		a, b = b, a
+	}
+	matched := make([]bool, len(b.words))
+	for _, w := range a.words {
+		found := false
+		for k, v := range b.words {
+			if r.sameWord(w, v) {
+				found = true
+				matched[k] = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	left := 0
+	for _, m := range matched {
+		if !m {
+			left++
+		}
+	}
+	return left <= 1 || a.pronoun
+}
+
+// parse reads a clause (tokens) into claims and support edges, returning
+// its head claims (what the clause concludes). prev are the claims that an
+// empty side of a connective refers to ("We should therefore X": the
+// premise is what was said before).
+func (r *argReader) parse(g *argGraph, doc int, toks []string, prev []int, depth int) []int {
+	// Trim clause breaks and a leading "and"/"but".
+	for len(toks) > 0 && (toks[0] == "," || toks[0] == "and" || toks[0] == "but") {
+		toks = toks[1:]
+	}
+	for len(toks) > 0 && toks[len(toks)-1] == "," {
+		toks = toks[:len(toks)-1]
+	}
+	if len(toks) == 0 {
+		return nil
+	}
+	if depth < 4 {
+		// "Since Y, X": the premise runs to the first clause break.
+		for _, m := range leadingMarkers {
+			if !hasPrefixAt(toks, 0, m) {
+				continue
+			}
+			rest := toks[len(m):]
+			cut := -1
+			for i, t := range rest {
+				if t == "," {
+					cut = i
+					break
+				}
+			}
+			// "Since going remote, ..." and "since 2020" tell a time.
+			if m[0] == "since" && len(rest) > 0 && (strings.HasSuffix(rest[0], "ing") || IsNumber(rest[0]) || rest[0] == "then" || rest[0] == "last") {
+				break
+			}
+			if cut > 0 {
+				prem := r.parse(g, doc, rest[:cut], prev, depth+1)
+				concl := r.parse(g, doc, rest[cut+1:], prev, depth+1)
+				g.link(prem, concl, strings.Join(m, " "))
+				return concl
+			}
+		}
+		for i := 1; i < len(toks); i++ {
+			for _, m := range backwardMarkers {
+				if !hasPrefixAt(toks, i, m) {
+					continue
+				}
+				// "the reason X is that Y" reads as "X because Y".
+				left := toks[:i]
+				if m[0] == "since" && i+1 < len(toks) && (IsNumber(toks[i+1]) || strings.HasSuffix(toks[i+1], "ing")) {
+					continue
+				}
+				concl := r.parse(g, doc, left, prev, depth+1)
+				if concl == nil {
+					concl = prev
+				}
+				prem := r.parse(g, doc, toks[i+len(m):], prev, depth+1)
+				g.link(prem, concl, strings.Join(m, " "))
+				return concl
+			}
+			for _, m := range forwardMarkers {
+				if !hasPrefixAt(toks, i, m) {
+					continue
+				}
+				// "so" joins clauses only after a break ("X, so Y").
+				if m[0] == "so" && toks[i-1] != "," {
+					continue
+				}
+				prem := r.parse(g, doc, toks[:i], prev, depth+1)
+				if prem == nil {
+					prem = prev
+				}
+				concl := r.parse(g, doc, toks[i+len(m):], prev, depth+1)
+				g.link(prem, concl, strings.Join(m, " "))
+				return concl
+			}
+		}
+		// "To X, you must Y": Y is a condition of X.
+		if toks[0] == "to" {
+			for i := 1; i+1 < len(toks); i++ {
+				if toks[i] != "," {
+					continue
+				}
+				for _, t := range toks[i+1:] {
+					if t == "must" || t == "need" || t == "needs" || t == "have" || t == "has" || t == "should" {
+						concl := r.parse(g, doc, toks[1:i], prev, depth+1)
+						prem := r.parse(g, doc, toks[i+1:], prev, depth+1)
+						g.link(prem, concl, "to … must")
+						return concl
+					}
+				}
+				break
+			}
+		}
+		// "The reason X is that Y".
+		if hasPrefixAt(toks, 0, []string{"the", "reason"}) {
+			for i := 2; i+1 < len(toks); i++ {
+				if toks[i] == "is" && toks[i+1] == "that" {
+					concl := r.parse(g, doc, toks[2:i], prev, depth+1)
+					prem := r.parse(g, doc, toks[i+2:], prev, depth+1)
+					g.link(prem, concl, "the reason … is that")
+					return concl
+				}
+			}
+		}
+	}
+	// "X, and Y": two claims.
+	for i := 1; i+1 < len(toks); i++ {
+		if toks[i] == "," && (toks[i+1] == "and" || toks[i+1] == "but" || toks[i+1] == "while") {
+			return append(r.parse(g, doc, toks[:i], prev, depth+1), r.parse(g, doc, toks[i+2:], prev, depth+1)...)
+		}
+	}
+	u, ok := r.unit(doc, toks)
+	if !ok {
+		return nil
+	}
+	g.units = append(g.units, u)
+	return []int{len(g.units) - 1}
+}
+
+func (g *argGraph) link(from, to []int, how string) {
+	for _, f := range from {
+		for _, t := range to {
+			if f != t {
+				g.edges = append(g.edges, argEdge{from: f, to: t, how: how})
+			}
+		}
+	}
+}
+
+// readArguments builds the argument graph of docs. Each thought is split
+// into sentences and clauses at connectives; a thought that opens with a
+// forward connective ("So X", "We should therefore X") or closes its
+// parent's claim ("That is because Y") links to its parent's claims. A
+// thought with no such link is read as support for its parent thought (a
+// claim, then the reasons for it), unless it repeats something said
+// before, its own reasons restate the parent's claim (then the parent
+// supports it), or it is a conclusion (type synthesis, answer or
+// conclusion), which its parent supports.
+func readArguments(docs []Doc, lx *Lexicon) (*argGraph, *argReader) {
+	r := newArgReader(lx)
+	g := &argGraph{heads: make([][]int, len(docs))}
+	pos := make(map[string]int, len(docs))
+	for i, d := range docs {
+		if _, dup := pos[d.ID]; !dup {
+			pos[d.ID] = i
+		}
+	}
+	g.near = make([][]int, len(docs))
+	for i, d := range docs {
+		g.near[i] = append(g.near[i], i)
+		seen := map[int]bool{i: true}
+		cur := d
+		for k := 0; k < argWindow; k++ {
+			p, ok := pos[cur.ParentID]
+			if !ok || cur.ParentID == "" || seen[p] {
+				break
+			}
+			seen[p] = true
+			g.near[i] = append(g.near[i], p)
+			cur = docs[p]
+		}
+		for _, id := range d.DependsOn {
+			if p, ok := pos[id]; ok && !seen[p] {
+				seen[p] = true
+				g.near[i] = append(g.near[i], p)
+			}
+		}
+	}
+	unitsOf := make([][]int, len(docs))
+	order := byStepIndex(docs)
+	explicitParent := make([]bool, len(docs))
+	for _, i := range order {
+		d := docs[i]
+		var parentHeads []int
+		if p, ok := pos[d.ParentID]; ok && d.ParentID != "" && p != i {
+			parentHeads = g.heads[p]
+		}
+		firstUnit, firstEdge := len(g.units), len(g.edges)
+		prev := parentHeads
+		var heads []int
+		for _, s := range splitSentences(d.Content) {
+			toks := argTokens(s)
+			for len(toks) > 0 && (toks[0] == "and" || toks[0] == "but" || toks[0] == ",") {
+				toks = toks[1:]
+			}
+			// "That is because Y": Y supports what came before.
+			for _, m := range [][]string{{"that", "is", "because"}, {"this", "is", "because"}, {"that", "is", "precisely", "because"}} {
+				if hasPrefixAt(toks, 0, m) {
+					prem := r.parse(g, i, toks[len(m):], prev, 1)
+					g.link(prem, prev, strings.Join(m, " "))
+					toks = nil
+					if len(heads) == 0 {
+						explicitParent[i] = true
+					}
+				}
+			}
+			// "So X", "Therefore X": what came before supports X.
+			for _, m := range forwardMarkers {
+				if len(toks) > 0 && hasPrefixAt(toks, 0, m) {
+					concl := r.parse(g, i, toks[len(m):], prev, 1)
+					g.link(prev, concl, strings.Join(m, " "))
+					heads = append(heads, concl...)
+					prev = concl
+					toks = nil
+					if len(heads) == len(concl) {
+						explicitParent[i] = true
+					}
+				}
+			}
+			if toks == nil {
+				continue
+			}
+			first := len(g.edges)
+			h := r.parse(g, i, toks, prev, 0)
+			// A connective with an empty side that fell back on the parent
+			// ("We should therefore X") links this thought explicitly.
+			for _, e := range g.edges[first:] {
+				for _, p := range parentHeads {
+					if e.from == p || e.to == p {
+						explicitParent[i] = true
+					}
+				}
+			}
+			heads = append(heads, h...)
+			if len(h) > 0 {
+				prev = h
+			}
+		}
+		g.heads[i] = heads
+		// A thought that makes its own argument (B because A) states it:
+		// it is not also read as a reason for the thought before it.
+		ownArgument := len(g.edges) > firstEdge
+		for u := range g.units[firstUnit:] {
+			unitsOf[i] = append(unitsOf[i], firstUnit+u)
+		}
+		// A thought that builds upon another is supported by it.
+		for _, id := range d.DependsOn {
+			if p, ok := pos[id]; ok && p != i && d.ID != docs[p].ParentID {
+				g.link(g.heads[p], heads, "builds upon")
+			}
+		}
+		if explicitParent[i] || len(parentHeads) == 0 {
+			continue
+		}
+		if ownArgument && !conclusionTypes[strings.ToLower(d.Type)] && !r.aboutSame(g, heads, parentHeads) {
+			continue
+		}
+		if conclusionTypes[strings.ToLower(d.Type)] {
+			g.implicit(parentHeads, heads)
+			continue
+		}
+		// A claim, then its reasons: this thought supports its parent,
+		// unless it repeats an earlier claim.
+		var support []int
+		for _, h := range heads {
+			repeat := false
+			for _, o := range g.near[i][1:] {
+				for _, u := range unitsOf[o] {
+					repeat = repeat || r.restates(g.units[h], g.units[u])
+				}
+			}
+			if !repeat {
+				support = append(support, h)
+			}
+		}
+		g.implicit(support, parentHeads)
+	}
+	return g, r
+}
+
+// aboutSame reports whether a claim of heads speaks of what a claim of
+// others speaks of: it refers back with a pronoun, or shares a content word.
+// Only then may a thought that argues for its own claim ("B because A")
+// also be a reason offered for the claim before it.
+func (r *argReader) aboutSame(g *argGraph, heads, others []int) bool {
+	for _, h := range heads {
+		if g.units[h].pronoun {
+			return true
+		}
+		for _, o := range others {
+			for _, a := range g.units[h].words {
+				for _, b := range g.units[o].words {
+					if r.sameWord(a, b) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (g *argGraph) implicit(from, to []int) {
+	for _, f := range from {
+		for _, t := range to {
+			if f != t {
+				g.edges = append(g.edges, argEdge{from: f, to: t, how: "offered as support", implicit: true})
+			}
+		}
+	}
+}
+
+// byStepIndex returns the positions of docs in step order (then id).
+func byStepIndex(docs []Doc) []int {
+	idx := make([]int, len(docs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		if c := cmp.Compare(docs[a].Step, docs[b].Step); c != 0 {
+			return c
+		}
+		return strings.Compare(docs[a].ID, docs[b].ID)
+	})
+	return idx
+}

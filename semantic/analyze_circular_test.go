@@ -1,0 +1,180 @@
+package semantic
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// tstChain returns thoughts written one after another on one branch, each
+// the child of the previous one, all of type analysis.
+func tstChain(texts ...string) []Doc {
+	docs := make([]Doc, len(texts))
+	for i, c := range texts {
+		docs[i] = Doc{ID: fmt.Sprintf("t%d", i), Branch: "main", Step: i + 1, Type: "analysis", Content: c}
+		if i > 0 {
+			docs[i].ParentID = docs[i-1].ID
+		}
+	}
+	return docs
+}
+
+// tstCircularIDs returns the thoughts named by circular-support findings.
+func tstCircularIDs(found []CircularReasoning) []string {
+	var ids []string
+	for _, f := range found {
+		if f.Kind != CircularSupport {
+			continue
+		}
+		for _, t := range f.Thoughts {
+			if !slices.Contains(ids, t.ID) {
+				ids = append(ids, t.ID)
+			}
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func TestDetectCircularArguments(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		thoughts []string
+		involved string // "" when the argument is not circular
+	}{
+		{"law: guilt and the act support each other", []string{
+			"The defendant is guilty of the theft.",
+			"He took the car because he is guilty.",
+			"We know he is guilty since he took the car.",
+		}, "t0,t1,t2"},
+		{"law: evidence, then the conclusion repeated", []string{
+			"The contract is void.",
+			"It was signed by a minor, and the statute voids contracts signed by minors.",
+			"So the contract is void.",
+		}, ""},
+		{"biology: survival of the fittest", []string{
+			"This species survives because it is the fittest.",
+			"It is the fittest, as shown by the fact that it survives.",
+		}, "t0,t1"},
+		{"biology: measured", []string{
+			"The enzyme is denatured above 60 degrees.",
+			"In our assay its activity dropped to zero after heating to 65 degrees.",
+			"Therefore the enzyme is denatured above 60 degrees.",
+		}, ""},
+		{"cooking: the best recipe", []string{
+			"This recipe is the best one for the party.",
+			"Everyone will love it because it is the best recipe.",
+			"It is the best recipe, since everyone will love it.",
+		}, "t0,t1,t2"},
+		{"cooking: an explanation given twice is not a loop", []string{
+			"The souffle collapsed because the oven door was opened too early.",
+			"Opening the oven door early lets the hot air escape, so the souffle collapses.",
+		}, ""},
+		{"finance: the fund and its safety", []string{
+			"The bond fund is a safe investment.",
+			"Its returns are stable because it is a safe investment.",
+			"It is safe, which is why its returns are stable.",
+		}, "t0,t1,t2"},
+		{"maths: induction on n", []string{
+			"The formula holds for every n.",
+			"It holds for n = 1 by direct computation.",
+			"If it holds for n, it holds for n + 1, by the algebra of the previous step.",
+			"So by induction the formula holds for every n.",
+		}, ""},
+		{"a self-defining requirement", []string{
+			"Understanding recursion requires understanding recursion.",
+		}, "t0"},
+		{"to X you must X", []string{
+			"To understand recursion, you must understand recursion.",
+		}, "t0"},
+		{"a fact, then what it explains", []string{
+			"The oven runs twenty degrees hot.",
+			"The crust burns because the oven runs twenty degrees hot.",
+		}, ""},
+		{"finance: a fact, then a consequence argued from it", []string{
+			"The bond pays a fixed coupon.",
+			"Its price falls when rates rise because the coupon is fixed.",
+		}, ""},
+		{"a claim supported by independent facts", []string{
+			"The bridge needs repair.",
+			"Inspectors found cracks in two support beams last month.",
+			"The load rating was also lowered by the county engineer.",
+		}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := DetectCircular(tstChain(tc.thoughts...), CircularOptions{})
+			ids := strings.Join(tstCircularIDs(got), ",")
+			if ids != tc.involved {
+				var reasons []string
+				for _, g := range got {
+					reasons = append(reasons, g.Reason)
+				}
+				t.Fatalf("circular thoughts = %q, want %q\n%s", ids, tc.involved, strings.Join(reasons, "\n"))
+			}
+		})
+	}
+}
+
+// A circular argument earns no coherence in findStrongestPaths and the
+// branch evaluation, and both name it; a chain with independent support
+// keeps its coherence.
+func TestCircularSupportEarnsNoCoherence(t *testing.T) {
+	withVectors := func(docs []Doc) []Doc {
+		for i := range docs {
+			docs[i].Vector = tstEmbed(docs[i].Content)
+		}
+		return docs
+	}
+	circ := withVectors(tstChain(
+		"The defendant is guilty of the theft.",
+		"He took the car because he is guilty.",
+		"We know he is guilty since he took the car.",
+	))
+	paths := StrongestPaths(circ, 1)
+	if len(paths) != 1 || strings.Join(paths[0].Circular, ",") != "t0,t1,t2" || paths[0].Coherence == nil || *paths[0].Coherence != 0 ||
+		!strings.Contains(paths[0].Basis, "circular argument") {
+		t.Fatalf("strongest path of a circular argument: %+v", paths)
+	}
+	ev := EvaluateBranch(circ, nil, nil, Thresholds{})
+	if len(ev.Circular) != 1 || ev.CoherenceScore == nil || *ev.CoherenceScore != 0 || !strings.Contains(strings.Join(ev.Issues, "\n"), "circular argument") {
+		t.Fatalf("evaluation of a circular argument: %+v", ev)
+	}
+
+	sound := withVectors(tstChain(
+		"The defendant is guilty of the theft.",
+		"Cameras recorded him taking the car.",
+		"His fingerprints were on the steering wheel.",
+	))
+	paths = StrongestPaths(sound, 1)
+	ev = EvaluateBranch(sound, nil, nil, Thresholds{})
+	if len(paths[0].Circular) != 0 || len(ev.Circular) != 0 || *ev.CoherenceScore != *paths[0].Coherence || *ev.CoherenceScore <= 0 {
+		t.Fatalf("independent support: path %+v, evaluation %+v", paths[0], ev)
+	}
+}
+
+// The same argument offered again in other words is reported as a restated
+// argument; an argument followed by new evidence for its premise is not.
+func TestDetectCircularRestatedArgument(t *testing.T) {
+	kinds := func(texts ...string) []string {
+		var ks []string
+		for _, f := range DetectCircular(tstChain(texts...), CircularOptions{}) {
+			ks = append(ks, f.Kind)
+		}
+		return ks
+	}
+	got := kinds("We should adopt microservices because they scale better.",
+		"Microservices scale better, which is why we should adopt microservices.")
+	if !slices.Contains(got, CircularRestatedArgument) {
+		t.Errorf("microservices restated: %v", got)
+	}
+	got = kinds("The court should dismiss the claim because it was filed too late.",
+		"The claim was filed too late, so the court should dismiss it.")
+	if !slices.Contains(got, CircularRestatedArgument) {
+		t.Errorf("claim restated: %v", got)
+	}
+	if got = kinds("We should switch to the gas stove because it heats faster.",
+		"In our test the gas stove boiled a litre of water in four minutes, the electric one in seven."); len(got) != 0 {
+		t.Errorf("new evidence: %v", got)
+	}
+}
