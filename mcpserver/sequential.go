@@ -24,7 +24,7 @@ type sequentialOutput struct {
 	BranchID             string   `json:"branchId,omitempty"`
 }
 
-const sequentialDescription = `Reason through a problem in numbered thoughts that can be revised and branched: for multi-step problems, plans and analyses whose scope may change on the way. Send one thought per call and set nextThoughtNeeded to false when done; raise or lower totalThoughts as you go, revise an earlier thought (isRevision, revisesThought) or branch from one (branchFromThought, branchId); a thought without branchId continues the main line. Returns the thought number, the total, the branches and the length of the history. Unlike the original server: the history and branches belong to a session (session_id), not to the process, and survive restarts; the response adds thought, session_id, node_id and branchId; branchId is 1-64 letters, digits, spaces or . _ : @ / -; a thought is at most 10,000 characters; errors name the field.`
+const sequentialDescription = `Reason through a problem in numbered thoughts that can be revised and branched, for multi-step problems whose scope may change. Send one thought per call, nextThoughtNeeded false when done; adjust totalThoughts as you go; revise (isRevision, revisesThought) or branch (branchFromThought, branchId); a thought without branchId continues the main line. Returns the thought number, total, branches and history length. Differs from the original: history and branches belong to a persisted session (session_id), not the process; the response adds thought, session_id, node_id, branchId; branchId is 1-64 letters, digits, spaces or . _ : @ / -; a thought is at most 10,000 characters; errors name the field.`
 
 func (s *Server) addSequentialTool() {
 	intProp := func(desc string) *jsonschema.Schema {
