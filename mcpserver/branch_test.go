@@ -227,7 +227,7 @@ func TestBranchThinkingSemanticNavigation(t *testing.T) {
 	s.thought("Gardening tomatoes needs daily watering", "observation", "branchId", "garden")
 	sim := s.cmd("findSimilar", map[string]any{"query": "performance optimization", "limit": 5})
 	res := list(sim, "results")
-	if len(res) != 3 || obj(res[0].(map[string]any), "thought")["id"] != c["thoughtId"] {
+	if len(res) != 3 || res[0].(map[string]any)["thoughtId"] != c["thoughtId"] || sim["totalFound"] != float64(3) {
 		t.Fatal(sim)
 	}
 	if s.cmd("list", nil)["activeBranch"] != "garden" {
@@ -509,7 +509,6 @@ func TestBranchThinkingErrors(t *testing.T) {
 	if !strings.Contains(out["error"].(string), "main → b1 → main") {
 		t.Fatal(out)
 	}
-	s.fail(map[string]any{"content": "x", "type": "analysis", "branchId": "b1", "crossRefs": []map[string]any{{"toBranch": "b1", "type": "complementary"}}}, "CircularReferenceError", "")
 	// b2's parent is b1 (whose parent is main); making main's parent b2 closes the chain.
 	s.thought("b2 starts", "analysis", "branchId", "b2", "parentBranchId", "b1")
 	s.fail(map[string]any{"content": "x", "type": "analysis", "branchId": "main", "parentBranchId": "b2"}, "CircularReferenceError", "parentBranchId")

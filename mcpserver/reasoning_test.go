@@ -148,13 +148,8 @@ func TestReasoningLinearErrors(t *testing.T) {
 	if text != "Error: Validation failed: content - Content cannot be empty" {
 		t.Fatalf("empty content: %q", text)
 	}
-	_, text = mustFail(t, cs, "reasoning_linear", map[string]any{"content": "x", "session_id": "nope"})
-	if !strings.Contains(text, `session "nope" not found`) {
-		t.Fatal(text)
-	}
-	out, text := mustFail(t, cs, "reasoning_linear", map[string]any{"content": "keep me", "session_id": "kept"})
-	_ = out
-	if !strings.Contains(text, `session "kept" not found`) {
+	out, text := mustFail(t, cs, "reasoning_linear", map[string]any{"content": "x", "session_id": "not an id!"})
+	if d, _ := out["details"].(map[string]any); d["field"] != "session_id" || len(fake.requests) != 0 {
 		t.Fatal(text)
 	}
 	// Provider failure after retries: ApiError with the cause; the input is stored.
@@ -166,10 +161,14 @@ func TestReasoningLinearErrors(t *testing.T) {
 	if strings.Contains(text, "lb-secret-key") {
 		t.Fatal("key leaked")
 	}
+	// The input is stored, off the current path: the failed call did not
+	// move the session.
+	if ths := sessionThoughts(t, e, "kept"); len(ths) != 2 || ths[1].Content != "keep me" {
+		t.Fatalf("input not stored: %+v", ths)
+	}
 	path := mustCall(t, cs, "show_current_path", map[string]any{"session_id": "kept"})
-	nodes := path["path"].([]any)
-	if nodes[len(nodes)-1].(map[string]any)["thought"] != "keep me" {
-		t.Fatalf("input not stored: %v", path)
+	if nodes := path["path"].([]any); nodes[len(nodes)-1].(map[string]any)["thought"] != "start" {
+		t.Fatalf("the failed call moved the session: %v", path)
 	}
 	if invs := invocations(t, e, "kept"); len(invs) != 1 || invs[0].Success || invs[0].Error == "" {
 		t.Fatalf("failed invocation row: %+v", invs)

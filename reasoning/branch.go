@@ -270,21 +270,23 @@ func branchOf(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, f
 	return b, err
 }
 
-// branchDeps returns the dependency edges between branches: a branch
-// depends on its parent branch and on the branches it builds upon.
-func branchDeps(bs []thinkgraph.Branch, links []thinkgraph.Link) map[string][]string {
-	deps := map[string][]string{}
+// branchDeps returns the two dependency graphs between branches, each of
+// which must stay acyclic: a branch's parent, and the branches it builds
+// upon. They are apart, as in Branch Thinking: a parent building upon its
+// child branch (main summing up what a child found) closes no loop.
+func branchDeps(bs []thinkgraph.Branch, links []thinkgraph.Link) (parents, buildsUpon map[string][]string) {
+	parents, buildsUpon = map[string][]string{}, map[string][]string{}
 	for _, b := range bs {
 		if b.ParentBranchID != "" {
-			deps[b.ID] = append(deps[b.ID], b.ParentBranchID)
+			parents[b.ID] = append(parents[b.ID], b.ParentBranchID)
 		}
 	}
 	for _, l := range links {
 		if l.Type == "builds_upon" && l.FromBranch != "" && l.ToBranch != "" && l.FromBranch != l.ToBranch {
-			deps[l.FromBranch] = append(deps[l.FromBranch], l.ToBranch)
+			buildsUpon[l.FromBranch] = append(buildsUpon[l.FromBranch], l.ToBranch)
 		}
 	}
-	return deps
+	return parents, buildsUpon
 }
 
 // depPath returns a dependency path from → … → to, or nil.
@@ -385,26 +387,24 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 		}
 	}
 	for i, c := range in.CrossRefs {
+		// A cross-reference to the thought's own branch is allowed, as
+		// in Branch Thinking (a thought relating to earlier ones).
 		if _, ok := byID[c.ToBranch]; !ok {
 			return branchNotFound(ctx, tx, sess, fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch)
 		}
-		if c.ToBranch == target {
-			return circular(fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch, []string{target, target}, "a thought of branch %q cannot cross-reference its own branch", target)
-		}
 	}
-	// The dependency graph between branches must stay acyclic.
-	deps := branchDeps(branches, links)
+	// The parent tree and the builds_upon graph must each stay acyclic.
+	parents, deps := branchDeps(branches, links)
 	var parentChanged bool
 	if in.ParentBranchID != "" && (b == nil || b.ParentBranchID != in.ParentBranchID) {
-		if p := depPath(deps, in.ParentBranchID, target); b != nil && p != nil {
+		if p := depPath(parents, in.ParentBranchID, target); b != nil && p != nil {
 			return circular("parentBranchId", in.ParentBranchID, append([]string{target}, p...),
-				"making %q the parent of %q would close a dependency loop", in.ParentBranchID, target)
+				"making %q the parent of %q would close a loop of parent branches", in.ParentBranchID, target)
 		}
-		deps[target] = append(deps[target], in.ParentBranchID)
 		parentChanged = b != nil
 	}
 	for i, c := range in.CrossRefs {
-		if c.Type != "builds_upon" {
+		if c.Type != "builds_upon" || c.ToBranch == target {
 			continue
 		}
 		if p := depPath(deps, c.ToBranch, target); p != nil {
@@ -512,12 +512,17 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 		if c.Strength != nil {
 			l.Strength = *c.Strength
 		}
-		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: c.ToBranch, Last: 1})
+		// The branch's latest thought before this one (a reference to
+		// the thought's own branch points at its predecessor there).
+		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: c.ToBranch, Last: 2})
 		if err != nil {
 			return err
 		}
-		if len(last) > 0 {
-			l.ToThought = last[0].ID
+		for i := len(last) - 1; i >= 0; i-- {
+			if last[i].ID != th.ID {
+				l.ToThought = last[i].ID
+				break
+			}
 		}
 		if err := tx.AddLink(ctx, l); err != nil {
 			return err

@@ -280,10 +280,19 @@ type FocusResult struct {
 	Message          string               `json:"message"`
 }
 
-// RelatedThought is a thought with its cosine to a reference.
+// RelatedThought is a thought with its cosine to a reference, in Branch
+// Thinking's shape ({thoughtId, content, branchId, similarity, type} and,
+// for jumpToRelated, relationship) with the thought's step added.
 type RelatedThought struct {
-	Thought    semantic.ThoughtRef `json:"thought"`
-	Similarity float64             `json:"similarity"`
+	ThoughtID  string  `json:"thoughtId"`
+	Content    string  `json:"content"`
+	BranchID   string  `json:"branchId"`
+	Similarity float64 `json:"similarity"`
+	Type       string  `json:"type"`
+	// Relationship is the thought's branch seen from the reference's:
+	// same-branch, child-branch, parent-branch or cross-branch.
+	Relationship string `json:"relationship,omitempty"`
+	Step         int    `json:"step"`
 }
 
 // moveFocus makes branch active, its latest thought (or its fork thought)
@@ -325,7 +334,7 @@ func (bt *BranchThinking) focus(ctx context.Context, in CommandInput) (*FocusRes
 		if err := bt.moveFocus(ctx, tx, sess, b, res); err != nil {
 			return err
 		}
-		res.Message = fmt.Sprintf("Focused on branch %q (%d thoughts); new thoughts without branchId go there.", b.ID, res.NumThoughts)
+		res.Message = fmt.Sprintf("Focused on branch %q (%s); new thoughts without branchId go there.", b.ID, thinkgraph.Count(res.NumThoughts, "thought", ""))
 		if b.State != "active" {
 			res.Message += fmt.Sprintf(" The branch is %s; adding a thought makes it active again.", b.State)
 		}
@@ -726,6 +735,8 @@ type SimilarResult struct {
 	Header
 	Query   string           `json:"query"`
 	Results []RelatedThought `json:"results"`
+	// TotalFound is len(Results), as Branch Thinking reports it.
+	TotalFound int `json:"totalFound"`
 }
 
 func (bt *BranchThinking) embedQuery(ctx context.Context, text string) (semantic.Vector, error) {
@@ -746,7 +757,8 @@ func refsOf(docs []semantic.Doc, byID map[string]int, hits []semantic.Hit) []Rel
 	out := make([]RelatedThought, 0, len(hits))
 	for _, h := range hits {
 		if i, ok := byID[h.ID]; ok {
-			out = append(out, RelatedThought{Thought: semantic.Ref(docs[i]), Similarity: round3(h.Similarity)})
+			d := docs[i]
+			out = append(out, RelatedThought{ThoughtID: d.ID, Content: d.Content, BranchID: d.Branch, Similarity: round3(h.Similarity), Type: d.Type, Step: d.Step})
 		}
 	}
 	return out
@@ -790,6 +802,7 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 				hits = hits[:min(limit, len(hits))]
 			}
 			res.Results = refsOf(docs, byID, hits)
+			res.TotalFound = len(res.Results)
 			return nil
 		})
 	})
@@ -854,9 +867,12 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 		if err := bt.moveFocus(ctx, tx, sess, b, res); err != nil {
 			return err
 		}
+		if err := setRelationships(ctx, tx, sess.Key, d.Branch, related); err != nil {
+			return err
+		}
 		ref := semantic.Ref(d)
 		res.From, res.Related = &ref, related
-		res.Message = fmt.Sprintf("Focused on branch %q, the branch of thought %s; %d related thoughts.", b.ID, d.ID, len(related))
+		res.Message = fmt.Sprintf("Found %s; focused on branch %q, the branch of thought %s.", thinkgraph.Count(len(related), "related thought", ""), b.ID, d.ID)
 		return nil
 	})
 	if err != nil {

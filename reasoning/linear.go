@@ -40,13 +40,6 @@ func (s *Service) reasoningValidate(in *ReasoningInput) error {
 	return nil
 }
 
-// reasoningSession resolves the session of a reasoning.* call: a named
-// session must exist (seed 002's SessionNotFound); the connection's own
-// session is created on first use.
-func (s *Service) reasoningSession(ctx context.Context, tx thinkgraph.Tx, ref SessionRef, mode string) (*thinkgraph.Session, error) {
-	return s.session(ctx, tx, ref, !ref.Explicit, mode)
-}
-
 // storeInput writes the caller's content as a thought of the session, in its
 // own transaction, before the model is called: a failing provider loses
 // nothing.
@@ -55,7 +48,9 @@ func (s *Service) storeInput(ctx context.Context, in ReasoningInput, tool, mode 
 	var sess thinkgraph.Session
 	var th thinkgraph.Thought
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
-		se, err := s.reasoningSession(ctx, tx, in.Session, mode)
+		// A session the server has not seen is started under its id, as
+		// mcp-langbase-reasoning 0.1 does.
+		se, err := s.session(ctx, tx, in.Session, true, mode)
 		if err != nil {
 			return err
 		}
@@ -68,7 +63,10 @@ func (s *Service) storeInput(ctx context.Context, in ReasoningInput, tool, mode 
 				return err
 			}
 		}
-		if err := s.appendThought(ctx, tx, se, t, vectorAt(vecs, 0)); err != nil {
+		if err := s.addInput(ctx, tx, se, t, vectorAt(vecs, 0)); err != nil {
+			return err
+		}
+		if err := tx.UpdateSession(ctx, se); err != nil {
 			return err
 		}
 		sess, th = *se, *t
@@ -211,7 +209,7 @@ func (s *Service) Linear(ctx context.Context, in ReasoningInput) (*LinearResult,
 	if err := s.reasoningValidate(&in); err != nil {
 		return nil, err
 	}
-	if err := s.checkSessionExists(ctx, in.Session); err != nil {
+	if err := checkSessionRef(in.Session); err != nil {
 		return nil, err
 	}
 	p, err := s.provider(tool, in.Session, true, in.Call)
@@ -255,20 +253,14 @@ func (s *Service) Linear(ctx context.Context, in ReasoningInput) (*LinearResult,
 	return &LinearResult{Session: *se, Input: *input, Answer: ths[0], PreviousThought: prev}, nil
 }
 
-// checkSessionExists reports SessionNotFound for a named session that does
-// not exist (seed 002), before anything is stored or any model called.
-func (s *Service) checkSessionExists(ctx context.Context, ref SessionRef) error {
+// checkSessionRef reports a malformed session id before anything is
+// stored or any model called. A well-formed id the server has not seen
+// starts a session when the input is stored.
+func checkSessionRef(ref SessionRef) error {
 	if !ref.Explicit {
 		return nil
 	}
-	ok, err := s.SessionExists(ctx, ref)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return sessionNotFound(ref.ID)
-	}
-	return nil
+	return ValidateSessionID(ref.ID)
 }
 
 func (s *Service) pipes() llm.Pipes {

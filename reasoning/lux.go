@@ -37,8 +37,9 @@ func validateTemperature(field string, t *float64) error {
 // maxMaxTokens bounds max_tokens (no current model answers with more).
 const maxMaxTokens = 1 << 20
 
-// luxWrite runs fn on the session of ref in a write transaction: the
-// connection's own session is created on first use, a named one must exist.
+// luxWrite runs fn on the session of ref in a write transaction. With a
+// mode (a call's first write), a session the server has not seen is started
+// under its id; without (a later write of the same call), it must exist.
 // fn's changes to the session are saved (so fn appends thoughts with
 // addThought, which leaves that to the end).
 //
@@ -49,7 +50,7 @@ func (s *Service) luxWrite(ctx context.Context, ref SessionRef, mode string, fn 
 	q := pendingInvocationsOf(ctx)
 	invs := q.take()
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
-		sess, err := s.reasoningSession(ctx, tx, ref, mode)
+		sess, err := s.session(ctx, tx, ref, mode != "" || !ref.Explicit, mode)
 		if err != nil {
 			return err
 		}
@@ -260,7 +261,7 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 			}
 		}
 		msg = thinkgraph.Thought{Content: in.Message, Tool: tool, Author: "client", Type: "message"}
-		return s.addThought(ctx, tx, sess, &msg, vectorAt(vecs, 0))
+		return s.addInput(ctx, tx, sess, &msg, vectorAt(vecs, 0))
 	})
 	if err != nil {
 		return nil, err

@@ -212,6 +212,11 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 	var st stepStart
 	sess, err := s.luxWrite(ctx, in.Session, f.mode, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		st = stepStart{}
+		// The input is stored off the current path: the session's current
+		// thought and active branch move when the model's step is stored
+		// (finishStep), so a failed call leaves them where they were.
+		cur, active := sess.CurrentThoughtID, sess.ActiveBranch
+		defer func() { sess.CurrentThoughtID, sess.ActiveBranch = cur, active }()
 		var docVec func(id string) (semantic.Vector, bool)
 		var docStep func(id string) (int, bool)
 		if withDocs && s.sem != nil {
@@ -513,6 +518,7 @@ func (s *Service) finishStep(ctx context.Context, f stepFields, st *stepStart, i
 		if err := s.addThought(ctx, tx, sess, &t, vec); err != nil {
 			return err
 		}
+		sess.ActiveBranch = t.BranchID
 		run.Steps[strconv.Itoa(in.Number)] = t.ID
 		run.Count++
 		run.Pending = nil

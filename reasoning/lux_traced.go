@@ -325,18 +325,20 @@ func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, er
 	if res.CurrentConfidence == nil {
 		res.NullMetrics["current_confidence"] = "current_confidence is the mean geometric token probability of the run's thoughts, and no thought has token log-probabilities"
 	}
+	// next_thought_needed false concludes, as in lux-mcp: an intervention
+	// raised on the last step is still reported (intervention, next_steps).
 	done := !in.NextThoughtNeeded
 	switch {
-	case len(open) > 0:
-		res.Status = "intervention_needed"
 	case done:
 		res.Status = "conclusion_reached"
+	case len(open) > 0:
+		res.Status = "intervention_needed"
 	default:
 		res.Status = "thinking"
 	}
 	if done {
 		res.FinalAnswer = content
-		res.ReasoningComplete = len(open) == 0
+		res.ReasoningComplete = true
 		res.OverallMetrics = &overall
 	}
 	// The synthesis snapshot.
@@ -357,7 +359,7 @@ func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, er
 		actions = append(actions, "Act on the final answer")
 		res.NextSteps = "The reasoning is complete; the final answer is the last thought."
 	case done:
-		res.NextSteps = "The final thought has open interventions: revise the flagged thoughts (is_revision with revises_thought) or continue with guidance before relying on the answer."
+		res.NextSteps = "The reasoning concluded with open interventions: weigh them before relying on the answer, or revise the flagged thoughts (is_revision with revises_thought)."
 	default:
 		actions = append(actions, fmt.Sprintf("Continue with thought %d of %d", in.ThoughtNumber+1, max(run.Total, in.ThoughtNumber+1)))
 		res.NextSteps = actions[0]

@@ -48,7 +48,7 @@ func (s *Service) startFanOut(ctx context.Context, in ReasoningInput, tool, mode
 	if err != nil {
 		return 0, nil, nil, nil, err
 	}
-	if err := s.checkSessionExists(ctx, in.Session); err != nil {
+	if err := checkSessionRef(in.Session); err != nil {
 		return 0, nil, nil, nil, err
 	}
 	p, err := s.provider(tool, in.Session, true, in.Call)
@@ -234,7 +234,7 @@ func (s *Service) Reflection(ctx context.Context, in ReasoningInput, thoughtID s
 	} else if err := ValidateConfidence("confidence", in.Confidence); err != nil {
 		return nil, err
 	}
-	if err := s.checkSessionExists(ctx, in.Session); err != nil {
+	if err := checkSessionRef(in.Session); err != nil {
 		return nil, err
 	}
 	p, err := s.provider(tool, in.Session, true, in.Call)

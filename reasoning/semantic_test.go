@@ -216,7 +216,7 @@ func TestFindSimilarRerank(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := out.(*SimilarResult).Results
-	if len(res) != limit || res[0].Thought.ID != ids[0] {
+	if len(res) != limit || res[0].ThoughtID != ids[0] {
 		t.Fatalf("want %d results, the notice clause first: %+v", limit, res)
 	}
 	for i := 1; i < len(res); i++ {

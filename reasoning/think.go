@@ -33,6 +33,11 @@ func validateContent(field, text string, max int) error {
 	if strings.TrimSpace(text) == "" {
 		return thinkgraph.Invalid(field, "a non-empty string", text, "'%s' parameter is required", field)
 	}
+	return validateText(field, text, max)
+}
+
+// validateText is validateContent for a text that may be empty.
+func validateText(field, text string, max int) error {
 	if !utf8.ValidString(text) {
 		return thinkgraph.Invalid(field, "valid UTF-8 text", "invalid UTF-8", "'%s' must be valid UTF-8 text", field)
 	}
@@ -102,6 +107,20 @@ func (s *Service) appendThought(ctx context.Context, tx thinkgraph.Tx, sess *thi
 		return err
 	}
 	return tx.UpdateSession(ctx, sess)
+}
+
+// addInput is addThought for a caller's input to a model call: stored
+// before the model is called (a failing model loses nothing) as a child of
+// the current thought, but the session's current thought and active branch
+// stay where they were. The model's answer, a child of the input, moves
+// them when it is stored: a failed call leaves the session where it was.
+func (s *Service) addInput(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
+	cur, active := sess.CurrentThoughtID, sess.ActiveBranch
+	if err := s.addThought(ctx, tx, sess, th, vec); err != nil {
+		return err
+	}
+	sess.CurrentThoughtID, sess.ActiveBranch = cur, active
+	return nil
 }
 
 // addThought is appendThought without saving the session: for callers that

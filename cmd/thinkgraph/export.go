@@ -35,7 +35,7 @@ func (e *env) export(ctx context.Context, argv []string) error {
 	if len(argv) > 0 && !strings.HasPrefix(argv[0], "-") {
 		id, argv = argv[0], argv[1:]
 	}
-	if err := parseFlags(fs, argv); err != nil {
+	if err := e.parse(fs, argv); err != nil {
 		return err
 	}
 	if id == "" && fs.NArg() > 0 {
@@ -49,7 +49,7 @@ func (e *env) export(ctx context.Context, argv []string) error {
 	if !ok && *format != "json" {
 		return usageError{fmt.Errorf("export: unknown --format %q (want json, markdown, mermaid, dot, html or svg)", *format)}
 	}
-	cfg, store, _, err := e.open(ctx, *db)
+	cfg, store, err := e.openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -16,10 +17,15 @@ func (e *env) invocations(ctx context.Context, argv []string) error {
 	tenant := fs.String("tenant", "", "only the invocations of this tenant's sessions")
 	session := fs.String("session", "", "only the invocations of sessions with this id (of every tenant, unless --tenant)")
 	limit := fs.Int("limit", 100, "list at most N invocations (0: all)")
-	if err := parseFlags(fs, argv); err != nil {
+	if err := e.parse(fs, argv); err != nil {
 		return err
 	}
-	_, store, _, err := e.open(ctx, *db)
+	_, store, err := e.openExisting(ctx, *db)
+	var none noDatabase
+	if errors.As(err, &none) {
+		fmt.Fprintf(e.stdout, "no invocations (no database at %s)\n", none.path)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -41,7 +47,9 @@ func (e *env) invocations(ctx context.Context, argv []string) error {
 				result = "error: " + trimLines(inv.Error, 60)
 			}
 			model := inv.Model
-			if inv.PipeName != "" {
+			if inv.PipeName != "" && model != "" {
+				model = inv.PipeName + " (" + model + ")"
+			} else if inv.PipeName != "" {
 				model = inv.PipeName
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d ms\t%d\t%s\n", inv.CreatedAt.Local().Format(time.DateTime), inv.Tenant, inv.SessionID, inv.ToolName,

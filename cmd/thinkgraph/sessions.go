@@ -12,7 +12,12 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 )
 
+const sessionsUsage = "Usage: thinkgraph sessions list [--db PATH] [--limit N] | thinkgraph sessions show ID [--db PATH]"
+
 func (e *env) sessions(ctx context.Context, argv []string) error {
+	if len(argv) > 0 && wantsHelp(argv[:1]) {
+		return e.helpText(sessionsUsage)
+	}
 	if len(argv) == 0 {
 		return usageError{fmt.Errorf("sessions: want list or show ID")}
 	}
@@ -21,10 +26,15 @@ func (e *env) sessions(ctx context.Context, argv []string) error {
 		fs := e.flagSet("sessions list", "sessions list [--db PATH] [--limit N]")
 		db := fs.String("db", "", "SQLite database file (overrides DATABASE_PATH)")
 		limit := fs.Int("limit", 50, "list at most N sessions, most recently updated first (0: all)")
-		if err := parseFlags(fs, argv[1:]); err != nil {
+		if err := e.parse(fs, argv[1:]); err != nil {
 			return err
 		}
-		_, store, _, err := e.open(ctx, *db)
+		_, store, err := e.openExisting(ctx, *db)
+		var none noDatabase
+		if errors.As(err, &none) {
+			fmt.Fprintf(e.stdout, "no sessions yet (no database at %s)\n", none.path)
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -49,14 +59,17 @@ func (e *env) sessions(ctx context.Context, argv []string) error {
 		fs := e.flagSet("sessions show", "sessions show ID [--tenant NAME] [--db PATH]")
 		db := fs.String("db", "", "SQLite database file (overrides DATABASE_PATH)")
 		tenant := fs.String("tenant", "", "the tenant whose session ID is shown (needed only when several tenants use ID)")
+		if wantsHelp(argv[1:]) {
+			return e.help(fs)
+		}
 		if len(argv) < 2 {
 			return usageError{fmt.Errorf("sessions show: want a session ID")}
 		}
 		id := argv[1]
-		if err := parseFlags(fs, argv[2:]); err != nil {
+		if err := e.parse(fs, argv[2:]); err != nil {
 			return err
 		}
-		_, store, _, err := e.open(ctx, *db)
+		_, store, err := e.openExisting(ctx, *db)
 		if err != nil {
 			return err
 		}
@@ -79,6 +92,7 @@ func (e *env) sessions(ctx context.Context, argv []string) error {
 			if s.Goal != "" {
 				fmt.Fprintf(w, "Goal:     %s\n", s.Goal)
 			}
+			fmt.Fprintf(w, "Tenant:   %s\n", s.Tenant)
 			fmt.Fprintf(w, "Mode:     %s\nCreated:  %s\nUpdated:  %s\nSteps:    %d\nBranches:", s.Mode,
 				s.CreatedAt.Local().Format(time.DateTime), s.UpdatedAt.Local().Format(time.DateTime), s.StepCount)
 			for _, b := range branches {
