@@ -7,7 +7,9 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -134,7 +136,7 @@ func TestGetWriteDeadline(t *testing.T) {
 		wrote <- err
 	})
 	srv := mcp.NewServer(&mcp.Implementation{Name: "deadlines", Version: "1"}, nil)
-	url, _, _ := start(t, New(srv, true, Options{Viewer: big, RequestTimeout: 300 * time.Millisecond}))
+	url, _, _ := start(t, New(only(srv), true, Options{Viewer: big, RequestTimeout: 300 * time.Millisecond}))
 
 	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
 	if err != nil {
@@ -186,7 +188,7 @@ func TestSessionIdleTimeout(t *testing.T) {
 		t.Fatal(text)
 	}
 	sessions := func() (n int) {
-		for range srv.Sessions() {
+		for range srv("").Sessions() {
 			n++
 		}
 		return n
@@ -231,5 +233,93 @@ func TestResourcesArePrivate(t *testing.T) {
 		if res.CacheScope != "private" {
 			t.Errorf("%s: cacheScope %q", uri, res.CacheScope)
 		}
+	}
+}
+
+// TestResourceUpdatesStayWithTheirTenant: alice and ops both subscribe to
+// thinkgraph://sessions/plan, each meaning a session "plan" of their own. A
+// change to one tenant's plan is announced to that tenant only. Each client
+// also subscribes to a marker session of its own, written after the other
+// tenant's plan: notifications reach a client in the order they are sent,
+// so a notification about the other tenant's plan would come before the
+// marker's.
+func TestResourceUpdatesStayWithTheirTenant(t *testing.T) {
+	tokens, aliceTok, opsTok := tenantsTokens(t)
+	srv, _ := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, false, Options{Tokens: tokens}))
+	type tenant struct {
+		name   string
+		cs     *mcp.ClientSession
+		mu     sync.Mutex
+		heard  []string
+		notify chan struct{}
+	}
+	ctx := context.Background()
+	join := func(name, token string) *tenant {
+		tn := &tenant{name: name, notify: make(chan struct{}, 16)}
+		cs, err := connectWith(t, url, token, &mcp.ClientOptions{
+			ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+				tn.mu.Lock()
+				tn.heard = append(tn.heard, strings.TrimPrefix(r.Params.URI, "thinkgraph://sessions/"))
+				tn.mu.Unlock()
+				select {
+				case tn.notify <- struct{}{}:
+				default: // until reads heard anyway
+				}
+			},
+		}, "2025-11-25") // resources/subscribe: subscribed once it returns
+		if err != nil {
+			t.Fatal(err)
+		}
+		tn.cs = cs
+		for _, id := range []string{"plan", name + "-marker"} {
+			if text, isErr := callText(t, cs, "think", map[string]any{"thought": name + "'s " + id, "session_id": id}); isErr {
+				t.Fatal(text)
+			}
+			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "thinkgraph://sessions/" + id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return tn
+	}
+	alice, ops := join("alice", aliceTok), join("ops", opsTok)
+	write := func(tn *tenant, id string) {
+		t.Helper()
+		if text, isErr := callText(t, tn.cs, "think", map[string]any{"thought": "more from " + tn.name, "session_id": id}); isErr {
+			t.Fatal(text)
+		}
+	}
+	// until waits for tn's notification about id and returns what tn heard.
+	until := func(tn *tenant, id string) []string {
+		t.Helper()
+		deadline := time.After(time.Minute) // a hang guard, not a timing assertion
+		for {
+			tn.mu.Lock()
+			heard := slices.Clone(tn.heard)
+			tn.mu.Unlock()
+			if slices.Contains(heard, id) {
+				return heard
+			}
+			select {
+			case <-tn.notify:
+			case <-deadline:
+				t.Fatalf("%s never heard of %s (heard %v)", tn.name, id, heard)
+			}
+		}
+	}
+	write(alice, "plan")
+	until(alice, "plan")
+	write(ops, "ops-marker")
+	if heard := until(ops, "ops-marker"); !slices.Equal(heard, []string{"ops-marker"}) {
+		t.Errorf("ops heard %v after alice's plan changed, want only its marker", heard)
+	}
+	write(ops, "plan")
+	until(ops, "plan")
+	write(alice, "alice-marker")
+	if heard := until(alice, "alice-marker"); !slices.Equal(heard, []string{"plan", "alice-marker"}) {
+		t.Errorf("alice heard %v after ops's plan changed, want her plan, then her marker", heard)
+	}
+	if heard := until(ops, "plan"); !slices.Equal(heard, []string{"ops-marker", "plan"}) {
+		t.Errorf("ops heard %v, want its marker, then its plan", heard)
 	}
 }

@@ -111,12 +111,21 @@ type Server struct {
 	inFlight atomic.Int64
 }
 
-// New returns an HTTP server for srv. loopback says whether it listens on a
-// loopback address only.
-func New(srv *mcp.Server, loopback bool, opts Options) *Server {
+// New returns an HTTP server for the MCP servers of serverFor, which gives
+// the server of a tenant's requests (the bearer token's tenant; "" without
+// tokens) and is called on every request. loopback says whether it listens
+// on a loopback address only.
+func New(serverFor func(tenant string) *mcp.Server, loopback bool, opts Options) *Server {
 	opts.defaults(loopback)
 	s := &Server{opts: opts}
-	var mcpHandler http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+	getServer := func(r *http.Request) *mcp.Server {
+		tenant := ""
+		if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+			tenant = ti.UserID
+		}
+		return serverFor(tenant)
+	}
+	var mcpHandler http.Handler = mcp.NewStreamableHTTPHandler(getServer,
 		&mcp.StreamableHTTPOptions{Logger: opts.Logger, MaxRequestBodyBytes: opts.MaxBodyBytes, Stateless: opts.Stateless,
 			SessionTimeout: max(opts.SessionIdleTimeout, 0)})
 	var metrics http.Handler = opts.Metrics

@@ -48,27 +48,40 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func connect(t *testing.T, url, token string) (*mcp.ClientSession, error) {
 	t.Helper()
+	return connectWith(t, url, token, nil, "")
+}
+
+// connectWith connects with client options, on protocol version ("": the
+// newest).
+func connectWith(t *testing.T, url, token string, opts *mcp.ClientOptions, version string) (*mcp.ClientSession, error) {
+	t.Helper()
 	hc := &http.Client{Transport: http.DefaultTransport}
 	if token != "" {
 		hc.Transport = bearer{token, http.DefaultTransport}
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, opts)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: hc, MaxRetries: -1},
+		&mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err == nil {
 		t.Cleanup(func() { cs.Close() })
 	}
 	return cs, err
 }
 
-func thinkgraphServer(t *testing.T) (*mcp.Server, *metrics.Registry) {
+// thinkgraphServer returns thinkgraph's MCP servers by tenant, on a fresh
+// database, and their metrics.
+func thinkgraphServer(t *testing.T) (func(tenant string) *mcp.Server, *metrics.Registry) {
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "h.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
 	reg := metrics.New()
-	return mcpserver.New(reasoning.New(store, reasoning.Config{}), mcpserver.Options{Metrics: reg}).MCP(), reg
+	return mcpserver.New(reasoning.New(store, reasoning.Config{}), mcpserver.Options{Metrics: reg}).ForTenant, reg
 }
+
+// only serves srv to every tenant.
+func only(srv *mcp.Server) func(string) *mcp.Server { return func(string) *mcp.Server { return srv } }
 
 func callText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (string, bool) {
 	t.Helper()
@@ -250,7 +263,7 @@ func TestGracefulShutdownFinishesInFlightCalls(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "finished"}}}, nil
 	})
-	url, cancel, done := start(t, New(srv, true, Options{}))
+	url, cancel, done := start(t, New(only(srv), true, Options{}))
 	cs, err := connect(t, url, "")
 	if err != nil {
 		t.Fatal(err)

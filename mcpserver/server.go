@@ -80,6 +80,9 @@ type Server struct {
 
 	tools     []*mcp.Tool        // as registered, in order
 	toolsetOf map[string]toolset // tool name -> its toolset
+
+	tenantsMu sync.Mutex
+	tenants   map[string]*Server // ForTenant's servers, by tenant
 }
 
 // New returns an MCP server with the tools of its toolsets and every
@@ -176,6 +179,34 @@ const instructions = `thinkgraph keeps a persisted reasoning graph per session. 
 
 // MCP returns the underlying SDK server, to run on a transport.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// ForTenant returns the SDK server for the connections of tenant (over
+// HTTP, the tenant of the bearer token; "" is the local tenant): s itself
+// for the local tenant, and for every other tenant a server of its own,
+// built on first use, on the same reasoning service, logger and metrics.
+// The SDK sends notifications/resources/updated to every connection of a
+// server subscribed to the URI, and a URI names a session id, which each
+// tenant uses for sessions of its own: with a server per tenant, a change
+// to one tenant's session reaches only that tenant's subscribers. Tenants
+// are those of the tokens file, so their number is bounded.
+func (s *Server) ForTenant(tenant string) *mcp.Server {
+	if tenant == "" || tenant == thinkgraph.LocalTenant {
+		return s.mcp
+	}
+	s.tenantsMu.Lock()
+	defer s.tenantsMu.Unlock()
+	t := s.tenants[tenant]
+	if t == nil {
+		opts := s.opts
+		opts.AfterHandshake = nil // called once, for the first client of s
+		t = New(s.svc, opts)
+		if s.tenants == nil {
+			s.tenants = map[string]*Server{}
+		}
+		s.tenants[tenant] = t
+	}
+	return t.mcp
+}
 
 // sessionRef resolves the session a call goes to: the caller's session_id,
 // or else the connection's own session.

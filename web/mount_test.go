@@ -39,7 +39,7 @@ func TestMountedBehindTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	mcp := mcpserver.New(svc, mcpserver.Options{})
-	h := httpserver.New(mcp.MCP(), true, httpserver.Options{Tokens: tokens, Viewer: New(svc, Options{NoAnalysis: true})}).Handler()
+	h := httpserver.New(mcp.ForTenant, true, httpserver.Options{Tokens: tokens, Viewer: New(svc, Options{NoAnalysis: true})}).Handler()
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	url := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
@@ -121,7 +121,7 @@ func TestEventsOutliveRequestTimeout(t *testing.T) {
 	svc := reasoning.New(store, reasoning.Config{})
 	think(t, svc, thinkgraph.LocalTenant, "slow-1", "first", 0.9)
 	mcp := mcpserver.New(svc, mcpserver.Options{})
-	h := httpserver.New(mcp.MCP(), true, httpserver.Options{RequestTimeout: 200 * time.Millisecond,
+	h := httpserver.New(mcp.ForTenant, true, httpserver.Options{RequestTimeout: 200 * time.Millisecond,
 		Viewer: New(svc, Options{NoAnalysis: true, Poll: 50 * time.Millisecond})}).Handler()
 	srv := httptest.NewServer(h)
 	defer srv.Close()

@@ -48,7 +48,7 @@ func TestTenantsApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := httpserver.New(mcpserver.New(svc, mcpserver.Options{}).MCP(), true,
+	h := httpserver.New(mcpserver.New(svc, mcpserver.Options{}).ForTenant, true,
 		httpserver.Options{Tokens: tokens, Viewer: New(svc, Options{NoAnalysis: true})}).Handler()
 	srv := httptest.NewServer(h)
 	// Closed after the clients (cleanups run last first).

@@ -317,7 +317,7 @@ func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserve
 	}
 	log.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", opts.Tokens != nil,
 		"db", dbPath, "version", buildVersion())
-	return httpserver.New(srv.MCP(), loopback, opts).Serve(ctx, ln)
+	return httpserver.New(srv.ForTenant, loopback, opts).Serve(ctx, ln)
 }
 
 // hiddenToolsets names the LLM-backed toolsets of the server (nil: all)

@@ -61,7 +61,7 @@ func (e *env) view(ctx context.Context, argv []string) error {
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintln(e.stdout, url)
 	log.Info("viewer", "url", url, "mcp", url+"mcp", "db", path, "tenant", *tenant)
-	err = httpserver.New(srv.MCP(), true, httpserver.Options{Logger: log, Ready: store.Ping, Viewer: viewer(svc, log, *tenant)}).Serve(ctx, ln)
+	err = httpserver.New(srv.ForTenant, true, httpserver.Options{Logger: log, Ready: store.Ping, Viewer: viewer(svc, log, *tenant)}).Serve(ctx, ln)
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}
