@@ -1,6 +1,9 @@
 package thinkgraph
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // ValidName reports whether s is 1 to max bytes of ASCII letters, digits and
 // the given symbols, starting with a letter or digit: the form of session,
@@ -21,4 +24,16 @@ func ValidName(s string, max int, symbols string) bool {
 		}
 	}
 	return true
+}
+
+// Count writes n and the noun in its number: "1 branch point", "2 branch
+// points", "0 thoughts". plural is the noun's plural ("" adds an s).
+func Count(n int, noun, plural string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if plural == "" {
+		plural = noun + "s"
+	}
+	return strconv.Itoa(n) + " " + plural
 }

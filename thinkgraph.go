@@ -24,8 +24,18 @@ const DefaultBranch = "main"
 // loopback HTTP.
 const LocalTenant = "local"
 
+// SessionKey is the store's own key of a session: what branches, thoughts,
+// links, vectors and invocations point to. Clients name a session by its ID,
+// which is unique only within its tenant (two tenants may both have a
+// session "s1" and never meet); a Tx finds a session by tenant and ID
+// (Tx.Session), and everything else by the session's Key.
+type SessionKey string
+
 // Session is one reasoning context.
 type Session struct {
+	// Key is the store's key of the session, set by Tx.CreateSession.
+	Key SessionKey
+	// ID is the session id clients use, unique within Tenant.
 	ID     string
 	Tenant string
 	// Goal is the session's stated goal (branch-thinking setGoal), "" if none.
@@ -52,8 +62,8 @@ type Session struct {
 
 // Branch is a named line of thought inside a session.
 type Branch struct {
-	SessionID string
-	ID        string
+	Session SessionKey
+	ID      string
 	// State is "active", "pruned", "merged" or "completed".
 	State    string
 	Priority float64
@@ -67,9 +77,9 @@ type Branch struct {
 
 // Thought is one step of reasoning: a node of the session graph.
 type Thought struct {
-	ID        string
-	SessionID string
-	BranchID  string
+	ID       string
+	Session  SessionKey
+	BranchID string
 	// ParentID is the thought this one follows (the graph edge), "" for a root.
 	ParentID string
 	// Step is the 1-based position of the thought in its session.
@@ -102,7 +112,7 @@ type Thought struct {
 // Link is a typed cross-reference between branches or thoughts.
 type Link struct {
 	ID          string
-	SessionID   string
+	Session     SessionKey
 	FromBranch  string
 	ToBranch    string
 	FromThought string
@@ -116,7 +126,10 @@ type Link struct {
 
 // Invocation is one call of an LLM provider (seed 002's fields).
 type Invocation struct {
-	ID               string
+	ID string
+	// Tenant and SessionID name the session the call was made for
+	// (SessionID "" if none).
+	Tenant           string
 	SessionID        string
 	ToolName         string
 	Input            json.RawMessage
@@ -138,7 +151,7 @@ type Invocation struct {
 // another model replaces it (a re-index after a model switch).
 type Vector struct {
 	ThoughtID string
-	SessionID string
+	Session   SessionKey
 	// Model names the embedder that computed Values; vectors of different
 	// models are not comparable.
 	Model string
@@ -152,12 +165,13 @@ type Vector struct {
 // SessionFilter selects sessions to list.
 type SessionFilter struct {
 	Tenant string // "" means every tenant
+	ID     string // "" means every id
 	Limit  int    // 0 means no limit
 }
 
 // ThoughtFilter selects thoughts of one session.
 type ThoughtFilter struct {
-	SessionID string
+	Session   SessionKey
 	BranchID  string // "" means every branch
 	ParentID  *string
 	AfterStep int // only thoughts with Step > AfterStep
@@ -170,6 +184,7 @@ type ThoughtFilter struct {
 
 // InvocationFilter selects invocations to list.
 type InvocationFilter struct {
+	Tenant    string // "" means every tenant
 	SessionID string // "" means every session
 	Limit     int
 }
@@ -177,11 +192,18 @@ type InvocationFilter struct {
 // Tx is one transaction on the store. Methods return an error wrapping
 // ErrNotFound when a row does not exist.
 type Tx interface {
-	Session(ctx context.Context, id string) (*Session, error)
-	// LockSession reads a session and holds it against concurrent writers
-	// (other processes or replicas) until the transaction ends.
-	LockSession(ctx context.Context, id string) (*Session, error)
+	// Session reads the session id of tenant.
+	Session(ctx context.Context, tenant, id string) (*Session, error)
+	// LockSession reads the session id of tenant and holds it against
+	// concurrent writers (other processes or replicas) until the
+	// transaction ends.
+	LockSession(ctx context.Context, tenant, id string) (*Session, error)
+	// CreateSession stores a new session under s.Key, or under a new key
+	// it sets when s.Key is empty; a session of the same tenant and ID (or
+	// key) is ErrConflict.
 	CreateSession(ctx context.Context, s *Session) error
+	// UpdateSession writes the session of s.Key (its Key, ID and Tenant
+	// stay as they are).
 	UpdateSession(ctx context.Context, s *Session) error
 	Sessions(ctx context.Context, f SessionFilter) ([]Session, error)
 
@@ -191,19 +213,19 @@ type Tx interface {
 	// written (the analyses' caches rely on it): a change to one is
 	// refused with an error, and nothing is written.
 	UpdateThought(ctx context.Context, t *Thought) error
-	Thought(ctx context.Context, sessionID, id string) (*Thought, error)
-	ThoughtByStep(ctx context.Context, sessionID string, step int) (*Thought, error)
+	Thought(ctx context.Context, session SessionKey, id string) (*Thought, error)
+	ThoughtByStep(ctx context.Context, session SessionKey, step int) (*Thought, error)
 	Thoughts(ctx context.Context, f ThoughtFilter) ([]Thought, error)
 	// Ancestors returns the path from the root to the thought id, inclusive.
-	Ancestors(ctx context.Context, sessionID, id string) ([]Thought, error)
+	Ancestors(ctx context.Context, session SessionKey, id string) ([]Thought, error)
 
-	Branch(ctx context.Context, sessionID, id string) (*Branch, error)
-	Branches(ctx context.Context, sessionID string) ([]Branch, error)
+	Branch(ctx context.Context, session SessionKey, id string) (*Branch, error)
+	Branches(ctx context.Context, session SessionKey) ([]Branch, error)
 	// PutBranch inserts or updates a branch.
 	PutBranch(ctx context.Context, b *Branch) error
 
 	AddLink(ctx context.Context, l *Link) error
-	Links(ctx context.Context, sessionID string) ([]Link, error)
+	Links(ctx context.Context, session SessionKey) ([]Link, error)
 
 	AddInvocation(ctx context.Context, inv *Invocation) error
 	Invocations(ctx context.Context, f InvocationFilter) ([]Invocation, error)
@@ -214,11 +236,11 @@ type Tx interface {
 	PutVectors(ctx context.Context, vs []Vector) error
 	// Vectors returns the vectors of the session's thoughts computed by
 	// model, in step order of their thoughts.
-	Vectors(ctx context.Context, sessionID, model string) ([]Vector, error)
+	Vectors(ctx context.Context, session SessionKey, model string) ([]Vector, error)
 	// MissingVectors returns, in step order, up to limit thoughts of the
 	// session (every one if limit <= 0) that have no vector of model: those
 	// whose embedding failed, and all of them after a model switch.
-	MissingVectors(ctx context.Context, sessionID, model string, limit int) ([]Thought, error)
+	MissingVectors(ctx context.Context, session SessionKey, model string, limit int) ([]Thought, error)
 }
 
 // Store persists the reasoning graph.

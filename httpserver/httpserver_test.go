@@ -124,26 +124,10 @@ func TestTokensAndTenantIsolation(t *testing.T) {
 	if text, isErr := callText(t, alice, "think", map[string]any{"thought": "alice's plan", "session_id": "plan"}); isErr {
 		t.Fatal(text)
 	}
-	// Bob can neither continue nor read alice's session: it does not exist for him.
-	for _, c := range []struct {
-		tool string
-		args map[string]any
-	}{
-		{"think", map[string]any{"thought": "bob was here", "session_id": "plan"}},
-		{"show_current_path", map[string]any{"session_id": "plan"}},
-		{"select_path", map[string]any{"session_id": "plan", "alternatives": []any{map[string]any{"thought": "x", "confidence": 0.5}}, "selected_index": 0}},
-		{"sequentialthinking", map[string]any{"session_id": "plan", "thought": "x", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": false}},
-		{"backtrack", map[string]any{"session_id": "plan"}},
-		{"get_unexplored_branches", map[string]any{"session_id": "plan"}},
-		{"clear_context", map[string]any{"session_id": "plan"}},
-	} {
-		text, isErr := callText(t, bob, c.tool, c.args)
-		if !isErr || !strings.Contains(text, `session "plan" not found`) {
-			t.Errorf("bob %s on alice's session: %v %s", c.tool, isErr, text)
-		}
-	}
-	if _, err := bob.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "thinkgraph://sessions/plan/context"}); err == nil {
-		t.Error("bob read alice's context")
+	// Session ids are per tenant: bob's "plan" is his own session
+	// (TestTenantsApart tries every tool, resource and viewer page).
+	if text, isErr := callText(t, bob, "think", map[string]any{"thought": "bob was here", "session_id": "plan"}); isErr || !strings.Contains(text, `"step":1`) {
+		t.Fatalf("bob's own plan: %v %s", isErr, text)
 	}
 	// Alice's session is untouched.
 	text, _ := callText(t, alice, "show_current_path", map[string]any{"session_id": "plan"})
@@ -159,8 +143,7 @@ func TestTokensAndTenantIsolation(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if !strings.Contains(string(body), `thinkgraph_tool_calls_total{tool="think",outcome="ok"} 1`) ||
-		!strings.Contains(string(body), `thinkgraph_tool_calls_total{tool="think",outcome="tool_error"} 1`) {
+	if !strings.Contains(string(body), `thinkgraph_tool_calls_total{tool="think",outcome="ok"} 2`) {
 		t.Fatalf("metrics:\n%s", body)
 	}
 }

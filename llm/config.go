@@ -91,6 +91,12 @@ type Config struct {
 	OpenAI    OpenAIConfig
 	Anthropic AnthropicConfig
 
+	// ModelAliases maps a model name a tool is asked for to the model
+	// requested from the provider: Lux MCP's aliases
+	// ([DefaultModelAliases]), with THINKGRAPH_MODEL_ALIASES's pairs added
+	// or replacing.
+	ModelAliases map[string]string
+
 	// MaxTokens is used when a request sets none and the API requires a
 	// limit (Anthropic, MCP sampling).
 	MaxTokens int
@@ -121,12 +127,13 @@ func DefaultConfig() Config {
 				Reflection: DefaultPipeReflection,
 			},
 		},
-		OpenAI:     OpenAIConfig{BaseURL: DefaultOpenAIBaseURL, Model: DefaultOpenAIModel},
-		Anthropic:  AnthropicConfig{BaseURL: DefaultAnthropicBaseURL, Model: DefaultAnthropicModel},
-		MaxTokens:  DefaultMaxTokens,
-		Timeout:    DefaultTimeout,
-		MaxRetries: DefaultMaxRetries,
-		RetryDelay: DefaultRetryDelay,
+		OpenAI:       OpenAIConfig{BaseURL: DefaultOpenAIBaseURL, Model: DefaultOpenAIModel},
+		Anthropic:    AnthropicConfig{BaseURL: DefaultAnthropicBaseURL, Model: DefaultAnthropicModel},
+		ModelAliases: DefaultModelAliases(),
+		MaxTokens:    DefaultMaxTokens,
+		Timeout:      DefaultTimeout,
+		MaxRetries:   DefaultMaxRetries,
+		RetryDelay:   DefaultRetryDelay,
 	}
 }
 
@@ -194,6 +201,14 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 			cfg.Provider = v
 		default:
 			errs = append(errs, fmt.Errorf("THINKGRAPH_LLM_PROVIDER: want one of openai, anthropic, langbase, sampling, got %q", v))
+		}
+	}
+
+	if v := get("THINKGRAPH_MODEL_ALIASES"); v != "" {
+		if over, err := ParseModelAliases(v); err != nil {
+			errs = append(errs, err)
+		} else {
+			cfg.ModelAliases = mergeAliases(cfg.ModelAliases, over)
 		}
 	}
 

@@ -114,3 +114,28 @@ func TestSecretNeverPrinted(t *testing.T) {
 		t.Error("value lost")
 	}
 }
+
+func TestModelAliases(t *testing.T) {
+	cfg, err := ConfigFromEnv(envOf(map[string]string{"THINKGRAPH_MODEL_ALIASES": " opus=claude-opus-4-1 , fast=gpt-4.1-nano"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		"opus": "claude-opus-4-1", "fast": "gpt-4.1-nano", // configured
+		"gpt4": "gpt-4", "GPT4": "gpt-4", "4": "gpt-4", "mini": "gpt-4o-mini", "4omini": "gpt-4o-mini", // Lux MCP's
+		"claude": "anthropic/claude-4-sonnet", "sonnet": "anthropic/claude-4-sonnet", "claude-3.5": "anthropic/claude-3.5-sonnet",
+		"claude-3.5-sonnet-20241022": "anthropic/claude-3.5-sonnet", "gemini-flash": "google/gemini-2.5-flash",
+		"gpt-4o-2024-08-06": "gpt-4o-2024-08-06", "meta-llama/llama-3-70b": "meta-llama/llama-3-70b", "": "", // not aliases
+	} {
+		if got := ResolveModel(cfg.ModelAliases, in); got != want {
+			t.Errorf("ResolveModel(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := ResolveModel(DefaultModelAliases(), "opus"); got != "anthropic/claude-4.1-opus" {
+		t.Errorf("default opus = %q", got)
+	}
+	_, err = ConfigFromEnv(envOf(map[string]string{"THINKGRAPH_MODEL_ALIASES": "opus"}))
+	if err == nil || !strings.Contains(err.Error(), "THINKGRAPH_MODEL_ALIASES: want comma-separated alias=model pairs") {
+		t.Fatalf("malformed: %v", err)
+	}
+}

@@ -12,18 +12,22 @@ import (
 
 // Error kinds, named as seed 002's error types.
 const (
-	KindUnavailable = "LangbaseUnavailable" // unreachable after retries
+	KindUnavailable = "LangbaseUnavailable" // Langbase unreachable after retries
 	KindAPI         = "ApiError"            // the API answered with an error
 	KindTimeout     = "Timeout"             // the request timed out
+	// KindProviderUnavailable is KindUnavailable for the providers other
+	// than Langbase, whose failure the seed's name would misreport.
+	KindProviderUnavailable = "ProviderUnavailable"
 )
 
 // ErrNoProvider is returned by [Select] and [ForReasoning] when no provider
 // is configured and MCP sampling is not available.
 var ErrNoProvider = errors.New("no LLM provider configured: set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server such as Ollama), ANTHROPIC_API_KEY or LANGBASE_API_KEY, or connect with an MCP client that supports sampling")
 
-// ErrorKind returns the seed-002 error type of err: "LangbaseUnavailable",
-// "ApiError" or "Timeout", or "" when err is none of them (for example a
-// cancelled call or a configuration error).
+// ErrorKind returns the seed-002 error type of err: "LangbaseUnavailable"
+// (or "ProviderUnavailable" for another provider than Langbase), "ApiError"
+// or "Timeout", or "" when err is none of them (for example a cancelled call
+// or a configuration error).
 func ErrorKind(err error) string {
 	var u *UnavailableError
 	var t *TimeoutError
@@ -32,7 +36,7 @@ func ErrorKind(err error) string {
 	case err == nil:
 		return ""
 	case errors.As(err, &u):
-		return KindUnavailable
+		return u.Kind()
 	case errors.As(err, &t):
 		return KindTimeout
 	case errors.As(err, &a):
@@ -106,8 +110,14 @@ func (e *UnavailableError) Error() string {
 	return fmt.Sprintf("%s unavailable after %d attempt%s: %v", e.Provider, e.Attempts, plural(e.Attempts), e.Err)
 }
 
-// Kind returns "LangbaseUnavailable", the seed's name for this error.
-func (e *UnavailableError) Kind() string { return KindUnavailable }
+// Kind returns "LangbaseUnavailable", the seed's name for this error, for
+// Langbase, and "ProviderUnavailable" for the other providers.
+func (e *UnavailableError) Kind() string {
+	if e.Provider == ProviderLangbase {
+		return KindUnavailable
+	}
+	return KindProviderUnavailable
+}
 
 func (e *UnavailableError) Unwrap() error { return e.Err }
 

@@ -12,7 +12,7 @@
 //	p, err := llm.ForReasoning(cfg, session.CreateMessage)
 //	p = llm.Recording(p, store, "reasoning.linear", sessionID)
 //	resp, err := p.Complete(llm.WithProgress(ctx, notify), llm.Request{...})
-//	if err != nil { kind := llm.ErrorKind(err) /* LangbaseUnavailable | ApiError | Timeout */ }
+//	if err != nil { kind := llm.ErrorKind(err) /* LangbaseUnavailable | ProviderUnavailable | ApiError | Timeout */ }
 package llm
 
 import (

@@ -84,6 +84,9 @@ func (r *recording) Complete(ctx context.Context, req Request) (Response, error)
 	if inv.Model == "" {
 		inv.Model = req.Model
 	}
+	if inv.Model == "" {
+		inv.Model = defaultModel(r.p) // a failed call asked for the default
+	}
 	if inv.PipeName == "" && r.p.Name() == ProviderLangbase {
 		inv.PipeName = req.Pipe
 		if inv.PipeName == "" {
@@ -111,18 +114,43 @@ func (r *recording) Complete(ctx context.Context, req Request) (Response, error)
 	return resp, err
 }
 
+// defaultModel returns the configured model of a (possibly wrapped)
+// OpenAI-compatible or Anthropic provider; "" for the others, whose model
+// the far side chooses (a Langbase pipe, a sampling client).
+func defaultModel(p Provider) string {
+	return unwrapped(p, func(p Provider) (string, bool) {
+		switch q := p.(type) {
+		case *OpenAI:
+			return q.model, true
+		case *Anthropic:
+			return q.model, true
+		}
+		return "", false
+	})
+}
+
 // defaultPipe returns the default pipe of a (possibly wrapped) Langbase
 // provider.
 func defaultPipe(p Provider) string {
+	return unwrapped(p, func(p Provider) (string, bool) {
+		if q, ok := p.(*Langbase); ok {
+			return q.pipe, true
+		}
+		return "", false
+	})
+}
+
+// unwrapped returns what get finds on p or on a provider p wraps.
+func unwrapped(p Provider, get func(Provider) (string, bool)) string {
 	for p != nil {
-		switch q := p.(type) {
-		case *Langbase:
-			return q.pipe
-		case interface{ Unwrap() Provider }:
-			p = q.Unwrap()
-		default:
+		if v, ok := get(p); ok {
+			return v
+		}
+		w, ok := p.(interface{ Unwrap() Provider })
+		if !ok {
 			return ""
 		}
+		p = w.Unwrap()
 	}
 	return ""
 }

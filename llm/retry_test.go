@@ -119,10 +119,10 @@ func TestRetryExhaustedKinds(t *testing.T) {
 	s := &scripted{errs: []error{&APIError{StatusCode: 500}, &APIError{StatusCode: 502}}}
 	_, err := WithRetry(s, RetryPolicy{MaxRetries: 1, sleep: fakeSleep(&waits)}).Complete(context.Background(), Request{})
 	var ue *UnavailableError
-	if !errors.As(err, &ue) || ue.Attempts != 2 || ErrorKind(err) != "LangbaseUnavailable" {
+	if !errors.As(err, &ue) || ue.Attempts != 2 || ErrorKind(err) != "ProviderUnavailable" {
 		t.Fatalf("err = %v", err)
 	}
-	if (&UnavailableError{}).Kind() != KindUnavailable || (&TimeoutError{}).Kind() != KindTimeout || (&APIError{}).Kind() != KindAPI {
+	if (&UnavailableError{Provider: ProviderLangbase}).Kind() != KindUnavailable || (&UnavailableError{Provider: ProviderOpenAI}).Kind() != KindProviderUnavailable || (&TimeoutError{}).Kind() != KindTimeout || (&APIError{}).Kind() != KindAPI {
 		t.Error("Kind methods")
 	}
 	if ErrorKind(nil) != "" || ErrorKind(errors.New("x")) != "" || ErrorKind(context.DeadlineExceeded) != KindTimeout {

@@ -33,6 +33,11 @@ func New(cfg Config, name string, sampler SamplingFunc) (Provider, error) {
 	default:
 		return nil, fmt.Errorf("unknown LLM provider %q: THINKGRAPH_LLM_PROVIDER must be one of openai, anthropic, langbase, sampling", name)
 	}
+	// Aliases name API models; a sampling client takes the name as a hint
+	// and a Langbase pipe chooses its own model.
+	if len(cfg.ModelAliases) > 0 && (name == ProviderOpenAI || name == ProviderAnthropic) {
+		p = withAliases{Provider: p, aliases: cfg.ModelAliases}
+	}
 	return WithRetry(p, cfg.retryPolicy()), nil
 }
 

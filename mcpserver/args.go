@@ -23,6 +23,12 @@ type args struct {
 // parseArgs decodes a tool call's arguments and rejects fields the tool does
 // not know, listing the ones it does.
 func parseArgs(raw json.RawMessage, known []string) (*args, error) {
+	return decodeArgs(raw, known, false)
+}
+
+// decodeArgs is parseArgs; with ignoreUnknown, fields the tool does not know
+// are dropped instead of refused.
+func decodeArgs(raw json.RawMessage, known []string, ignoreUnknown bool) (*args, error) {
 	a := &args{raw: map[string]json.RawMessage{}}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
@@ -34,6 +40,10 @@ func parseArgs(raw json.RawMessage, known []string) (*args, error) {
 	var unknown []string
 	for k := range a.raw {
 		if !slices.Contains(known, k) {
+			if ignoreUnknown {
+				delete(a.raw, k)
+				continue
+			}
 			unknown = append(unknown, k)
 		}
 	}
@@ -117,8 +127,12 @@ func (a *args) integer(name string) (*int, error) {
 	if err != nil || f == nil {
 		return nil, err
 	}
-	if *f != math.Trunc(*f) || math.Abs(*f) > 1<<31 {
+	if *f != math.Trunc(*f) {
 		return nil, thinkgraph.Invalid(name, "an integer", fmt.Sprint(*f), "'%s' must be a whole number, got %v", name, *f)
+	}
+	if *f > math.MaxInt32 || *f < math.MinInt32 {
+		return nil, thinkgraph.Invalid(name, "an integer from -2147483648 to 2147483647", fmt.Sprint(*f),
+			"'%s' must be a whole number from -2147483648 to 2147483647, got %v", name, *f)
 	}
 	n := int(*f)
 	return &n, nil

@@ -21,7 +21,7 @@ const branchDescription = `Multi-path reasoning on the session graph: named bran
 Send EITHER a thought (content, type, ...; returns thoughtId, branchId, the branch's state and, when on, an evaluation) OR a command {"command": {"type": ..., "data": {...}}} (its data fields are listed under command.data). Errors carry code, details {field, expected, received} and suggestions.`
 
 // commandData documents each command's data fields (command.data).
-const commandData = `The command's fields (they may also sit directly in command): list; focus {branchId}; history {branchId?}; evaluate {branchId?}; statistics; findContradictions {limit?}; detectCircular; findStrongestPaths {topK?=3}; findSimilar {query, limit?=5}; jumpToRelated {thoughtId, limit?=3} (moves focus to that thought's branch); semanticPath {fromThoughtId, toThoughtId, minSimilarity?}; setGoal {goal}; toggleAutoEval; configAutoEval {enabled?, thresholds?{excellent, good, moderate}, suggestPivotThreshold?}; compareProfiles; suggestMerges {minSimilarity?}; detectDrift {threshold?}; generateCounterfactuals {branchId?, count?=3}; detectKnowledgeGaps; synthesizeDialectical {branches?: [thesis, antithesis, ...]}; prune {threshold?} (marks weak branches "pruned", deletes nothing); export; import {data = the document returned by export; restored as a new session}; suggestTools; judge {thoughtId, otherThoughtId, verdict: contradiction|compatible|circular|not_circular, reason?} (answers a candidate of findContradictions or detectCircular; stored and counted by every analysis).`
+const commandData = `The command's fields (they may also sit directly in command): list; focus {branchId}; history {branchId?}; evaluate {branchId?}; statistics; findContradictions {limit?}; detectCircular; findStrongestPaths {topK?=3}; findSimilar {query, limit?=5}; jumpToRelated {thoughtId, limit?=3} (moves focus to that thought's branch); semanticPath {fromThoughtId, toThoughtId, minSimilarity?}; setGoal {goal}; toggleAutoEval; configAutoEval {enabled?, thresholds?{excellent, good, moderate}, suggestPivotThreshold?}; compareProfiles; suggestMerges {minSimilarity?}; detectDrift {threshold?}; generateCounterfactuals {branchId?, count?=3}; detectKnowledgeGaps; synthesizeDialectical {branches?: [thesis, antithesis, ...]}; prune {threshold?} (marks weak branches "pruned", deletes nothing); export; import {data = the document returned by export; restored as a new session, which a call without session_id then continues}; suggestTools; judge {thoughtId, otherThoughtId, verdict: contradiction|compatible|circular|not_circular, reason?} (answers a candidate of findContradictions or detectCircular).`
 
 // commandFields lists the data fields each command takes.
 var commandFields = map[string][]string{
@@ -63,7 +63,7 @@ func branchInputSchema() *jsonschema.Schema {
 			"branchId":       str("Thought form: the branch to add to (default: the active branch); a new id creates the branch."),
 			"confidence":     unit("Thought form: confidence 0..1."),
 			"keyPoints":      {Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: "Thought form: key points / concepts."},
-			"parentBranchId": str("Thought form: the parent of a new branch (default: the active branch)."),
+			"parentBranchId": str("Thought form: the branch a new branch forks from, at its latest thought (default: the session root)."),
 			"crossRefs": {Type: "array", Description: "Thought form: cross-references to other branches.", Items: &jsonschema.Schema{
 				Type: "object", Required: []string{"toBranch", "type"},
 				Properties: map[string]*jsonschema.Schema{
@@ -108,7 +108,14 @@ func (s *Server) addBranchThinkingTool() {
 					return nil, err
 				}
 				in.Session = ref
-				return bt.Command(ctx, *in)
+				out, err := bt.Command(ctx, *in)
+				if imp, ok := out.(*reasoning.ImportResult); ok && err == nil && !ref.Explicit {
+					// As Branch Thinking's import replaces the graph,
+					// the connection goes on with the imported session.
+					s.moveConnSession(req.Session, imp.SessionID)
+					imp.Message += " This connection's calls without session_id now go to it."
+				}
+				return out, err
 			}
 			in, err := parseBranchThought(a)
 			if err != nil {
@@ -118,6 +125,21 @@ func (s *Server) addBranchThinkingTool() {
 			return bt.AddThought(ctx, *in)
 		},
 	})
+}
+
+// branchIDArg reads a branch name. Given, it must not be blank, as in
+// Branch Thinking ("Branch ID cannot be empty"): an empty one is an error,
+// not the active branch.
+func branchIDArg(a *args, name string) (string, error) {
+	v, given, err := a.str(name)
+	if err != nil {
+		return "", err
+	}
+	if given && strings.TrimSpace(v) == "" {
+		return "", thinkgraph.Invalid(name, "a branch name", fmt.Sprintf("%q", v),
+			"'%s' cannot be empty: name a branch, or omit '%s' to use the active branch", name, name)
+	}
+	return v, nil
 }
 
 func parseBranchThought(a *args) (*reasoning.BranchThoughtInput, error) {
@@ -135,10 +157,10 @@ func parseBranchThought(a *args) (*reasoning.BranchThoughtInput, error) {
 	if in.Type, _, err = a.str("type"); err != nil {
 		return nil, err
 	}
-	if in.BranchID, _, err = a.str("branchId"); err != nil {
+	if in.BranchID, err = branchIDArg(a, "branchId"); err != nil {
 		return nil, err
 	}
-	if in.ParentBranchID, _, err = a.str("parentBranchId"); err != nil {
+	if in.ParentBranchID, err = branchIDArg(a, "parentBranchId"); err != nil {
 		return nil, err
 	}
 	if in.Confidence, err = a.number("confidence"); err != nil {
@@ -168,8 +190,13 @@ func parseBranchThought(a *args) (*reasoning.BranchThoughtInput, error) {
 		if c.Type, _, err = ra.str("type"); err != nil {
 			return nil, prefixed(prefix, err)
 		}
-		if c.Reason, _, err = ra.str("reason"); err != nil {
+		var given bool
+		if c.Reason, given, err = ra.str("reason"); err != nil {
 			return nil, prefixed(prefix, err)
+		} else if given && strings.TrimSpace(c.Reason) == "" {
+			// As in Branch Thinking: omit the reason rather than send an empty one.
+			return nil, thinkgraph.Invalid(prefix+".reason", "a non-empty reason, or no 'reason'", fmt.Sprintf("%q", c.Reason),
+				"'%s.reason' is empty: say why the branches relate, or omit 'reason'", prefix)
 		}
 		if c.Strength, err = ra.number("strength"); err != nil {
 			return nil, prefixed(prefix, err)
@@ -289,7 +316,7 @@ func parseCommand(a *args) (*reasoning.CommandInput, error) {
 		return nil, thinkgraph.Invalid(unknown[0], "one of: "+takes, unknown[0], "command %q does not take '%s'; it takes: %s", typ, unknown[0], takes)
 	}
 	d := &args{raw: merged}
-	if in.BranchID, _, err = d.str("branchId"); err != nil {
+	if in.BranchID, err = branchIDArg(d, "branchId"); err != nil {
 		return nil, err
 	}
 	if g, ok, err := d.str("goal"); err != nil {

@@ -260,7 +260,7 @@ func (s *Server) addGraphTools() {
 				total += len(u.Alternatives)
 				out.Unexplored = append(out.Unexplored, b)
 			}
-			out.Message = fmt.Sprintf("%d branch points with %d unexplored alternatives.", len(out.Unexplored), total)
+			out.Message = fmt.Sprintf("%s with %s.", thinkgraph.Count(len(out.Unexplored), "branch point", ""), thinkgraph.Count(total, "unexplored alternative", ""))
 			return out, nil
 		},
 	})

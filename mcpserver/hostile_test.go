@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/sqlstore/storetest"
 )
 
 // callRaw calls a tool with raw JSON arguments.
@@ -116,7 +117,7 @@ func TestHostileInputs(t *testing.T) {
 
 	// Nothing above touched the victim session beyond the two valid thoughts.
 	err = e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
-		ths, err := tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{SessionID: "victim"})
+		ths, err := tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{Session: storetest.LocalKey(t, tx, "victim")})
 		if len(ths) < 2 || len(ths) > 3 || ths[0].Content != "existing" {
 			t.Errorf("victim session: %d thoughts", len(ths))
 		}

@@ -284,7 +284,7 @@ func (s *Server) addLuxTools() {
 			Description: "Step-by-step reasoning written by a model and watched by guardrails. Thought 1 is the query; later thoughts carry your guidance (may be empty). " +
 				"Each call has the model write one thought from the query, the thoughts so far and the guidance, then measures it: similarity to the previous thought, " +
 				"semantic drift from the query, circular reasoning, contradictions with earlier thoughts, perplexity and top-k token entropy from the model's token " +
-				"log-probabilities (null with the reason when the provider gives none). Findings are interventions; status is intervention_needed while one is open. " +
+				"log-probabilities (null with the reason when the provider gives none). Findings are interventions; status is intervention_needed while one is open, conclusion_reached on the last thought. " +
 				"Revisions (is_revision, revises_thought) and branches (branch_from_thought, branch_id) are stored in the session graph." + luxProviderNote,
 			InputSchema: &jsonschema.Schema{Type: "object", Required: []string{"thought", "thought_number", "total_thoughts", "next_thought_needed"},
 				Properties: map[string]*jsonschema.Schema{

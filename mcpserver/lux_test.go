@@ -16,6 +16,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/sqlstore/storetest"
 )
 
 // fakeOpenAI speaks OpenAI's POST /v1/chat/completions: each request gets
@@ -134,7 +135,7 @@ func sessionThoughts(t *testing.T, e *testEnv, sid string) []thinkgraph.Thought 
 	var out []thinkgraph.Thought
 	err := e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
 		var err error
-		out, err = tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{SessionID: sid})
+		out, err = tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{Session: storetest.LocalKey(t, tx, sid)})
 		return err
 	})
 	if err != nil {
@@ -197,7 +198,7 @@ func TestConferErrors(t *testing.T) {
 		{map[string]any{"message": "hi", "temperature": -0.1}, "temperature"},
 		{map[string]any{"message": ""}, "message"},
 		{map[string]any{"message": "hi", "max_tokens": 0}, "max_tokens"},
-		{map[string]any{"message": "hi", "session_id": "no-such-session"}, "session_id"},
+		{map[string]any{"message": "hi", "session_id": "no such session!"}, "session_id"},
 	} {
 		out, text := mustFail(t, cs, "confer", c.args)
 		if d, _ := out["details"].(map[string]any); d == nil || d["field"] != c.field {
@@ -237,7 +238,7 @@ func TestPlannerWithBranchEndsWithSummary(t *testing.T) {
 	if md["step_history_length"] != 1.0 || len(md["branches"].([]any)) != 0 || md["is_step_revision"] != false || md["branch_id"] != nil {
 		t.Fatal(md)
 	}
-	if fake.request(0)["model"] != "o3-pro" {
+	if fake.request(0)["model"] != "o3-pro-2025-06-10" { // Lux MCP's alias
 		t.Fatal(fake.request(0))
 	}
 	out = mustCall(t, cs, "planner", map[string]any{"step": "", "step_number": 2, "total_steps": 4, "next_step_required": true, "continuation_id": sid})
@@ -283,7 +284,7 @@ func TestPlannerWithBranchEndsWithSummary(t *testing.T) {
 		t.Fatalf("branch in graph %+v", ths[3:])
 	}
 	err := e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
-		b, err := tx.Branch(context.Background(), sid, "ot")
+		b, err := tx.Branch(context.Background(), storetest.LocalKey(t, tx, sid), "ot")
 		if err == nil && (b.ForkThoughtID != ths[1].ID || b.ParentBranchID != "main") {
 			t.Errorf("branch %+v", b)
 		}
@@ -321,8 +322,7 @@ func TestPlannerErrors(t *testing.T) {
 	check(base("step_number", 0), "step_number")
 	check(base("temperature", 3), "temperature")
 	check(base("step_number", 2), "step_number") // no plan yet
-	check(base("continuation_id", "nope"), "continuation_id")
-	check(base("session_id", "nope"), "session_id")
+	check(base("session_id", "not an id!"), "session_id")
 	delete(base(), "total_steps")
 	check(map[string]any{"step": "x", "step_number": 1, "next_step_required": true}, "total_steps")
 	out := mustCall(t, cs, "planner", base())
@@ -379,7 +379,7 @@ func TestTracedReasoningGuardrails(t *testing.T) {
 		t.Fatal(out)
 	}
 	req := fake.request(0)
-	if req["logprobs"] != true || req["top_logprobs"] != 5.0 || req["model"] != "o3-pro" || req["temperature"] != 0.2 {
+	if req["logprobs"] != true || req["top_logprobs"] != 5.0 || req["model"] != "o3-pro-2025-06-10" || req["temperature"] != 0.2 {
 		t.Fatalf("request %v", req)
 	}
 	m := out["metrics"].(map[string]any)
@@ -446,7 +446,7 @@ func TestTracedReasoningGuardrails(t *testing.T) {
 		t.Fatal(out)
 	}
 	if iv, _ := out["intervention"].(map[string]any); iv == nil || iv["intervention_type"] != "HighPerplexity" || iv["severity"] != "Medium" ||
-		out["status"] != "intervention_needed" || out["reasoning_complete"] != false {
+		out["status"] != "conclusion_reached" || out["reasoning_complete"] != true {
 		t.Fatalf("perplexity: %v", out)
 	}
 	om := out["overall_metrics"].(map[string]any)
@@ -491,7 +491,7 @@ func TestTracedReasoningRevisionBranchAndErrors(t *testing.T) {
 	n := fake.count()
 	check(map[string]any{"thought": "q", "thought_number": 0, "total_thoughts": 3, "next_thought_needed": true}, "thought_number")
 	check(map[string]any{"thought": "q", "thought_number": 1, "total_thoughts": 3, "next_thought_needed": true, "temperature": 2.5}, "temperature")
-	check(map[string]any{"thought": "q", "thought_number": 2, "total_thoughts": 3, "next_thought_needed": true, "continuation_id": "unknown-id"}, "continuation_id")
+	check(map[string]any{"thought": "q", "thought_number": 2, "total_thoughts": 3, "next_thought_needed": true, "continuation_id": "unknown-id"}, "thought_number")
 	check(map[string]any{"thought": "", "thought_number": 2, "total_thoughts": 3, "next_thought_needed": true, "is_revision": true, "revises_thought": 9, "session_id": sid}, "revises_thought")
 	check(map[string]any{"thought": "", "thought_number": 2, "total_thoughts": 3, "next_thought_needed": true, "is_revision": true, "session_id": sid}, "revises_thought")
 	check(map[string]any{"thought": "q", "thought_number": 1, "total_thoughts": 3, "next_thought_needed": true, "guardrails": map[string]any{"semantic_drift_treshold": 0.2}}, "guardrails")
@@ -556,7 +556,7 @@ func TestBiasedReasoningCorrectsBias(t *testing.T) {
 	if out["step_type"] != "Reasoning" || out["step_number"] != 2.0 || out["model_used"] != "o3-pro-2025" || out["next_action"] != "BiasCheck" {
 		t.Fatal(out)
 	}
-	if fake.request(0)["model"] != "o3-pro" {
+	if fake.request(0)["model"] != "o3-pro-2025-06-10" { // Lux MCP's alias
 		t.Fatal(fake.request(0))
 	}
 
@@ -692,7 +692,7 @@ func TestBiasedReasoningErrors(t *testing.T) {
 		{map[string]any{}, "query"},
 		{map[string]any{"query": "q", "max_analysis_rounds": 0}, "max_analysis_rounds"},
 		{map[string]any{"query": "q", "new_session": true, "session_id": "abc"}, "new_session"},
-		{map[string]any{"query": "q", "session_id": "no-such"}, "session_id"},
+		{map[string]any{"query": "q", "session_id": "no such!"}, "session_id"},
 	} {
 		out, text := mustFail(t, cs, "biased_reasoning", c.args)
 		if d, _ := out["details"].(map[string]any); d == nil || d["field"] != c.field {

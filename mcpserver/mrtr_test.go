@@ -188,9 +188,9 @@ func TestSamplingMultiRoundTripAbandoned(t *testing.T) {
 	e := newTestEnv(t)
 	e.srv.suspended.ttl = 50 * time.Millisecond
 	cs, _ := e.modernSampler(true, func(int, *mcp.CreateMessageWithToolsParams) string { return "unused" })
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning_linear", Arguments: map[string]any{"content": "left alone", "session_id": "gone"}})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning_linear", Arguments: map[string]any{"content": "left alone", "session_id": "not an id!"}})
 	if err != nil || !res.IsError || res.NeedsInput() {
-		t.Fatalf("unknown session: want a tool error before any model call, got %+v %v", res, err)
+		t.Fatalf("malformed session id: want a tool error before any model call, got %+v %v", res, err)
 	}
 	mustCall(t, cs, "think", map[string]any{"thought": "start", "session_id": "gone"})
 	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "reasoning_linear", Arguments: map[string]any{"content": "left alone", "session_id": "gone"}})

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/thinkgraph/thinkgraph"
@@ -71,20 +72,32 @@ func quoteBlock(s string) string {
 	return "<<<\n" + strings.TrimSpace(s) + "\n>>>"
 }
 
+// invalidPromptArg is the JSON-RPC invalid-params error (-32602) of a
+// prompt argument.
+func invalidPromptArg(req *mcp.GetPromptRequest, format string, a ...any) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("prompt %s: ", req.Params.Name) + fmt.Sprintf(format, a...)}
+}
+
 func required(req *mcp.GetPromptRequest, name string) (string, error) {
 	v := strings.TrimSpace(req.Params.Arguments[name])
 	if v == "" {
-		return "", fmt.Errorf("prompt %s: argument %q is required", req.Params.Name, name)
+		return "", invalidPromptArg(req, "argument %q is required", name)
 	}
 	return v, nil
 }
 
-func intArg(args map[string]string, name string, def, lo, hi int) int {
-	n, err := strconv.Atoi(strings.TrimSpace(args[name]))
-	if err != nil {
-		return def
+// intArg reads an optional whole-number argument, def when absent, held to
+// lo..hi.
+func intArg(req *mcp.GetPromptRequest, name string, def, lo, hi int) (int, error) {
+	v := strings.TrimSpace(req.Params.Arguments[name])
+	if v == "" {
+		return def, nil
 	}
-	return max(lo, min(hi, n))
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, invalidPromptArg(req, "argument %q must be a whole number from %d to %d, got %q", name, lo, hi, clip(v, 40))
+	}
+	return max(lo, min(hi, n)), nil
 }
 
 func userPrompt(desc, text string, extra ...mcp.Content) *mcp.GetPromptResult {
@@ -100,7 +113,10 @@ func (s *Server) promptStepByStep(_ context.Context, req *mcp.GetPromptRequest) 
 	if err != nil {
 		return nil, err
 	}
-	steps := intArg(req.Params.Arguments, "steps", 5, 1, 50)
+	steps, err := intArg(req, "steps", 5, 1, 50)
+	if err != nil {
+		return nil, err
+	}
 	return userPrompt("Think step by step with think", fmt.Sprintf(`Solve this problem by reasoning one step at a time, recording every step with thinkgraph's tools.
 
 Problem:
@@ -118,7 +134,10 @@ func (s *Server) promptAlternatives(_ context.Context, req *mcp.GetPromptRequest
 	if err != nil {
 		return nil, err
 	}
-	n := intArg(req.Params.Arguments, "alternatives", 3, 2, 5)
+	n, err := intArg(req, "alternatives", 3, 2, 5)
+	if err != nil {
+		return nil, err
+	}
 	return userPrompt("Explore alternatives: branch, evaluate, backtrack", fmt.Sprintf(`Explore this problem by branching where you are unsure, instead of committing to the first idea.
 
 Problem:
@@ -175,7 +194,7 @@ func (s *Server) promptReview(ctx context.Context, req *mcp.GetPromptRequest) (*
 	g, err := s.renderLoader().Load(ctx, ref, true)
 	if err != nil {
 		if te := thinkgraph.AsError(err); te.Code == thinkgraph.CodeSessionNotFound || te.Code == thinkgraph.CodeValidation {
-			return nil, fmt.Errorf("prompt review-reasoning: session %q not found", id)
+			return nil, invalidPromptArg(req, "session %q not found", id)
 		}
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/sqlstore/storetest"
 )
 
 // fakeLangbase speaks Langbase's /v1/pipes/run: each request gets the next
@@ -115,7 +116,7 @@ func TestReasoningLinearThroughLangbase(t *testing.T) {
 	}
 	// Both inputs and both answers are in the graph; the answer is a child of its input, written by the model.
 	err := e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
-		ths, err := tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{SessionID: sid})
+		ths, err := tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{Session: storetest.LocalKey(t, tx, sid)})
 		if err != nil {
 			return err
 		}
@@ -147,13 +148,8 @@ func TestReasoningLinearErrors(t *testing.T) {
 	if text != "Error: Validation failed: content - Content cannot be empty" {
 		t.Fatalf("empty content: %q", text)
 	}
-	_, text = mustFail(t, cs, "reasoning_linear", map[string]any{"content": "x", "session_id": "nope"})
-	if !strings.Contains(text, `session "nope" not found`) {
-		t.Fatal(text)
-	}
-	out, text := mustFail(t, cs, "reasoning_linear", map[string]any{"content": "keep me", "session_id": "kept"})
-	_ = out
-	if !strings.Contains(text, `session "kept" not found`) {
+	out, text := mustFail(t, cs, "reasoning_linear", map[string]any{"content": "x", "session_id": "not an id!"})
+	if d, _ := out["details"].(map[string]any); d["field"] != "session_id" || len(fake.requests) != 0 {
 		t.Fatal(text)
 	}
 	// Provider failure after retries: ApiError with the cause; the input is stored.
@@ -165,10 +161,14 @@ func TestReasoningLinearErrors(t *testing.T) {
 	if strings.Contains(text, "lb-secret-key") {
 		t.Fatal("key leaked")
 	}
+	// The input is stored, off the current path: the failed call did not
+	// move the session.
+	if ths := sessionThoughts(t, e, "kept"); len(ths) != 2 || ths[1].Content != "keep me" {
+		t.Fatalf("input not stored: %+v", ths)
+	}
 	path := mustCall(t, cs, "show_current_path", map[string]any{"session_id": "kept"})
-	nodes := path["path"].([]any)
-	if nodes[len(nodes)-1].(map[string]any)["thought"] != "keep me" {
-		t.Fatalf("input not stored: %v", path)
+	if nodes := path["path"].([]any); nodes[len(nodes)-1].(map[string]any)["thought"] != "start" {
+		t.Fatalf("the failed call moved the session: %v", path)
 	}
 	if invs := invocations(t, e, "kept"); len(invs) != 1 || invs[0].Success || invs[0].Error == "" {
 		t.Fatalf("failed invocation row: %+v", invs)
@@ -252,14 +252,14 @@ func TestReasoningTreeDivergentReflection(t *testing.T) {
 	}
 	// The improved thoughts are revisions, each of the one before.
 	err := e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
-		final, err := tx.Thought(context.Background(), sid, ref["final_thought_id"].(string))
+		final, err := tx.Thought(context.Background(), storetest.LocalKey(t, tx, sid), ref["final_thought_id"].(string))
 		if err != nil {
 			return err
 		}
 		if final.RevisesID != its[0].(map[string]any)["thought_id"] {
 			t.Errorf("final revises %s", final.RevisesID)
 		}
-		bs, err := tx.Branches(context.Background(), sid)
+		bs, err := tx.Branches(context.Background(), storetest.LocalKey(t, tx, sid))
 		if len(bs) != 4 { // main + 3 tree branches
 			t.Errorf("%d branches", len(bs))
 		}

@@ -36,6 +36,8 @@ var sessionViews = []struct {
 		"The session as a report: goal, branches, every thought with its confidence, cross-references, contradictions and circular reasoning found, and branch evaluations."},
 	{"mermaid", "session-mermaid", "Session graph (Mermaid)", "text/vnd.mermaid",
 		"The thought graph as a Mermaid flowchart: branches as subgraphs, the current path in thick edges, contradictions in red, cross-references labelled."},
+	{"svg", "session-svg", "Session graph (SVG)", "image/svg+xml",
+		"The thought graph drawn as the viewer draws it (what the graph app shows): branches as columns, confidence as colour, contradictions marked."},
 	{"json", "session-json", "Session export (JSON)", "application/json",
 		"The lossless, versioned exchange document of the session (what branch-thinking's export returns and its import reads)."},
 	{"context", "session-context", "Think log of a session", "text/plain",
@@ -205,7 +207,7 @@ func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) 
 		return text("application/json", buf.String()), nil
 	}
 	progress := s.progressReporter(ctx, req.Session, req.Params.GetProgressToken(), 2)
-	analyze := view == "markdown"
+	analyze := view == "markdown" || view == "svg"
 	g, err := s.renderLoader().Load(ctx, ref, analyze)
 	if err != nil {
 		return nil, notFound(err)
@@ -218,6 +220,8 @@ func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) 
 		mime, err = "text/markdown", render.Markdown(&buf, g)
 	case "mermaid":
 		mime, err = "text/vnd.mermaid", render.Mermaid(&buf, g)
+	case "svg":
+		mime, err = "image/svg+xml", render.SVG(&buf, g)
 	default:
 		mime, err = "application/json", writeOverview(&buf, g)
 	}

@@ -24,7 +24,7 @@ type sequentialOutput struct {
 	BranchID             string   `json:"branchId,omitempty"`
 }
 
-const sequentialDescription = `Reason through a problem in numbered thoughts that can be revised and branched: for multi-step problems, plans and analyses whose scope may change on the way. Send one thought per call and set nextThoughtNeeded to false when done; raise or lower totalThoughts as you go, revise an earlier thought (isRevision, revisesThought) or branch from one (branchFromThought, branchId). Every thought is stored in the session, which can be continued later. Returns the thought number, the total, the branches and the length of the history.`
+const sequentialDescription = `Reason through a problem in numbered thoughts that can be revised and branched, for multi-step problems whose scope may change. Send one thought per call, nextThoughtNeeded false when done; adjust totalThoughts as you go; revise (isRevision, revisesThought) or branch (branchFromThought, branchId); a thought without branchId continues the main line. Returns the thought number, total, branches and history length. Differs from the original: history and branches belong to a persisted session (session_id), not the process; the response adds thought, session_id, node_id, branchId; branchId is 1-64 letters, digits, spaces or . _ : @ / -; a thought is at most 10,000 characters; errors name the field.`
 
 func (s *Server) addSequentialTool() {
 	intProp := func(desc string) *jsonschema.Schema {
@@ -54,15 +54,19 @@ func (s *Server) addSequentialTool() {
 			Annotations: &mcp.ToolAnnotations{Title: "Sequential thinking", ReadOnlyHint: false, IdempotentHint: false,
 				DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)},
 		},
-		output: sequentialOutput{},
+		output:        sequentialOutput{},
+		ignoreUnknown: true,
 		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
 			ref, err := s.sessionRef(req, a)
 			if err != nil {
 				return nil, err
 			}
 			in := reasoning.SequentialInput{Session: ref}
-			if in.Thought, _, err = a.str("thought"); err != nil {
+			var given bool
+			if in.Thought, given, err = a.str("thought"); err != nil {
 				return nil, err
+			} else if !given {
+				return nil, thinkgraph.Invalid("thought", "a string", "none", "'thought' is required: this step of thinking, as a string")
 			}
 			next, err := requiredBool(a, "nextThoughtNeeded")
 			if err != nil {

@@ -88,6 +88,7 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	s.mcp.AddReceivingMiddleware(s.filterTools)
 	s.addToolsets()
 	s.addResources()
+	s.addApp()
 	s.addPrompts()
 	return s
 }
@@ -147,6 +148,17 @@ func (s *Server) connSession(ss *mcp.ServerSession) string {
 	return id
 }
 
+// moveConnSession makes id the session of an MCP connection that has one
+// (branch-thinking's import on the connection's own session, which in
+// Branch Thinking replaces the graph the connection works on).
+func (s *Server) moveConnSession(ss *mcp.ServerSession, id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.conns[ss]; ok && ss != nil {
+		s.conns[ss] = id
+	}
+}
+
 // toolDef describes a tool: its MCP definition, the Go type of its output
 // (for the output schema), and how errors are rendered.
 type toolDef struct {
@@ -157,8 +169,11 @@ type toolDef struct {
 	errorStatus string
 	// llm marks a tool that may call a language model: for a client on a
 	// multi round-trip protocol its calls can be suspended (mrtr.go).
-	llm    bool
-	handle func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error)
+	llm bool
+	// ignoreUnknown drops argument fields the tool does not know instead
+	// of refusing them (as the server a tool is a drop-in for does).
+	ignoreUnknown bool
+	handle        func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error)
 }
 
 // addTool registers a tool whose arguments are decoded by args (so numbers
@@ -175,6 +190,13 @@ func (s *Server) addTool(d toolDef) {
 		d.tool = &t
 	} else {
 		deriveOutputSchema(&d)
+	}
+	if a := d.tool.Annotations; a != nil && !a.ReadOnlyHint && d.tool.Meta == nil {
+		// A tool that writes to a session shows the graph in hosts with
+		// MCP Apps.
+		t := *d.tool
+		t.Meta = graphAppMeta
+		d.tool = &t
 	}
 	if seed, ok := seedToolNames[d.tool.Name]; ok && s.opts.SeedToolNames {
 		t := *d.tool
@@ -213,7 +235,7 @@ func (s *Server) runTool(ctx context.Context, req *mcp.CallToolRequest, d toolDe
 	name := d.tool.Name
 	start := time.Now()
 	out, err := func() (any, error) {
-		a, err := parseArgs(req.Params.Arguments, known)
+		a, err := decodeArgs(req.Params.Arguments, known, d.ignoreUnknown)
 		if err != nil {
 			return nil, err
 		}

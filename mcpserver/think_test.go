@@ -10,6 +10,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/sqlstore/storetest"
 )
 
 func TestThinkCountsStepsPerConnectionSession(t *testing.T) {
@@ -81,21 +82,21 @@ func TestThinkConfidenceStatus(t *testing.T) {
 	// The graph: low is the root and a branch point, high its child, edge the current node.
 	sess := low["session_id"].(string)
 	err := e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
-		s, err := tx.Session(context.Background(), sess)
+		s, err := tx.Session(context.Background(), thinkgraph.LocalTenant, sess)
 		if err != nil {
 			return err
 		}
 		if s.CurrentThoughtID != edge["current_node_id"] {
 			t.Errorf("current node %s, want %v", s.CurrentThoughtID, edge["current_node_id"])
 		}
-		th, err := tx.Thought(context.Background(), sess, high["current_node_id"].(string))
+		th, err := tx.Thought(context.Background(), s.Key, high["current_node_id"].(string))
 		if err != nil {
 			return err
 		}
 		if th.ParentID != low["current_node_id"] || th.BranchPoint {
 			t.Errorf("high thought: parent %s branch point %v", th.ParentID, th.BranchPoint)
 		}
-		root, err := tx.Thought(context.Background(), sess, low["current_node_id"].(string))
+		root, err := tx.Thought(context.Background(), s.Key, low["current_node_id"].(string))
 		if err != nil {
 			return err
 		}
@@ -197,7 +198,7 @@ func TestThinkContextWindowSlidesAndClears(t *testing.T) {
 	}
 	// Clearing deleted nothing.
 	err = e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
-		ths, err := tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{SessionID: "win"})
+		ths, err := tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{Session: storetest.LocalKey(t, tx, "win")})
 		if len(ths) != 6 {
 			t.Errorf("%d thoughts stored, want 6", len(ths))
 		}

@@ -112,6 +112,7 @@ func (s *Server) addToolsets() {
 			s.toolsetOf[t.Name] = ts
 		}
 	}
+	s.addAppTools()
 }
 
 // modelAvailable reports whether the tools of an llm toolset can run for a
@@ -123,10 +124,14 @@ func (s *Server) modelAvailable(ts toolset, ss *mcp.ServerSession) bool {
 }
 
 // ListedTools returns the tools the server lists to a client that declared
-// sampling or not, in registration order.
+// sampling or not, in registration order; tools for apps only (graph_view)
+// are not among them.
 func (s *Server) ListedTools(clientSampling bool) []*mcp.Tool {
 	var out []*mcp.Tool
 	for _, t := range s.tools {
+		if appOnly(t) {
+			continue
+		}
 		if ts := s.toolsetOf[t.Name]; !ts.llm || s.svc.ModelAvailable(ts.name == "reasoning", clientSampling) {
 			out = append(out, t)
 		}
@@ -180,6 +185,12 @@ func (s *Server) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 			available := map[string]bool{}
 			tools := []*mcp.Tool{}
 			for _, t := range lr.Tools {
+				if appOnly(t) {
+					if clientShowsApps(ss) {
+						tools = append(tools, t)
+					}
+					continue
+				}
 				ts := s.toolsetOf[t.Name]
 				if !containsToolset(allowed, ts.name) {
 					continue
@@ -226,7 +237,7 @@ func callName(req mcp.Request) string {
 }
 
 // ContextCost returns what a listed tool costs a model's context: the bytes
-// of its name, description and input schema (compact JSON). The output
+// of its name, description, input schema and _meta (compact JSON). The output
 // schema is apart: clients use it to check results, and few send it to the
 // model.
 func ContextCost(t *mcp.Tool) int {
@@ -234,7 +245,13 @@ func ContextCost(t *mcp.Tool) int {
 	if err != nil {
 		in = nil
 	}
-	return len(t.Name) + len(t.Description) + len(in)
+	meta := 0
+	if len(t.Meta) > 0 {
+		if b, err := json.Marshal(t.Meta); err == nil {
+			meta = len(b)
+		}
+	}
+	return len(t.Name) + len(t.Description) + len(in) + meta
 }
 
 // EstimatedTokens estimates the tokens of n bytes of English text and JSON

@@ -84,9 +84,10 @@ var Dialect = sqlstore.Dialect{
 	Name:       "postgres",
 	Numbered:   true,
 	LockSuffix: " FOR UPDATE",
-	// Holds the session's id, existing or not, so that concurrent first
-	// calls to a new session create it once and then take turns on it.
-	LockSessionSQL: fmt.Sprintf(`SELECT pg_advisory_xact_lock(%d, hashtext(CAST(current_schema() AS text) || '/' || CAST(? AS text)))`, lockSession),
+	// Holds the session's tenant and id, existing or not, so that
+	// concurrent first calls to a new session create it once and then take
+	// turns on it.
+	LockSessionSQL: fmt.Sprintf(`SELECT pg_advisory_xact_lock(%d, hashtext(CAST(current_schema() AS text) || '/' || CAST(? AS text) || '/' || CAST(? AS text)))`, lockSession),
 	Retryable:      retryable,
 	Conflict:       func(err error) bool { return sqlState(err) == codeUniqueViolation },
 	Unavailable:    unavailable,

@@ -151,7 +151,7 @@ func TestTwoReplicasOneSession(t *testing.T) {
 	b := open(t, schema, postgres.Options{MaxConns: 4})
 	ctx := t.Context()
 	err := a.Update(ctx, func(tx thinkgraph.Tx) error {
-		return tx.CreateSession(ctx, &thinkgraph.Session{ID: "s1", Tenant: "local", ActiveBranch: "main"})
+		return tx.CreateSession(ctx, &thinkgraph.Session{Key: "s1", ID: "s1", Tenant: "local", ActiveBranch: "main"})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -167,12 +167,12 @@ func TestTwoReplicasOneSession(t *testing.T) {
 		wg.Go(func() {
 			for i := range perWorker {
 				err := store.Update(ctx, func(tx thinkgraph.Tx) error {
-					sess, err := tx.LockSession(ctx, "s1")
+					sess, err := tx.LockSession(ctx, "local", "s1")
 					if err != nil {
 						return err
 					}
 					sess.StepCount++
-					th := &thinkgraph.Thought{ID: fmt.Sprintf("w%d-%d", w, i), SessionID: "s1", BranchID: "main",
+					th := &thinkgraph.Thought{ID: fmt.Sprintf("w%d-%d", w, i), Session: sess.Key, BranchID: "main",
 						ParentID: sess.CurrentThoughtID, Step: sess.StepCount, Content: "x", Author: "client"}
 					if err := tx.AddThought(ctx, th); err != nil {
 						return err
@@ -193,11 +193,11 @@ func TestTwoReplicasOneSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = b.View(ctx, func(tx thinkgraph.Tx) error {
-		sess, err := tx.Session(ctx, "s1")
+		sess, err := tx.Session(ctx, "local", "s1")
 		if err != nil {
 			return err
 		}
-		path, err := tx.Ancestors(ctx, "s1", sess.CurrentThoughtID)
+		path, err := tx.Ancestors(ctx, sess.Key, sess.CurrentThoughtID)
 		if err != nil {
 			return err
 		}
@@ -219,7 +219,7 @@ func TestLockTimeoutRetried(t *testing.T) {
 	s := open(t, schema, postgres.Options{LockTimeout: 50 * time.Millisecond})
 	ctx := t.Context()
 	err := s.Update(ctx, func(tx thinkgraph.Tx) error {
-		return tx.CreateSession(ctx, &thinkgraph.Session{ID: "s1", Tenant: "local", ActiveBranch: "main"})
+		return tx.CreateSession(ctx, &thinkgraph.Session{Key: "s1", ID: "s1", Tenant: "local", ActiveBranch: "main"})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +228,7 @@ func TestLockTimeoutRetried(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- s.Update(ctx, func(tx thinkgraph.Tx) error {
-			if _, err := tx.LockSession(ctx, "s1"); err != nil {
+			if _, err := tx.LockSession(ctx, "local", "s1"); err != nil {
 				return err
 			}
 			close(locked)
@@ -247,7 +247,7 @@ func TestLockTimeoutRetried(t *testing.T) {
 		if attempts == 2 {
 			close(retried)
 		}
-		sess, err := tx.LockSession(ctx, "s1")
+		sess, err := tx.LockSession(ctx, "local", "s1")
 		if err != nil {
 			return err
 		}
@@ -277,4 +277,22 @@ func TestIsURL(t *testing.T) {
 			t.Errorf("IsURL(%q) = %v, want %v", s, got, want)
 		}
 	}
+}
+
+// TestUpgradeKeepsSessions opens a database written by a server before
+// session ids were per tenant.
+func TestUpgradeKeepsSessions(t *testing.T) {
+	schema := newSchema(t)
+	conn, err := admin(t).Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`CREATE SCHEMA ` + pgx.Identifier{schema}.Sanitize(), `SET search_path TO ` + pgx.Identifier{schema}.Sanitize()} {
+		if _, err := conn.ExecContext(t.Context(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	storetest.CreateLegacy(t, conn, "migrations")
+	conn.Close()
+	storetest.CheckUpgraded(t, open(t, schema, postgres.Options{}))
 }

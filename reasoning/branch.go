@@ -139,14 +139,8 @@ func (in *BranchThoughtInput) validate(maxLen int) error {
 			return err
 		}
 	}
-	if len(in.KeyPoints) > MaxKeyPoints {
-		return thinkgraph.Invalid("keyPoints", fmt.Sprintf("at most %d key points", MaxKeyPoints), fmt.Sprint(len(in.KeyPoints)),
-			"'keyPoints' has %d entries; at most %d are allowed", len(in.KeyPoints), MaxKeyPoints)
-	}
-	for i, k := range in.KeyPoints {
-		if err := validateContent(fmt.Sprintf("keyPoints[%d]", i), k, 500); err != nil {
-			return err
-		}
+	if err := validateKeyPoints("keyPoints", in.KeyPoints); err != nil {
+		return err
 	}
 	if len(in.CrossRefs) > MaxCrossRefs {
 		return thinkgraph.Invalid("crossRefs", fmt.Sprintf("at most %d cross-references", MaxCrossRefs), fmt.Sprint(len(in.CrossRefs)),
@@ -160,20 +154,49 @@ func (in *BranchThoughtInput) validate(maxLen int) error {
 		if err := ValidateBranchID(f+".toBranch", c.ToBranch); err != nil {
 			return err
 		}
-		if !slices.Contains(CrossRefTypes, c.Type) {
-			return thinkgraph.Invalid(f+".type", "one of: "+strings.Join(CrossRefTypes, ", "), clip(c.Type, 40),
-				"'%s.type' must be one of %s", f, strings.Join(CrossRefTypes, ", "))
-		}
-		if len([]rune(c.Reason)) > 2000 {
-			return thinkgraph.Invalid(f+".reason", "at most 2000 characters", fmt.Sprintf("%d characters", len([]rune(c.Reason))), "'%s.reason' is too long", f)
-		}
-		if c.Strength != nil {
-			if err := ValidateConfidence(f+".strength", c.Strength); err != nil {
-				return err
-			}
+		if err := validateLink(f, c.Type, c.Reason, c.Strength); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// maxKeyPointLength and maxLinkReasonLength bound a key point and the
+// reason of a cross-reference, in characters.
+const (
+	maxKeyPointLength   = 500
+	maxLinkReasonLength = 2000
+)
+
+// validateKeyPoints checks the key points of a thought (field names them):
+// at most MaxKeyPoints texts of at most maxKeyPointLength characters.
+func validateKeyPoints(field string, kps []string) error {
+	if len(kps) > MaxKeyPoints {
+		return thinkgraph.Invalid(field, fmt.Sprintf("at most %d key points", MaxKeyPoints), fmt.Sprint(len(kps)),
+			"'%s' has %d entries; at most %d are allowed", field, len(kps), MaxKeyPoints)
+	}
+	for i, k := range kps {
+		if err := validateContent(fmt.Sprintf("%s[%d]", field, i), k, maxKeyPointLength); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateLink checks a cross-reference (f names it): its type one of
+// CrossRefTypes, its reason none or a text of at most maxLinkReasonLength
+// characters, its strength, if given, from 0 to 1.
+func validateLink(f, typ, reason string, strength *float64) error {
+	if !slices.Contains(CrossRefTypes, typ) {
+		return thinkgraph.Invalid(f+".type", "one of: "+strings.Join(CrossRefTypes, ", "), clip(typ, 40),
+			"'%s.type' must be one of %s", f, strings.Join(CrossRefTypes, ", "))
+	}
+	if reason != "" {
+		if err := validateContent(f+".reason", reason, maxLinkReasonLength); err != nil {
+			return err
+		}
+	}
+	return ValidateConfidence(f+".strength", strength)
 }
 
 // OverlapWarning says that an added thought fits another branch clearly
@@ -218,8 +241,8 @@ type BranchThoughtResult struct {
 }
 
 // branchNotFound is a BranchNotFoundError listing the session's branches.
-func branchNotFound(ctx context.Context, tx thinkgraph.Tx, sessionID, field, id string) error {
-	bs, err := tx.Branches(ctx, sessionID)
+func branchNotFound(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, field, id string) error {
+	bs, err := tx.Branches(ctx, sess.Key)
 	if err != nil {
 		return err
 	}
@@ -233,35 +256,37 @@ func branchNotFound(ctx context.Context, tx thinkgraph.Tx, sessionID, field, id 
 	}
 	return &thinkgraph.Error{
 		Code: thinkgraph.CodeBranchNotFound, Field: field, Expected: "one of: " + strings.Join(ids, ", "), Received: clip(id, 64),
-		Message:     fmt.Sprintf("'%s': branch %q does not exist in session %q", field, clip(id, 64), sessionID),
+		Message:     fmt.Sprintf("'%s': branch %q does not exist in session %q", field, clip(id, 64), sess.ID),
 		Suggestions: sugg,
 	}
 }
 
 // branchOf loads a branch named by a caller's field.
-func branchOf(ctx context.Context, tx thinkgraph.Tx, sessionID, field, id string) (*thinkgraph.Branch, error) {
-	b, err := tx.Branch(ctx, sessionID, id)
+func branchOf(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, field, id string) (*thinkgraph.Branch, error) {
+	b, err := tx.Branch(ctx, sess.Key, id)
 	if errors.Is(err, thinkgraph.ErrNotFound) {
-		return nil, branchNotFound(ctx, tx, sessionID, field, id)
+		return nil, branchNotFound(ctx, tx, sess, field, id)
 	}
 	return b, err
 }
 
-// branchDeps returns the dependency edges between branches: a branch
-// depends on its parent branch and on the branches it builds upon.
-func branchDeps(bs []thinkgraph.Branch, links []thinkgraph.Link) map[string][]string {
-	deps := map[string][]string{}
+// branchDeps returns the two dependency graphs between branches, each of
+// which must stay acyclic: a branch's parent, and the branches it builds
+// upon. They are apart, as in Branch Thinking: a parent building upon its
+// child branch (main summing up what a child found) closes no loop.
+func branchDeps(bs []thinkgraph.Branch, links []thinkgraph.Link) (parents, buildsUpon map[string][]string) {
+	parents, buildsUpon = map[string][]string{}, map[string][]string{}
 	for _, b := range bs {
 		if b.ParentBranchID != "" {
-			deps[b.ID] = append(deps[b.ID], b.ParentBranchID)
+			parents[b.ID] = append(parents[b.ID], b.ParentBranchID)
 		}
 	}
 	for _, l := range links {
 		if l.Type == "builds_upon" && l.FromBranch != "" && l.ToBranch != "" && l.FromBranch != l.ToBranch {
-			deps[l.FromBranch] = append(deps[l.FromBranch], l.ToBranch)
+			buildsUpon[l.FromBranch] = append(buildsUpon[l.FromBranch], l.ToBranch)
 		}
 	}
-	return deps
+	return parents, buildsUpon
 }
 
 // depPath returns a dependency path from → … → to, or nil.
@@ -301,9 +326,9 @@ func circular(field, received string, cycle []string, format string, args ...any
 }
 
 // AddThought adds a branch-thinking thought: to in.BranchID (default: the
-// active branch), creating that branch when it does not exist (parent
-// in.ParentBranchID or the active branch, forking from the parent's latest
-// thought). The thought follows the latest thought of its branch; its
+// active branch), creating that branch when it does not exist: with
+// in.ParentBranchID it forks from that branch's latest thought, without it
+// from the session's root thought (see rootThought). The thought follows the latest thought of its branch; its
 // cross-references become links from it to the latest thought of each
 // target branch; its branch becomes active.
 func (bt *BranchThinking) AddThought(ctx context.Context, in BranchThoughtInput) (*BranchThoughtResult, error) {
@@ -340,11 +365,11 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 	if target == "" {
 		target = thinkgraph.DefaultBranch
 	}
-	branches, err := tx.Branches(ctx, sess.ID)
+	branches, err := tx.Branches(ctx, sess.Key)
 	if err != nil {
 		return err
 	}
-	links, err := tx.Links(ctx, sess.ID)
+	links, err := tx.Links(ctx, sess.Key)
 	if err != nil {
 		return err
 	}
@@ -355,33 +380,31 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 	b := byID[target]
 	if in.ParentBranchID != "" {
 		if _, ok := byID[in.ParentBranchID]; !ok {
-			return branchNotFound(ctx, tx, sess.ID, "parentBranchId", in.ParentBranchID)
+			return branchNotFound(ctx, tx, sess, "parentBranchId", in.ParentBranchID)
 		}
 		if in.ParentBranchID == target {
 			return circular("parentBranchId", in.ParentBranchID, []string{target, target}, "branch %q cannot be its own parent", target)
 		}
 	}
 	for i, c := range in.CrossRefs {
+		// A cross-reference to the thought's own branch is allowed, as
+		// in Branch Thinking (a thought relating to earlier ones).
 		if _, ok := byID[c.ToBranch]; !ok {
-			return branchNotFound(ctx, tx, sess.ID, fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch)
-		}
-		if c.ToBranch == target {
-			return circular(fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch, []string{target, target}, "a thought of branch %q cannot cross-reference its own branch", target)
+			return branchNotFound(ctx, tx, sess, fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch)
 		}
 	}
-	// The dependency graph between branches must stay acyclic.
-	deps := branchDeps(branches, links)
+	// The parent tree and the builds_upon graph must each stay acyclic.
+	parents, deps := branchDeps(branches, links)
 	var parentChanged bool
 	if in.ParentBranchID != "" && (b == nil || b.ParentBranchID != in.ParentBranchID) {
-		if p := depPath(deps, in.ParentBranchID, target); b != nil && p != nil {
+		if p := depPath(parents, in.ParentBranchID, target); b != nil && p != nil {
 			return circular("parentBranchId", in.ParentBranchID, append([]string{target}, p...),
-				"making %q the parent of %q would close a dependency loop", in.ParentBranchID, target)
+				"making %q the parent of %q would close a loop of parent branches", in.ParentBranchID, target)
 		}
-		deps[target] = append(deps[target], in.ParentBranchID)
 		parentChanged = b != nil
 	}
 	for i, c := range in.CrossRefs {
-		if c.Type != "builds_upon" {
+		if c.Type != "builds_upon" || c.ToBranch == target {
 			continue
 		}
 		if p := depPath(deps, c.ToBranch, target); p != nil {
@@ -397,16 +420,22 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 		Author:      "client", Tool: "branch-thinking",
 	}
 	if b == nil {
-		parent := in.ParentBranchID
-		if parent == "" && target != thinkgraph.DefaultBranch {
-			parent = sess.ActiveBranch
-			if _, ok := byID[parent]; !ok || parent == target {
-				parent = ""
+		b = &thinkgraph.Branch{Session: sess.Key, ID: target, State: "active", Priority: 1, ParentBranchID: in.ParentBranchID, CreatedAt: now, UpdatedAt: now}
+		if parent := in.ParentBranchID; parent == "" {
+			// No parent branch named: the branch is an alternative from the
+			// start, so it forks from the session's root thought, never from
+			// whatever was written last on another branch.
+			if target != thinkgraph.DefaultBranch {
+				root, err := rootThought(ctx, tx, sess.Key)
+				if err != nil {
+					return err
+				}
+				if root != nil {
+					b.ParentBranchID, b.ForkThoughtID = root.BranchID, root.ID
+				}
 			}
-		}
-		b = &thinkgraph.Branch{SessionID: sess.ID, ID: target, State: "active", Priority: 1, ParentBranchID: parent, CreatedAt: now, UpdatedAt: now}
-		if parent != "" {
-			last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: parent, Last: 1})
+		} else {
+			last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: parent, Last: 1})
 			if err != nil {
 				return err
 			}
@@ -423,7 +452,7 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 		}
 		branches = append(branches, *b)
 	} else {
-		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: target, Last: 1})
+		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: target, Last: 1})
 		if err != nil {
 			return err
 		}
@@ -478,17 +507,22 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 		return err
 	}
 	for _, c := range in.CrossRefs {
-		l := &thinkgraph.Link{ID: NewID(), SessionID: sess.ID, FromBranch: target, ToBranch: c.ToBranch, FromThought: th.ID,
+		l := &thinkgraph.Link{ID: NewID(), Session: sess.Key, FromBranch: target, ToBranch: c.ToBranch, FromThought: th.ID,
 			Type: c.Type, Reason: c.Reason, CreatedAt: now, Strength: 0.5}
 		if c.Strength != nil {
 			l.Strength = *c.Strength
 		}
-		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: c.ToBranch, Last: 1})
+		// The branch's latest thought before this one (a reference to
+		// the thought's own branch points at its predecessor there).
+		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: c.ToBranch, Last: 2})
 		if err != nil {
 			return err
 		}
-		if len(last) > 0 {
-			l.ToThought = last[0].ID
+		for i := len(last) - 1; i >= 0; i-- {
+			if last[i].ID != th.ID {
+				l.ToThought = last[i].ID
+				break
+			}
 		}
 		if err := tx.AddLink(ctx, l); err != nil {
 			return err
@@ -502,7 +536,7 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 		st.absorb(d)
 		if evalReady && slices.ContainsFunc(in.CrossRefs, func(c CrossRef) bool { return c.Type == LinkContradictory }) {
 			// The declared contradiction counts in this evaluation too.
-			if err := st.loadStated(ctx, tx, sess.ID); err != nil {
+			if err := st.loadStated(ctx, tx, sess.Key); err != nil {
 				return err
 			}
 			if err := st.ensureTracker(ctx, bt, tx, sess, target); err != nil {
@@ -528,7 +562,7 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 	if bs := st.branches[target]; s.sem != nil && vec != nil && bs != nil && st.current {
 		n = bs.n
 	} else {
-		all, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: target})
+		all, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: target})
 		if err != nil {
 			return err
 		}
@@ -540,4 +574,18 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 		CreatedBranch: res.CreatedBranch, CrossRefs: res.CrossRefs, Evaluation: res.Evaluation, OverlapWarning: res.OverlapWarning, Note: res.Note,
 	}
 	return nil
+}
+
+// rootThought is where a new branch without a parent branch starts: the
+// first root thought of the main branch (the session's root, the thought
+// every line of reasoning shares), or nil when main has no thought yet; the
+// branch's first thought is then a root of its own, beside main under the
+// session's goal.
+func rootThought(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey) (*thinkgraph.Thought, error) {
+	none := ""
+	first, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: session, BranchID: thinkgraph.DefaultBranch, ParentID: &none})
+	if err != nil || len(first) == 0 {
+		return nil, err
+	}
+	return &first[0], nil
 }

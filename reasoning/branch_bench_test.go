@@ -291,7 +291,11 @@ func BenchmarkBranchThinkingDocs(b *testing.B) {
 		ctx := context.Background()
 		loop(b, func(int) {
 			err := bt.svc.store.View(ctx, func(tx thinkgraph.Tx) error {
-				docs, _, err := bt.svc.Docs(ctx, tx, ref.ID)
+				sess, err := tx.Session(ctx, ref.tenant(), ref.ID)
+				if err != nil {
+					return err
+				}
+				docs, _, err := bt.svc.Docs(ctx, tx, sess.Key)
 				if len(docs) < n {
 					b.Fatal(len(docs))
 				}

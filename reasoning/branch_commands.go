@@ -168,7 +168,7 @@ func (bt *BranchThinking) docs(ctx context.Context, tx thinkgraph.Tx, sess *thin
 	if err := st.sync(ctx, bt, tx, sess, autoEvalOf(sess)); err != nil {
 		return nil, nil, err
 	}
-	return bt.svc.Docs(ctx, tx, sess.ID)
+	return bt.svc.Docs(ctx, tx, sess.Key)
 }
 
 // BranchSummary is one branch in list.
@@ -253,14 +253,14 @@ func activeOf(sess *thinkgraph.Session) string {
 // branchesAndThoughts lists a session's branches (main first even in a
 // session not stored yet) and thoughts.
 func branchesAndThoughts(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session) ([]thinkgraph.Branch, []thinkgraph.Thought, error) {
-	bs, err := tx.Branches(ctx, sess.ID)
+	bs, err := tx.Branches(ctx, sess.Key)
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(bs) == 0 {
-		bs = []thinkgraph.Branch{{SessionID: sess.ID, ID: thinkgraph.DefaultBranch, State: "active", Priority: 1}}
+		bs = []thinkgraph.Branch{{Session: sess.Key, ID: thinkgraph.DefaultBranch, State: "active", Priority: 1}}
 	}
-	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID})
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key})
 	return bs, ths, err
 }
 
@@ -280,16 +280,25 @@ type FocusResult struct {
 	Message          string               `json:"message"`
 }
 
-// RelatedThought is a thought with its cosine to a reference.
+// RelatedThought is a thought with its cosine to a reference, in Branch
+// Thinking's shape ({thoughtId, content, branchId, similarity, type} and,
+// for jumpToRelated, relationship) with the thought's step added.
 type RelatedThought struct {
-	Thought    semantic.ThoughtRef `json:"thought"`
-	Similarity float64             `json:"similarity"`
+	ThoughtID  string  `json:"thoughtId"`
+	Content    string  `json:"content"`
+	BranchID   string  `json:"branchId"`
+	Similarity float64 `json:"similarity"`
+	Type       string  `json:"type"`
+	// Relationship is the thought's branch seen from the reference's:
+	// same-branch, child-branch, parent-branch or cross-branch.
+	Relationship string `json:"relationship,omitempty"`
+	Step         int    `json:"step"`
 }
 
 // moveFocus makes branch active, its latest thought (or its fork thought)
 // current.
 func (bt *BranchThinking) moveFocus(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, b *thinkgraph.Branch, res *FocusResult) error {
-	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: b.ID})
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: b.ID})
 	if err != nil {
 		return err
 	}
@@ -318,14 +327,14 @@ func (bt *BranchThinking) focus(ctx context.Context, in CommandInput) (*FocusRes
 	}
 	res := &FocusResult{Header: Header{Command: "focus"}}
 	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
-		b, err := branchOf(ctx, tx, sess.ID, "branchId", in.BranchID)
+		b, err := branchOf(ctx, tx, sess, "branchId", in.BranchID)
 		if err != nil {
 			return err
 		}
 		if err := bt.moveFocus(ctx, tx, sess, b, res); err != nil {
 			return err
 		}
-		res.Message = fmt.Sprintf("Focused on branch %q (%d thoughts); new thoughts without branchId go there.", b.ID, res.NumThoughts)
+		res.Message = fmt.Sprintf("Focused on branch %q (%s); new thoughts without branchId go there.", b.ID, thinkgraph.Count(res.NumThoughts, "thought", ""))
 		if b.State != "active" {
 			res.Message += fmt.Sprintf(" The branch is %s; adding a thought makes it active again.", b.State)
 		}
@@ -393,22 +402,22 @@ func (bt *BranchThinking) history(ctx context.Context, in CommandInput) (*Histor
 		if id == "" {
 			id = activeOf(sess)
 		}
-		b, err := tx.Branch(ctx, sess.ID, id)
+		b, err := tx.Branch(ctx, sess.Key, id)
 		if errors.Is(err, thinkgraph.ErrNotFound) {
 			if id == thinkgraph.DefaultBranch && sess.StepCount == 0 {
 				b, err = &thinkgraph.Branch{ID: id, State: "active", Priority: 1}, nil
 			} else {
-				return branchNotFound(ctx, tx, sess.ID, "branchId", id)
+				return branchNotFound(ctx, tx, sess, "branchId", id)
 			}
 		}
 		if err != nil {
 			return err
 		}
-		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: id})
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: id})
 		if err != nil {
 			return err
 		}
-		links, err := tx.Links(ctx, sess.ID)
+		links, err := tx.Links(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -464,7 +473,7 @@ func (bt *BranchThinking) evaluate(ctx context.Context, in CommandInput) (*Evalu
 		id := in.BranchID
 		if id == "" {
 			id = activeOf(sess)
-		} else if _, err := branchOf(ctx, tx, sess.ID, "branchId", id); err != nil {
+		} else if _, err := branchOf(ctx, tx, sess, "branchId", id); err != nil {
 			return err
 		}
 		ev, err := bt.branchEvaluation(ctx, tx, sess, st, id)
@@ -513,7 +522,7 @@ func (bt *BranchThinking) statistics(ctx context.Context, in CommandInput) (*Sta
 		if err != nil {
 			return err
 		}
-		links, err := tx.Links(ctx, sess.ID)
+		links, err := tx.Links(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -606,7 +615,7 @@ func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInpu
 func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
 	res := &ContradictionsResult{Header: Header{Command: "findContradictions"}}
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		rep, search, err := st.contradictions(ctx, bt, tx, sess.ID)
+		rep, search, err := st.contradictions(ctx, bt, tx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -618,7 +627,7 @@ func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in Command
 		if limit := in.Limit; limit != nil && *limit > 0 && len(res.Contradictions) > *limit {
 			res.Contradictions = res.Contradictions[:*limit]
 		}
-		links, err := tx.Links(ctx, sess.ID)
+		links, err := tx.Links(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -629,7 +638,8 @@ func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in Command
 		}
 		res.Candidates = st.topCandidates(maxCandidates)
 		res.Method = fmt.Sprintf("each thought is compared with its %d nearest thoughts of cosine ≥ %.1f (any branch); the lexical contradiction decider "+
-			"judges each pair (negation of the same content, WordNet antonyms, differing numbers); a stated verdict (a contradictory cross-reference, "+
+			"judges each pair (negation, antonyms, comparatives, quantifiers, numbers with units and comparators, requirement, order in time; "+
+			"hedges, different subjects, times and conditions are not contradictions); a stated verdict (a contradictory cross-reference, "+
 			"or a judge answer) overrides it and counts whatever the pair's similarity; candidates are undecided pairs with opposite negation "+
 			"(cosine ≥ %.1f) or close wording (cosine ≥ %.1f), at most %d", contradictionNeighbors, contradictionOverlap, candidatePolarity, candidateSimilar, maxCandidates)
 		return nil
@@ -725,6 +735,8 @@ type SimilarResult struct {
 	Header
 	Query   string           `json:"query"`
 	Results []RelatedThought `json:"results"`
+	// TotalFound is len(Results), as Branch Thinking reports it.
+	TotalFound int `json:"totalFound"`
 }
 
 func (bt *BranchThinking) embedQuery(ctx context.Context, text string) (semantic.Vector, error) {
@@ -745,7 +757,8 @@ func refsOf(docs []semantic.Doc, byID map[string]int, hits []semantic.Hit) []Rel
 	out := make([]RelatedThought, 0, len(hits))
 	for _, h := range hits {
 		if i, ok := byID[h.ID]; ok {
-			out = append(out, RelatedThought{Thought: semantic.Ref(docs[i]), Similarity: round3(h.Similarity)})
+			d := docs[i]
+			out = append(out, RelatedThought{ThoughtID: d.ID, Content: d.Content, BranchID: d.Branch, Similarity: round3(h.Similarity), Type: d.Type, Step: d.Step})
 		}
 	}
 	return out
@@ -766,12 +779,30 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 	res := &SimilarResult{Header: Header{Command: "findSimilar"}, Query: in.Query}
 	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		res.SessionID = sess.ID
-		return bt.svc.docsView(ctx, tx, sess.ID, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
-			hits, err := idx.TopKCentred(q, limit, nil)
+		return bt.svc.docsView(ctx, tx, sess.Key, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+			lex, offline := bt.svc.sem.cfg.Embedder.(*semantic.Lexical)
+			k := limit
+			if offline {
+				k = max(limit, semantic.RerankPool)
+			}
+			hits, err := idx.TopKCentred(q, k, nil)
 			if err != nil {
 				return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
 			}
+			if offline {
+				// The offline embedder's vectors miss much of what a
+				// paraphrase shares with its thought: re-rank the best
+				// candidates by how well their words align with the query's.
+				hits = semantic.Rerank(lex.Lexicon(), in.Query, hits, func(h semantic.Hit) string {
+					if i, ok := byID[h.ID]; ok {
+						return docs[i].Content
+					}
+					return ""
+				})
+				hits = hits[:min(limit, len(hits))]
+			}
 			res.Results = refsOf(docs, byID, hits)
+			res.TotalFound = len(res.Results)
 			return nil
 		})
 	})
@@ -813,7 +844,7 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 	err = bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		var d semantic.Doc
 		var related []RelatedThought
-		err := bt.svc.docsView(ctx, tx, sess.ID, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+		err := bt.svc.docsView(ctx, tx, sess.Key, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
 			i, ok := byID[in.ThoughtID]
 			if !ok {
 				return thoughtNotFound("thoughtId", in.ThoughtID, sess.ID)
@@ -829,16 +860,19 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 		if err != nil {
 			return err
 		}
-		b, err := branchOf(ctx, tx, sess.ID, "thoughtId", d.Branch)
+		b, err := branchOf(ctx, tx, sess, "thoughtId", d.Branch)
 		if err != nil {
 			return err
 		}
 		if err := bt.moveFocus(ctx, tx, sess, b, res); err != nil {
 			return err
 		}
+		if err := setRelationships(ctx, tx, sess.Key, d.Branch, related); err != nil {
+			return err
+		}
 		ref := semantic.Ref(d)
 		res.From, res.Related = &ref, related
-		res.Message = fmt.Sprintf("Focused on branch %q, the branch of thought %s; %d related thoughts.", b.ID, d.ID, len(related))
+		res.Message = fmt.Sprintf("Found %s; focused on branch %q, the branch of thought %s.", thinkgraph.Count(len(related), "related thought", ""), b.ID, d.ID)
 		return nil
 	})
 	if err != nil {
@@ -1020,8 +1054,8 @@ type MergesResult struct {
 }
 
 // activeDocs drops the thoughts of pruned (and merged) branches.
-func activeDocs(ctx context.Context, tx thinkgraph.Tx, sessionID string, docs []semantic.Doc) ([]semantic.Doc, error) {
-	bs, err := tx.Branches(ctx, sessionID)
+func activeDocs(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, docs []semantic.Doc) ([]semantic.Doc, error) {
+	bs, err := tx.Branches(ctx, session)
 	if err != nil {
 		return nil, err
 	}
@@ -1057,7 +1091,7 @@ func (bt *BranchThinking) suggestMerges(ctx context.Context, in CommandInput) (*
 		if err != nil {
 			return err
 		}
-		if docs, err = activeDocs(ctx, tx, sess.ID, docs); err != nil {
+		if docs, err = activeDocs(ctx, tx, sess.Key, docs); err != nil {
 			return err
 		}
 		res.SessionID, res.Suggestions = sess.ID, semantic.MergeCandidates(semantic.Profiles(docs), minSim)
@@ -1079,7 +1113,10 @@ type DriftResult struct {
 	Branches  []semantic.BranchDrift `json:"branches"`
 	Drifting  []string               `json:"drifting"`
 	Threshold float64                `json:"threshold"`
-	Note      string                 `json:"note,omitempty"`
+	// Calibration is how the active embedder's cosines were mapped to the
+	// relatedness the scores and the threshold are in.
+	Calibration semantic.Calibration `json:"calibration"`
+	Note        string               `json:"note,omitempty"`
 }
 
 func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*DriftResult, error) {
@@ -1090,14 +1127,14 @@ func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*Dr
 		}
 		th = *in.Threshold
 	}
-	res := &DriftResult{Header: Header{Command: "detectDrift"}, Threshold: th, Drifting: []string{}}
+	res := &DriftResult{Header: Header{Command: "detectDrift"}, Threshold: th, Calibration: bt.svc.Calibration(), Drifting: []string{}}
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		docs, _, err := bt.docs(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
 		res.SessionID, res.Goal = sess.ID, sess.Goal
-		res.Branches = semantic.DetectDrift(docs, st.goalVec, semantic.DriftOptions{Threshold: th})
+		res.Branches = semantic.DetectDrift(docs, st.goalVec, semantic.DriftOptions{Threshold: th, Calibration: res.Calibration})
 		if res.Branches == nil {
 			res.Branches = []semantic.BranchDrift{}
 		}
@@ -1180,7 +1217,7 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 			th = *in.Threshold
 		}
 		res.Threshold, res.SessionID = th, sess.ID
-		bs, err := tx.Branches(ctx, sess.ID)
+		bs, err := tx.Branches(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -1224,7 +1261,7 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 		active := activeOf(sess)
 		for _, p := range res.Pruned {
 			if p.BranchID == active && best != "" {
-				b, err := tx.Branch(ctx, sess.ID, best)
+				b, err := tx.Branch(ctx, sess.Key, best)
 				if err != nil {
 					return err
 				}

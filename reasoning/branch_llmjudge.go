@@ -65,7 +65,7 @@ Answer with JSON only: {"verdict": "contradiction" or "compatible", "reason": "<
 // the pair to the offline verdict.
 func (bt *BranchThinking) settleWithLLM(ctx context.Context, ref SessionRef, sessionID string, cands []Candidate) *LLMJudgeReport {
 	rep := &LLMJudgeReport{}
-	p, err := bt.svc.provider("branch-thinking.judge", sessionID, false, LLMCall{})
+	p, err := bt.svc.provider("branch-thinking.judge", SessionRef{ID: sessionID, Explicit: true, Tenant: ref.Tenant}, false, LLMCall{})
 	if err != nil {
 		rep.Error = "no language-model provider: " + thinkgraph.AsError(err).Message + "; the offline verdicts stand"
 		return rep
@@ -118,7 +118,7 @@ func (bt *BranchThinking) settleWithLLM(ctx context.Context, ref SessionRef, ses
 		now := bt.svc.now()
 		for _, d := range done {
 			a, b := d.c.ThoughtA, d.c.ThoughtB
-			l := &thinkgraph.Link{ID: NewID(), SessionID: sess.ID, FromBranch: b.Branch, ToBranch: a.Branch, FromThought: b.ID, ToThought: a.ID,
+			l := &thinkgraph.Link{ID: NewID(), Session: sess.Key, FromBranch: b.Branch, ToBranch: a.Branch, FromThought: b.ID, ToThought: a.ID,
 				Type: verdictLink[d.v.verdict], Reason: d.v.reason, Strength: 1, CreatedAt: now}
 			if err := tx.AddLink(ctx, l); err != nil {
 				return err

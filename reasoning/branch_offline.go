@@ -154,7 +154,7 @@ func (bt *BranchThinking) counterfactuals(ctx context.Context, in CommandInput) 
 		id := in.BranchID
 		if id == "" {
 			id = activeOf(sess)
-		} else if _, err := branchOf(ctx, tx, sess.ID, "branchId", id); err != nil {
+		} else if _, err := branchOf(ctx, tx, sess, "branchId", id); err != nil {
 			return err
 		}
 		docs, _, err := bt.docs(ctx, tx, sess, st)
@@ -388,7 +388,7 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		ids := slices.Clone(in.Branches)
 		for i, id := range ids {
-			if _, err := branchOf(ctx, tx, sess.ID, fmt.Sprintf("branches[%d]", i), id); err != nil {
+			if _, err := branchOf(ctx, tx, sess, fmt.Sprintf("branches[%d]", i), id); err != nil {
 				return err
 			}
 		}
@@ -482,7 +482,7 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 // named: the ends of the strongest contradictory cross-reference, else the
 // pair of branches with the most contradictions between their thoughts.
 func (bt *BranchThinking) defaultDialectic(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) ([]string, error) {
-	links, err := tx.Links(ctx, sess.ID)
+	links, err := tx.Links(ctx, sess.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -495,7 +495,7 @@ func (bt *BranchThinking) defaultDialectic(ctx context.Context, tx thinkgraph.Tx
 	if best != nil {
 		return []string{best.ToBranch, best.FromBranch}, nil
 	}
-	rep, _, err := st.contradictions(ctx, bt, tx, sess.ID)
+	rep, _, err := st.contradictions(ctx, bt, tx, sess.Key)
 	if err != nil {
 		return nil, err
 	}

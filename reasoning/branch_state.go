@@ -24,7 +24,7 @@ type BranchThinking struct {
 	svc *Service
 
 	mu     sync.Mutex
-	states map[string]*list.Element // of *btState
+	states map[refKey]*list.Element // of *btState
 	lru    *list.List
 	max    int
 	// gen writes counterfactuals and syntheses with a language model; nil
@@ -46,7 +46,7 @@ func NewBranchThinking(svc *Service) *BranchThinking {
 	if svc.sem != nil {
 		max = svc.sem.cfg.MaxSessions
 	}
-	return &BranchThinking{svc: svc, states: map[string]*list.Element{}, lru: list.New(), max: max}
+	return &BranchThinking{svc: svc, states: map[refKey]*list.Element{}, lru: list.New(), max: max}
 }
 
 // Service returns the service the tool runs on.
@@ -55,8 +55,8 @@ func (bt *BranchThinking) Service() *Service { return bt.svc }
 // btState is the analysis state of one session. Its mutex is held for a
 // whole tool call.
 type btState struct {
-	mu sync.Mutex
-	id string
+	mu  sync.Mutex
+	key refKey
 	// writing is set while a write transaction may have changed the state;
 	// if the transaction fails or is retried the state is reset.
 	writing bool
@@ -96,20 +96,21 @@ type btBranch struct {
 // each; the map is emptied when it is full).
 const maxVerdicts = 1 << 17
 
-func (bt *BranchThinking) stateOf(id string) *btState {
+func (bt *BranchThinking) stateOf(ref SessionRef) *btState {
+	key := ref.key()
 	bt.mu.Lock()
 	defer bt.mu.Unlock()
-	if el, ok := bt.states[id]; ok {
+	if el, ok := bt.states[key]; ok {
 		bt.lru.MoveToFront(el)
 		return el.Value.(*btState)
 	}
-	st := &btState{id: id}
+	st := &btState{key: key}
 	st.reset()
-	bt.states[id] = bt.lru.PushFront(st)
+	bt.states[key] = bt.lru.PushFront(st)
 	for bt.lru.Len() > bt.max {
 		old := bt.lru.Back()
 		bt.lru.Remove(old)
-		delete(bt.states, old.Value.(*btState).id)
+		delete(bt.states, old.Value.(*btState).key)
 	}
 	return st
 }
@@ -117,7 +118,7 @@ func (bt *BranchThinking) stateOf(id string) *btState {
 // withState runs fn with the session's state locked; a failed write resets
 // the state.
 func (bt *BranchThinking) withState(ctx context.Context, ref SessionRef, fn func(st *btState) error) error {
-	st := bt.stateOf(ref.ID)
+	st := bt.stateOf(ref)
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.current = false
@@ -199,17 +200,19 @@ const maxTrackerCatchUp = 32
 // written since, and applies a changed goal or thresholds. It reads the
 // session's docs only when the state is behind.
 func (st *btState) sync(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, sess *thinkgraph.Session, cfg AutoEvalConfig) error {
-	if err := st.loadStated(ctx, tx, sess.ID); err != nil {
+	if err := st.loadStated(ctx, tx, sess.Key); err != nil {
 		return err
 	}
-	if th := cfg.semantic(); !st.thSet || th != st.th {
+	th := cfg.semantic()
+	th.Calibration = bt.svc.Calibration()
+	if !st.thSet || th != st.th {
 		st.th, st.thSet = th, true
 		for _, b := range st.branches {
 			b.tracker = nil
 		}
 	}
 	if st.step < sess.StepCount {
-		docs, _, err := bt.svc.Docs(ctx, tx, sess.ID)
+		docs, _, err := bt.svc.Docs(ctx, tx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -272,7 +275,7 @@ func (st *btState) ensureTracker(ctx context.Context, bt *BranchThinking, tx thi
 	var own []semantic.Doc
 	var confirmed []semantic.Contradiction
 	if b != nil && b.n > 0 {
-		docs, _, err := bt.svc.Docs(ctx, tx, sess.ID)
+		docs, _, err := bt.svc.Docs(ctx, tx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -357,13 +360,13 @@ const (
 // semantic.FindContradictions; afterwards each new thought is compared with
 // its nearest neighbours (semantic.Index.TopK), so a call costs in
 // proportion to what was added since the last one.
-func (st *btState) contradictions(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, sessionID string) (semantic.ContradictionReport, string, error) {
+func (st *btState) contradictions(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, session thinkgraph.SessionKey) (semantic.ContradictionReport, string, error) {
 	var rep semantic.ContradictionReport
 	var search string
-	if err := st.loadStated(ctx, tx, sessionID); err != nil {
+	if err := st.loadStated(ctx, tx, session); err != nil {
 		return rep, search, err
 	}
-	err := bt.svc.docsView(ctx, tx, sessionID, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+	err := bt.svc.docsView(ctx, tx, session, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
 		rep, search = st.contradictionsIn(bt, docs, byID, idx)
 		rep.Contradictions = st.withStated(rep.Contradictions, docs, byID, nil)
 		return nil
@@ -441,11 +444,11 @@ func (st *btState) contradictionsIn(bt *BranchThinking, docs []semantic.Doc, byI
 // fn must neither keep nor modify docs or byID. The documents carry no
 // DependsOn edges from links (use Docs for analyses that need them). At
 // 10,000 thoughts the copy Docs makes is most of the cost of a search.
-func (s *Service) docsView(ctx context.Context, tx thinkgraph.Tx, sessionID string, fn func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error) error {
+func (s *Service) docsView(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, fn func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error) error {
 	if s.sem == nil {
 		return errNoSemantic
 	}
-	sd := s.sem.session(sessionID)
+	sd := s.sem.session(session)
 	sd.mu.Lock()
 	defer sd.mu.Unlock()
 	if err := s.refreshDocs(ctx, tx, sd); err != nil {

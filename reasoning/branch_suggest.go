@@ -120,7 +120,7 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 		for i, d := range docs {
 			byID[d.ID] = i
 		}
-		rep, _, err := st.contradictions(ctx, bt, tx, sess.ID)
+		rep, _, err := st.contradictions(ctx, bt, tx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -168,7 +168,7 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectKnowledgeGaps", Arguments: cmdCall("detectKnowledgeGaps", nil),
 				Reason: fmt.Sprintf("%d low-confidence claim(s) nothing supports, e.g. %q", len(u), clip(u[0].Thought.Content, 80)), Priority: "low"})
 		}
-		drift := semantic.DetectDrift(docs, st.goalVec, semantic.DriftOptions{})
+		drift := semantic.DetectDrift(docs, st.goalVec, semantic.DriftOptions{Calibration: bt.svc.Calibration()})
 		var drifting []string
 		for _, d := range drift {
 			if d.Drifting {

@@ -105,8 +105,8 @@ func declaredReason(l thinkgraph.Link) string {
 // loadStated brings the state's stated verdicts up to the session's links;
 // when they changed, the branch trackers and the contradiction search start
 // afresh so that every figure counts them.
-func (st *btState) loadStated(ctx context.Context, tx thinkgraph.Tx, sessionID string) error {
-	links, err := tx.Links(ctx, sessionID)
+func (st *btState) loadStated(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey) error {
+	links, err := tx.Links(ctx, session)
 	if err != nil {
 		return err
 	}
@@ -334,7 +334,7 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		var ths [2]*thinkgraph.Thought
 		for i, f := range []struct{ name, v string }{{"thoughtId", in.ThoughtID}, {"otherThoughtId", in.OtherThoughtID}} {
-			th, err := tx.Thought(ctx, sess.ID, f.v)
+			th, err := tx.Thought(ctx, sess.Key, f.v)
 			if err != nil {
 				if errors.Is(err, thinkgraph.ErrNotFound) {
 					return thoughtNotFound(f.name, f.v, sess.ID)
@@ -347,7 +347,7 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 		if b.Step < a.Step {
 			a, b = b, a
 		}
-		links, err := tx.Links(ctx, sess.ID)
+		links, err := tx.Links(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -359,7 +359,7 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 		if l, ok := family[keyOf(a.ID, b.ID)]; ok {
 			res.Previous = l.Type
 		}
-		l := &thinkgraph.Link{ID: NewID(), SessionID: sess.ID, FromBranch: b.BranchID, ToBranch: a.BranchID, FromThought: b.ID, ToThought: a.ID,
+		l := &thinkgraph.Link{ID: NewID(), Session: sess.Key, FromBranch: b.BranchID, ToBranch: a.BranchID, FromThought: b.ID, ToThought: a.ID,
 			Type: link, Reason: res.Reason, Strength: 1, CreatedAt: bt.svc.now()}
 		if err := tx.AddLink(ctx, l); err != nil {
 			return err
@@ -554,8 +554,8 @@ func (s *Service) Analyze(ctx context.Context, tx thinkgraph.Tx, sess *thinkgrap
 		return nil, errNoSemantic
 	}
 	bt := NewBranchThinking(s)
-	st := bt.stateOf(sess.ID)
-	rep, _, err := st.contradictions(ctx, bt, tx, sess.ID)
+	st := bt.stateOf(luxRef(sess))
+	rep, _, err := st.contradictions(ctx, bt, tx, sess.Key)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/thinkgraph/thinkgraph"
@@ -106,15 +105,15 @@ type ExchangeLink struct {
 
 // ExportSession builds the exchange document of a session in tx.
 func ExportSession(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, now time.Time) (*Exchange, error) {
-	bs, err := tx.Branches(ctx, sess.ID)
+	bs, err := tx.Branches(ctx, sess.Key)
 	if err != nil {
 		return nil, err
 	}
-	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID})
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key})
 	if err != nil {
 		return nil, err
 	}
-	links, err := tx.Links(ctx, sess.ID)
+	links, err := tx.Links(ctx, sess.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -215,15 +214,30 @@ func (doc *Exchange) validate(maxLen int) error {
 		default:
 			return bad(f+".state", "active, pruned, merged or completed", b.State, "%s.state %q is not a branch state", f, b.State)
 		}
+		if err := ValidateConfidence("data."+f+".priority", &b.Priority); err != nil {
+			return err
+		}
 	}
+	parents := map[string]string{}
 	for i, b := range doc.Branches {
 		if b.ParentBranchID != "" && !branches[b.ParentBranchID] {
 			return bad(fmt.Sprintf("branches[%d].parentBranchId", i), "the id of a branch in the document", b.ParentBranchID, "branch %q's parent %q is not in the document", b.ID, b.ParentBranchID)
 		}
+		parents[b.ID] = b.ParentBranchID
+	}
+	for i, b := range doc.Branches {
+		// A chain of parents longer than the branches has a cycle.
+		at := b.ID
+		for range len(doc.Branches) + 1 {
+			at = parents[at]
+		}
+		if at != "" {
+			return bad(fmt.Sprintf("branches[%d].parentBranchId", i), "a parent that is not the branch itself or one of its descendants", b.ParentBranchID,
+				"branch %q's parents lead back to it: the parentBranchId of the document's branches form a cycle", b.ID)
+		}
 	}
 	thoughts := map[string]int{}
 	steps := map[int]bool{}
-	maxStep := 0
 	for i, t := range doc.Thoughts {
 		f := fmt.Sprintf("thoughts[%d]", i)
 		if t.ID == "" {
@@ -233,11 +247,13 @@ func (doc *Exchange) validate(maxLen int) error {
 			return bad(f+".id", "a thought id used once", t.ID, "thought %q appears twice", t.ID)
 		}
 		thoughts[t.ID] = t.Step
-		if t.Step < 1 || steps[t.Step] {
-			return bad(f+".step", "a unique step ≥ 1", fmt.Sprint(t.Step), "%s.step %d is not a unique step ≥ 1", f, t.Step)
+		// Steps count the session's thoughts, and nothing is deleted: an
+		// export's N thoughts are steps 1 to N.
+		if n := len(doc.Thoughts); t.Step < 1 || t.Step > n || steps[t.Step] {
+			return bad(f+".step", fmt.Sprintf("a unique step from 1 to %d (the number of thoughts)", n), fmt.Sprint(t.Step),
+				"%s.step %d is not a unique step from 1 to %d: the document's %d thoughts are steps 1 to %d, as export writes them", f, t.Step, n, n, n)
 		}
 		steps[t.Step] = true
-		maxStep = max(maxStep, t.Step)
 		if !branches[t.BranchID] {
 			return bad(f+".branchId", "the id of a branch in the document", t.BranchID, "%s's branch %q is not in the document", f, t.BranchID)
 		}
@@ -246,6 +262,14 @@ func (doc *Exchange) validate(maxLen int) error {
 		}
 		if err := ValidateConfidence("data."+f+".confidence", t.Confidence); err != nil {
 			return err
+		}
+		if err := validateKeyPoints("data."+f+".keyPoints", t.KeyPoints); err != nil {
+			return err
+		}
+		for _, l := range []struct{ name, text string }{{"type", t.Type}, {"author", t.Author}, {"tool", t.Tool}} {
+			if err := validateLabel("data."+f+"."+l.name, l.text); err != nil {
+				return err
+			}
 		}
 		if len(t.Metadata) > 0 && !json.Valid(t.Metadata) {
 			return bad(f+".metadata", "JSON", string(t.Metadata), "%s.metadata is not JSON", f)
@@ -273,8 +297,8 @@ func (doc *Exchange) validate(maxLen int) error {
 	}
 	for i, l := range doc.Links {
 		f := fmt.Sprintf("links[%d]", i)
-		if strings.TrimSpace(l.Type) == "" {
-			return bad(f+".type", "a link type", "", "%s.type is missing", f)
+		if err := validateLink("data."+f, l.Type, l.Reason, &l.Strength); err != nil {
+			return err
 		}
 		for _, ref := range []struct{ name, id string }{{"fromBranch", l.FromBranch}, {"toBranch", l.ToBranch}} {
 			if ref.id != "" && !branches[ref.id] {
@@ -294,8 +318,21 @@ func (doc *Exchange) validate(maxLen int) error {
 	if s.ActiveBranch != "" && !branches[s.ActiveBranch] && s.ActiveBranch != thinkgraph.DefaultBranch {
 		return bad("session.activeBranch", "the id of a branch in the document", s.ActiveBranch, "the active branch %q is not in the document", s.ActiveBranch)
 	}
-	if s.StepCount < maxStep {
-		return bad("session.stepCount", fmt.Sprintf("at least %d", maxStep), fmt.Sprint(s.StepCount), "session.stepCount %d is below the highest step %d", s.StepCount, maxStep)
+	if n := len(doc.Thoughts); s.StepCount != n {
+		return bad("session.stepCount", fmt.Sprintf("%d (the number of thoughts)", n), fmt.Sprint(s.StepCount),
+			"session.stepCount %d is not the document's number of thoughts, %d: the next thought of the session would get step %d", s.StepCount, n, s.StepCount+1)
+	}
+	if s.ContextStart < 0 || s.ContextStart > s.StepCount {
+		return bad("session.contextStart", fmt.Sprintf("a step from 0 to %d (session.stepCount)", s.StepCount), fmt.Sprint(s.ContextStart),
+			"session.contextStart %d is not a step from 0 to session.stepCount %d", s.ContextStart, s.StepCount)
+	}
+	if s.Goal != "" {
+		if err := validateContent("data.session.goal", s.Goal, maxLen); err != nil {
+			return err
+		}
+	}
+	if err := validateLabel("data.session.mode", s.Mode); err != nil {
+		return err
 	}
 	if len(s.Settings) > 0 && !json.Valid(s.Settings) {
 		return bad("session.settings", "JSON", string(s.Settings), "session.settings is not JSON")
@@ -304,6 +341,19 @@ func (doc *Exchange) validate(maxLen int) error {
 		return bad("session.metadata", "JSON", string(s.Metadata), "session.metadata is not JSON")
 	}
 	return nil
+}
+
+// maxLabelLength bounds the names the tools write (a session's mode, a
+// thought's type, tool and author), in characters.
+const maxLabelLength = 100
+
+// validateLabel checks such a name in a document: none, or a text as
+// validateContent takes it of at most maxLabelLength characters.
+func validateLabel(field, name string) error {
+	if name == "" {
+		return nil
+	}
+	return validateContent(field, name, maxLabelLength)
 }
 
 // ImportReport says what an import created.
@@ -319,12 +369,16 @@ type ImportReport struct {
 	Vectors         int               `json:"vectorsComputed"`
 }
 
-// ImportSession stores doc as a new session of tenant with new ids for the
-// session, its thoughts and links (branch ids are names within a session
-// and are kept), and returns the report with the id maps. Vectors are
-// computed when the semantic engine is on (else, or on failure, on first
-// analysis).
+// ImportSession checks doc as ParseExchange does (nothing is written
+// unless all of it is valid), then stores it as a new session of tenant
+// with new ids for the session, its thoughts and links (branch ids are
+// names within a session and are kept), and returns the report with the id
+// maps. Vectors are computed when the semantic engine is on (else, or on
+// failure, on first analysis).
 func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant string) (*ImportReport, error) {
+	if err := doc.validate(s.cfg.MaxThoughtLength); err != nil {
+		return nil, err
+	}
 	if tenant == "" {
 		tenant = thinkgraph.LocalTenant
 	}
@@ -337,7 +391,7 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
 		rep.Conflicts, rep.Vectors = rep.Conflicts[:0], 0
 		if doc.Session.ID != "" {
-			if _, err := tx.Session(ctx, doc.Session.ID); err == nil {
+			if _, err := tx.Session(ctx, tenant, doc.Session.ID); err == nil {
 				rep.Conflicts = append(rep.Conflicts, fmt.Sprintf("session %q already exists in this store; the document was imported as the new session %q", doc.Session.ID, rep.SessionID))
 			}
 		}
@@ -365,14 +419,14 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 			return err
 		}
 		for _, b := range doc.Branches {
-			if err := tx.PutBranch(ctx, &thinkgraph.Branch{SessionID: sess.ID, ID: b.ID, State: b.State, Priority: b.Priority,
+			if err := tx.PutBranch(ctx, &thinkgraph.Branch{Session: sess.Key, ID: b.ID, State: b.State, Priority: b.Priority,
 				ParentBranchID: b.ParentBranchID, ForkThoughtID: ids[b.ForkThoughtID], CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt}); err != nil {
 				return err
 			}
 		}
 		var tvs []thinkgraph.Vector
 		for i, t := range doc.Thoughts {
-			th := &thinkgraph.Thought{ID: ids[t.ID], SessionID: sess.ID, BranchID: t.BranchID, ParentID: ids[t.ParentID], Step: t.Step,
+			th := &thinkgraph.Thought{ID: ids[t.ID], Session: sess.Key, BranchID: t.BranchID, ParentID: ids[t.ParentID], Step: t.Step,
 				Content: t.Content, Type: t.Type, Confidence: t.Confidence, KeyPoints: t.KeyPoints, BranchPoint: t.BranchPoint,
 				Alternative: t.Alternative, Selected: t.Selected, RevisesID: ids[t.RevisesID], Author: t.Author, Tool: t.Tool,
 				Metadata: t.Metadata, CreatedAt: t.CreatedAt}
@@ -383,7 +437,7 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 				return err
 			}
 			if v := vectorAt(vecs, i); v != nil && s.sem != nil {
-				tvs = append(tvs, thinkgraph.Vector{ThoughtID: th.ID, SessionID: sess.ID, Model: s.sem.cfg.Embedder.Model(), Dim: len(v), Values: v, CreatedAt: s.now()})
+				tvs = append(tvs, thinkgraph.Vector{ThoughtID: th.ID, Session: sess.Key, Model: s.sem.cfg.Embedder.Model(), Dim: len(v), Values: v, CreatedAt: s.now()})
 			}
 		}
 		if len(tvs) > 0 {
@@ -395,7 +449,7 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 		for _, l := range doc.Links {
 			n := NewID()
 			rep.LinkIDs[l.ID] = n
-			if err := tx.AddLink(ctx, &thinkgraph.Link{ID: n, SessionID: sess.ID, FromBranch: l.FromBranch, ToBranch: l.ToBranch,
+			if err := tx.AddLink(ctx, &thinkgraph.Link{ID: n, Session: sess.Key, FromBranch: l.FromBranch, ToBranch: l.ToBranch,
 				FromThought: ids[l.FromThought], ToThought: ids[l.ToThought], Type: l.Type, Reason: l.Reason, Strength: l.Strength, CreatedAt: l.CreatedAt}); err != nil {
 				return err
 			}

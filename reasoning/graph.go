@@ -129,7 +129,7 @@ func (s *Service) SelectPath(ctx context.Context, in SelectInput) (*SelectResult
 		}
 		parentID := sess.CurrentThoughtID
 		if parentID != "" {
-			parent, err := tx.Thought(ctx, sess.ID, parentID)
+			parent, err := tx.Thought(ctx, sess.Key, parentID)
 			if err != nil {
 				return err
 			}
@@ -174,7 +174,7 @@ func (s *Service) SelectPath(ctx context.Context, in SelectInput) (*SelectResult
 // thought loads a thought of the session named by a caller's field, as a
 // ThoughtNotFound error naming that field when it does not exist.
 func (s *Service) thought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, field, id string) (*thinkgraph.Thought, error) {
-	th, err := tx.Thought(ctx, sess.ID, id)
+	th, err := tx.Thought(ctx, sess.Key, id)
 	if errors.Is(err, thinkgraph.ErrNotFound) {
 		return nil, &thinkgraph.Error{
 			Code: thinkgraph.CodeThoughtNotFound, Field: field, Expected: "the id of a thought in this session", Received: clip(id, 64),
@@ -209,7 +209,7 @@ func (s *Service) Backtrack(ctx context.Context, ref SessionRef) (*BacktrackResu
 		if sess.CurrentThoughtID == "" {
 			return nil
 		}
-		path, err := tx.Ancestors(ctx, sess.ID, sess.CurrentThoughtID)
+		path, err := tx.Ancestors(ctx, sess.Key, sess.CurrentThoughtID)
 		if err != nil {
 			return err
 		}
@@ -248,7 +248,7 @@ func (s *Service) CurrentPath(ctx context.Context, ref SessionRef) (*thinkgraph.
 			return nil
 		}
 		var err error
-		path, err = tx.Ancestors(ctx, se.ID, se.CurrentThoughtID)
+		path, err = tx.Ancestors(ctx, se.Key, se.CurrentThoughtID)
 		return err
 	})
 	return sess, path, err
@@ -269,7 +269,7 @@ func (s *Service) UnexploredBranches(ctx context.Context, ref SessionRef) (*thin
 		sess = se
 		// Only the open alternatives and their parents are read, not the
 		// whole session.
-		alts, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: se.ID, OpenAlternatives: true})
+		alts, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: se.Key, OpenAlternatives: true})
 		if err != nil {
 			return err
 		}
@@ -282,7 +282,7 @@ func (s *Service) UnexploredBranches(ctx context.Context, ref SessionRef) (*thin
 			open[th.ParentID] = append(open[th.ParentID], th)
 		}
 		for _, id := range parents {
-			bp, err := tx.Thought(ctx, se.ID, id)
+			bp, err := tx.Thought(ctx, se.Key, id)
 			if errors.Is(err, thinkgraph.ErrNotFound) {
 				continue
 			}

@@ -40,13 +40,6 @@ func (s *Service) reasoningValidate(in *ReasoningInput) error {
 	return nil
 }
 
-// reasoningSession resolves the session of a reasoning.* call: a named
-// session must exist (seed 002's SessionNotFound); the connection's own
-// session is created on first use.
-func (s *Service) reasoningSession(ctx context.Context, tx thinkgraph.Tx, ref SessionRef, mode string) (*thinkgraph.Session, error) {
-	return s.session(ctx, tx, ref, !ref.Explicit, mode)
-}
-
 // storeInput writes the caller's content as a thought of the session, in its
 // own transaction, before the model is called: a failing provider loses
 // nothing.
@@ -55,7 +48,9 @@ func (s *Service) storeInput(ctx context.Context, in ReasoningInput, tool, mode 
 	var sess thinkgraph.Session
 	var th thinkgraph.Thought
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
-		se, err := s.reasoningSession(ctx, tx, in.Session, mode)
+		// A session the server has not seen is started under its id, as
+		// mcp-langbase-reasoning 0.1 does.
+		se, err := s.session(ctx, tx, in.Session, true, mode)
 		if err != nil {
 			return err
 		}
@@ -68,7 +63,10 @@ func (s *Service) storeInput(ctx context.Context, in ReasoningInput, tool, mode 
 				return err
 			}
 		}
-		if err := s.appendThought(ctx, tx, se, t, vectorAt(vecs, 0)); err != nil {
+		if err := s.addInput(ctx, tx, se, t, vectorAt(vecs, 0)); err != nil {
+			return err
+		}
+		if err := tx.UpdateSession(ctx, se); err != nil {
 			return err
 		}
 		sess, th = *se, *t
@@ -117,13 +115,13 @@ func (s *Service) storeAnswers(ctx context.Context, sessionID string, tenant str
 				BranchID: a.Branch, Author: author, Tool: tool, Alternative: a.Alternative,
 			}
 			if a.Branch != "" {
-				if _, err := tx.Branch(ctx, se.ID, a.Branch); errors.Is(err, thinkgraph.ErrNotFound) {
+				if _, err := tx.Branch(ctx, se.Key, a.Branch); errors.Is(err, thinkgraph.ErrNotFound) {
 					now := s.now()
-					parent, err := tx.Thought(ctx, se.ID, a.ParentID)
+					parent, err := tx.Thought(ctx, se.Key, a.ParentID)
 					if err != nil {
 						return err
 					}
-					if err := tx.PutBranch(ctx, &thinkgraph.Branch{SessionID: se.ID, ID: a.Branch, State: "active", Priority: 1,
+					if err := tx.PutBranch(ctx, &thinkgraph.Branch{Session: se.Key, ID: a.Branch, State: "active", Priority: 1,
 						ParentBranchID: parent.BranchID, ForkThoughtID: parent.ID, CreatedAt: now, UpdatedAt: now}); err != nil {
 						return err
 					}
@@ -159,11 +157,18 @@ func (s *Service) storeAnswers(ctx context.Context, sessionID string, tenant str
 }
 
 // history returns the last n user/model exchanges of tool in the session as
-// chat messages, oldest first.
-func (s *Service) history(ctx context.Context, sessionID, tool string, n int) ([]llm.Message, error) {
+// chat messages, oldest first (none before the session exists).
+func (s *Service) history(ctx context.Context, ref SessionRef, tool string, n int) ([]llm.Message, error) {
 	var msgs []llm.Message
 	err := s.store.View(ctx, func(tx thinkgraph.Tx) error {
-		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sessionID, Last: 4 * n})
+		sess, err := tx.Session(ctx, ref.tenant(), ref.ID)
+		if errors.Is(err, thinkgraph.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, Last: 4 * n})
 		if err != nil {
 			return err
 		}
@@ -204,15 +209,14 @@ func (s *Service) Linear(ctx context.Context, in ReasoningInput) (*LinearResult,
 	if err := s.reasoningValidate(&in); err != nil {
 		return nil, err
 	}
-	if err := s.checkSessionExists(ctx, in.Session); err != nil {
+	if err := checkSessionRef(in.Session); err != nil {
 		return nil, err
 	}
-	sessID := in.Session.ID
-	p, err := s.provider(tool, sessID, true, in.Call)
+	p, err := s.provider(tool, in.Session, true, in.Call)
 	if err != nil {
 		return nil, err
 	}
-	hist, err := s.history(ctx, sessID, tool, 5)
+	hist, err := s.history(ctx, in.Session, tool, 5)
 	if err != nil {
 		return nil, err
 	}
@@ -249,20 +253,14 @@ func (s *Service) Linear(ctx context.Context, in ReasoningInput) (*LinearResult,
 	return &LinearResult{Session: *se, Input: *input, Answer: ths[0], PreviousThought: prev}, nil
 }
 
-// checkSessionExists reports SessionNotFound for a named session that does
-// not exist (seed 002), before anything is stored or any model called.
-func (s *Service) checkSessionExists(ctx context.Context, ref SessionRef) error {
+// checkSessionRef reports a malformed session id before anything is
+// stored or any model called. A well-formed id the server has not seen
+// starts a session when the input is stored.
+func checkSessionRef(ref SessionRef) error {
 	if !ref.Explicit {
 		return nil
 	}
-	ok, err := s.SessionExists(ctx, ref)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return sessionNotFound(ref.ID)
-	}
-	return nil
+	return ValidateSessionID(ref.ID)
 }
 
 func (s *Service) pipes() llm.Pipes {

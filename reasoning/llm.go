@@ -79,7 +79,7 @@ func (s *Service) ModelAvailable(reasoningTool, clientSampling bool) bool {
 // provider returns the provider for tool: Langbase for the reasoning.*
 // tools whenever LANGBASE_API_KEY is set, else the selected one, wrapped so
 // that every call is recorded as an invocation of the session.
-func (s *Service) provider(tool, sessionID string, reasoningTool bool, call LLMCall) (llm.Provider, error) {
+func (s *Service) provider(tool string, ref SessionRef, reasoningTool bool, call LLMCall) (llm.Provider, error) {
 	cfg := llm.DefaultConfig()
 	if s.llmCfg != nil {
 		cfg = *s.llmCfg
@@ -112,7 +112,7 @@ func (s *Service) provider(tool, sessionID string, reasoningTool bool, call LLMC
 			call.Observe(inv.Provider, inv.Success)
 		}
 		rec := &thinkgraph.Invocation{
-			ID: inv.ID, SessionID: inv.SessionID, ToolName: inv.ToolName, Input: inv.Input, Output: inv.Output,
+			ID: inv.ID, Tenant: ref.tenant(), SessionID: inv.SessionID, ToolName: inv.ToolName, Input: inv.Input, Output: inv.Output,
 			Provider: inv.Provider, PipeName: inv.PipeName, Model: inv.Model, LatencyMS: inv.LatencyMS, Success: inv.Success,
 			Error: inv.Error, PromptTokens: inv.PromptTokens, CompletionTokens: inv.CompletionTokens, TotalTokens: inv.TotalTokens,
 			CreatedAt: inv.CreatedAt,
@@ -124,7 +124,7 @@ func (s *Service) provider(tool, sessionID string, reasoningTool bool, call LLMC
 		}
 		return s.storeInvocations(ctx, []*thinkgraph.Invocation{rec})
 	})
-	return llm.Recording(p, rec, tool, sessionID), nil
+	return llm.Recording(p, rec, tool, ref.ID), nil
 }
 
 // storeInvocations writes invocation records in a transaction of their own.

@@ -37,8 +37,9 @@ func validateTemperature(field string, t *float64) error {
 // maxMaxTokens bounds max_tokens (no current model answers with more).
 const maxMaxTokens = 1 << 20
 
-// luxWrite runs fn on the session of ref in a write transaction: the
-// connection's own session is created on first use, a named one must exist.
+// luxWrite runs fn on the session of ref in a write transaction. With a
+// mode (a call's first write), a session the server has not seen is started
+// under its id; without (a later write of the same call), it must exist.
 // fn's changes to the session are saved (so fn appends thoughts with
 // addThought, which leaves that to the end).
 //
@@ -49,7 +50,7 @@ func (s *Service) luxWrite(ctx context.Context, ref SessionRef, mode string, fn 
 	q := pendingInvocationsOf(ctx)
 	invs := q.take()
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
-		sess, err := s.reasoningSession(ctx, tx, ref, mode)
+		sess, err := s.session(ctx, tx, ref, mode != "" || !ref.Explicit, mode)
 		if err != nil {
 			return err
 		}
@@ -80,7 +81,7 @@ func (s *Service) luxEnsureBranch(ctx context.Context, tx thinkgraph.Tx, sess *t
 	if id == "" || id == thinkgraph.DefaultBranch {
 		return false, nil
 	}
-	_, err = tx.Branch(ctx, sess.ID, id)
+	_, err = tx.Branch(ctx, sess.Key, id)
 	if err == nil {
 		return false, nil
 	}
@@ -88,7 +89,7 @@ func (s *Service) luxEnsureBranch(ctx context.Context, tx thinkgraph.Tx, sess *t
 		return false, err
 	}
 	now := s.now()
-	b := &thinkgraph.Branch{SessionID: sess.ID, ID: id, State: "active", Priority: 1, CreatedAt: now, UpdatedAt: now}
+	b := &thinkgraph.Branch{Session: sess.Key, ID: id, State: "active", Priority: 1, CreatedAt: now, UpdatedAt: now}
 	if fork != nil {
 		b.ForkThoughtID, b.ParentBranchID = fork.ID, fork.BranchID
 	}
@@ -152,7 +153,10 @@ type conferTexts struct {
 	bytes int // of the texts in m
 }
 
-type conferTextKey struct{ session, thought string }
+type conferTextKey struct {
+	session thinkgraph.SessionKey
+	thought string
+}
 
 // conferTextsMax and conferTextsBytes bound the texts kept: past either,
 // the cache starts over.
@@ -161,7 +165,7 @@ const (
 	conferTextsBytes = 4 << 20
 )
 
-func (c *conferTexts) put(session, thought, text string) {
+func (c *conferTexts) put(session thinkgraph.SessionKey, thought, text string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= conferTextsMax || c.bytes+len(text) > conferTextsBytes {
@@ -173,7 +177,7 @@ func (c *conferTexts) put(session, thought, text string) {
 
 // history returns the conversation of the exchanges, ok only when every
 // text is known.
-func (c *conferTexts) history(session string, exs []conferExchange) (_ []llm.Message, ok bool) {
+func (c *conferTexts) history(session thinkgraph.SessionKey, exs []conferExchange) (_ []llm.Message, ok bool) {
 	if len(exs) == 0 {
 		return nil, false
 	}
@@ -224,7 +228,7 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 	}
 	// A named session that does not exist is reported by the first
 	// transaction, before the model is called.
-	p, err := s.provider(tool, in.Session.ID, false, in.Call)
+	p, err := s.provider(tool, in.Session, false, in.Call)
 	if err != nil {
 		return nil, err
 	}
@@ -237,11 +241,11 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 		if _, err := luxGetMetaCached(&s.luxMeta, sess, tool, &st, (*conferState).clone); err != nil {
 			return err
 		}
-		if h, ok := s.conferTexts.history(sess.ID, st.Exchanges); ok {
+		if h, ok := s.conferTexts.history(sess.Key, st.Exchanges); ok {
 			hist = h
 		} else if len(st.Exchanges) > 0 {
 			// One query from the first exchange's message on.
-			ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, AfterStep: st.Exchanges[0].Step - 1})
+			ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, AfterStep: st.Exchanges[0].Step - 1})
 			if err != nil {
 				return err
 			}
@@ -257,12 +261,12 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 			}
 		}
 		msg = thinkgraph.Thought{Content: in.Message, Tool: tool, Author: "client", Type: "message"}
-		return s.addThought(ctx, tx, sess, &msg, vectorAt(vecs, 0))
+		return s.addInput(ctx, tx, sess, &msg, vectorAt(vecs, 0))
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.conferTexts.put(sess.ID, msg.ID, msg.Content)
+	s.conferTexts.put(sess.Key, msg.ID, msg.Content)
 	msgs := append([]llm.Message{{Role: llm.RoleSystem, Content: conferSystemPrompt}}, hist...)
 	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: in.Message})
 	req := llm.Request{Messages: msgs, Model: in.Model, Temperature: in.Temperature, ThreadID: sess.ID}
@@ -299,7 +303,7 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 	if err != nil {
 		return nil, err
 	}
-	s.conferTexts.put(se.ID, answer.ID, answer.Content)
+	s.conferTexts.put(se.Key, answer.ID, answer.Content)
 	model := resp.Model
 	if model == "" {
 		model = author(resp)

@@ -112,6 +112,9 @@ type biasedState struct {
 	Found    []BiasInfo `json:"found,omitempty"`
 	// Guidance holds the client's guidance not yet given to a model.
 	Guidance []string `json:"guidance,omitempty"`
+	// InputID is the latest guidance thought, stored off the current path
+	// until the next model step, its child, is stored.
+	InputID string `json:"input_id,omitempty"`
 	// AwaitGuidance is set when the machine cannot judge the reasoning by
 	// itself before the next step: next_action is RequestGuidance.
 	AwaitGuidance bool `json:"await_guidance,omitempty"`
@@ -178,6 +181,12 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 	if err != nil {
 		return nil, err
 	}
+	// Without a model the analysis cannot go on: refuse before the first
+	// step records anything.
+	p, err := s.provider(tool, in.Session, false, in.Call)
+	if err != nil {
+		return nil, err
+	}
 	// A named session that does not exist is reported by the first
 	// transaction, before the model is called.
 	var vecs []semantic.Vector
@@ -223,14 +232,17 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 		if q := strings.TrimSpace(in.Query); q != "" && q != strings.TrimSpace(st.Query) && !slices.Contains(st.Guidance, q) {
 			// Another text than the question: guidance for the next model step.
 			th := &thinkgraph.Thought{Content: in.Query, Tool: tool, Author: "client", Type: "guidance", Metadata: luxJSON(map[string]any{"step_type": BiasedGuidance})}
-			if err := s.addThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
+			if st.InputID != "" {
+				th.ParentID = st.InputID // guidance after guidance not yet answered
+			}
+			if err := s.addInput(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
 				return err
 			}
-			st.Guidance = append(st.Guidance, q)
+			st.Guidance, st.InputID = append(st.Guidance, q), th.ID
 		}
 		guidance = strings.Join(st.Guidance, "\n")
 		if st.ReasoningID != "" {
-			th, err := tx.Thought(ctx, sess.ID, st.ReasoningID)
+			th, err := tx.Thought(ctx, sess.Key, st.ReasoningID)
 			if err != nil {
 				return err
 			}
@@ -249,10 +261,6 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 	}
 	// The model's step.
 	step := st.Pending
-	p, err := s.provider(tool, sess.ID, false, in.Call)
-	if err != nil {
-		return nil, err
-	}
 	model, system := st.Primary, biasedReasoningPrompt
 	user := "Question: " + st.Query
 	if guidance != "" {
@@ -339,10 +347,13 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 				"another call advanced the bias analysis of session %q while this step was generated; this step was not stored", sess.ID)}
 		}
 		t := th
+		if t.ParentID == "" && st.InputID != "" {
+			t.ParentID = st.InputID // the guidance it answers
+		}
 		if err := s.addThought(ctx, tx, sess, &t, vectorAt(vecs, 0)); err != nil {
 			return err
 		}
-		th = t
+		th, st.InputID = t, ""
 		st.TotalSteps++
 		st.AwaitGuidance = false
 		switch step {

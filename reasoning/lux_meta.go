@@ -145,7 +145,10 @@ type luxMetaCache struct {
 	bytes int // of the JSON of the values in m (their decoded size is of that order)
 }
 
-type luxMetaCacheKey struct{ session, key string }
+type luxMetaCacheKey struct {
+	session thinkgraph.SessionKey
+	key     string
+}
 
 type luxMetaCached struct {
 	raw string
@@ -168,7 +171,7 @@ func luxGetMetaCached[T any](c *luxMetaCache, sess *thinkgraph.Session, key stri
 		return false, nil
 	}
 	c.mu.Lock()
-	e, ok := c.m[luxMetaCacheKey{sess.ID, key}]
+	e, ok := c.m[luxMetaCacheKey{sess.Key, key}]
 	c.mu.Unlock()
 	if ok && e.raw == string(raw) {
 		*v = clone(e.v.(*T))
@@ -192,7 +195,7 @@ func luxSetMetaCached[T any](c *luxMetaCache, sess *thinkgraph.Session, key stri
 	if c.m == nil || len(c.m) >= luxMetaCacheMax || c.bytes+len(b) > luxMetaCacheBytes {
 		c.m, c.bytes = map[luxMetaCacheKey]luxMetaCached{}, 0
 	}
-	k := luxMetaCacheKey{sess.ID, key}
+	k := luxMetaCacheKey{sess.Key, key}
 	if old, ok := c.m[k]; ok {
 		c.bytes -= len(old.raw)
 	}

@@ -117,7 +117,7 @@ func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult,
 	}
 	// A named session that does not exist is reported by the first
 	// transaction, before the model is called.
-	p, err := s.provider(f.tool, in.Session.ID, false, in.Call)
+	p, err := s.provider(f.tool, in.Session, false, in.Call)
 	if err != nil {
 		return nil, err
 	}

@@ -212,13 +212,18 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 	var st stepStart
 	sess, err := s.luxWrite(ctx, in.Session, f.mode, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		st = stepStart{}
+		// The input is stored off the current path: the session's current
+		// thought and active branch move when the model's step is stored
+		// (finishStep), so a failed call leaves them where they were.
+		cur, active := sess.CurrentThoughtID, sess.ActiveBranch
+		defer func() { sess.CurrentThoughtID, sess.ActiveBranch = cur, active }()
 		var docVec func(id string) (semantic.Vector, bool)
 		var docStep func(id string) (int, bool)
 		if withDocs && s.sem != nil {
 			// Read before anything is written here: the document cache must
 			// only see committed thoughts (this transaction may be retried).
 			var err error
-			if docVec, docStep, err = s.docVectors(ctx, tx, sess.ID); err != nil {
+			if docVec, docStep, err = s.docVectors(ctx, tx, sess.Key); err != nil {
 				return err
 			}
 		}
@@ -246,7 +251,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 			if id == "" {
 				return luxStepNotFound(f.revises, stepName, *in.Revises, &run)
 			}
-			th, err := tx.Thought(ctx, sess.ID, id)
+			th, err := tx.Thought(ctx, sess.Key, id)
 			if err != nil {
 				return err
 			}
@@ -257,7 +262,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 			// A retry after a failed model call: the input is stored.
 			branch, parentID = run.Pending.Branch, run.Pending.ParentID
 			if run.Pending.ThoughtID != "" {
-				th, err := tx.Thought(ctx, sess.ID, run.Pending.ThoughtID)
+				th, err := tx.Thought(ctx, sess.Key, run.Pending.ThoughtID)
 				if err != nil {
 					return err
 				}
@@ -271,13 +276,13 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 					if id == "" {
 						return luxStepNotFound(f.branchFrom, stepName, *in.BranchFrom, &run)
 					}
-					th, err := tx.Thought(ctx, sess.ID, id)
+					th, err := tx.Thought(ctx, sess.Key, id)
 					if err != nil {
 						return err
 					}
 					fork = th
 				} else if sess.CurrentThoughtID != "" {
-					th, err := tx.Thought(ctx, sess.ID, sess.CurrentThoughtID)
+					th, err := tx.Thought(ctx, sess.Key, sess.CurrentThoughtID)
 					if err != nil {
 						return err
 					}
@@ -292,7 +297,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 						parentID = fork.ID
 					}
 				} else {
-					last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: in.BranchID, Last: 1})
+					last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: in.BranchID, Last: 1})
 					if err != nil {
 						return err
 					}
@@ -352,7 +357,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 		case docVec != nil:
 			rootStep, _ = docStep(run.RootID)
 		}
-		anc, root, err := luxRunPath(ctx, tx, sess.ID, parentID, run.RootID, rootStep, sess.StepCount)
+		anc, root, err := luxRunPath(ctx, tx, sess.Key, parentID, run.RootID, rootStep, sess.StepCount)
 		if err != nil {
 			return err
 		}
@@ -400,9 +405,9 @@ const maxRunRange = 256
 // parent links among them (a parent's step is always below its child's);
 // when parentID is not among them, or other thoughts since the root make
 // them too many (stepCount is the session's), it asks tx.Ancestors.
-func luxRunPath(ctx context.Context, tx thinkgraph.Tx, sessionID, parentID, rootID string, rootStep, stepCount int) ([]thinkgraph.Thought, *thinkgraph.Thought, error) {
+func luxRunPath(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, parentID, rootID string, rootStep, stepCount int) ([]thinkgraph.Thought, *thinkgraph.Thought, error) {
 	if rootStep <= 0 {
-		root, err := tx.Thought(ctx, sessionID, rootID)
+		root, err := tx.Thought(ctx, session, rootID)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -411,7 +416,7 @@ func luxRunPath(ctx context.Context, tx thinkgraph.Tx, sessionID, parentID, root
 	var ths []thinkgraph.Thought
 	if stepCount-rootStep < maxRunRange {
 		var err error
-		if ths, err = tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sessionID, AfterStep: rootStep - 1}); err != nil {
+		if ths, err = tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: session, AfterStep: rootStep - 1}); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -422,7 +427,7 @@ func luxRunPath(ctx context.Context, tx thinkgraph.Tx, sessionID, parentID, root
 	ri, rootOK := at[rootID]
 	i, ok := at[parentID]
 	if !ok || !rootOK {
-		anc, err := tx.Ancestors(ctx, sessionID, parentID)
+		anc, err := tx.Ancestors(ctx, session, parentID)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -430,7 +435,7 @@ func luxRunPath(ctx context.Context, tx thinkgraph.Tx, sessionID, parentID, root
 			root := anc[i]
 			return anc, &root, nil
 		}
-		root, err := tx.Thought(ctx, sessionID, rootID)
+		root, err := tx.Thought(ctx, session, rootID)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -513,6 +518,7 @@ func (s *Service) finishStep(ctx context.Context, f stepFields, st *stepStart, i
 		if err := s.addThought(ctx, tx, sess, &t, vec); err != nil {
 			return err
 		}
+		sess.ActiveBranch = t.BranchID
 		run.Steps[strconv.Itoa(in.Number)] = t.ID
 		run.Count++
 		run.Pending = nil

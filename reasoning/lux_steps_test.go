@@ -54,7 +54,7 @@ func TestLuxRunPathAgreesWithAncestors(t *testing.T) {
 			if root.Step > parent.Step {
 				parent, root = root, parent
 			}
-			anc, err := tx.Ancestors(ctx, sess.ID, parent.ID)
+			anc, err := tx.Ancestors(ctx, sess.Key, parent.ID)
 			if err != nil {
 				return err
 			}
@@ -66,7 +66,7 @@ func TestLuxRunPathAgreesWithAncestors(t *testing.T) {
 			}
 			for _, c := range [][2]int{{0, sess.StepCount}, {root.Step, sess.StepCount}, {root.Step, root.Step}} {
 				// The last one always reads the range, however long.
-				got, gotRoot, err := luxRunPath(ctx, tx, sess.ID, parent.ID, root.ID, c[0], c[1])
+				got, gotRoot, err := luxRunPath(ctx, tx, sess.Key, parent.ID, root.ID, c[0], c[1])
 				if err != nil {
 					return err
 				}

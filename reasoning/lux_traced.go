@@ -59,7 +59,13 @@ const (
 
 // GuardrailConfig configures traced_reasoning's monitoring (seed 003).
 type GuardrailConfig struct {
-	SemanticDriftCheck         bool    `json:"semantic_drift_check"`
+	SemanticDriftCheck bool `json:"semantic_drift_check"`
+	// SemanticDriftThreshold is a relatedness (semantic.Calibration): a
+	// thought drifts when its best relatedness to the query, the earlier
+	// thoughts' mean and its guidance is below it. With the default offline
+	// embedder the default 0.3 stands for a cosine of 0.145 (0 is the mean
+	// cosine of unrelated thoughts, 0.127; 1 that of thoughts on one topic,
+	// 0.187); with an uncalibrated embedder it is the cosine itself.
 	SemanticDriftThreshold     float64 `json:"semantic_drift_threshold"`
 	PerplexityMonitoring       bool    `json:"perplexity_monitoring"`
 	PerplexityThreshold        float64 `json:"perplexity_threshold"`
@@ -215,7 +221,7 @@ func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, er
 	}
 	// A named session that does not exist is reported by the first
 	// transaction, before the model is called.
-	p, err := s.provider(f.tool, in.Session.ID, false, in.Call)
+	p, err := s.provider(f.tool, in.Session, false, in.Call)
 	if err != nil {
 		return nil, err
 	}
@@ -319,18 +325,20 @@ func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, er
 	if res.CurrentConfidence == nil {
 		res.NullMetrics["current_confidence"] = "current_confidence is the mean geometric token probability of the run's thoughts, and no thought has token log-probabilities"
 	}
+	// next_thought_needed false concludes, as in lux-mcp: an intervention
+	// raised on the last step is still reported (intervention, next_steps).
 	done := !in.NextThoughtNeeded
 	switch {
-	case len(open) > 0:
-		res.Status = "intervention_needed"
 	case done:
 		res.Status = "conclusion_reached"
+	case len(open) > 0:
+		res.Status = "intervention_needed"
 	default:
 		res.Status = "thinking"
 	}
 	if done {
 		res.FinalAnswer = content
-		res.ReasoningComplete = len(open) == 0
+		res.ReasoningComplete = true
 		res.OverallMetrics = &overall
 	}
 	// The synthesis snapshot.
@@ -351,7 +359,7 @@ func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, er
 		actions = append(actions, "Act on the final answer")
 		res.NextSteps = "The reasoning is complete; the final answer is the last thought."
 	case done:
-		res.NextSteps = "The final thought has open interventions: revise the flagged thoughts (is_revision with revises_thought) or continue with guidance before relying on the answer."
+		res.NextSteps = "The reasoning concluded with open interventions: weigh them before relying on the answer, or revise the flagged thoughts (is_revision with revises_thought)."
 	default:
 		actions = append(actions, fmt.Sprintf("Continue with thought %d of %d", in.ThoughtNumber+1, max(run.Total, in.ThoughtNumber+1)))
 		res.NextSteps = actions[0]
@@ -431,29 +439,34 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 	} else {
 		gr.null["semantic_similarity"] = "the previous thought has no vector yet"
 	}
-	// Semantic drift: similarity to the query, to the running synthesis
-	// (the centroid of the earlier thoughts' vectors) and to this thought's
-	// guidance; the best of them must reach the threshold.
+	// Semantic drift: relatedness (the embedder's calibration) to the query,
+	// to the running synthesis (the mean cosine with the earlier thoughts)
+	// and to this thought's guidance; the best of them must reach the
+	// threshold.
 	if g.SemanticDriftCheck && vectorsWhy == "" && queryVec != nil {
-		best := semantic.Cosine(vec, queryVec)
-		against := fmt.Sprintf("similarity to the query %.2f", best)
-		var ev []semantic.Vector
+		cal := s.Calibration()
+		c := semantic.Cosine(vec, queryVec)
+		best := cal.Relatedness(c)
+		against := fmt.Sprintf("relatedness to the query %.2f (cosine %.2f)", best, c)
+		var sum, k float64
 		for _, p := range earlier {
 			if v := vecs[p.ID]; v != nil {
-				ev = append(ev, v)
+				sum += semantic.Cosine(vec, v)
+				k++
 			}
 		}
-		if len(ev) > 0 {
-			c := semantic.Cosine(vec, semantic.Centroid(ev))
-			against += fmt.Sprintf(", to the running synthesis of the earlier thoughts %.2f", c)
-			best = max(best, c)
+		if k > 0 {
+			r := cal.Relatedness(sum / k)
+			against += fmt.Sprintf(", to the earlier thoughts %.2f (mean cosine %.2f)", r, sum/k)
+			best = max(best, r)
 		}
 		if st.Input != nil && st.Input.ID != st.Root.ID {
 			if v := vecs[st.Input.ID]; v != nil {
 				// A thought that follows the client's guidance does not drift.
 				c := semantic.Cosine(vec, v)
-				against += fmt.Sprintf(", to the guidance %.2f", c)
-				best = max(best, c)
+				r := cal.Relatedness(c)
+				against += fmt.Sprintf(", to the guidance %.2f (cosine %.2f)", r, c)
+				best = max(best, r)
 			}
 		}
 		if best < g.SemanticDriftThreshold {

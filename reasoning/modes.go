@@ -48,10 +48,10 @@ func (s *Service) startFanOut(ctx context.Context, in ReasoningInput, tool, mode
 	if err != nil {
 		return 0, nil, nil, nil, err
 	}
-	if err := s.checkSessionExists(ctx, in.Session); err != nil {
+	if err := checkSessionRef(in.Session); err != nil {
 		return 0, nil, nil, nil, err
 	}
-	p, err := s.provider(tool, in.Session.ID, true, in.Call)
+	p, err := s.provider(tool, in.Session, true, in.Call)
 	if err != nil {
 		return 0, nil, nil, nil, err
 	}
@@ -234,10 +234,10 @@ func (s *Service) Reflection(ctx context.Context, in ReasoningInput, thoughtID s
 	} else if err := ValidateConfidence("confidence", in.Confidence); err != nil {
 		return nil, err
 	}
-	if err := s.checkSessionExists(ctx, in.Session); err != nil {
+	if err := checkSessionRef(in.Session); err != nil {
 		return nil, err
 	}
-	p, err := s.provider(tool, in.Session.ID, true, in.Call)
+	p, err := s.provider(tool, in.Session, true, in.Call)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,7 @@ type engine struct {
 	cfg SemanticConfig
 
 	mu       sync.Mutex
-	sessions map[string]*list.Element // of *sessionDocs
+	sessions map[thinkgraph.SessionKey]*list.Element // of *sessionDocs
 	lru      *list.List
 	// recent holds the vectors computed on the write path until the cache
 	// picks them up, so they are not embedded twice.
@@ -56,7 +56,7 @@ const maxRecent = 4096
 // type, confidence, branch or parent after they are written, so the cache
 // stays right by appending the thoughts with a step above lastStep.
 type sessionDocs struct {
-	id string
+	id thinkgraph.SessionKey
 
 	mu       sync.Mutex
 	docs     []semantic.Doc
@@ -127,7 +127,7 @@ func (s *Service) EnableSemantic(cfg SemanticConfig) error {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s.sem = &engine{cfg: cfg, sessions: map[string]*list.Element{}, lru: list.New(), recent: map[string]semantic.Vector{}}
+	s.sem = &engine{cfg: cfg, sessions: map[thinkgraph.SessionKey]*list.Element{}, lru: list.New(), recent: map[string]semantic.Vector{}}
 	if cfg.Warm {
 		// The offline engine parses its lexicon on first use (tens of ms):
 		// do it now, off the critical path of the first call.
@@ -177,7 +177,7 @@ func (s *Service) putVector(ctx context.Context, tx thinkgraph.Tx, th *thinkgrap
 	// Keep the vector for the cache only if the session is cached: a
 	// session loaded later reads its vectors from the store.
 	s.sem.mu.Lock()
-	if _, cached := s.sem.sessions[th.SessionID]; cached {
+	if _, cached := s.sem.sessions[th.Session]; cached {
 		if len(s.sem.recent) >= maxRecent {
 			clear(s.sem.recent)
 		}
@@ -185,7 +185,7 @@ func (s *Service) putVector(ctx context.Context, tx thinkgraph.Tx, th *thinkgrap
 	}
 	s.sem.mu.Unlock()
 	return tx.PutVectors(ctx, []thinkgraph.Vector{{
-		ThoughtID: th.ID, SessionID: th.SessionID, Model: s.sem.cfg.Embedder.Model(), Dim: len(v), Values: v, CreatedAt: th.CreatedAt,
+		ThoughtID: th.ID, Session: th.Session, Model: s.sem.cfg.Embedder.Model(), Dim: len(v), Values: v, CreatedAt: th.CreatedAt,
 	}})
 }
 
@@ -202,7 +202,7 @@ func toDoc(th *thinkgraph.Thought) semantic.Doc {
 	// A revision does not build on the thought it revises, so RevisesID is
 	// not a dependency (it would read as a restated premise).
 	return semantic.Doc{
-		ID: th.ID, SessionID: th.SessionID, Branch: th.BranchID, ParentID: th.ParentID, Step: th.Step,
+		ID: th.ID, SessionID: string(th.Session), Branch: th.BranchID, ParentID: th.ParentID, Step: th.Step,
 		Type: th.Type, Content: th.Content, Confidence: th.Confidence, KeyPoints: th.KeyPoints,
 	}
 }
@@ -211,12 +211,12 @@ func toDoc(th *thinkgraph.Thought) semantic.Doc {
 // in step order, and the session's similarity index. The slice is a
 // snapshot the caller may keep. Links of type builds_upon between thoughts
 // become DependsOn edges.
-func (s *Service) Docs(ctx context.Context, tx thinkgraph.Tx, sessionID string) ([]semantic.Doc, *semantic.Index, error) {
+func (s *Service) Docs(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey) ([]semantic.Doc, *semantic.Index, error) {
 	var docs []semantic.Doc
 	var index *semantic.Index
-	err := s.docsView(ctx, tx, sessionID, func(cached []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+	err := s.docsView(ctx, tx, session, func(cached []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
 		docs, index = slices.Clone(cached), idx
-		links, err := tx.Links(ctx, sessionID)
+		links, err := tx.Links(ctx, session)
 		if err != nil {
 			return err
 		}
@@ -238,7 +238,7 @@ func (s *Service) Docs(ctx context.Context, tx thinkgraph.Tx, sessionID string) 
 // refreshDocs appends the session's thoughts written since the cache last
 // saw it (with their vectors) to the cache; the caller holds sd.mu.
 func (s *Service) refreshDocs(ctx context.Context, tx thinkgraph.Tx, sd *sessionDocs) error {
-	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sd.id, AfterStep: sd.lastStep})
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sd.id, AfterStep: sd.lastStep})
 	if err != nil {
 		return err
 	}
@@ -257,11 +257,11 @@ func (s *Service) refreshDocs(ctx context.Context, tx thinkgraph.Tx, sd *session
 // vectors (and steps) of the thoughts in it, without copying the documents
 // or reading the links. The lookups see only the documents cached at the
 // call.
-func (s *Service) docVectors(ctx context.Context, tx thinkgraph.Tx, sessionID string) (vector func(id string) (semantic.Vector, bool), step func(id string) (int, bool), err error) {
+func (s *Service) docVectors(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey) (vector func(id string) (semantic.Vector, bool), step func(id string) (int, bool), err error) {
 	if s.sem == nil {
 		return nil, nil, errNoSemantic
 	}
-	sd := s.sem.session(sessionID)
+	sd := s.sem.session(session)
 	sd.mu.Lock()
 	defer sd.mu.Unlock()
 	if err := s.refreshDocs(ctx, tx, sd); err != nil {
@@ -289,7 +289,7 @@ func (s *Service) docVectors(ctx context.Context, tx thinkgraph.Tx, sessionID st
 
 // session returns the cache entry of a session, creating it and evicting
 // the least recently used one beyond MaxSessions.
-func (e *engine) session(id string) *sessionDocs {
+func (e *engine) session(id thinkgraph.SessionKey) *sessionDocs {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if el, ok := e.sessions[id]; ok {
@@ -357,7 +357,7 @@ func (e *engine) extend(ctx context.Context, tx thinkgraph.Tx, sd *sessionDocs, 
 	for _, i := range missing {
 		th := &ths[i]
 		v := stored[th.ID]
-		fresh = append(fresh, thinkgraph.Vector{ThoughtID: th.ID, SessionID: th.SessionID, Model: model, Dim: len(v), Values: v, CreatedAt: time.Now().UTC()})
+		fresh = append(fresh, thinkgraph.Vector{ThoughtID: th.ID, Session: th.Session, Model: model, Dim: len(v), Values: v, CreatedAt: time.Now().UTC()})
 	}
 	for i := range ths {
 		d := toDoc(&ths[i])
@@ -388,4 +388,15 @@ func (s *Service) persistVectors(vs []thinkgraph.Vector) {
 			s.sem.cfg.Logger.Warn("storing vectors failed; they will be recomputed", "err", err, "n", len(vs))
 		}
 	}()
+}
+
+// Calibration returns the calibration of the active embedder's cosines (see
+// semantic.Calibration): the measured constants of the default offline
+// embedder, semantic.Raw for an embedder that was never measured (an
+// OpenAI-compatible one) or when the semantic engine is off.
+func (s *Service) Calibration() semantic.Calibration {
+	if s.sem == nil {
+		return semantic.Raw
+	}
+	return semantic.CalibrationFor(s.sem.cfg.Embedder.Model())
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
+	"github.com/thinkgraph/thinkgraph/sqlstore/storetest"
 )
 
 // flakyEmbedder wraps the lexical embedder; while down, every call fails.
@@ -50,7 +51,7 @@ func storedVectors(t *testing.T, svc *Service, session, model string) int {
 	t.Helper()
 	var n int
 	err := svc.store.View(context.Background(), func(tx thinkgraph.Tx) error {
-		vs, err := tx.Vectors(context.Background(), session, model)
+		vs, err := tx.Vectors(context.Background(), storetest.LocalKey(t, tx, session), model)
 		n = len(vs)
 		return err
 	})
@@ -89,7 +90,10 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 		t.Fatalf("%d vectors, want 2", n)
 	}
 	// Analysing while it is down is a clear SemanticModelError.
-	err = svc.store.View(ctx, func(tx thinkgraph.Tx) error { _, _, err := svc.Docs(ctx, tx, "sem"); return err })
+	err = svc.store.View(ctx, func(tx thinkgraph.Tx) error {
+		_, _, err := svc.Docs(ctx, tx, storetest.LocalKey(t, tx, "sem"))
+		return err
+	})
 	if te := thinkgraph.AsError(err); te.Code != thinkgraph.CodeSemanticModel {
 		t.Fatalf("analysis with the embedder down: %v", err)
 	}
@@ -97,7 +101,10 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 	emb.down.Store(false)
 	var docs []semantic.Doc
 	var idx *semantic.Index
-	err = svc.store.View(ctx, func(tx thinkgraph.Tx) error { docs, idx, err = svc.Docs(ctx, tx, "sem"); return err })
+	err = svc.store.View(ctx, func(tx thinkgraph.Tx) error {
+		docs, idx, err = svc.Docs(ctx, tx, storetest.LocalKey(t, tx, "sem"))
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +126,10 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := emb.calls.Load()
-	err = svc.store.View(ctx, func(tx thinkgraph.Tx) error { docs, idx, err = svc.Docs(ctx, tx, "sem"); return err })
+	err = svc.store.View(ctx, func(tx thinkgraph.Tx) error {
+		docs, idx, err = svc.Docs(ctx, tx, storetest.LocalKey(t, tx, "sem"))
+		return err
+	})
 	if err != nil || len(docs) != 4 || idx.Len() != 4 {
 		t.Fatalf("after a new thought: %d docs %v", len(docs), err)
 	}
@@ -131,7 +141,10 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 	// re-indexes every thought under the new model.
 	emb2 := &flakyEmbedder{Lexical: lex, model: "m2"}
 	svc2 := newSemanticService(t, path, emb2)
-	err = svc2.store.View(ctx, func(tx thinkgraph.Tx) error { docs, idx, err = svc2.Docs(ctx, tx, "sem"); return err })
+	err = svc2.store.View(ctx, func(tx thinkgraph.Tx) error {
+		docs, idx, err = svc2.Docs(ctx, tx, storetest.LocalKey(t, tx, "sem"))
+		return err
+	})
 	if err != nil || len(docs) != 4 || idx.Len() != 4 {
 		t.Fatalf("re-index: %d %v", len(docs), err)
 	}
@@ -164,6 +177,51 @@ func BenchmarkThinkWithVector(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		if _, err := svc.Think(ctx, ThinkInput{Session: ref, Thought: "Invalidate the cache when the schema version changes, step " + strconv.Itoa(i)}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// findSimilar with the offline embedder re-ranks its best candidates by
+// word alignment: a description that shares no word with a clause of a
+// lease finds it, and limit still bounds the answer.
+func TestFindSimilarRerank(t *testing.T) {
+	lex, err := semantic.NewLexical(semantic.LexicalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bt := NewBranchThinking(newSemanticService(t, filepath.Join(t.TempDir(), "lease.db"), lex))
+	ctx := context.Background()
+	ref := SessionRef{ID: "lease", Explicit: true}
+	clauses := []string{
+		"The tenant must give sixty days' notice before leaving.",
+		"The landlord keeps the security deposit if the flat is damaged.",
+		"Either party may terminate the contract for a material breach.",
+		"Disputes go to binding arbitration rather than court.",
+		"All invoices are payable within thirty days.",
+		"The employee may not work for a competitor for one year after leaving.",
+		"Late payments accrue interest at two percent per month.",
+		"Amendments are valid only if signed by both parties.",
+	}
+	var ids []string
+	for _, c := range clauses {
+		r, err := bt.AddThought(ctx, BranchThoughtInput{Session: ref, Content: c, Type: "analysis"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.ThoughtID)
+	}
+	limit := 3
+	out, err := bt.Command(ctx, CommandInput{Session: ref, Type: "findSimilar", Query: "a renter has to warn the owner two months before moving out", Limit: &limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := out.(*SimilarResult).Results
+	if len(res) != limit || res[0].ThoughtID != ids[0] {
+		t.Fatalf("want %d results, the notice clause first: %+v", limit, res)
+	}
+	for i := 1; i < len(res); i++ {
+		if res[i].Similarity > res[i-1].Similarity || res[i].Similarity < -1 {
+			t.Fatalf("similarities not descending in [-1, 1]: %+v", res)
 		}
 	}
 }

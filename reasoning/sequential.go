@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/thinkgraph/thinkgraph"
 )
@@ -55,7 +54,8 @@ func ValidateBranchID(field, id string) error {
 }
 
 func (in *SequentialInput) validate(maxLen int) error {
-	if err := validateContent("thought", in.Thought, maxLen); err != nil {
+	// An empty thought is accepted, as the official server accepts it.
+	if err := validateText("thought", in.Thought, maxLen); err != nil {
 		return err
 	}
 	if in.ThoughtNumber < 1 {
@@ -64,20 +64,11 @@ func (in *SequentialInput) validate(maxLen int) error {
 	if in.TotalThoughts < 1 {
 		return thinkgraph.Invalid("totalThoughts", "an integer ≥ 1", fmt.Sprint(in.TotalThoughts), "'totalThoughts' must be an integer ≥ 1, got %d", in.TotalThoughts)
 	}
-	if in.IsRevision && in.RevisesThought == nil {
-		return thinkgraph.Invalid("revisesThought", "the thoughtNumber of the thought being revised", "none",
-			"'revisesThought' is required when 'isRevision' is true: the thoughtNumber of the thought you revise")
-	}
 	if in.RevisesThought != nil && *in.RevisesThought < 1 {
 		return thinkgraph.Invalid("revisesThought", "an integer ≥ 1", fmt.Sprint(*in.RevisesThought), "'revisesThought' must be an integer ≥ 1")
 	}
-	if in.BranchFromThought != nil {
-		if *in.BranchFromThought < 1 {
-			return thinkgraph.Invalid("branchFromThought", "an integer ≥ 1", fmt.Sprint(*in.BranchFromThought), "'branchFromThought' must be an integer ≥ 1")
-		}
-		if in.BranchID == "" {
-			return thinkgraph.Invalid("branchId", "a branch name", "none", "'branchId' is required with 'branchFromThought': name the new branch")
-		}
+	if in.BranchFromThought != nil && *in.BranchFromThought < 1 {
+		return thinkgraph.Invalid("branchFromThought", "an integer ≥ 1", fmt.Sprint(*in.BranchFromThought), "'branchFromThought' must be an integer ≥ 1")
 	}
 	if in.BranchID != "" {
 		if err := ValidateBranchID("branchId", in.BranchID); err != nil {
@@ -87,12 +78,15 @@ func (in *SequentialInput) validate(maxLen int) error {
 	return nil
 }
 
-// Sequential records one thought of sequential thinking. A thoughtNumber
-// above totalThoughts raises totalThoughts. A revision is stored as a
-// revision of the thought it names (an error if that thought does not
-// exist). branchFromThought with branchId starts a branch of the graph
-// forking from that thought; later thoughts with the same branchId continue
-// it. Thoughts without branchId go to the session's active branch.
+// Sequential records one thought of sequential thinking, accepting what the
+// official server accepts. A thoughtNumber above totalThoughts raises
+// totalThoughts. A revision is stored as a revision of the thought
+// revisesThought names when the session has it (the number is recorded
+// either way). branchFromThought with branchId starts a branch of the graph
+// forking from that thought (from the current thought when the session has
+// no thought with that number); later thoughts with the same branchId
+// continue it. A thought without branchId goes to the main line, as a child
+// of its latest thought.
 func (s *Service) Sequential(ctx context.Context, in SequentialInput) (*SequentialResult, error) {
 	if in.RevisesThought != nil && !in.IsRevision {
 		in.IsRevision = true // revisesThought alone says it is a revision
@@ -113,19 +107,27 @@ func (s *Service) Sequential(ctx context.Context, in SequentialInput) (*Sequenti
 			ThoughtNumber: in.ThoughtNumber, TotalThoughts: total, NextThoughtNeeded: in.NextThoughtNeeded,
 			NeedsMoreThoughts: in.NeedsMoreThoughts, IsRevision: in.IsRevision,
 		}
+		if in.BranchFromThought != nil {
+			meta.BranchFromThought = *in.BranchFromThought
+		}
 		th := &thinkgraph.Thought{Content: in.Thought, Tool: "sequentialthinking", Author: "client"}
-		if in.IsRevision {
-			revised, err := s.sequentialThought(ctx, tx, sess, "revisesThought", *in.RevisesThought)
+		if in.RevisesThought != nil {
+			meta.RevisesThought = *in.RevisesThought
+			revised, err := s.sequentialThought(ctx, tx, sess, *in.RevisesThought)
 			if err != nil {
 				return err
 			}
-			th.RevisesID = revised.ID
-			meta.RevisesThought = *in.RevisesThought
+			if revised != nil {
+				th.RevisesID = revised.ID
+			}
 		}
 		if in.BranchID != "" {
-			if err := s.enterBranch(ctx, tx, sess, in, th, &meta); err != nil {
-				return err
-			}
+			err = s.enterBranch(ctx, tx, sess, in, th)
+		} else {
+			err = s.mainLine(ctx, tx, sess, th)
+		}
+		if err != nil {
+			return err
 		}
 		if th.Metadata, err = json.Marshal(meta); err != nil {
 			return err
@@ -133,7 +135,7 @@ func (s *Service) Sequential(ctx context.Context, in SequentialInput) (*Sequenti
 		if err := s.appendThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
 			return err
 		}
-		branches, err := tx.Branches(ctx, sess.ID)
+		branches, err := tx.Branches(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
@@ -152,43 +154,57 @@ func (s *Service) Sequential(ctx context.Context, in SequentialInput) (*Sequenti
 	return &res, nil
 }
 
+// mainLine puts th on the main branch. When the session was on another
+// branch, th continues main's latest thought and main becomes active again.
+func (s *Service) mainLine(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought) error {
+	th.BranchID = thinkgraph.DefaultBranch
+	if sess.ActiveBranch == thinkgraph.DefaultBranch {
+		return nil
+	}
+	sess.ActiveBranch = thinkgraph.DefaultBranch
+	return continueBranch(ctx, tx, sess, th)
+}
+
+// continueBranch makes th a child of the latest thought on its branch, if
+// the branch has one.
+func continueBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought) error {
+	last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: th.BranchID, Last: 1})
+	if err != nil {
+		return err
+	}
+	if len(last) > 0 {
+		th.ParentID = last[0].ID
+	}
+	return nil
+}
+
 // enterBranch puts th on branch in.BranchID, creating the branch (forking
-// from thought branchFromThought, or else from the current thought) when it
-// does not exist, and attaching th to the branch's latest thought when it
-// does.
-func (s *Service) enterBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, in SequentialInput, th *thinkgraph.Thought, meta *sequentialMeta) error {
+// from thought branchFromThought when the session has it, or else from the
+// current thought) when it does not exist, and attaching th to the branch's
+// latest thought when it does.
+func (s *Service) enterBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, in SequentialInput, th *thinkgraph.Thought) error {
 	th.BranchID = in.BranchID
 	sess.ActiveBranch = in.BranchID
-	_, err := tx.Branch(ctx, sess.ID, in.BranchID)
+	_, err := tx.Branch(ctx, sess.Key, in.BranchID)
 	if err == nil {
-		if in.BranchFromThought != nil {
-			meta.BranchFromThought = *in.BranchFromThought
-		}
-		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, BranchID: in.BranchID, Last: 1})
-		if err != nil {
-			return err
-		}
-		if len(last) > 0 {
-			th.ParentID = last[0].ID
-		}
-		return nil
+		return continueBranch(ctx, tx, sess, th)
 	}
 	if !errors.Is(err, thinkgraph.ErrNotFound) {
 		return err
 	}
 	var fork *thinkgraph.Thought
 	if in.BranchFromThought != nil {
-		if fork, err = s.sequentialThought(ctx, tx, sess, "branchFromThought", *in.BranchFromThought); err != nil {
+		if fork, err = s.sequentialThought(ctx, tx, sess, *in.BranchFromThought); err != nil {
 			return err
 		}
-		meta.BranchFromThought = *in.BranchFromThought
-	} else if sess.CurrentThoughtID != "" {
-		if fork, err = tx.Thought(ctx, sess.ID, sess.CurrentThoughtID); err != nil {
+	}
+	if fork == nil && sess.CurrentThoughtID != "" {
+		if fork, err = tx.Thought(ctx, sess.Key, sess.CurrentThoughtID); err != nil {
 			return err
 		}
 	}
 	now := s.now()
-	b := &thinkgraph.Branch{SessionID: sess.ID, ID: in.BranchID, State: "active", Priority: 1, CreatedAt: now, UpdatedAt: now}
+	b := &thinkgraph.Branch{Session: sess.Key, ID: in.BranchID, State: "active", Priority: 1, CreatedAt: now, UpdatedAt: now}
 	if fork != nil {
 		b.ForkThoughtID, b.ParentBranchID = fork.ID, fork.BranchID
 		th.ParentID = fork.ID
@@ -197,35 +213,20 @@ func (s *Service) enterBranch(ctx context.Context, tx thinkgraph.Tx, sess *think
 }
 
 // sequentialThought finds the latest sequential thought of the session with
-// the given thoughtNumber.
-func (s *Service) sequentialThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, field string, number int) (*thinkgraph.Thought, error) {
-	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID})
+// the given thoughtNumber, or nil when it has none.
+func (s *Service) sequentialThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, number int) (*thinkgraph.Thought, error) {
+	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key})
 	if err != nil {
 		return nil, err
 	}
-	var numbers []int
 	for i := len(ths) - 1; i >= 0; i-- {
 		if ths[i].Tool != "sequentialthinking" {
 			continue
 		}
 		var m sequentialMeta
-		if json.Unmarshal(ths[i].Metadata, &m) != nil {
-			continue
-		}
-		if m.ThoughtNumber == number {
+		if json.Unmarshal(ths[i].Metadata, &m) == nil && m.ThoughtNumber == number {
 			return &ths[i], nil
 		}
-		numbers = append(numbers, m.ThoughtNumber)
 	}
-	slices.Sort(numbers)
-	numbers = slices.Compact(numbers)
-	have := "this session has no sequential thoughts yet"
-	if len(numbers) > 0 {
-		have = fmt.Sprintf("this session has thoughts %d to %d", numbers[0], numbers[len(numbers)-1])
-	}
-	return nil, &thinkgraph.Error{
-		Code: thinkgraph.CodeThoughtNotFound, Field: field, Expected: "the thoughtNumber of an earlier thought in this session",
-		Received: fmt.Sprint(number),
-		Message:  fmt.Sprintf("'%s': there is no thought number %d in session %q; %s", field, number, sess.ID, have),
-	}
+	return nil, nil
 }

@@ -91,6 +91,20 @@ type SessionRef struct {
 	Tenant string
 }
 
+// tenant is the tenant of the session: Tenant, or LocalTenant when empty.
+func (r SessionRef) tenant() string {
+	if r.Tenant == "" {
+		return thinkgraph.LocalTenant
+	}
+	return r.Tenant
+}
+
+// refKey names a session before it is read: session ids are unique only
+// within a tenant, so caches of sessions by id key them by both.
+type refKey struct{ tenant, id string }
+
+func (r SessionRef) key() refKey { return refKey{r.tenant(), r.ID} }
+
 // ValidateSessionID checks a caller-supplied session id.
 func ValidateSessionID(id string) error {
 	if !thinkgraph.ValidName(id, 128, "._:@-") {
@@ -111,21 +125,16 @@ func NewID() string {
 
 // session loads the session of ref, locked for writing. With create, a
 // session that does not exist yet is created; otherwise it is a
-// SessionNotFound error. A session of another tenant does not exist.
+// SessionNotFound error. Session ids are the tenant's own: another
+// tenant's session of the same id is neither found nor in the way.
 func (s *Service) session(ctx context.Context, tx thinkgraph.Tx, ref SessionRef, create bool, mode string) (*thinkgraph.Session, error) {
 	if ref.Explicit {
 		if err := ValidateSessionID(ref.ID); err != nil {
 			return nil, err
 		}
 	}
-	tenant := ref.Tenant
-	if tenant == "" {
-		tenant = thinkgraph.LocalTenant
-	}
-	sess, err := tx.LockSession(ctx, ref.ID)
-	if err == nil && sess.Tenant != tenant {
-		err = fmt.Errorf("session %q: %w", ref.ID, thinkgraph.ErrNotFound)
-	}
+	tenant := ref.tenant()
+	sess, err := tx.LockSession(ctx, tenant, ref.ID)
 	if err == nil {
 		return sess, nil
 	}
@@ -141,14 +150,10 @@ func (s *Service) session(ctx context.Context, tx thinkgraph.Tx, ref SessionRef,
 		ActiveBranch: thinkgraph.DefaultBranch,
 	}
 	if err := tx.CreateSession(ctx, sess); err != nil {
-		if errors.Is(err, thinkgraph.ErrConflict) {
-			// Another tenant's session: report it as absent, leak nothing.
-			return nil, sessionNotFound(ref.ID)
-		}
 		return nil, err
 	}
 	if err := tx.PutBranch(ctx, &thinkgraph.Branch{
-		SessionID: sess.ID, ID: thinkgraph.DefaultBranch, State: "active", Priority: 1,
+		Session: sess.Key, ID: thinkgraph.DefaultBranch, State: "active", Priority: 1,
 		CreatedAt: now, UpdatedAt: now,
 	}); err != nil {
 		return nil, err
@@ -179,12 +184,8 @@ func (s *Service) View(ctx context.Context, ref SessionRef, fn func(tx thinkgrap
 		}
 	}
 	return s.store.View(ctx, func(tx thinkgraph.Tx) error {
-		sess, err := tx.Session(ctx, ref.ID)
-		tenant := ref.Tenant
-		if tenant == "" {
-			tenant = thinkgraph.LocalTenant
-		}
-		if errors.Is(err, thinkgraph.ErrNotFound) || (err == nil && sess.Tenant != tenant) {
+		sess, err := tx.Session(ctx, ref.tenant(), ref.ID)
+		if errors.Is(err, thinkgraph.ErrNotFound) {
 			return sessionNotFound(ref.ID)
 		}
 		if err != nil {

@@ -33,6 +33,11 @@ func validateContent(field, text string, max int) error {
 	if strings.TrimSpace(text) == "" {
 		return thinkgraph.Invalid(field, "a non-empty string", text, "'%s' parameter is required", field)
 	}
+	return validateText(field, text, max)
+}
+
+// validateText is validateContent for a text that may be empty.
+func validateText(field, text string, max int) error {
 	if !utf8.ValidString(text) {
 		return thinkgraph.Invalid(field, "valid UTF-8 text", "invalid UTF-8", "'%s' must be valid UTF-8 text", field)
 	}
@@ -104,6 +109,20 @@ func (s *Service) appendThought(ctx context.Context, tx thinkgraph.Tx, sess *thi
 	return tx.UpdateSession(ctx, sess)
 }
 
+// addInput is addThought for a caller's input to a model call: stored
+// before the model is called (a failing model loses nothing) as a child of
+// the current thought, but the session's current thought and active branch
+// stay where they were. The model's answer, a child of the input, moves
+// them when it is stored: a failed call leaves the session where it was.
+func (s *Service) addInput(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
+	cur, active := sess.CurrentThoughtID, sess.ActiveBranch
+	if err := s.addThought(ctx, tx, sess, th, vec); err != nil {
+		return err
+	}
+	sess.CurrentThoughtID, sess.ActiveBranch = cur, active
+	return nil
+}
+
 // addThought is appendThought without saving the session: for callers that
 // save it themselves before the transaction ends (luxWrite), so that its
 // row is written once.
@@ -111,7 +130,7 @@ func (s *Service) addThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkg
 	now := s.now()
 	sess.StepCount++
 	th.ID = NewID()
-	th.SessionID = sess.ID
+	th.Session = sess.Key
 	th.Step = sess.StepCount
 	if th.ParentID == "" {
 		th.ParentID = sess.CurrentThoughtID
@@ -179,7 +198,7 @@ func (w *ContextWindow) Formatted() string {
 func (s *Service) Context(ctx context.Context, ref SessionRef) (*ContextWindow, error) {
 	var w ContextWindow
 	err := s.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
-		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID, AfterStep: sess.ContextStart, Last: s.cfg.MaxContextThoughts})
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, AfterStep: sess.ContextStart, Last: s.cfg.MaxContextThoughts})
 		if err != nil {
 			return err
 		}

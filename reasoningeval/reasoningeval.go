@@ -223,7 +223,7 @@ func Run(ctx context.Context, items []Item, svc *reasoning.Service, judge Judge,
 				res.Queries++
 				rank := 0
 				for i, h := range hits {
-					if h.Thought.ID == ids[q.Answer] {
+					if h.ThoughtID == ids[q.Answer] {
 						rank = i + 1
 						break
 					}

@@ -176,13 +176,13 @@ func (l *Loader) Load(ctx context.Context, ref reasoning.SessionRef, analyze boo
 	err := l.Svc.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		g.Session = *sess
 		var err error
-		if g.Branches, err = tx.Branches(ctx, sess.ID); err != nil {
+		if g.Branches, err = tx.Branches(ctx, sess.Key); err != nil {
 			return err
 		}
-		if g.Thoughts, err = tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: sess.ID}); err != nil {
+		if g.Thoughts, err = tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key}); err != nil {
 			return err
 		}
-		if g.Links, err = tx.Links(ctx, sess.ID); err != nil {
+		if g.Links, err = tx.Links(ctx, sess.Key); err != nil {
 			return err
 		}
 		if analyze {

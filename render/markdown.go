@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
@@ -75,10 +76,10 @@ func Markdown(w io.Writer, g *Graph) error {
 	if mode == "" {
 		mode = "—"
 	}
-	fmt.Fprintf(bw, "- Mode: %s\n- Thoughts: %d in %d branches\n- Created: %s · updated: %s\n",
-		md(mode), len(g.Thoughts), len(ix.branches), s.CreatedAt.UTC().Format(time.RFC3339), s.UpdatedAt.UTC().Format(time.RFC3339))
+	fmt.Fprintf(bw, "- Mode: %s\n- Thoughts: %d in %s\n- Created: %s · updated: %s\n",
+		md(mode), len(g.Thoughts), thinkgraph.Count(len(ix.branches), "branch", "branches"), s.CreatedAt.UTC().Format(time.RFC3339), s.UpdatedAt.UTC().Format(time.RFC3339))
 	if t := g.thought(s.CurrentThoughtID); t != nil {
-		fmt.Fprintf(bw, "- Current thought: step %d on branch %s (path of %d thoughts)\n", t.Step, md(t.BranchID), len(ix.onPath))
+		fmt.Fprintf(bw, "- Current thought: step %d on branch %s (path of %s)\n", t.Step, md(t.BranchID), thinkgraph.Count(len(ix.onPath), "thought", ""))
 	}
 	if s.ActiveBranch != "" {
 		fmt.Fprintf(bw, "- Active branch: %s\n", md(s.ActiveBranch))
@@ -186,7 +187,7 @@ func Markdown(w io.Writer, g *Graph) error {
 	case g.Analysis.Unavailable != "":
 		fmt.Fprintf(bw, "Not analysed: %s\n", md(g.Analysis.Unavailable))
 	case len(g.Analysis.Contradictions) == 0:
-		fmt.Fprintf(bw, "None found among %d thoughts.\n", g.Analysis.Checked)
+		fmt.Fprintf(bw, "None found among %s.\n", thinkgraph.Count(g.Analysis.Checked, "thought", ""))
 	default:
 		if n := g.Analysis.ContradictionsFound; n > len(g.Analysis.Contradictions) {
 			fmt.Fprintf(bw, "The %d most confident of %d found:\n\n", len(g.Analysis.Contradictions), n)

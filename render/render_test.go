@@ -162,7 +162,7 @@ func TestEscapers(t *testing.T) {
 
 func TestLayoutLayersAndColumns(t *testing.T) {
 	g := smallGraph(false)
-	l, _, _ := g.layout()
+	l, _ := g.layout()
 	// depth: a 0, b 1, c and d 2; columns: main (a, b, d) then alt (c).
 	if l.Y["a"] >= l.Y["b"] || l.Y["c"] != l.Y["d"] {
 		t.Errorf("layers: %v", l.Y)
@@ -199,7 +199,7 @@ func TestSVGBands(t *testing.T) {
 	}
 	// The edge from layer 19 to 20 crosses the band boundary and is drawn
 	// in both bands (each clips its half).
-	l, _, _ := g.layout()
+	l, _ := g.layout()
 	seg := fmt.Sprintf("M%d,%dV%d", l.X["20"]+nodeW/2, l.Y["20"]+nodeH, l.Y["21"])
 	if n := strings.Count(out, seg); n != 2 {
 		t.Errorf("crossing edge drawn %d times", n)

@@ -5,19 +5,27 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
 )
 
-// SVG layout constants, in pixels.
+// SVG layout constants, in pixels. A thought's box holds a header line
+// (step, confidence, badges) and up to textLines lines of its text, wrapped
+// to the box (the whole text is in the tooltip and the viewer's panel).
 const (
-	nodeW   = 168
-	nodeH   = 40
-	gapX    = 24
-	gapY    = 28
-	marginX = 16
-	headerH = 36
+	nodeW     = 200
+	nodeH     = 64
+	gapX      = 24
+	gapY      = 30
+	marginX   = 16
+	headerH   = 36
+	fontSize  = 11
+	labelSize = 10
+	textLines = 3
+	padX      = 8
 )
 
 // maxTooltips: graphs with more thoughts get no per-thought <title>
@@ -32,49 +40,92 @@ func esc(s string) string { return html.EscapeString(validUTF8(s)) }
 type Layout struct {
 	Width, Height int
 	X, Y          map[string]int
+	// Rows is the number of layers.
+	Rows int
 }
 
-// layout places the thoughts in layers by depth (distance from their root)
-// and in columns by branch; thoughts of one branch at the same depth (the
-// alternatives of a branch point) sit side by side in the branch's column.
-func (g *Graph) layout() (*Layout, []int, []int) {
+// column is a branch's column in the drawing.
+type column struct {
+	branch string
+	color  int // position in index.branches, for the colour
+	x, w   int
+}
+
+// layout places the thoughts in layers by depth (distance from their root),
+// so a thought's box is always below its parent's, and in columns by
+// branch. Inside its branch's column a thought sits under its parent: the
+// first child (in step order) continues straight down, each further child
+// (an alternative) opens a slot to the right, and a branch's first thought
+// sits at the top of the column's slots. A branch without thoughts gets no
+// column (an empty main branch wastes no space).
+func (g *Graph) layout() (*Layout, []column) {
 	ix := g.index()
-	branchPos := map[string]int{}
+	var cols []column
+	colOf := map[string]int{}
+	has := map[string]bool{}
+	for _, t := range g.Thoughts {
+		has[t.BranchID] = true
+	}
 	for i, b := range ix.branches {
-		branchPos[b] = i
+		if has[b] || len(g.Thoughts) == 0 {
+			colOf[b] = len(cols)
+			cols = append(cols, column{branch: b, color: i})
+		}
 	}
-	// width of each branch column: the most thoughts it has at one depth.
-	widths := make([]int, len(ix.branches))
+	// Slots: a pre-order walk of each branch's forest (children in the
+	// same branch); a leaf ends a slot.
 	slot := make([]int, len(g.Thoughts))
-	count := map[[2]int]int{}
+	next := make([]int, len(cols))
 	maxDepth := 0
-	for i := range g.Thoughts {
-		b := branchPos[g.Thoughts[i].BranchID]
-		k := [2]int{b, ix.depth[i]}
-		slot[i] = count[k]
-		count[k]++
-		widths[b] = max(widths[b], count[k])
-		maxDepth = max(maxDepth, ix.depth[i])
-	}
-	starts := make([]int, len(ix.branches))
-	x := marginX
-	for b := range ix.branches {
-		starts[b] = x
-		x += max(widths[b], 1)*(nodeW+gapX) + gapX
-	}
-	l := &Layout{Width: x, X: map[string]int{}, Y: map[string]int{}}
+	var stack []int
 	for i := range g.Thoughts {
 		t := &g.Thoughts[i]
-		b := branchPos[t.BranchID]
-		l.X[t.ID] = starts[b] + gapX/2 + slot[i]*(nodeW+gapX)
-		l.Y[t.ID] = headerH + gapY/2 + ix.depth[i]*(nodeH+gapY)
+		maxDepth = max(maxDepth, ix.depth[i])
+		if p, ok := ix.byID[t.ParentID]; ok && p < i && g.Thoughts[p].BranchID == t.BranchID {
+			continue // placed with its parent
+		}
+		c := colOf[t.BranchID]
+		stack = append(stack[:0], i)
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			slot[n] = next[c]
+			kids := ix.children[g.Thoughts[n].ID]
+			pushed := false
+			for k := len(kids) - 1; k >= 0; k-- {
+				if j := ix.byID[kids[k]]; g.Thoughts[j].BranchID == g.Thoughts[n].BranchID {
+					stack = append(stack, j)
+					pushed = true
+				}
+			}
+			if !pushed {
+				next[c]++
+			}
+		}
 	}
-	l.Height = headerH + (maxDepth+1)*(nodeH+gapY) + gapY
+	x := marginX
+	for c := range cols {
+		cols[c].x = x
+		cols[c].w = max(next[c], 1)*(nodeW+gapX) + gapX/2
+		x += cols[c].w + gapX/2
+	}
+	l := &Layout{Width: x + marginX/2, X: map[string]int{}, Y: map[string]int{}, Rows: maxDepth + 1}
+	for i := range g.Thoughts {
+		t := &g.Thoughts[i]
+		l.X[t.ID] = cols[colOf[t.BranchID]].x + gapX/2 + slot[i]*(nodeW+gapX)
+		l.Y[t.ID] = rowTop(ix.depth[i])
+	}
+	// Below the last row: one more gap, for labels.
+	l.Height = rowTop(maxDepth+1) + gapY/2
 	if len(g.Thoughts) == 0 {
+		l.Rows = 0
 		l.Height = headerH + gapY
 	}
-	return l, starts, widths
+	return l, cols
 }
+
+// rowTop is the top of the boxes of layer row.
+func rowTop(row int) int { return headerH + gapY/2 + row*(nodeH+gapY) }
 
 // SVG draws the thought graph as an SVG element: branches as coloured
 // columns, thoughts as boxes filled by confidence (grey without one) and
@@ -85,10 +136,10 @@ func (g *Graph) layout() (*Layout, []int, []int) {
 // curves. Every thought is a <g class="node" data-id="…" data-step="…">.
 func SVG(w io.Writer, g *Graph) error {
 	bw := bufio.NewWriter(w)
-	l, starts, widths := g.layout()
+	l, cols := g.layout()
 	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" class="tg-graph" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui,sans-serif" font-size="11">`+"\n",
 		l.Width, l.Height, l.Width, l.Height)
-	g.writeBranches(bw, l, starts, widths, true)
+	g.writeBranches(bw, l, cols, true)
 	bw.WriteString(`<g class="edges" fill="none">` + "\n")
 	g.writeEdges(bw, l, 0, l.Height)
 	g.writeCurves(bw, l)
@@ -145,7 +196,7 @@ func (g *Graph) Bands(rows int) *Bands {
 	if rows <= 0 {
 		rows = 20
 	}
-	l, starts, widths := g.layout()
+	l, cols := g.layout()
 	out := &Bands{Width: l.Width, Height: l.Height}
 	var sb strings.Builder
 	bw := bufio.NewWriter(&sb)
@@ -170,7 +221,7 @@ func (g *Graph) Bands(rows int) *Bands {
 			bottom = l.Height // no sliver of a band at the end
 		}
 		open("tg-band", top, bottom-top)
-		g.writeBranches(bw, l, starts, widths, top == 0)
+		g.writeBranches(bw, l, cols, top == 0)
 		bw.WriteString(`<g class="edges" fill="none">` + "\n")
 		g.writeEdges(bw, l, top, bottom)
 		bw.WriteString("</g>\n<g class=\"nodes\">\n")
@@ -188,16 +239,16 @@ func (g *Graph) Bands(rows int) *Bands {
 }
 
 // writeBranches draws the branch columns, with their names when header.
-func (g *Graph) writeBranches(bw *bufio.Writer, l *Layout, starts, widths []int, header bool) {
-	for b, name := range g.index().branches {
-		wd := max(widths[b], 1)*(nodeW+gapX) + gapX/2
+func (g *Graph) writeBranches(bw *bufio.Writer, l *Layout, cols []column, header bool) {
+	for _, c := range cols {
+		color := branchColor(c.color)
 		if !header {
 			fmt.Fprintf(bw, `<rect class="branch-bg" x="%d" y="4" width="%d" height="%d" rx="8" fill="%s" fill-opacity="0.07" stroke="%s" stroke-opacity="0.5"/>`+"\n",
-				starts[b], wd, l.Height-8, branchColor(b), branchColor(b))
+				c.x, c.w, l.Height-8, color, color)
 			continue
 		}
 		fmt.Fprintf(bw, `<g class="branch" data-branch="%s"><rect x="%d" y="4" width="%d" height="%d" rx="8" fill="%s" fill-opacity="0.07" stroke="%s" stroke-opacity="0.5"/><text x="%d" y="24" font-weight="bold" fill="%s">%s</text></g>`+"\n",
-			esc(name), starts[b], wd, l.Height-8, branchColor(b), branchColor(b), starts[b]+10, branchColor(b), esc(clip(name, 40)))
+			esc(c.branch), c.x, c.w, l.Height-8, color, color, c.x+10, color, esc(fitText(c.branch, float64(c.w-20), fontSize*1.1)))
 	}
 }
 
@@ -243,15 +294,77 @@ func (g *Graph) writeEdges(bw *bufio.Writer, l *Layout, y0, y1 int) {
 	}
 }
 
-// writeCurves draws cross-references and contradictions as labelled curves.
+// labelPlacer puts the labels of cross-references and contradictions in
+// the gaps between layers, where no thought's box is, and side by side
+// when several fall in one gap.
+type labelPlacer struct {
+	l      *Layout
+	placed map[int][][2]int // gap (the layer below it) -> x ranges taken
+}
+
+// place returns the top-left corner of a label w pixels wide for a curve
+// whose ends' centres are (x1,y1) and (x2,y2): in the gap nearest the
+// middle of the curve, as near its middle as free, else the next gap.
+func (p *labelPlacer) place(x1, y1, x2, y2, w int) (int, int) {
+	mx, my := (x1+x2)/2, (y1+y2)/2
+	near := max(1, min(p.l.Rows, (my-headerH+(nodeH+gapY)/2)/(nodeH+gapY)))
+	h := labelSize + 4
+	var gaps []int
+	for d := 0; len(gaps) < p.l.Rows; d++ {
+		for _, k := range []int{near + d, near - d - 1} {
+			if k >= 1 && k <= p.l.Rows && !slices.Contains(gaps, k) {
+				gaps = append(gaps, k)
+			}
+		}
+	}
+	for _, k := range gaps {
+		x := max(2, min(mx-w/2, p.l.Width-w-2))
+		for moved := true; moved; {
+			moved = false
+			for _, r := range p.placed[k] {
+				if x < r[1]+4 && r[0] < x+w+4 {
+					x, moved = r[1]+4, true
+				}
+			}
+		}
+		if x+w <= p.l.Width-2 || k == gaps[len(gaps)-1] {
+			p.placed[k] = append(p.placed[k], [2]int{x, x + w})
+			return x, rowTop(k) - gapY/2 - h/2
+		}
+	}
+	return max(2, mx-w/2), rowTop(near) - gapY/2 - h/2
+}
+
+// writeCurves draws cross-references and contradictions as curves from
+// the edge of one box to the edge of the other through their label, which
+// sits on a white ground in a gap between layers.
 func (g *Graph) writeCurves(bw *bufio.Writer, l *Layout) {
-	center := func(id string) (int, int) { return l.X[id] + nodeW/2, l.Y[id] + nodeH/2 }
+	if l.Rows == 0 {
+		return
+	}
+	p := &labelPlacer{l: l, placed: map[int][][2]int{}}
 	curve := func(a, b *thinkgraph.Thought, class, stroke, dash, label, title string) {
-		x1, y1 := center(a.ID)
-		x2, y2 := center(b.ID)
-		cx, cy := (x1+x2)/2+60, (y1+y2)/2
-		fmt.Fprintf(bw, `<g class="%s"><path d="M%d,%d Q%d,%d %d,%d" stroke="%s" stroke-width="2" stroke-dasharray="%s"/><text x="%d" y="%d" fill="%s" stroke="none" font-size="10">%s</text><title>%s</title></g>`+"\n",
-			class, x1, y1, cx, cy, x2, y2, stroke, dash, (x1+x2)/2+32, cy, stroke, esc(label), esc(clip(title, 300)))
+		ax, ay := l.X[a.ID]+nodeW/2, l.Y[a.ID]+nodeH/2
+		bx, by := l.X[b.ID]+nodeW/2, l.Y[b.ID]+nodeH/2
+		w := int(math.Ceil(textWidth(label, labelSize))) + 8
+		lx, ly := p.place(ax, ay, bx, by, w)
+		cx, cy := lx+w/2, ly+(labelSize+4)/2
+		// Leave each box from the side that faces the label.
+		edge := func(y int) int {
+			if cy < y {
+				return y - nodeH/2
+			}
+			return y + nodeH/2
+		}
+		ay, by = edge(ay), edge(by)
+		qx, qy := 2*cx-(ax+bx)/2, 2*cy-(ay+by)/2 // the curve passes through (cx, cy)
+		fmt.Fprintf(bw, `<g class="%s"><path d="M%d,%d Q%d,%d %d,%d" stroke="%s" stroke-width="2" stroke-dasharray="%s"/>`,
+			class, ax, ay, qx, qy, bx, by, stroke, dash)
+		if label != "" {
+			fmt.Fprintf(bw, `<rect class="label" x="%d" y="%d" width="%d" height="%d" rx="3" fill="#fff" fill-opacity="0.9" stroke="none"/><text x="%d" y="%d" fill="%s" stroke="none" font-size="%d">%s</text>`,
+				lx, ly, w, labelSize+4, lx+4, ly+labelSize+1, stroke, labelSize, esc(label))
+		}
+		fmt.Fprintf(bw, "<title>%s</title></g>\n", esc(clip(title, 300)))
 	}
 	for _, lk := range g.sortedLinks() {
 		a, b := g.linkEnd(lk.FromThought, lk.FromBranch), g.linkEnd(lk.ToThought, lk.ToBranch)
@@ -335,7 +448,11 @@ func (g *Graph) writeNodes(bw *bufio.Writer, l *Layout, y0, y1 int) {
 		}
 		fmt.Fprintf(bw, `<g class="%s" data-id="%s" data-step="%d" transform="translate(%d,%d)" tabindex="0">%s<rect width="%d" height="%d" rx="6" fill="%s" stroke="%s" stroke-width="%s"%s/>`,
 			strings.Join(classes, " "), esc(t.ID), t.Step, l.X[t.ID], l.Y[t.ID], title, nodeW, nodeH, confColor(t.Confidence), stroke, width, dash)
-		fmt.Fprintf(bw, `<text x="8" y="15" font-weight="bold">#%d · %s</text><text x="8" y="31">%s</text>`, t.Step, confidence(t.Confidence), esc(clip(t.Content, 26)))
+		fmt.Fprintf(bw, `<text x="%d" y="15" font-weight="bold">#%d · %s</text><text class="content" y="17">`, padX, t.Step, confidence(t.Confidence))
+		for _, line := range wrapText(t.Content, nodeW-2*padX, fontSize, textLines) {
+			fmt.Fprintf(bw, `<tspan x="%d" dy="14">%s</tspan>`, padX, esc(line))
+		}
+		bw.WriteString("</text>")
 		badge := nodeW - 10
 		if bp {
 			fmt.Fprintf(bw, `<path class="bp-mark" d="M%d,2 l6,6 l-6,6 l-6,-6z" fill="#333"/>`, badge)

@@ -360,8 +360,9 @@ func TestDetectDrift(t *testing.T) {
 		t.Fatalf("drift = %+v", got)
 	}
 	off := got[0]
-	// Similarities to the goal 1, 1, 0, 0: first third (2) 1, last third 0;
-	// slope of 1, 1, 0, 0 over 0, 1/3, 2/3, 1 is −1.2.
+	// Similarities to the goal 1, 1, 0, 0: first half 1, second half 0;
+	// slope of 1, 1, 0, 0 over 0, 1/3, 2/3, 1 is −1.2. From the start: the
+	// pair of the first half has cosine 1, its pairs with the second half 0.
 	if off.FromGoal.Score != 1 || off.FromStart.Score != 1 || math.Abs(off.FromGoal.Trend-(-1.2)) > 1e-9 {
 		t.Fatalf("off = %+v %+v", off.FromGoal, off.FromStart)
 	}
@@ -380,9 +381,29 @@ func TestDetectDrift(t *testing.T) {
 	// measures are reported but nothing is called drifting.
 	for _, short := range [][]Doc{docs[1:3], docs[:3]} {
 		got = DetectDrift(short, Vector{1, 0}, DriftOptions{})
-		if got[0].Drifting || got[0].FromStart == nil || got[0].FromStart.Score != 1 || !strings.Contains(got[0].Reason, "needs a trend over at least 4") {
+		if got[0].Drifting || got[0].FromStart == nil || got[0].FromGoal.Score != 1 || !strings.Contains(got[0].Reason, "needs a trend over at least 4") {
 			t.Fatalf("%d thoughts: %+v", len(short), got[0])
 		}
+	}
+
+	// Calibrated: relatedness 0 at cosine 0.1, 1 at 0.3. Similarities to
+	// the goal 0.3, 0.3, 0.2, 0.2 lose 0.5 of relatedness: drifting at 0.3
+	// but not at 0.6, and the end (0.5) is not below 0.5 at 0.3 either when
+	// the second half is at 0.2 — so it stays not drifting.
+	cal := Calibration{Unrelated: 0.1, Related: 0.3}
+	at := func(c float64) Vector { return Vector{float32(c), float32(math.Sqrt(1 - c*c))} }
+	var cd []Doc
+	for i, c := range []float64{0.3, 0.3, 0.2, 0.2} {
+		cd = append(cd, Doc{ID: fmt.Sprint(i), Branch: "b", Step: i + 1, Vector: at(c)})
+	}
+	got = DetectDrift(cd, Vector{1, 0}, DriftOptions{Calibration: cal})
+	if g := got[0].FromGoal; math.Abs(g.Start-1) > 1e-6 || math.Abs(g.End-0.5) > 1e-6 || math.Abs(g.Score-0.5) > 1e-6 || got[0].Drifting {
+		t.Fatalf("calibrated, end at 0.5: %+v %+v", got[0], g)
+	}
+	cd[2].Vector, cd[3].Vector = at(0.15), at(0.15)
+	got = DetectDrift(cd, Vector{1, 0}, DriftOptions{Calibration: cal})
+	if g := got[0].FromGoal; math.Abs(g.End-0.25) > 1e-6 || !got[0].Drifting {
+		t.Fatalf("calibrated, end at 0.25: %+v %+v", got[0], g)
 	}
 }
 

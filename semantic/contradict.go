@@ -17,34 +17,78 @@ type Verdict struct {
 // holds the WordNet lexicon it uses for synonyms, hypernyms and antonyms and
 // is safe for concurrent use.
 //
-// How it decides. Both texts are tokenised and lemmatised; function words are
-// dropped. Two texts can only contradict when they are about the same thing,
-// and each rule states what "the same" means:
+// How it decides. Each sentence is read once (and cached): tokens, lemmas
+// and WordNet senses of its content words, its negation, quantifier,
+// modality, temporal connective, time frame, leading condition, hedge and
+// the quantities it states. Two texts can only contradict when they are
+// about the same thing: their content words match (same lemma, a shared
+// WordNet sense, or a hypernym within three levels), and unmatched words
+// that are different things of one kind ("staging" / "production", two
+// names, two modifiers) mean different subjects. Before any rule:
 //
+//   - hedges (might, could, probably, usually, seems, may …) make a claim
+//     tentative: a hedged text never contradicts;
+//   - a leading time or condition phrase the other text lacks ("Before the
+//     fix, …", "With a warm cache, …") or two different time frames ("last
+//     year" / "this year") mean different times, not a contradiction.
+//
+// The rules, each naming itself and its words in Verdict.Reason:
+//
+//   - requirement: one text requires something (must, needs, requires,
+//     mandatory, has to), the other says it is not required (optional, not
+//     required, needs no, can … without, may skip, "unsigned … accepted",
+//     "up to each"), about the same thing;
+//   - order: "X before Y" against "Y before X" or "X after Y" (events
+//     matched by their words and numbers); "X during Y" (or "still
+//     running when Y") against "X after Y", or against "X finished before
+//     Y"; "already" against "planned", "scheduled", "next year" or "not
+//     yet";
+//   - quantifier: all/every/always, some/several/a few/sometimes/
+//     occasionally/at least one, most, none/no/never and "not every" read as
+//     (quantity, polarity) of the same subject: "all P" contradicts "not
+//     every P", "some not P" and "no P"; "never P" contradicts "occasionally
+//     P"; an antonym or an opposed comparator ("within" / "longer than")
+//     flips the polarity. The subject's noun group must be shared ("every
+//     square is a rectangle" / "not every rectangle is a square" agree);
+//   - numbers: quantities with units converted (ms/s/min/h/days…, bytes,
+//     percent and fractions, currency, metres, grams, clock times, months)
+//     and comparators read as intervals (over, under, at least, at most,
+//     between … and …, about ±25%); limits ("capped at", "up to", "limit
+//     of") as exact values. A quantity that fits no quantity of the same
+//     unit on the other side contradicts when the rest of the content
+//     matches; "9 engineers" / "more than five engineers" agree;
 //   - negation: exactly one text negates its clause (not, n't, no, never,
-//     nobody, nothing, none, "there is no X"; "with no"/"without" are
-//     modifiers, not clause negation), and every content word of the negated
-//     text is matched in the other text by the same lemma, a shared WordNet
-//     sense, or a hypernym/hyponym within three levels ("no person is
-//     riding" against "a man is riding"). Extra detail on the positive side
-//     is allowed, missing detail is not: "there is no man running down the
-//     road" does not contradict "a man is running".
-//   - antonyms: both texts have the same polarity, they differ in a pair of
-//     words that WordNet lists as antonyms or that a small built-in list of
-//     opposites covers (in/out, on/off, more/less, increase/decrease, ...),
-//     and the rest of their content matches. For comparatives ("X is faster
-//     than Y") the order of the compared things matters: "X is slower than
-//     Y" contradicts it, "Y is slower than X" does not.
-//   - numbers: both texts state numbers, the numbers differ, and the rest
-//     of their content matches ("latency is 20 ms" / "latency is 200 ms").
+//     nobody, nothing, none, no longer, "there is no X", "lacks X", "is
+//     missing X"; "with no"/"without" are modifiers, not clause negation),
+//     and every content word of the negated text is matched in the other
+//     text ("no person is riding"
+//     against "a man is riding"). Extra detail on the positive side is
+//     allowed, missing detail is not. A negative verb on the other side
+//     ("failed to", "refused to", "lacks") agrees with the negation;
+//   - antonym: both texts have the same polarity and differ in a pair of
+//     opposed words, the rest of their content matching: WordNet antonyms,
+//     adjectives whose cluster heads are antonyms ("terse" / "verbose"),
+//     negative prefixes ("mutable" / "immutable"), a list of general
+//     opposing verbs and adjectives (grow/shrink, allow/block,
+//     approve/reject, pass/fail, stable/flaky …) and graded words
+//     (more/less, most/fewest). A "with"/"without" difference cancels the
+//     antonym ("accepts requests with a token" / "rejects requests without
+//     a token"), and so does "until" ("open until 8 p.m." / "closes at 8
+//     p.m."). Modifiers pick out things: "a large table" and "a small
+//     table" are different tables;
+//   - comparative: "X is faster than Y" against "Y is faster than X", or
+//     against "X is slower than Y"; "Y is slower than X" agrees.
 //
-// Confidence grows with how completely the content matches. The decider is
+// Confidence grows with how completely the content matches. The judge is
 // lexical: it does not resolve coreference, world knowledge or sarcasm.
 type Contradictor struct {
 	lex func() *Lexicon // the lexicon, loaded on first use
 
 	mu    sync.Mutex
 	cache map[string]*clause // analysed sentences, bounded
+
+	headsOnce sync.Once
+	heads     map[int32][]string // adjective cluster heads' lemmas (see headLemmas)
 
 	// MinCoverage is the fraction of the negated (or shorter) text's content
 	// words that must be matched in the other text; 1 by default.
@@ -70,15 +114,32 @@ type clause struct {
 	numbers  []string
 	thanAt   int // index in content of the first word after "than", -1 if none
 	opposers []string
+
+	hedge     string     // a word that makes the claim tentative
+	quant     int        // qAll, qSome, qMost or qNone (see quantifierOf)
+	quantWord string     // the quantifier's words
+	qneg      bool       // the quantified predicate is negated
+	modal     int        // +1 requirement, -1 not required, 0 neither
+	modalWord string     // the words that state the modality
+	orderAt   int        // token index of "before"/"after", -1 if none
+	orderDir  int        // -1 before, +1 after
+	already   bool       // the text says the event has happened
+	future    bool       // the text says the event is still to come
+	tenseWord string     // the word that says which
+	quants    []quantity // numbers with units and comparators
+	ruleAt    []bool     // by token index: a word a rule reads, not content
 }
 
 type word struct {
+	at         int // token index in the clause
 	tok, lemma string
 	stem       string   // Porter stem of tok
 	lemmaStem  string   // Porter stem of lemma
 	lemmas     []string // every base form ("faster": "faster", "fast")
 	senses     []Sense
-	ancestors  []int32 // hypernyms of senses, three levels up
+	ancestors  []int32  // hypernyms of senses, three levels up
+	heads      []string // lemmas of the adjective cluster heads of its senses
+	negBases   []string // stems of the word without a negative prefix ("immutable": "mutabl")
 	// attributive is set when the next token is a content word ("a large
 	// flute"): such a word picks out a thing rather than asserting a
 	// property of it.
@@ -96,8 +157,8 @@ var numberWords = map[string]string{
 // opposites are opposing words that WordNet does not pair (or pairs only
 // through senses the decider does not see): mostly particles and
 // prepositions, which are function words elsewhere.
-var opposites = func() map[string]string {
-	m := map[string]string{}
+var opposites = func() map[[2]string]bool {
+	m := map[[2]string]bool{}
 	for _, p := range [][2]string{
 		{"near", "far"}, {"close", "far"},
 		{"more", "less"}, {"more", "fewer"}, {"most", "least"}, {"increase", "decrease"},
@@ -117,25 +178,50 @@ var opposites = func() map[string]string {
 		{"cheap", "expensive"}, {"simple", "complex"}, {"public", "private"},
 		{"deny", "grant"}, {"deny", "confirm"}, {"reveal", "conceal"},
 		{"include", "exclude"}, {"require", "optional"}, {"internal", "external"},
+		// General opposing verbs and adjectives WordNet does not pair.
+		{"grow", "shrink"}, {"expand", "shrink"}, {"enlarge", "shrink"}, {"expand", "contract"},
+		{"allow", "block"}, {"permit", "block"}, {"allow", "deny"}, {"permit", "deny"},
+		{"enable", "prevent"}, {"enable", "block"}, {"approve", "reject"}, {"approve", "deny"},
+		{"accept", "decline"}, {"accept", "deny"}, {"confirm", "refute"}, {"confirm", "disprove"},
+		{"speed", "slow"}, {"accelerate", "slow"}, {"improve", "worsen"}, {"improve", "degrade"},
+		{"strengthen", "weaken"}, {"raise", "cut"}, {"rise", "drop"}, {"increase", "drop"},
+		{"increase", "cut"}, {"gain", "drop"}, {"win", "fail"}, {"pass", "reject"},
+		{"succeed", "crash"}, {"keep", "drop"}, {"keep", "discard"}, {"arrive", "leave"},
+		{"strict", "lenient"}, {"strict", "loose"}, {"stable", "flaky"}, {"reliable", "flaky"},
+		{"steady", "erratic"}, {"steady", "volatile"}, {"stable", "volatile"},
+		{"consistent", "erratic"}, {"easy", "hard"}, {"easy", "strenuous"}, {"easy", "demanding"},
+		{"fast", "slow"}, {"quick", "slow"}, {"quicker", "slower"}, {"cheaper", "pricier"},
+		{"enabled", "disabled"}, {"visible", "hidden"}, {"encrypted", "plaintext"},
+		{"healthy", "degraded"}, {"up", "down"}, {"first", "last"}, {"earliest", "latest"}, {"most", "fewest"},
+		{"support", "oppose"}, {"soften", "harden"}, {"soften", "toughen"}, {"ambiguous", "clear"},
+		{"return", "keep"}, {"admit", "exclude"}, {"encourage", "discourage"},
+		{"uphold", "overturn"}, {"uphold", "reverse"}, {"hire", "fire"}, {"absorb", "release"},
+		{"absorb", "emit"}, {"attach", "detach"}, {"lock", "unlock"}, {"import", "export"},
+		{"inbound", "outbound"}, {"upgrade", "downgrade"}, {"overestimate", "underestimate"},
 	} {
-		m[p[0]+"\x00"+p[1]] = "opposite"
-		m[p[1]+"\x00"+p[0]] = "opposite"
+		m[[2]string{p[0], p[1]}] = true
+		m[[2]string{p[1], p[0]}] = true
 	}
 	return m
 }()
 
 // differentReferents are WordNet antonyms that name different people rather
-// than opposite properties: "a man is talking" and "a woman is talking" do
-// not contradict, they are about different people.
-var differentReferents = func() map[string]bool {
-	m := map[string]bool{}
+// than opposite properties ("a man is talking" and "a woman is talking" do
+// not contradict, they are about different people), or the two ends of one
+// event.
+var differentReferents = func() map[[2]string]bool {
+	m := map[[2]string]bool{}
 	for _, p := range [][2]string{
 		{"man", "woman"}, {"boy", "girl"}, {"male", "female"}, {"brother", "sister"},
 		{"father", "mother"}, {"son", "daughter"}, {"husband", "wife"},
 		{"king", "queen"}, {"gentleman", "lady"}, {"uncle", "aunt"},
 		{"nephew", "niece"}, {"actor", "actress"}, {"host", "hostess"},
+		// The two ends of one event: "started before the outage" and
+		// "finished before the outage" can both hold.
+		{"start", "finish"}, {"begin", "finish"}, {"start", "end"}, {"begin", "end"},
+		{"start", "complete"}, {"begin", "complete"},
 	} {
-		m[p[0]+"\x00"+p[1]] = true
+		m[[2]string{p[0], p[1]}] = true
 	}
 	return m
 }()
@@ -153,6 +239,7 @@ var transient = map[string]bool{
 
 func (c *Contradictor) analyse(text string) clause {
 	cl := clause{text: text, toks: Tokenize(text), thanAt: -1}
+	skip := -1 // the particle of a phrasal verb
 	for i, t := range cl.toks {
 		if negators[t] {
 			// "with no X" and "without X" modify a noun phrase; they do not
@@ -160,6 +247,15 @@ func (c *Contradictor) analyse(text string) clause {
 			if t == "without" || t == "nor" || t == "neither" || (t == "no" && i > 0 && cl.toks[i-1] == "with") {
 				continue
 			}
+			cl.negated = true
+			if cl.negWord == "" {
+				cl.negWord = t
+			}
+			continue
+		}
+		if privative(cl.toks, i) {
+			// "the form lacks CSRF protection", "the index is missing":
+			// the clause denies having the thing.
 			cl.negated = true
 			if cl.negWord == "" {
 				cl.negWord = t
@@ -178,32 +274,86 @@ func (c *Contradictor) analyse(text string) clause {
 			cl.numbers = append(cl.numbers, n)
 			continue
 		}
+		if t == "non" && i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] {
+			// "non-refundable" is one word with a negative prefix.
+			cl.content = append(cl.content, c.wordOf(i, "non"+cl.toks[i+1], false))
+			skip = i + 1
+			continue
+		}
+		if npi[t] || skip == i || t == "longer" && i > 0 && (cl.toks[i-1] == "no" || cl.toks[i-1] == "any") {
+			continue // "no longer" negates, "longer" adds nothing
+		}
+		if r, ok := phrasal(cl.toks, i); ok {
+			// "go up" is "rise", "took place" is "happen".
+			cl.content = append(cl.content, c.wordOf(i, r, false))
+			skip = i + 1
+			continue
+		}
+		if t == "even" && (i == len(cl.toks)-1 || i > 0 && (cl.toks[i-1] == "is" || cl.toks[i-1] == "are")) {
+			// "the sum is even": the adjective, not the adverb.
+			cl.content = append(cl.content, c.wordOf(i, t, false))
+			continue
+		}
 		if stopWords[t] {
 			switch t {
 			// Spatial particles (in/out, up/down, on/off) are not used: two
 			// texts differing only in direction usually describe different
 			// events rather than contradict.
 			case "more", "less", "most", "least", "before", "after", "all", "with":
+				if !(i > 0 && cl.toks[i-1] == "at") { // "at least 60%" compares a number
+					cl.opposers = append(cl.opposers, t)
+				}
+			}
+			continue
+		}
+		attributive := i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] && !IsNumber(cl.toks[i+1]) && cl.toks[i+1] != "than" && !negators[cl.toks[i+1]]
+		if gradeWords[t] {
+			if !(i > 0 && cl.toks[i-1] == "at") {
 				cl.opposers = append(cl.opposers, t)
 			}
 			continue
 		}
-		lemma := c.lex().Lemma(t)
-		if lemma == "" {
-			lemma = t
+		// A verb form after a noun heads the predicate ("the rule blocks
+		// inbound traffic"), whatever its most likely sense.
+		if attributive && i > 0 && !stopWords[cl.toks[i-1]] && (strings.HasSuffix(t, "s") || strings.HasSuffix(t, "ed")) && len(cl.content) > 0 && cl.content[len(cl.content)-1].at == i-1 && !strings.HasSuffix(t, "ss") {
+			attributive = false
 		}
-		var senses []Sense
-		lemmas := c.lex().Lemmas(t)
-		if len(lemmas) == 0 {
-			lemmas = []string{t}
+		w := c.wordOf(i, t, attributive)
+		if w.attributive && (graded(w) || i > 0 && (cl.toks[i-1] == "most" || cl.toks[i-1] == "more")) {
+			w.attributive = false // "the lowest time" states a property
 		}
-		for _, l := range lemmas {
-			senses = append(senses, c.lex().Senses(l)...)
-		}
-		attributive := i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] && !IsNumber(cl.toks[i+1]) && cl.toks[i+1] != "than"
-		cl.content = append(cl.content, word{tok: t, lemma: lemma, stem: Stem(t), lemmaStem: Stem(lemma), lemmas: lemmas, senses: senses, ancestors: c.ancestors(senses), attributive: attributive})
+		cl.content = append(cl.content, w)
 	}
+	c.analyseRules(&cl)
 	return cl
+}
+
+// wordOf analyses the content word t at token index i. attributive says
+// whether a content word follows it; a verb is never attributive.
+func (c *Contradictor) wordOf(i int, t string, attributive bool) word {
+	lemma := c.lex().Lemma(t)
+	if lemma == "" {
+		lemma = t
+	}
+	var senses []Sense
+	lemmas := c.lex().Lemmas(t)
+	if len(lemmas) == 0 {
+		lemmas = []string{t}
+	}
+	for _, l := range lemmas {
+		senses = append(senses, c.lex().Senses(l)...)
+	}
+	w := word{at: i, tok: t, lemma: lemma, stem: Stem(t), lemmaStem: Stem(lemma), lemmas: lemmas, senses: senses,
+		ancestors: c.ancestors(senses), attributive: attributive && !verbFirst(senses)}
+	for _, l := range lemmas {
+		for _, h := range c.headLemmas(l) {
+			if !contains(w.heads, h) {
+				w.heads = append(w.heads, h)
+			}
+		}
+		w.negBases = append(w.negBases, negationBases(l)...)
+	}
+	return w
 }
 
 // match reports whether two content words denote the same thing (or one is
@@ -216,8 +366,9 @@ func (c *Contradictor) match(a, b word) bool {
 // WordNet sense, or b is a kind of a ("man" asserts "person", not the
 // reverse).
 func (c *Contradictor) matchDir(a, b word) bool {
-	if a.lemma == b.lemma || a.tok == b.tok || a.stem == b.stem || a.lemmaStem == b.lemmaStem {
-		return true
+	if a.lemma == b.lemma || a.tok == b.tok || a.stem == b.stem || a.lemmaStem == b.lemmaStem ||
+		sharedPrefix(a.lemma, b.lemma) >= 6 {
+		return true // the same word or a derivation ("allergic" / "allergy")
 	}
 	if len(a.senses) == 0 || len(b.senses) == 0 {
 		return false
@@ -279,6 +430,18 @@ func containsID(xs []int32, x int32) bool {
 // and the unmatched words.
 func (c *Contradictor) coverage(x, y []word, skip map[int]bool) (float64, []string) {
 	return c.cover(x, y, skip, c.match)
+}
+
+// modifierCoverage is coverage where two modifiers must be the same word:
+// "staging" and "production" share a rare sense but pick out different
+// clusters.
+func (c *Contradictor) modifierCoverage(x, y []word, skip map[int]bool) (float64, []string) {
+	return c.cover(x, y, skip, func(a, b word) bool {
+		if (a.attributive || b.attributive) && a.lemma != b.lemma && a.stem != b.stem {
+			return len(a.senses) > 0 && len(b.senses) > 0 && a.senses[0].Synset == b.senses[0].Synset
+		}
+		return c.match(a, b)
+	})
 }
 
 // entailed is coverage where y must assert each word of x (see matchDir).
@@ -398,6 +561,12 @@ func (c *Contradictor) decide(a, b string) Verdict {
 	if minCov <= 0 {
 		minCov = 1
 	}
+	if v, ok := c.clauseVerdict(&A, &B); ok {
+		return v
+	}
+	if (A.negated && !B.negated && implicitNeg(B)) || (B.negated && !A.negated && implicitNeg(A)) {
+		return Verdict{Reason: "both texts negate the claim, one with a negative verb"}
+	}
 
 	// Negation.
 	if A.negated != B.negated {
@@ -423,19 +592,6 @@ func (c *Contradictor) decide(a, b string) Verdict {
 		return v
 	}
 
-	// Numbers.
-	if len(A.numbers) > 0 && len(B.numbers) > 0 && !sameNumbers(A.numbers, B.numbers) {
-		covA, _ := c.coverage(A.content, B.content, nil)
-		covB, _ := c.coverage(B.content, A.content, nil)
-		if covA >= minCov && covB >= minCov {
-			return Verdict{
-				Contradicts: true,
-				Confidence:  0.75,
-				Reason: fmt.Sprintf("numbers: A says %s, B says %s about the same thing",
-					strings.Join(A.numbers, ", "), strings.Join(B.numbers, ", ")),
-			}
-		}
-	}
 	return Verdict{Reason: "no negation, antonym or conflicting number about the same thing"}
 }
 
@@ -460,10 +616,25 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 	}
 	for _, x := range A.opposers {
 		for _, y := range B.opposers {
-			if _, ok := opposites[x+"\x00"+y]; ok && !contains(B.opposers, x) && !contains(A.opposers, y) {
+			if opposites[[2]string{x, y}] && !contains(B.opposers, x) && !contains(A.opposers, y) {
 				found = append(found, opp{-1, -1, x, y, 0.7, true})
 			}
 		}
+	}
+	if A.quant == qSome || A.quant == qMost || B.quant == qSome || B.quant == qMost {
+		// "most samples passed" / "three samples failed": the predicate
+		// holds of part of them; the quantifier rule reads such pairs.
+		return Verdict{}, false
+	}
+	if hasTok(A.toks, "until") != hasTok(B.toks, "until") {
+		// "open until 8 p.m." / "closes at 8 p.m.": a state that ends is
+		// its opposite after.
+		return Verdict{}, false
+	}
+	if hasTok(A.toks, "without") != hasTok(B.toks, "without") {
+		// "accepts requests with a token" / "rejects requests without a
+		// token": two oppositions agree.
+		return Verdict{}, false
 	}
 	for _, o := range found {
 		skipA, skipB := map[int]bool{}, map[int]bool{}
@@ -474,8 +645,8 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 				continue
 			}
 		}
-		covA, _ := c.coverage(A.content, B.content, skipA)
-		covB, _ := c.coverage(B.content, A.content, skipB)
+		covA, _ := c.modifierCoverage(A.content, B.content, skipA)
+		covB, _ := c.modifierCoverage(B.content, A.content, skipB)
 		if len(A.content)-len(skipA) == 0 && len(B.content)-len(skipB) == 0 {
 			covA, covB = 1, 1 // "hot" vs "cold": nothing else to compare
 		}
@@ -487,7 +658,7 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 			continue
 		}
 		// Comparatives: "X is faster than Y" vs "Y is slower than X" agree.
-		if A.thanAt >= 0 && B.thanAt >= 0 && !o.particle {
+		if A.thanAt >= 0 && B.thanAt >= 0 {
 			if swapped(c, A, B) {
 				continue
 			}
@@ -495,18 +666,18 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 		return Verdict{
 			Contradicts: true,
 			Confidence:  round2(o.conf * (0.6 + 0.4*(covA+covB)/2)),
-			Reason:      fmt.Sprintf("antonyms: A says %q where B says %q about the same thing", o.wa, o.wb),
+			Reason:      fmt.Sprintf("antonym: %q vs %q", o.wa, o.wb),
 		}, true
 	}
 	// Same comparative, swapped order: "X is faster than Y" vs "Y is faster than X".
-	if A.thanAt > 0 && B.thanAt > 0 && swapped(c, A, B) {
+	if len(found) == 0 && A.thanAt > 0 && B.thanAt > 0 && swapped(c, A, B) {
 		covA, _ := c.coverage(A.content, B.content, nil)
 		covB, _ := c.coverage(B.content, A.content, nil)
 		if covA >= minCov && covB >= minCov {
 			return Verdict{
 				Contradicts: true,
 				Confidence:  0.7,
-				Reason:      "comparatives: A and B compare the same things in opposite order",
+				Reason:      fmt.Sprintf("comparative: %q vs %q with the compared things swapped", thanPhrase(A.toks), thanPhrase(B.toks)),
 			}, true
 		}
 	}
@@ -519,7 +690,10 @@ func (c *Contradictor) opposed(x, y word) (float64, bool) {
 	best, found := 0.0, false
 	for _, a := range x.lemmas {
 		for _, b := range y.lemmas {
-			if a == b || differentReferents[a+"\x00"+b] || differentReferents[b+"\x00"+a] {
+			if differentReferents[[2]string{a, b}] || differentReferents[[2]string{b, a}] {
+				return 0, false
+			}
+			if a == b {
 				continue
 			}
 			if transient[a] && transient[b] {
@@ -527,28 +701,86 @@ func (c *Contradictor) opposed(x, y word) (float64, bool) {
 			}
 			if conf, ok := c.lex().Antonyms(a, b); ok && conf > best {
 				best, found = conf, true
-			} else if _, ok := opposites[a+"\x00"+b]; ok && 0.8 > best {
+			} else if (opposites[[2]string{a, b}] || prefixOpposed(a, b)) && 0.8 > best {
 				best, found = 0.8, true
 			}
 		}
 	}
+	if x.lemma == y.lemma || isTransient(x) && isTransient(y) {
+		return best, found
+	}
+	if best < 0.8 && (negationOf(x, y) || negationOf(y, x)) {
+		best, found = 0.8, true
+	}
+	if best < 0.6 && c.headsOpposed(x.heads, y.heads) {
+		best, found = 0.6, true
+	}
 	return best, found
 }
 
-// swapped reports whether the first content word before "than" in A is
-// matched after "than" in B and vice versa.
+// thanPhrase returns the words of a comparison around "than" ("faster
+// than postgresql").
+func thanPhrase(toks []string) string {
+	for i, t := range toks {
+		if t == "than" {
+			return strings.Join(toks[max(i-1, 0):min(i+2, len(toks))], " ")
+		}
+	}
+	return ""
+}
+
+// isTransient reports whether any base form of w is transient.
+func isTransient(w word) bool {
+	for _, l := range w.lemmas {
+		if transient[l] {
+			return true
+		}
+	}
+	return false
+}
+
+// swapped reports whether the compared things change sides of "than": a
+// content word before "than" in one text stands only after it in the
+// other ("X is faster than Y" / "Y is faster than X").
 func swapped(c *Contradictor, A, B clause) bool {
-	if A.thanAt <= 0 || B.thanAt <= 0 || A.thanAt >= len(A.content) || B.thanAt >= len(B.content) {
+	if A.thanAt <= 0 || B.thanAt <= 0 || A.thanAt > len(A.content) || B.thanAt > len(B.content) {
 		return false
 	}
-	aSubj, aObj := A.content[0], A.content[A.thanAt]
-	bSubj, bObj := B.content[0], B.content[B.thanAt]
-	return c.match(aSubj, bObj) && c.match(aObj, bSubj) && !c.match(aSubj, bSubj)
+	side := func(cl clause, w word) (before, after bool) {
+		for k, x := range cl.content {
+			if c.match(w, x) {
+				if k < cl.thanAt {
+					before = true
+				} else {
+					after = true
+				}
+			}
+		}
+		return
+	}
+	for k, w := range A.content {
+		aBefore := k < A.thanAt
+		bBefore, bAfter := side(B, w)
+		if bBefore == bAfter {
+			continue
+		}
+		// The word's own side in A must be its only side there.
+		ab, aa := side(A, w)
+		if ab && aa {
+			continue
+		}
+		if aBefore != bBefore {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Contradictor) inClause(w word, ws []word) bool {
 	for _, x := range ws {
-		if x.lemma == w.lemma {
+		// "the product of two odd integers is odd": the modifier "odd" is
+		// not the predicate "odd".
+		if x.lemma == w.lemma && x.attributive == w.attributive {
 			return true
 		}
 	}
@@ -584,7 +816,15 @@ func sameNumbers(a, b []string) bool {
 func propositionText(toks []string) string {
 	out := make([]string, 0, len(toks))
 	for i, t := range toks {
-		if negators[t] {
+		if negators[t] || t == "longer" && i > 0 && toks[i-1] == "no" {
+			continue
+		}
+		if privative(toks, i) {
+			// "lacks X" / "is missing X" negate "has X".
+			if t == "missing" && len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+			out = append(out, "has")
 			continue
 		}
 		if (t == "there" && i == 0) || (i == 1 && toks[0] == "there" && (t == "is" || t == "are")) {

@@ -22,6 +22,9 @@ type Thresholds struct {
 	TopicalOverlap float64 `json:"topicalOverlap"`
 	// Neighbors: nearest thoughts per thought checked for contradiction (10).
 	Neighbors int `json:"neighbors"`
+	// Calibration maps the embedder's cosines to relatedness for coherence
+	// and goal alignment (the zero value: Raw, the cosine itself).
+	Calibration Calibration `json:"-"`
 }
 
 // DefaultThresholds returns the thresholds of the branch-thinking seed.
@@ -148,8 +151,9 @@ const (
 // nil; judge decides contradictions (nil: contradictionScore unavailable).
 // Over the m thoughts with vectors, c(i, j) their cosine, c⁺ = max(0, c):
 //
-//   - coherenceScore = mean over consecutive thoughts of c⁺(i−1, i), where
-//     a pair of thoughts of one circular argument (circular_support, among
+//   - coherenceScore = R(mean over consecutive thoughts of c⁺(i−1, i)),
+//     R the relatedness of th.Calibration (Raw: the mean itself), where a
+//     pair of thoughts of one circular argument (circular_support, among
 //     the branch's last 64 thoughts) counts 0: mutual support that goes
 //     round in a circle earns no coherence; needs m ≥ 2;
 //   - contradictionScore = flagged / candidates, where the candidates are
@@ -160,7 +164,8 @@ const (
 //     flagged candidate); 0 when there is no candidate; needs m ≥ 2 and a
 //     judge;
 //   - informationGain = mean over i ≥ 2 of 1 − max over j < i of c⁺(i, j);
-//   - goalAlignment = mean of c⁺(i, goal); needs a goal;
+//   - goalAlignment = R(mean of c⁺(i, goal)); needs a goal and m ≥ 2
+//     (one thought's cosine with a goal sentence says little);
 //   - confidenceGradient = 0.5 + b/2 clamped to [0, 1], b the least-squares
 //     slope of confidence over the position in the branch scaled to [0, 1]
 //     (b = change of confidence from first to last thought along the fitted
@@ -176,7 +181,8 @@ const (
 // "Good", ≥ th.Moderate "Moderate", else "Poor". shouldPivot when overall <
 // th.Pivot and at least 4 thoughts have vectors (a trend, not one thought's
 // similarity); below 4 a low score gives a pivotReason saying why there is
-// no verdict yet.
+// no verdict yet. Low coherence and weak goal alignment are reported as
+// issues from 4 thoughts with vectors on, for the same reason.
 //
 // Up to knnExactMax thoughts every earlier thought is compared. Above, the
 // nearest neighbours come from the approximate neighbour graph (knnGraph,
@@ -442,7 +448,7 @@ func (t *BranchTracker) Evaluation() Evaluation {
 	circ, lost := t.circular()
 	ev.Circular = circ
 	if m >= 2 {
-		ev.CoherenceScore = f(clampUnit((t.coh - lost) / float64(m-1)))
+		ev.CoherenceScore = f(th.Calibration.Relatedness((t.coh - lost) / float64(m-1)))
 		ev.InformationGain = f(clampUnit(t.gain / float64(m-1)))
 		ev.RedundancyScore = f(float64(t.dups) / float64(m-1))
 		if t.judge != nil {
@@ -472,8 +478,10 @@ func (t *BranchTracker) Evaluation() Evaluation {
 		ev.Unavailable["goalAlignment"] = "no thought of the branch has a vector"
 	case !t.goalDim:
 		ev.Unavailable["goalAlignment"] = fmt.Sprintf("goal vector has %d dimensions, thoughts have %d", len(t.goal), t.dim)
+	case m < 2:
+		ev.Unavailable["goalAlignment"] = "needs at least 2 thoughts with vectors, the branch has 1: one thought's similarity to the goal says little"
 	default:
-		ev.GoalAlignment = f(clampUnit(t.goalSum / float64(m)))
+		ev.GoalAlignment = f(th.Calibration.Relatedness(t.goalSum / float64(m)))
 	}
 
 	if t.nConf >= 2 {
@@ -532,7 +540,7 @@ func (t *BranchTracker) Evaluation() Evaluation {
 		ev.Issues = append(ev.Issues, "nothing to evaluate: no thought has a vector or a confidence")
 	}
 
-	ev.issues(th)
+	ev.issues(th, m)
 	if ev.OverallScore != nil && *ev.OverallScore < th.Pivot && m < minTrendThoughts {
 		ev.PivotReason = fmt.Sprintf("no pivot verdict: overall score %.2f is below the pivot threshold %.2f, but it rests on %d thought(s) with vectors; a pivot needs a trend over at least %d",
 			*ev.OverallScore, th.Pivot, m, minTrendThoughts)
@@ -602,7 +610,10 @@ func (t *BranchTracker) circular() ([]CircularReasoning, float64) {
 }
 
 // issues derives the issues and suggestions from the metrics.
-func (ev *Evaluation) issues(th Thresholds) {
+// Low coherence and weak goal alignment are issues only over at least
+// minTrendThoughts thoughts with vectors (m): below, they rest on one or
+// two cosines.
+func (ev *Evaluation) issues(th Thresholds, m int) {
 	if n := len(ev.Circular); n > 0 {
 		var ids []string
 		for _, x := range ev.Circular[0].Thoughts {
@@ -624,7 +635,7 @@ func (ev *Evaluation) issues(th Thresholds) {
 		c := ev.Contradictions[0]
 		ev.Suggestions = append(ev.Suggestions, fmt.Sprintf("resolve the contradiction between %s and %s, or reconcile the two sides (synthesizeDialectical)", c.ThoughtA.ID, c.ThoughtB.ID))
 	}
-	if v := ev.CoherenceScore; v != nil && *v < issueCoherence {
+	if v := ev.CoherenceScore; v != nil && *v < issueCoherence && m >= minTrendThoughts {
 		ev.Issues = append(ev.Issues, fmt.Sprintf("low coherence (%.2f): consecutive thoughts are only weakly related", *v))
 		ev.Suggestions = append(ev.Suggestions, "make each step follow from the previous one, or move unrelated ideas to a branch of their own")
 	}
@@ -636,7 +647,7 @@ func (ev *Evaluation) issues(th Thresholds) {
 		ev.Issues = append(ev.Issues, fmt.Sprintf("%.0f%% of the thoughts are near-duplicates (similarity ≥ %.2f) of earlier ones", *v*100, th.NearDuplicate))
 		ev.Suggestions = append(ev.Suggestions, "remove or merge the repeated thoughts")
 	}
-	if v := ev.GoalAlignment; v != nil && *v < issueGoal {
+	if v := ev.GoalAlignment; v != nil && *v < issueGoal && m >= minTrendThoughts {
 		ev.Issues = append(ev.Issues, fmt.Sprintf("weak goal alignment (%.2f): the branch is not about the session goal", *v))
 		ev.Suggestions = append(ev.Suggestions, "refocus the branch on the goal, or update the goal if it has changed")
 	} else if v == nil && ev.Unavailable["goalAlignment"] == "no goal set for the session" {

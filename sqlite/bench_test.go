@@ -26,12 +26,12 @@ func benchStore(b *testing.B, sessions, n int) (thinkgraph.Store, func(i int)) {
 	now := time.Now()
 	conf := 0.8
 	add := func(tx thinkgraph.Tx, id string) error {
-		sess, err := tx.LockSession(ctx, id)
+		sess, err := tx.LockSession(ctx, "local", id)
 		if err != nil {
 			return err
 		}
 		sess.StepCount++
-		th := &thinkgraph.Thought{ID: fmt.Sprintf("%s-%d", id, sess.StepCount), SessionID: id, BranchID: "main",
+		th := &thinkgraph.Thought{ID: fmt.Sprintf("%s-%d", id, sess.StepCount), Session: sess.Key, BranchID: "main",
 			ParentID: sess.CurrentThoughtID, Step: sess.StepCount, Content: fmt.Sprintf("client call %d of a benchmark run", sess.StepCount),
 			Confidence: &conf, Author: "client", Tool: "think", CreatedAt: now}
 		if err := tx.AddThought(ctx, th); err != nil {
@@ -45,7 +45,7 @@ func benchStore(b *testing.B, sessions, n int) (thinkgraph.Store, func(i int)) {
 	for c := 0; c < sessions; c++ {
 		id := fmt.Sprintf("s%d", c)
 		err := s.Update(ctx, func(tx thinkgraph.Tx) error {
-			return tx.CreateSession(ctx, &thinkgraph.Session{ID: id, Tenant: "local", ActiveBranch: "main", CreatedAt: now, UpdatedAt: now})
+			return tx.CreateSession(ctx, &thinkgraph.Session{Key: thinkgraph.SessionKey(id), ID: id, Tenant: "local", ActiveBranch: "main", CreatedAt: now, UpdatedAt: now})
 		})
 		if err != nil {
 			b.Fatal(err)
@@ -98,11 +98,11 @@ func BenchmarkAncestors(b *testing.B) {
 		cpu.start()
 		id := fmt.Sprintf("s%d", (i+1)%32)
 		err := s.View(ctx, func(tx thinkgraph.Tx) error {
-			sess, err := tx.Session(ctx, id)
+			sess, err := tx.Session(ctx, "local", id)
 			if err != nil {
 				return err
 			}
-			path, err := tx.Ancestors(ctx, id, sess.CurrentThoughtID)
+			path, err := tx.Ancestors(ctx, sess.Key, sess.CurrentThoughtID)
 			if err == nil && len(path) < 500 {
 				err = fmt.Errorf("path of %d thoughts", len(path))
 			}
@@ -129,7 +129,7 @@ func BenchmarkThoughts(b *testing.B) {
 		cpu.start()
 		id := fmt.Sprintf("s%d", (i+1)%32)
 		err := s.View(ctx, func(tx thinkgraph.Tx) error {
-			ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: id})
+			ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: thinkgraph.SessionKey(id)})
 			if err == nil && len(ths) < 500 {
 				err = fmt.Errorf("%d thoughts", len(ths))
 			}

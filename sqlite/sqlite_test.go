@@ -1,6 +1,7 @@
 package sqlite_test
 
 import (
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,7 +44,7 @@ func TestReopen(t *testing.T) {
 	}
 	ctx := t.Context()
 	err = s.Update(ctx, func(tx thinkgraph.Tx) error {
-		return tx.CreateSession(ctx, &thinkgraph.Session{ID: "s1", Tenant: "local", ActiveBranch: "main"})
+		return tx.CreateSession(ctx, &thinkgraph.Session{Key: "s1", ID: "s1", Tenant: "local", ActiveBranch: "main"})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +54,7 @@ func TestReopen(t *testing.T) {
 	}
 	s2 := open(t, path)
 	err = s2.View(ctx, func(tx thinkgraph.Tx) error {
-		_, err := tx.Session(ctx, "s1")
+		_, err := tx.Session(ctx, "local", "s1")
 		return err
 	})
 	if err != nil {
@@ -74,7 +75,7 @@ func TestWALStaysBounded(t *testing.T) {
 	defer s.Close()
 	ctx := t.Context()
 	if err := s.Update(ctx, func(tx thinkgraph.Tx) error {
-		return tx.CreateSession(ctx, &thinkgraph.Session{ID: "s", Tenant: "local", ActiveBranch: "main"})
+		return tx.CreateSession(ctx, &thinkgraph.Session{Key: "s", ID: "s", Tenant: "local", ActiveBranch: "main"})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestWALStaysBounded(t *testing.T) {
 	var largest int64
 	for i := 1; i <= 6000; i++ {
 		if err := s.Update(ctx, func(tx thinkgraph.Tx) error {
-			return tx.AddThought(ctx, &thinkgraph.Thought{ID: fmt.Sprint("t", i), SessionID: "s", BranchID: "main", Step: i, Content: text, Author: "client"})
+			return tx.AddThought(ctx, &thinkgraph.Thought{ID: fmt.Sprint("t", i), Session: "s", BranchID: "main", Step: i, Content: text, Author: "client"})
 		}); err != nil {
 			t.Fatal(err)
 		}
@@ -127,17 +128,17 @@ func TestPathCacheUsed(t *testing.T) {
 		appendAndRead := func(n int) {
 			err := s.Update(ctx, func(tx thinkgraph.Tx) error {
 				if last == "" {
-					if err := tx.CreateSession(ctx, &thinkgraph.Session{ID: "s1", Tenant: "local", ActiveBranch: "main"}); err != nil {
+					if err := tx.CreateSession(ctx, &thinkgraph.Session{Key: "s1", ID: "s1", Tenant: "local", ActiveBranch: "main"}); err != nil {
 						return err
 					}
 				}
 				for range n {
-					sess, err := tx.LockSession(ctx, "s1")
+					sess, err := tx.LockSession(ctx, "local", "s1")
 					if err != nil {
 						return err
 					}
 					sess.StepCount++
-					th := &thinkgraph.Thought{ID: fmt.Sprintf("t%d", sess.StepCount), SessionID: "s1", BranchID: "main",
+					th := &thinkgraph.Thought{ID: fmt.Sprintf("t%d", sess.StepCount), Session: sess.Key, BranchID: "main",
 						ParentID: last, Step: sess.StepCount, Content: "x", Author: "client"}
 					if err := tx.AddThought(ctx, th); err != nil {
 						return err
@@ -175,4 +176,22 @@ func TestPathCacheUsed(t *testing.T) {
 			t.Errorf("path cache off: %d hits, %d misses; want none", hits, misses)
 		}
 	}
+}
+
+// TestUpgradeKeepsSessions opens a database written by a server before
+// session ids were per tenant.
+func TestUpgradeKeepsSessions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "legacy.db")
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(ON)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.CreateLegacy(t, conn, "migrations")
+	conn.Close()
+	db.Close()
+	storetest.CheckUpgraded(t, open(t, path))
 }

@@ -35,7 +35,7 @@ type pathCache struct {
 	size     int64
 	clock    uint64
 	gens     uint64 // the last generation given to an entry
-	sessions map[string]*cachedPath
+	sessions map[thinkgraph.SessionKey]*cachedPath
 	hits     int64
 	misses   int64
 }
@@ -56,12 +56,12 @@ func newPathCache(budget int64) *pathCache {
 	if budget <= 0 {
 		return nil
 	}
-	return &pathCache{budget: budget, sessions: map[string]*cachedPath{}}
+	return &pathCache{budget: budget, sessions: map[thinkgraph.SessionKey]*cachedPath{}}
 }
 
 // thoughtSize estimates the memory a cached thought holds.
 func thoughtSize(th *thinkgraph.Thought) int64 {
-	n := 320 + len(th.ID) + len(th.SessionID) + len(th.BranchID) + len(th.ParentID) + len(th.Content) + len(th.Type) +
+	n := 320 + len(th.ID) + len(th.Session) + len(th.BranchID) + len(th.ParentID) + len(th.Content) + len(th.Type) +
 		len(th.RevisesID) + len(th.Author) + len(th.Tool) + len(th.Metadata)
 	for _, k := range th.KeyPoints {
 		n += 16 + len(k)
@@ -71,7 +71,7 @@ func thoughtSize(th *thinkgraph.Thought) int64 {
 
 // leafStep returns the step of the last thought of session's cached path;
 // ok is false when the session has none cached.
-func (c *pathCache) leafStep(session string) (step int, ok bool) {
+func (c *pathCache) leafStep(session thinkgraph.SessionKey) (step int, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e := c.sessions[session]; e != nil && len(e.path) > 0 {
@@ -83,7 +83,7 @@ func (c *pathCache) leafStep(session string) (step int, ok bool) {
 // lookup returns where id is in the cached path of session at version, and
 // the entry's generation; ok is false when the session has no path cached
 // at that version, or id is not on it.
-func (c *pathCache) lookup(session string, version int64, id string) (pos int, gen uint64, found, ok bool) {
+func (c *pathCache) lookup(session thinkgraph.SessionKey, version int64, id string) (pos int, gen uint64, found, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.sessions[session]
@@ -98,7 +98,7 @@ func (c *pathCache) lookup(session string, version int64, id string) (pos int, g
 // followed by tail (root first), if the entry is still at generation gen;
 // it then extends the cached path by tail. ok is false when the entry
 // changed meanwhile.
-func (c *pathCache) assemble(session string, gen uint64, pos int, tail []thinkgraph.Thought) ([]thinkgraph.Thought, bool) {
+func (c *pathCache) assemble(session thinkgraph.SessionKey, gen uint64, pos int, tail []thinkgraph.Thought) ([]thinkgraph.Thought, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.sessions[session]
@@ -138,7 +138,7 @@ func (c *pathCache) assemble(session string, gen uint64, pos int, tail []thinkgr
 }
 
 // store caches a copy of path as session's path at version.
-func (c *pathCache) store(session string, version int64, path []thinkgraph.Thought) {
+func (c *pathCache) store(session thinkgraph.SessionKey, version int64, path []thinkgraph.Thought) {
 	e := &cachedPath{version: version, path: make([]thinkgraph.Thought, len(path)), index: make(map[string]int, len(path))}
 	copy(e.path, path)
 	for i := range e.path {
@@ -170,9 +170,9 @@ func (c *pathCache) store(session string, version int64, path []thinkgraph.Thoug
 
 // evict drops the least recently used paths until the cache fits its
 // budget, sparing keep.
-func (c *pathCache) evict(keep string) {
+func (c *pathCache) evict(keep thinkgraph.SessionKey) {
 	for c.size > c.budget && len(c.sessions) > 1 {
-		var victim string
+		var victim thinkgraph.SessionKey
 		var oldest uint64
 		for id, e := range c.sessions {
 			if id != keep && (victim == "" || e.used < oldest) {

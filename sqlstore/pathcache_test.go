@@ -87,14 +87,14 @@ func TestPathCacheBudget(t *testing.T) {
 	one := thoughtSize(&chain("s0-", 1)[0])
 	c := newPathCache(40 * one)
 	for i := range 5 {
-		c.store(fmt.Sprintf("s%d", i), 0, chain(fmt.Sprintf("s%d-", i), 9))
+		c.store(thinkgraph.SessionKey(fmt.Sprintf("s%d", i)), 0, chain(fmt.Sprintf("s%d-", i), 9))
 	}
 	// 45 thoughts do not fit in 40: the least recently used session went.
 	if _, _, _, ok := c.lookup("s0", 0, "s0-0"); ok {
 		t.Error("the least recently used session was kept")
 	}
 	for i := 1; i < 5; i++ {
-		if _, _, _, ok := c.lookup(fmt.Sprintf("s%d", i), 0, "x"); !ok {
+		if _, _, _, ok := c.lookup(thinkgraph.SessionKey(fmt.Sprintf("s%d", i)), 0, "x"); !ok {
 			t.Errorf("session s%d was evicted", i)
 		}
 	}

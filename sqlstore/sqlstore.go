@@ -27,9 +27,9 @@ type Dialect struct {
 	// transaction ends (" FOR UPDATE"); "" where the transaction already holds
 	// the write lock (SQLite's BEGIN IMMEDIATE).
 	LockSuffix string
-	// LockSessionSQL, if not empty, runs with the session id as its one
-	// argument when LockSession's SELECT finds no session, before it looks
-	// again. It must lock the id itself until the transaction ends, so that
+	// LockSessionSQL, if not empty, runs with the session's tenant and id as
+	// its two arguments when LockSession's SELECT finds no session, before
+	// it looks again. It must lock the tenant's id until the transaction ends, so that
 	// two transactions that find no session and create it take turns
 	// instead of one failing with ErrConflict (PostgreSQL: an advisory lock;
 	// a row lock cannot lock a missing row). A session that exists is

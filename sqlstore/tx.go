@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/google/uuid"
+
 	"github.com/thinkgraph/thinkgraph"
 )
 
@@ -78,7 +80,9 @@ func rawJSON(s sql.NullString) json.RawMessage {
 
 // ---- sessions
 
-const sessionCols = `id, tenant, goal, mode, created_at, updated_at, metadata, settings,
+// sessionCols are the columns of a session: id is the store's key
+// (Session.Key), name the id clients use (Session.ID), unique per tenant.
+const sessionCols = `id, name, tenant, goal, mode, created_at, updated_at, metadata, settings,
 	current_thought_id, active_branch, step_count, context_start`
 
 type scanner interface{ Scan(dest ...any) error }
@@ -87,7 +91,7 @@ func scanSession(r scanner) (*thinkgraph.Session, error) {
 	var s thinkgraph.Session
 	var created, updated int64
 	var meta, settings sql.NullString
-	if err := r.Scan(&s.ID, &s.Tenant, &s.Goal, &s.Mode, &created, &updated, &meta, &settings,
+	if err := r.Scan(&s.Key, &s.ID, &s.Tenant, &s.Goal, &s.Mode, &created, &updated, &meta, &settings,
 		&s.CurrentThoughtID, &s.ActiveBranch, &s.StepCount, &s.ContextStart); err != nil {
 		return nil, err
 	}
@@ -96,8 +100,8 @@ func scanSession(r scanner) (*thinkgraph.Session, error) {
 	return &s, nil
 }
 
-func (t *txn) session(ctx context.Context, id, suffix string) (*thinkgraph.Session, error) {
-	s, err := scanSession(t.queryRow(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id = ?`+suffix, id))
+func (t *txn) session(ctx context.Context, tenant, id, suffix string) (*thinkgraph.Session, error) {
+	s, err := scanSession(t.queryRow(ctx, `SELECT `+sessionCols+` FROM sessions WHERE tenant = ? AND name = ?`+suffix, tenant, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("session", id)
 	}
@@ -107,29 +111,35 @@ func (t *txn) session(ctx context.Context, id, suffix string) (*thinkgraph.Sessi
 	return s, nil
 }
 
-func (t *txn) Session(ctx context.Context, id string) (*thinkgraph.Session, error) {
-	return t.session(ctx, id, "")
+func (t *txn) Session(ctx context.Context, tenant, id string) (*thinkgraph.Session, error) {
+	return t.session(ctx, tenant, id, "")
 }
 
 // LockSession reads the session, locking its row. A session that does not
-// exist has no row to lock: then the dialect's LockSessionSQL locks its id,
-// so that concurrent creators take turns, and the session is read again (a
-// creator that held the lock may have created it meanwhile).
-func (t *txn) LockSession(ctx context.Context, id string) (*thinkgraph.Session, error) {
-	s, err := t.session(ctx, id, t.db.dialect.LockSuffix)
+// exist has no row to lock: then the dialect's LockSessionSQL locks its
+// tenant and id, so that concurrent creators take turns, and the session is
+// read again (a creator that held the lock may have created it meanwhile).
+func (t *txn) LockSession(ctx context.Context, tenant, id string) (*thinkgraph.Session, error) {
+	s, err := t.session(ctx, tenant, id, t.db.dialect.LockSuffix)
 	if t.db.dialect.LockSessionSQL == "" || !errors.Is(err, thinkgraph.ErrNotFound) {
 		return s, err
 	}
-	if _, err := t.exec(ctx, t.db.dialect.LockSessionSQL, id); err != nil {
+	if _, err := t.exec(ctx, t.db.dialect.LockSessionSQL, tenant, id); err != nil {
 		return nil, fmt.Errorf("lock session %q: %w", id, err)
 	}
-	return t.session(ctx, id, t.db.dialect.LockSuffix)
+	return t.session(ctx, tenant, id, t.db.dialect.LockSuffix)
 }
 
+// CreateSession stores s under s.Key or, when that is empty, under a new
+// key: a random UUID, which no client chooses.
 func (t *txn) CreateSession(ctx context.Context, s *thinkgraph.Session) error {
+	key := s.Key
+	if key == "" {
+		key = thinkgraph.SessionKey(uuid.NewString())
+	}
 	res, err := t.exec(ctx, `INSERT INTO sessions (`+sessionCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-		s.ID, s.Tenant, s.Goal, s.Mode, micros(s.CreatedAt), micros(s.UpdatedAt), nullJSON(s.Metadata), nullJSON(s.Settings),
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, name) DO NOTHING`,
+		key, s.ID, s.Tenant, s.Goal, s.Mode, micros(s.CreatedAt), micros(s.UpdatedAt), nullJSON(s.Metadata), nullJSON(s.Settings),
 		s.CurrentThoughtID, s.ActiveBranch, s.StepCount, s.ContextStart)
 	if err != nil {
 		return fmt.Errorf("create session %q: %w", s.ID, t.db.conflict(err))
@@ -137,14 +147,15 @@ func (t *txn) CreateSession(ctx context.Context, s *thinkgraph.Session) error {
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return fmt.Errorf("session %q: %w", s.ID, thinkgraph.ErrConflict)
 	}
+	s.Key = key
 	return nil
 }
 
 func (t *txn) UpdateSession(ctx context.Context, s *thinkgraph.Session) error {
-	res, err := t.exec(ctx, `UPDATE sessions SET tenant = ?, goal = ?, mode = ?, updated_at = ?, metadata = ?, settings = ?,
+	res, err := t.exec(ctx, `UPDATE sessions SET goal = ?, mode = ?, updated_at = ?, metadata = ?, settings = ?,
 		current_thought_id = ?, active_branch = ?, step_count = ?, context_start = ? WHERE id = ?`,
-		s.Tenant, s.Goal, s.Mode, micros(s.UpdatedAt), nullJSON(s.Metadata), nullJSON(s.Settings),
-		s.CurrentThoughtID, s.ActiveBranch, s.StepCount, s.ContextStart, s.ID)
+		s.Goal, s.Mode, micros(s.UpdatedAt), nullJSON(s.Metadata), nullJSON(s.Settings),
+		s.CurrentThoughtID, s.ActiveBranch, s.StepCount, s.ContextStart, s.Key)
 	if err != nil {
 		return fmt.Errorf("update session %q: %w", s.ID, err)
 	}
@@ -155,13 +166,21 @@ func (t *txn) UpdateSession(ctx context.Context, s *thinkgraph.Session) error {
 }
 
 func (t *txn) Sessions(ctx context.Context, f thinkgraph.SessionFilter) ([]thinkgraph.Session, error) {
-	q := `SELECT ` + sessionCols + ` FROM sessions`
+	var where []string
 	var args []any
 	if f.Tenant != "" {
-		q += ` WHERE tenant = ?`
+		where = append(where, `tenant = ?`)
 		args = append(args, f.Tenant)
 	}
-	q += ` ORDER BY updated_at DESC, id`
+	if f.ID != "" {
+		where = append(where, `name = ?`)
+		args = append(args, f.ID)
+	}
+	q := `SELECT ` + sessionCols + ` FROM sessions`
+	if len(where) > 0 {
+		q += ` WHERE ` + strings.Join(where, " AND ")
+	}
+	q += ` ORDER BY updated_at DESC, tenant, name`
 	if f.Limit > 0 {
 		q += ` LIMIT ?`
 		args = append(args, f.Limit)
@@ -192,7 +211,7 @@ func scanThought(r scanner) (*thinkgraph.Thought, error) {
 	var conf sql.NullFloat64
 	var keyPoints, meta sql.NullString
 	var created int64
-	if err := r.Scan(&th.ID, &th.SessionID, &th.BranchID, &th.ParentID, &th.Step, &th.Content, &th.Type, &conf, &keyPoints,
+	if err := r.Scan(&th.ID, &th.Session, &th.BranchID, &th.ParentID, &th.Step, &th.Content, &th.Type, &conf, &keyPoints,
 		&th.BranchPoint, &th.Alternative, &th.Selected, &th.RevisesID, &th.Author, &th.Tool, &meta, &created); err != nil {
 		return nil, err
 	}
@@ -223,7 +242,7 @@ func thoughtArgs(th *thinkgraph.Thought) ([]any, error) {
 	if th.Confidence != nil {
 		conf = *th.Confidence
 	}
-	return []any{th.ID, th.SessionID, th.BranchID, th.ParentID, th.Step, th.Content, th.Type, conf, keyPoints,
+	return []any{th.ID, th.Session, th.BranchID, th.ParentID, th.Step, th.Content, th.Type, conf, keyPoints,
 		th.BranchPoint, th.Alternative, th.Selected, th.RevisesID, th.Author, th.Tool, nullJSON(th.Metadata), micros(th.CreatedAt)}, nil
 }
 
@@ -234,7 +253,7 @@ func (t *txn) AddThought(ctx context.Context, th *thinkgraph.Thought) error {
 	}
 	if _, err := t.exec(ctx, `INSERT INTO thoughts (`+thoughtCols+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...); err != nil {
-		return fmt.Errorf("add thought step %d to session %q: %w", th.Step, th.SessionID, t.db.conflict(err))
+		return fmt.Errorf("add thought step %d to session %q: %w", th.Step, th.Session, t.db.conflict(err))
 	}
 	return nil
 }
@@ -248,7 +267,7 @@ func (t *txn) UpdateThought(ctx context.Context, th *thinkgraph.Thought) error {
 	if err != nil {
 		return fmt.Errorf("update thought: %w", err)
 	}
-	old, err := t.Thought(ctx, th.SessionID, th.ID)
+	old, err := t.Thought(ctx, th.Session, th.ID)
 	if err != nil {
 		return err
 	}
@@ -263,7 +282,7 @@ func (t *txn) UpdateThought(ctx context.Context, th *thinkgraph.Thought) error {
 		}
 	}
 	if _, err := t.exec(ctx, `UPDATE thoughts SET branch_point = ?, alternative = ?, selected = ?, metadata = ? WHERE id = ? AND session_id = ?`,
-		th.BranchPoint, th.Alternative, th.Selected, nullJSON(th.Metadata), th.ID, th.SessionID); err != nil {
+		th.BranchPoint, th.Alternative, th.Selected, nullJSON(th.Metadata), th.ID, th.Session); err != nil {
 		return fmt.Errorf("update thought %s: %w", th.ID, t.db.conflict(err))
 	}
 	return nil
@@ -283,17 +302,17 @@ func (t *txn) oneThought(ctx context.Context, what, where string, args ...any) (
 	return th, nil
 }
 
-func (t *txn) Thought(ctx context.Context, sessionID, id string) (*thinkgraph.Thought, error) {
-	return t.oneThought(ctx, id, `session_id = ? AND id = ?`, sessionID, id)
+func (t *txn) Thought(ctx context.Context, session thinkgraph.SessionKey, id string) (*thinkgraph.Thought, error) {
+	return t.oneThought(ctx, id, `session_id = ? AND id = ?`, session, id)
 }
 
-func (t *txn) ThoughtByStep(ctx context.Context, sessionID string, step int) (*thinkgraph.Thought, error) {
-	return t.oneThought(ctx, fmt.Sprintf("step %d", step), `session_id = ? AND step = ?`, sessionID, step)
+func (t *txn) ThoughtByStep(ctx context.Context, session thinkgraph.SessionKey, step int) (*thinkgraph.Thought, error) {
+	return t.oneThought(ctx, fmt.Sprintf("step %d", step), `session_id = ? AND step = ?`, session, step)
 }
 
 func (t *txn) Thoughts(ctx context.Context, f thinkgraph.ThoughtFilter) ([]thinkgraph.Thought, error) {
 	where := []string{`session_id = ?`}
-	args := []any{f.SessionID}
+	args := []any{f.Session}
 	if f.BranchID != "" {
 		where = append(where, `branch_id = ?`)
 		args = append(args, f.BranchID)
@@ -345,11 +364,11 @@ const maxAncestors = 100_000
 // transactions go through the store's path cache (pathcache.go): with the
 // session's path cached at its current thoughts_version, only the thoughts
 // between id and the cached path are read.
-func (t *txn) Ancestors(ctx context.Context, sessionID, id string) ([]thinkgraph.Thought, error) {
+func (t *txn) Ancestors(ctx context.Context, session thinkgraph.SessionKey, id string) ([]thinkgraph.Thought, error) {
 	if t.readOnly && t.db.paths != nil {
-		return t.cachedAncestors(ctx, t.db.paths, sessionID, id)
+		return t.cachedAncestors(ctx, t.db.paths, session, id)
 	}
-	return t.ancestors(ctx, sessionID, id)
+	return t.ancestors(ctx, session, id)
 }
 
 // chainSQL reads the path of a thought leaf first, each row with the
@@ -387,14 +406,14 @@ func (w withVersion) Scan(dest ...any) error { return w.r.Scan(append(dest, w.ve
 // session cached, the thoughts appended since it was read (at most
 // maxPathWalk) complete it, if the version read with them is the cached
 // one. Otherwise it reads the whole path and caches it.
-func (t *txn) cachedAncestors(ctx context.Context, c *pathCache, sessionID, id string) ([]thinkgraph.Thought, error) {
-	if after, ok := c.leafStep(sessionID); ok {
-		path, ok, err := t.extendCached(ctx, c, sessionID, id, after)
+func (t *txn) cachedAncestors(ctx context.Context, c *pathCache, session thinkgraph.SessionKey, id string) ([]thinkgraph.Thought, error) {
+	if after, ok := c.leafStep(session); ok {
+		path, ok, err := t.extendCached(ctx, c, session, id, after)
 		if err != nil || ok {
 			return path, err
 		}
 	}
-	path, version, err := t.chain(ctx, sessionID, id)
+	path, version, err := t.chain(ctx, session, id)
 	if err != nil {
 		return nil, err
 	}
@@ -405,7 +424,7 @@ func (t *txn) cachedAncestors(ctx context.Context, c *pathCache, sessionID, id s
 	if len(path) > maxAncestors && path[0].ParentID != "" {
 		return nil, fmt.Errorf("ancestors of thought %s: more than %d (a cycle of parent links?)", id, maxAncestors)
 	}
-	c.store(sessionID, version, path)
+	c.store(session, version, path)
 	return path, nil
 }
 
@@ -413,8 +432,8 @@ func (t *txn) cachedAncestors(ctx context.Context, c *pathCache, sessionID, id s
 // from id through them to the session's cached path. ok is false when that
 // does not give the path: the cached path is of another version, or the
 // walk leaves the thoughts read without reaching it.
-func (t *txn) extendCached(ctx context.Context, c *pathCache, sessionID, id string, after int) (_ []thinkgraph.Thought, ok bool, _ error) {
-	rows, err := t.query(ctx, recentSQL, sessionID, sessionID, after, maxPathWalk+1)
+func (t *txn) extendCached(ctx context.Context, c *pathCache, session thinkgraph.SessionKey, id string, after int) (_ []thinkgraph.Thought, ok bool, _ error) {
+	rows, err := t.query(ctx, recentSQL, session, session, after, maxPathWalk+1)
 	if err != nil {
 		return nil, false, fmt.Errorf("ancestors of thought %s: %w", id, err)
 	}
@@ -433,7 +452,7 @@ func (t *txn) extendCached(ctx context.Context, c *pathCache, sessionID, id stri
 	}
 	if len(recent) == 0 {
 		// Nothing appended since: the version alone.
-		err := t.queryRow(ctx, `SELECT thoughts_version FROM sessions WHERE id = ?`, sessionID).Scan(&version)
+		err := t.queryRow(ctx, `SELECT thoughts_version FROM sessions WHERE id = ?`, session).Scan(&version)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, false, nil
 		}
@@ -447,13 +466,13 @@ func (t *txn) extendCached(ctx context.Context, c *pathCache, sessionID, id stri
 	}
 	var tail []thinkgraph.Thought // leaf first
 	for cur := id; len(tail) <= len(recent); {
-		pos, gen, found, ok := c.lookup(sessionID, version, cur)
+		pos, gen, found, ok := c.lookup(session, version, cur)
 		if !ok {
 			return nil, false, nil
 		}
 		if found {
 			slices.Reverse(tail)
-			path, ok := c.assemble(sessionID, gen, pos, tail)
+			path, ok := c.assemble(session, gen, pos, tail)
 			return path, ok, nil
 		}
 		i, ok := byID[cur]
@@ -464,7 +483,7 @@ func (t *txn) extendCached(ctx context.Context, c *pathCache, sessionID, id stri
 		if cur = recent[i].ParentID; cur == "" {
 			// A root, and no cached thought on the way: a path of its own.
 			slices.Reverse(tail)
-			c.store(sessionID, version, tail)
+			c.store(session, version, tail)
 			return tail, true, nil
 		}
 	}
@@ -473,8 +492,8 @@ func (t *txn) extendCached(ctx context.Context, c *pathCache, sessionID, id stri
 
 // chain runs chainSQL and returns the path of id, leaf first, with the
 // version read with it.
-func (t *txn) chain(ctx context.Context, sessionID, id string) (path []thinkgraph.Thought, version int64, err error) {
-	rows, err := t.query(ctx, chainSQL, sessionID, id, sessionID, maxAncestors, sessionID, sessionID)
+func (t *txn) chain(ctx context.Context, session thinkgraph.SessionKey, id string) (path []thinkgraph.Thought, version int64, err error) {
+	rows, err := t.query(ctx, chainSQL, session, id, session, maxAncestors, session, session)
 	if err != nil {
 		return nil, 0, fmt.Errorf("ancestors of thought %s: %w", id, err)
 	}
@@ -489,7 +508,7 @@ func (t *txn) chain(ctx context.Context, sessionID, id string) (path []thinkgrap
 	return path, version, rows.Err()
 }
 
-func (t *txn) ancestors(ctx context.Context, sessionID, id string) ([]thinkgraph.Thought, error) {
+func (t *txn) ancestors(ctx context.Context, session thinkgraph.SessionKey, id string) ([]thinkgraph.Thought, error) {
 	// depth counts up from the thought itself; the result is root first.
 	path, err := t.thoughts(ctx, `WITH RECURSIVE chain(id, depth) AS (
 			SELECT id, 0 FROM thoughts WHERE session_id = ? AND id = ?
@@ -498,7 +517,7 @@ func (t *txn) ancestors(ctx context.Context, sessionID, id string) ([]thinkgraph
 			WHERE th.session_id = ? AND th.parent_id <> '' AND chain.depth < ?
 		)
 		SELECT `+prefixed("t.", thoughtCols)+` FROM chain JOIN thoughts t ON t.id = chain.id AND t.session_id = ?
-		ORDER BY chain.depth DESC`, sessionID, id, sessionID, maxAncestors, sessionID)
+		ORDER BY chain.depth DESC`, session, id, session, maxAncestors, session)
 	if err != nil {
 		return nil, err
 	}
@@ -526,15 +545,15 @@ const branchCols = `session_id, id, state, priority, parent_branch_id, fork_thou
 func scanBranch(r scanner) (*thinkgraph.Branch, error) {
 	var b thinkgraph.Branch
 	var created, updated int64
-	if err := r.Scan(&b.SessionID, &b.ID, &b.State, &b.Priority, &b.ParentBranchID, &b.ForkThoughtID, &created, &updated); err != nil {
+	if err := r.Scan(&b.Session, &b.ID, &b.State, &b.Priority, &b.ParentBranchID, &b.ForkThoughtID, &created, &updated); err != nil {
 		return nil, err
 	}
 	b.CreatedAt, b.UpdatedAt = fromMicros(created), fromMicros(updated)
 	return &b, nil
 }
 
-func (t *txn) Branch(ctx context.Context, sessionID, id string) (*thinkgraph.Branch, error) {
-	b, err := scanBranch(t.queryRow(ctx, `SELECT `+branchCols+` FROM branches WHERE session_id = ? AND id = ?`, sessionID, id))
+func (t *txn) Branch(ctx context.Context, session thinkgraph.SessionKey, id string) (*thinkgraph.Branch, error) {
+	b, err := scanBranch(t.queryRow(ctx, `SELECT `+branchCols+` FROM branches WHERE session_id = ? AND id = ?`, session, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("branch", id)
 	}
@@ -544,8 +563,8 @@ func (t *txn) Branch(ctx context.Context, sessionID, id string) (*thinkgraph.Bra
 	return b, nil
 }
 
-func (t *txn) Branches(ctx context.Context, sessionID string) ([]thinkgraph.Branch, error) {
-	rows, err := t.query(ctx, `SELECT `+branchCols+` FROM branches WHERE session_id = ? ORDER BY created_at, id`, sessionID)
+func (t *txn) Branches(ctx context.Context, session thinkgraph.SessionKey) ([]thinkgraph.Branch, error) {
+	rows, err := t.query(ctx, `SELECT `+branchCols+` FROM branches WHERE session_id = ? ORDER BY created_at, id`, session)
 	if err != nil {
 		return nil, fmt.Errorf("list branches: %w", err)
 	}
@@ -565,7 +584,7 @@ func (t *txn) PutBranch(ctx context.Context, b *thinkgraph.Branch) error {
 	_, err := t.exec(ctx, `INSERT INTO branches (`+branchCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (session_id, id) DO UPDATE SET state = excluded.state, priority = excluded.priority,
 		parent_branch_id = excluded.parent_branch_id, fork_thought_id = excluded.fork_thought_id, updated_at = excluded.updated_at`,
-		b.SessionID, b.ID, b.State, b.Priority, b.ParentBranchID, b.ForkThoughtID, micros(b.CreatedAt), micros(b.UpdatedAt))
+		b.Session, b.ID, b.State, b.Priority, b.ParentBranchID, b.ForkThoughtID, micros(b.CreatedAt), micros(b.UpdatedAt))
 	if err != nil {
 		return fmt.Errorf("save branch %q: %w", b.ID, err)
 	}
@@ -578,15 +597,15 @@ const linkCols = `id, session_id, from_branch, to_branch, from_thought, to_thoug
 
 func (t *txn) AddLink(ctx context.Context, l *thinkgraph.Link) error {
 	_, err := t.exec(ctx, `INSERT INTO links (`+linkCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		l.ID, l.SessionID, l.FromBranch, l.ToBranch, l.FromThought, l.ToThought, l.Type, l.Reason, l.Strength, micros(l.CreatedAt))
+		l.ID, l.Session, l.FromBranch, l.ToBranch, l.FromThought, l.ToThought, l.Type, l.Reason, l.Strength, micros(l.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("add link %q: %w", l.ID, t.db.conflict(err))
 	}
 	return nil
 }
 
-func (t *txn) Links(ctx context.Context, sessionID string) ([]thinkgraph.Link, error) {
-	rows, err := t.query(ctx, `SELECT `+linkCols+` FROM links WHERE session_id = ? ORDER BY created_at, id`, sessionID)
+func (t *txn) Links(ctx context.Context, session thinkgraph.SessionKey) ([]thinkgraph.Link, error) {
+	rows, err := t.query(ctx, `SELECT `+linkCols+` FROM links WHERE session_id = ? ORDER BY created_at, id`, session)
 	if err != nil {
 		return nil, fmt.Errorf("list links: %w", err)
 	}
@@ -595,7 +614,7 @@ func (t *txn) Links(ctx context.Context, sessionID string) ([]thinkgraph.Link, e
 	for rows.Next() {
 		var l thinkgraph.Link
 		var created int64
-		if err := rows.Scan(&l.ID, &l.SessionID, &l.FromBranch, &l.ToBranch, &l.FromThought, &l.ToThought, &l.Type, &l.Reason, &l.Strength, &created); err != nil {
+		if err := rows.Scan(&l.ID, &l.Session, &l.FromBranch, &l.ToBranch, &l.FromThought, &l.ToThought, &l.Type, &l.Reason, &l.Strength, &created); err != nil {
 			return nil, fmt.Errorf("list links: %w", err)
 		}
 		l.CreatedAt = fromMicros(created)
@@ -606,12 +625,12 @@ func (t *txn) Links(ctx context.Context, sessionID string) ([]thinkgraph.Link, e
 
 // ---- invocations
 
-const invocationCols = `id, session_id, tool_name, input, output, provider, pipe_name, model, latency_ms, success, error,
+const invocationCols = `id, tenant, session_id, tool_name, input, output, provider, pipe_name, model, latency_ms, success, error,
 	prompt_tokens, completion_tokens, total_tokens, created_at`
 
 func (t *txn) AddInvocation(ctx context.Context, inv *thinkgraph.Invocation) error {
-	_, err := t.exec(ctx, `INSERT INTO invocations (`+invocationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		inv.ID, inv.SessionID, inv.ToolName, nullJSON(inv.Input), nullJSON(inv.Output), inv.Provider, inv.PipeName, inv.Model,
+	_, err := t.exec(ctx, `INSERT INTO invocations (`+invocationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		inv.ID, inv.Tenant, inv.SessionID, inv.ToolName, nullJSON(inv.Input), nullJSON(inv.Output), inv.Provider, inv.PipeName, inv.Model,
 		inv.LatencyMS, inv.Success, inv.Error, inv.PromptTokens, inv.CompletionTokens, inv.TotalTokens, micros(inv.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("add invocation %q: %w", inv.ID, t.db.conflict(err))
@@ -620,11 +639,19 @@ func (t *txn) AddInvocation(ctx context.Context, inv *thinkgraph.Invocation) err
 }
 
 func (t *txn) Invocations(ctx context.Context, f thinkgraph.InvocationFilter) ([]thinkgraph.Invocation, error) {
-	q := `SELECT ` + invocationCols + ` FROM invocations`
+	var where []string
 	var args []any
+	if f.Tenant != "" {
+		where = append(where, `tenant = ?`)
+		args = append(args, f.Tenant)
+	}
 	if f.SessionID != "" {
-		q += ` WHERE session_id = ?`
+		where = append(where, `session_id = ?`)
 		args = append(args, f.SessionID)
+	}
+	q := `SELECT ` + invocationCols + ` FROM invocations`
+	if len(where) > 0 {
+		q += ` WHERE ` + strings.Join(where, " AND ")
 	}
 	q += ` ORDER BY created_at, id`
 	if f.Limit > 0 {
@@ -641,7 +668,7 @@ func (t *txn) Invocations(ctx context.Context, f thinkgraph.InvocationFilter) ([
 		var inv thinkgraph.Invocation
 		var in, outp sql.NullString
 		var created int64
-		if err := rows.Scan(&inv.ID, &inv.SessionID, &inv.ToolName, &in, &outp, &inv.Provider, &inv.PipeName, &inv.Model,
+		if err := rows.Scan(&inv.ID, &inv.Tenant, &inv.SessionID, &inv.ToolName, &in, &outp, &inv.Provider, &inv.PipeName, &inv.Model,
 			&inv.LatencyMS, &inv.Success, &inv.Error, &inv.PromptTokens, &inv.CompletionTokens, &inv.TotalTokens, &created); err != nil {
 			return nil, fmt.Errorf("list invocations: %w", err)
 		}

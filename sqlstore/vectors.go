@@ -56,13 +56,13 @@ func (t *txn) PutVectors(ctx context.Context, vs []thinkgraph.Vector) error {
 		case v.Model == "":
 			return fmt.Errorf("put vector of thought %s: no model", v.ThoughtID)
 		}
-		res, err := t.exec(ctx, put, v.ThoughtID, v.SessionID, v.Model, dim, encodeVector(v.Values), micros(v.CreatedAt),
-			v.ThoughtID, v.SessionID)
+		res, err := t.exec(ctx, put, v.ThoughtID, v.Session, v.Model, dim, encodeVector(v.Values), micros(v.CreatedAt),
+			v.ThoughtID, v.Session)
 		if err != nil {
 			return fmt.Errorf("put vector of thought %s: %w", v.ThoughtID, err)
 		}
 		if n, err := res.RowsAffected(); err == nil && n == 0 {
-			return fmt.Errorf("put vector: thought %q of session %q: %w", v.ThoughtID, v.SessionID, thinkgraph.ErrNotFound)
+			return fmt.Errorf("put vector: thought %q of session %q: %w", v.ThoughtID, v.Session, thinkgraph.ErrNotFound)
 		}
 	}
 	return nil
@@ -75,10 +75,10 @@ func (t *txn) PutVectors(ctx context.Context, vs []thinkgraph.Vector) error {
 // round (the vectors of the session, then sorted by their thoughts' steps),
 // SQLite sorted every row, vector included (2 KB each), before returning
 // the first one.
-func (t *txn) Vectors(ctx context.Context, sessionID, model string) ([]thinkgraph.Vector, error) {
+func (t *txn) Vectors(ctx context.Context, session thinkgraph.SessionKey, model string) ([]thinkgraph.Vector, error) {
 	rows, err := t.query(ctx, `SELECT v.thought_id, v.session_id, v.model, v.dim, v.vec, v.created_at
 		FROM thoughts t JOIN vectors v ON v.thought_id = t.id
-		WHERE t.session_id = ? AND v.session_id = t.session_id AND v.model = ? ORDER BY t.step`, sessionID, model)
+		WHERE t.session_id = ? AND v.session_id = t.session_id AND v.model = ? ORDER BY t.step`, session, model)
 	if err != nil {
 		return nil, fmt.Errorf("list vectors: %w", err)
 	}
@@ -88,7 +88,7 @@ func (t *txn) Vectors(ctx context.Context, sessionID, model string) ([]thinkgrap
 		var v thinkgraph.Vector
 		var vec []byte
 		var created int64
-		if err := rows.Scan(&v.ThoughtID, &v.SessionID, &v.Model, &v.Dim, &vec, &created); err != nil {
+		if err := rows.Scan(&v.ThoughtID, &v.Session, &v.Model, &v.Dim, &vec, &created); err != nil {
 			return nil, fmt.Errorf("list vectors: %w", err)
 		}
 		if v.Values, err = decodeVector(vec, v.Dim); err != nil {
@@ -101,13 +101,13 @@ func (t *txn) Vectors(ctx context.Context, sessionID, model string) ([]thinkgrap
 }
 
 // MissingVectors returns the session's thoughts without a vector of model.
-func (t *txn) MissingVectors(ctx context.Context, sessionID, model string, limit int) ([]thinkgraph.Thought, error) {
+func (t *txn) MissingVectors(ctx context.Context, session thinkgraph.SessionKey, model string, limit int) ([]thinkgraph.Thought, error) {
 	if model == "" {
 		return nil, errors.New("missing vectors: no model")
 	}
 	q := `SELECT ` + prefixed("t.", thoughtCols) + ` FROM thoughts t WHERE t.session_id = ?
 		AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.thought_id = t.id AND v.model = ?) ORDER BY t.step`
-	args := []any{sessionID, model}
+	args := []any{session, model}
 	if limit > 0 {
 		q += ` LIMIT ?`
 		args = append(args, limit)

@@ -129,8 +129,11 @@ func writeSessionPage(b *bytes.Buffer, p *graphPayload, data string) {
 <div class="layout">
 <div class="graph" id="tg-graph">`, p.SVG, `</div>
 <aside class="panel" id="tg-panel" aria-live="polite">
+<div id="tg-overview">
 <p class="hint" id="tg-hint">Click a thought to read it.</p>
+</div>
 <div id="tg-detail" hidden>
+<button type="button" class="step" id="tg-back">← overview</button>
 <h2 id="tg-title"></h2>
 <p class="meta" id="tg-meta"></p>
 <div class="text" id="tg-text"></div>

@@ -59,6 +59,36 @@ type thoughtData struct {
 	Unexplored int         `json:"unexplored,omitempty"` // unexplored alternatives below a branch point
 }
 
+// overview is what the side panel shows until a thought is selected: the
+// goal, the branches with their evaluation, what the analyses found and
+// the alternatives nobody followed.
+type overview struct {
+	Goal           string           `json:"goal,omitempty"`
+	Branches       []branchOverview `json:"branches"`
+	Contradictions []finding        `json:"contradictions"`
+	Circular       []finding        `json:"circular"`
+	Unexplored     []int            `json:"unexplored"`
+	Analysis       string           `json:"analysis,omitempty"`
+}
+
+// branchOverview is one branch in the overview.
+type branchOverview struct {
+	ID       string   `json:"id"`
+	State    string   `json:"state,omitempty"`
+	Thoughts int      `json:"thoughts"`
+	Quality  string   `json:"quality,omitempty"`
+	Score    *float64 `json:"score,omitempty"`
+}
+
+// finding is a contradiction or circular chain in the overview: its steps,
+// kind, score and reason.
+type finding struct {
+	Steps  []int  `json:"steps"`
+	Kind   string `json:"kind,omitempty"`
+	Score  string `json:"score,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
 // panelLink is a cross-reference, contradiction or circular chain a thought
 // is part of.
 type panelLink struct {
@@ -177,10 +207,11 @@ func newGraphPayload(g *render.Graph) (*graphPayload, error) {
 	} else {
 		p.Analysis = "Contradictions and circular reasoning not analysed."
 	}
+	ov := newOverview(g, p.Analysis)
 	var err error
 	// The page's data block has the thoughts; the bands not drawn in the
 	// page come from the graph endpoint, after the first paint.
-	if p.dataJSON, err = json.Marshal(map[string]any{"thoughts": order}); err != nil {
+	if p.dataJSON, err = json.Marshal(map[string]any{"thoughts": order, "overview": ov}); err != nil {
 		return nil, err
 	}
 	return p, p.refreshJSON()
@@ -195,4 +226,51 @@ func (p *graphPayload) refreshJSON() error {
 		"svg": p.SVG, "data": json.RawMessage(p.dataJSON), "bands": p.bands,
 	})
 	return err
+}
+
+// newOverview summarises g for the panel, with note on the analyses.
+func newOverview(g *render.Graph, note string) *overview {
+	ov := &overview{Goal: g.Session.Goal, Branches: []branchOverview{}, Contradictions: []finding{}, Circular: []finding{}, Unexplored: []int{}, Analysis: note}
+	count := map[string]int{}
+	for _, t := range g.Thoughts {
+		count[t.BranchID]++
+		if t.Alternative && !t.Selected {
+			ov.Unexplored = append(ov.Unexplored, t.Step)
+		}
+	}
+	evals := map[string]*render.BranchEvaluation{}
+	if a := g.Analysis; a != nil {
+		for i := range a.Evaluations {
+			evals[a.Evaluations[i].Branch] = &a.Evaluations[i]
+		}
+		for _, c := range a.Contradictions {
+			ov.Contradictions = append(ov.Contradictions, finding{Steps: []int{c.ThoughtA.Step, c.ThoughtB.Step}, Score: fmt.Sprintf("%.2f", c.Confidence), Reason: c.Reason})
+		}
+		for _, c := range a.Circular {
+			f := finding{Kind: c.Kind, Reason: c.Reason}
+			for _, r := range c.Thoughts {
+				f.Steps = append(f.Steps, r.Step)
+			}
+			ov.Circular = append(ov.Circular, f)
+		}
+	}
+	seen := map[string]bool{}
+	addBranch := func(id, state string) {
+		if seen[id] || (count[id] == 0 && id == "main") {
+			return
+		}
+		seen[id] = true
+		b := branchOverview{ID: id, State: state, Thoughts: count[id]}
+		if e := evals[id]; e != nil {
+			b.Quality, b.Score = e.Quality, e.OverallScore
+		}
+		ov.Branches = append(ov.Branches, b)
+	}
+	for _, b := range g.Branches {
+		addBranch(b.ID, b.State)
+	}
+	for _, t := range g.Thoughts {
+		addBranch(t.BranchID, "")
+	}
+	return ov
 }

@@ -62,17 +62,22 @@ type Viewer struct {
 	mux      *http.ServeMux
 
 	mu    sync.Mutex
-	cache map[string]*cached // session id -> last rendered graph
+	cache map[viewKey]*cached // the last rendered graph of each session
 	// analyzing marks sessions analysed in the background; gen counts the
 	// analyses finished per session, so event streams announce them.
-	analyzing map[string]bool
-	gen       map[string]int
+	analyzing map[viewKey]bool
+	gen       map[viewKey]int
 }
+
+// viewKey names a session: session ids are unique only within a tenant,
+// and one tenant's page must hear nothing of another's session.
+type viewKey struct{ tenant, id string }
+
+func keyOf(ref reasoning.SessionRef) viewKey { return viewKey{ref.Tenant, ref.ID} }
 
 // cached is a rendered session, valid while its version is unchanged.
 type cached struct {
 	version  version
-	tenant   string
 	page     *graphPayload
 	analyzed bool
 }
@@ -105,8 +110,8 @@ func New(svc *reasoning.Service, opts Options) *Viewer {
 	}
 	loader := render.NewLoader(svc)
 	loader.NoEvaluation = true
-	v := &Viewer{svc: svc, loader: loader, exporter: render.NewLoader(svc), opts: opts, mux: http.NewServeMux(), cache: map[string]*cached{},
-		analyzing: map[string]bool{}, gen: map[string]int{}}
+	v := &Viewer{svc: svc, loader: loader, exporter: render.NewLoader(svc), opts: opts, mux: http.NewServeMux(), cache: map[viewKey]*cached{},
+		analyzing: map[viewKey]bool{}, gen: map[viewKey]int{}}
 	static, err := fs.Sub(assets, "assets")
 	if err != nil {
 		panic(err) // the embedded directory is part of the build
@@ -174,9 +179,9 @@ func (v *Viewer) load(ctx context.Context, ref reasoning.SessionRef) (*graphPayl
 		return nil, err
 	}
 	v.mu.Lock()
-	c := v.cache[ref.ID]
+	c := v.cache[keyOf(ref)]
 	v.mu.Unlock()
-	if c != nil && c.version == ver && c.tenant == ref.Tenant {
+	if c != nil && c.version == ver {
 		if !c.analyzed {
 			v.analyzeLater(ref)
 		}
@@ -211,18 +216,18 @@ func (v *Viewer) store(ref reasoning.SessionRef, g *render.Graph, p *graphPayloa
 	if len(v.cache) >= 32 {
 		clear(v.cache)
 	}
-	v.cache[ref.ID] = &cached{version: version{g.Session.StepCount, g.Session.UpdatedAt}, tenant: ref.Tenant, page: p, analyzed: analyzed}
+	v.cache[keyOf(ref)] = &cached{version: version{g.Session.StepCount, g.Session.UpdatedAt}, page: p, analyzed: analyzed}
 }
 
 // analyzeLater analyses a session in the background, once at a time per
 // session, and bumps its generation when done.
 func (v *Viewer) analyzeLater(ref reasoning.SessionRef) {
 	v.mu.Lock()
-	if v.analyzing[ref.ID] {
+	if v.analyzing[keyOf(ref)] {
 		v.mu.Unlock()
 		return
 	}
-	v.analyzing[ref.ID] = true
+	v.analyzing[keyOf(ref)] = true
 	v.mu.Unlock()
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -238,16 +243,16 @@ func (v *Viewer) analyzeLater(ref reasoning.SessionRef) {
 			v.opts.Logger.Warn("viewer analysis", "session", ref.ID, "err", err)
 		}
 		v.mu.Lock()
-		delete(v.analyzing, ref.ID)
-		v.gen[ref.ID]++
+		delete(v.analyzing, keyOf(ref))
+		v.gen[keyOf(ref)]++
 		v.mu.Unlock()
 	}()
 }
 
-func (v *Viewer) generation(id string) int {
+func (v *Viewer) generation(ref reasoning.SessionRef) int {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	return v.gen[id]
+	return v.gen[keyOf(ref)]
 }
 
 func (v *Viewer) list(w http.ResponseWriter, r *http.Request) {
@@ -331,7 +336,7 @@ func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
 		v.fail(w, r, err)
 		return
 	}
-	lastGen := v.generation(ref.ID)
+	lastGen := v.generation(ref)
 	rc := http.NewResponseController(w)
 	// The stream lasts as long as the page: no request deadline applies.
 	_ = rc.SetReadDeadline(time.Time{})
@@ -373,7 +378,7 @@ func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
 				}
 				return
 			}
-			if gen := v.generation(ref.ID); ver != last || gen != lastGen {
+			if gen := v.generation(ref); ver != last || gen != lastGen {
 				last, lastGen = ver, gen
 				if send("change", ver) != nil {
 					return

@@ -21,9 +21,9 @@ import (
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
-// newTestViewer serves the viewer behind bearer tokens "tok-a" (tenant a)
-// and "tok-b" (tenant b) on a real SQLite file, with the semantic engine.
-func newTestViewer(t *testing.T) (*httptest.Server, *reasoning.Service) {
+// semanticService is a service on a real SQLite file with the semantic
+// engine on the offline lexical embedder, closed when t ends.
+func semanticService(t *testing.T) *reasoning.Service {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "v.db"), sqlite.Options{})
 	if err != nil {
@@ -39,6 +39,14 @@ func newTestViewer(t *testing.T) (*httptest.Server, *reasoning.Service) {
 		t.Fatal(err)
 	}
 	t.Cleanup(svc.Close)
+	return svc
+}
+
+// newTestViewer serves the viewer behind bearer tokens "tok-a" (tenant a)
+// and "tok-b" (tenant b) on a real SQLite file, with the semantic engine.
+func newTestViewer(t *testing.T) (*httptest.Server, *reasoning.Service) {
+	t.Helper()
+	svc := semanticService(t)
 	verify := func(_ context.Context, tok string, _ *http.Request) (*auth.TokenInfo, error) {
 		if tenant, ok := strings.CutPrefix(tok, "tok-"); ok {
 			return &auth.TokenInfo{UserID: tenant, Expiration: time.Now().Add(time.Hour)}, nil
@@ -80,7 +88,7 @@ func TestViewerEscapesUserText(t *testing.T) {
 	think(t, svc, "a", "evil-1", "The cache is fast", 0.9)
 	think(t, svc, "a", "evil-1", "The cache is not fast", 0.8)
 	if err := svc.Store().Update(ctx, func(tx thinkgraph.Tx) error {
-		s, err := tx.LockSession(ctx, "evil-1")
+		s, err := tx.LockSession(ctx, "a", "evil-1")
 		if err != nil {
 			return err
 		}
@@ -245,5 +253,50 @@ func TestViewerEventsOnNewThought(t *testing.T) {
 		}
 	case <-time.After(2 * time.Second):
 		t.Fatal("no change event")
+	}
+}
+
+// The panel's overview: the goal, branches with their evaluation, what the
+// analyses found and the unexplored alternatives, in the graph document.
+func TestViewerOverview(t *testing.T) {
+	srv, svc := newTestViewer(t)
+	ctx := context.Background()
+	ref := reasoning.SessionRef{ID: "ov", Explicit: true, Tenant: "a"}
+	bt := reasoning.NewBranchThinking(svc)
+	goal := "Pick a <session> store"
+	if _, err := bt.Command(ctx, reasoning.CommandInput{Session: ref, Type: "setGoal", Goal: &goal}); err != nil {
+		t.Fatal(err)
+	}
+	for _, th := range []reasoning.BranchThoughtInput{
+		{Content: "The cache is fast", Type: "analysis"},
+		{Content: "The cache is not fast", Type: "critique"},
+		{Content: "Use PostgreSQL", Type: "hypothesis", BranchID: "pg"},
+	} {
+		th.Session = ref
+		if _, err := bt.AddThought(ctx, th); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, body := get(t, srv, "tok-a", "/sessions/ov/graph")
+	if code != 200 {
+		t.Fatal(code, body)
+	}
+	var doc struct {
+		Data struct {
+			Overview overview `json:"overview"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(body), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ov := doc.Data.Overview
+	if ov.Goal != "Pick a <session> store" || len(ov.Branches) != 2 || ov.Branches[0].ID != "main" || ov.Branches[0].Thoughts != 2 {
+		t.Errorf("overview: %+v", ov)
+	}
+	if len(ov.Contradictions) != 1 || fmt.Sprint(ov.Contradictions[0].Steps) != "[1 2]" {
+		t.Errorf("contradictions: %+v", ov.Contradictions)
+	}
+	if _, _, page := get(t, srv, "tok-a", "/sessions/ov"); !strings.Contains(page, `id="tg-overview"`) || strings.Contains(page, "<session>") {
+		t.Error("the page has no overview, or raw user text")
 	}
 }

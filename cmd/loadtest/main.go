@@ -389,9 +389,19 @@ func verify(rep *report, db string, acks []ack, clients int, runID string) error
 	err = store.View(ctx, func(tx thinkgraph.Tx) error {
 		for c := 0; c < clients; c++ {
 			session := fmt.Sprintf("load-%s-%d", runID, c)
-			ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: session})
+			// The run's session ids are its own: one session each, of
+			// whichever tenant the token names.
+			ss, err := tx.Sessions(ctx, thinkgraph.SessionFilter{ID: session})
 			if err != nil {
 				return err
+			}
+			var ths []thinkgraph.Thought
+			for _, s := range ss {
+				st, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: s.Key})
+				if err != nil {
+					return err
+				}
+				ths = append(ths, st...)
 			}
 			m := map[string]int{}
 			for _, th := range ths {

@@ -50,6 +50,7 @@ var envVars = []envVar{
 	{"ANTHROPIC_API_KEY", "none", "Anthropic API key."},
 	{"ANTHROPIC_BASE_URL", "https://api.anthropic.com", "Anthropic endpoint."},
 	{"ANTHROPIC_MODEL", "claude-sonnet-4-5", "Default Anthropic model."},
+	{"THINKGRAPH_MODEL_ALIASES", "Lux MCP's aliases", "Comma-separated alias=model pairs (opus=claude-opus-4-1,mini=gpt-4o-mini) mapping a tool's model argument to the provider's model name; added to, or replacing, Lux MCP's aliases (gpt4, mini, 4omini, claude, opus, sonnet, gemini, ...)."},
 	{"LANGBASE_API_KEY", "none", "Langbase API key: the reasoning tools then run Langbase pipes (seed 002)."},
 	{"LANGBASE_BASE_URL", "https://api.langbase.com", "Langbase endpoint."},
 	{"PIPE_LINEAR", "linear-reasoning-v1", "Langbase pipe of reasoning_linear (also PIPE_TREE, PIPE_DIVERGENT, PIPE_REFLECTION)."},
@@ -193,7 +194,7 @@ func loadConfig(getenv func(string) string) (*config, error) {
 	c.reasoning.MaxThoughtLength = intVar("THINKGRAPH_MAX_THOUGHT_LENGTH", 10000, 1)
 	if v := strings.TrimSpace(getenv("THINKGRAPH_CONFIDENCE_THRESHOLD")); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f <= 0 || f > 1 {
+		if err != nil || !(f > 0 && f <= 1) { // NaN is neither
 			errs = append(errs, fmt.Errorf("THINKGRAPH_CONFIDENCE_THRESHOLD must be a number in (0, 1], got %q", v))
 		} else {
 			c.reasoning.ConfidenceThreshold = f

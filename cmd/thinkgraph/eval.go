@@ -17,6 +17,9 @@ const evalUsage = "usage: thinkgraph eval reasoning FILE [--misses] | thinkgraph
 
 // eval measures the semantic engine on evaluation data.
 func (e *env) eval(ctx context.Context, argv []string) error {
+	if len(argv) > 0 && wantsHelp(argv[:1]) {
+		return e.helpText(evalUsage)
+	}
 	if len(argv) > 0 && argv[0] == "reasoning" {
 		return e.evalReasoning(ctx, argv[1:])
 	}
@@ -25,11 +28,14 @@ func (e *env) eval(ctx context.Context, argv []string) error {
 	}
 	fs := e.flagSet("eval sick", "eval sick FILE [--split TEST]")
 	split := fs.String("split", "TEST", "which SemEval_set rows to evaluate: TEST, TRAIN, TRIAL, TRAIN+TRIAL or ALL")
+	if wantsHelp(argv[1:]) {
+		return e.help(fs)
+	}
 	if len(argv) < 2 {
 		return usageError{fmt.Errorf("eval sick: want the path of SICK.txt")}
 	}
 	path := argv[1]
-	if err := parseFlags(fs, argv[2:]); err != nil {
+	if err := e.parse(fs, argv[2:]); err != nil {
 		return err
 	}
 	cfg, err := loadConfig(e.getenv)
@@ -63,11 +69,14 @@ func (e *env) eval(ctx context.Context, argv []string) error {
 func (e *env) evalReasoning(ctx context.Context, argv []string) error {
 	fs := e.flagSet("eval reasoning", "eval reasoning FILE [--misses]")
 	misses := fs.Bool("misses", false, "also list every item the checks got wrong")
+	if wantsHelp(argv) {
+		return e.help(fs)
+	}
 	if len(argv) < 1 {
 		return usageError{fmt.Errorf("eval reasoning: want the path of the set (JSON Lines, e.g. reasoningeval/testdata/dev.jsonl)")}
 	}
 	path := argv[0]
-	if err := parseFlags(fs, argv[1:]); err != nil {
+	if err := e.parse(fs, argv[1:]); err != nil {
 		return err
 	}
 	cfg, err := loadConfig(e.getenv)

@@ -26,15 +26,16 @@ var exportFormats = map[string]func(io.Writer, *render.Graph) error{
 // export writes one session to stdout as JSON (the lossless exchange
 // document), Markdown, Mermaid, DOT, SVG or HTML.
 func (e *env) export(ctx context.Context, argv []string) error {
-	fs := e.flagSet("export", "export ID [--format json|markdown|mermaid|dot|html|svg] [--db PATH]")
+	fs := e.flagSet("export", "export ID [--tenant NAME] [--format json|markdown|mermaid|dot|html|svg] [--db PATH]")
 	db := fs.String("db", "", "SQLite database file (overrides DATABASE_PATH)")
+	tenantFlag := fs.String("tenant", "", "the tenant whose session ID is exported (needed only when several tenants use ID)")
 	format := fs.String("format", "markdown", "json, markdown, mermaid, dot, html or svg")
 	noAnalysis := fs.Bool("no-analysis", false, "skip the semantic analyses (contradictions, circular reasoning, evaluation)")
 	var id string
 	if len(argv) > 0 && !strings.HasPrefix(argv[0], "-") {
 		id, argv = argv[0], argv[1:]
 	}
-	if err := parseFlags(fs, argv); err != nil {
+	if err := e.parse(fs, argv); err != nil {
 		return err
 	}
 	if id == "" && fs.NArg() > 0 {
@@ -48,7 +49,7 @@ func (e *env) export(ctx context.Context, argv []string) error {
 	if !ok && *format != "json" {
 		return usageError{fmt.Errorf("export: unknown --format %q (want json, markdown, mermaid, dot, html or svg)", *format)}
 	}
-	cfg, store, _, err := e.open(ctx, *db)
+	cfg, store, err := e.openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}
@@ -58,9 +59,9 @@ func (e *env) export(ctx context.Context, argv []string) error {
 	// session can be exported.
 	var tenant string
 	if err := store.View(ctx, func(tx thinkgraph.Tx) error {
-		s, err := tx.Session(ctx, id)
+		s, err := findSession(ctx, tx, *tenantFlag, id)
 		if err != nil {
-			return fmt.Errorf("session %q not found (see \"thinkgraph sessions list\")", id)
+			return err
 		}
 		tenant = s.Tenant
 		return nil

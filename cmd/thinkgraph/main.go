@@ -68,10 +68,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	stop()
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "thinkgraph:", err)
-		}
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(os.Stderr, "thinkgraph:", err)
 		os.Exit(exitCode(err))
 	}
 }
@@ -80,7 +78,10 @@ type usageError struct{ error }
 
 func exitCode(err error) int {
 	var u usageError
-	if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0 // help was asked for, and printed
+	}
+	if errors.As(err, &u) {
 		return 2
 	}
 	return 1
@@ -170,6 +171,42 @@ func (e *env) flagSet(name, synopsis string) *flag.FlagSet {
 		fmt.Fprintln(fs.Output(), "\nEnvironment: see \"thinkgraph help\".")
 	}
 	return fs
+}
+
+// wantsHelp reports whether args ask for help (-h, -help or --help before
+// a "--").
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// help prints a command's help to stdout and returns flag.ErrHelp, which
+// ends the command with status 0 and touches nothing.
+func (e *env) help(fs *flag.FlagSet) error {
+	fs.SetOutput(e.stdout)
+	fs.Usage()
+	return flag.ErrHelp
+}
+
+// helpText prints a command's one-line usage to stdout, as help does.
+func (e *env) helpText(text string) error {
+	fmt.Fprintln(e.stdout, text)
+	return flag.ErrHelp
+}
+
+// parse parses a command's flags; asked for help, it prints the help.
+func (e *env) parse(fs *flag.FlagSet, args []string) error {
+	if wantsHelp(args) {
+		return e.help(fs)
+	}
+	return parseFlags(fs, args)
 }
 
 func parseFlags(fs *flag.FlagSet, args []string) error {

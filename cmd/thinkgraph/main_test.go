@@ -83,7 +83,11 @@ func storedThoughts(t *testing.T, db, session string) map[int]string {
 	defer store.Close()
 	got := map[int]string{}
 	err = store.View(context.Background(), func(tx thinkgraph.Tx) error {
-		ths, err := tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{SessionID: session})
+		sess, err := tx.Session(context.Background(), thinkgraph.LocalTenant, session)
+		if err != nil {
+			return err
+		}
+		ths, err := tx.Thoughts(context.Background(), thinkgraph.ThoughtFilter{Session: sess.Key})
 		for _, th := range ths {
 			if _, dup := got[th.Step]; dup {
 				t.Errorf("step %d stored twice", th.Step)

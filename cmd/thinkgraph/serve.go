@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 
@@ -41,6 +43,38 @@ func (e *env) open(ctx context.Context, dbFlag string) (*config, *sqlstore.DB, s
 	return cfg, store, where, nil
 }
 
+// noDatabase is the answer of a read-only command when the SQLite file
+// does not exist: nothing has been stored there yet.
+type noDatabase struct{ path string }
+
+func (n noDatabase) Error() string {
+	return fmt.Sprintf("no database at %s yet (nothing stored; set DATABASE_PATH or --db to read another)", n.path)
+}
+
+// openExisting is open for the commands that only read: a SQLite file that
+// does not exist is a noDatabase error, and neither it nor its directory
+// is created.
+func (e *env) openExisting(ctx context.Context, dbFlag string) (*config, *sqlstore.DB, error) {
+	cfg, err := loadConfig(e.getenv)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	if cfg.databaseURL == "" || dbFlag != "" {
+		path, err := cfg.databasePath(dbFlag)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, noDatabase{path}
+		}
+	}
+	store, err := cfg.openStore(ctx, dbFlag)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, store, nil
+}
+
 // storeLocation names the database the configuration selects, for logs: the
 // PostgreSQL URL without its password, or the SQLite file.
 func (c *config) storeLocation(dbFlag string) (string, error) {
@@ -68,7 +102,7 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 	httpAddr := fs.String("http", "", "serve streamable HTTP at ADDR/mcp instead of stdio, e.g. 127.0.0.1:8080 (a bare :PORT binds loopback)")
 	stateless := fs.Bool("stateless", false, "HTTP: serve every request on a fresh MCP session, so replicas behind a load balancer need no sticky sessions (calls must pass session_id to continue a session; also THINKGRAPH_HTTP_STATELESS=true)")
 	toolsets := fs.String("toolsets", "", "comma-separated toolsets to offer: "+strings.Join(mcpserver.ToolsetNames(), ", ")+" (default all; overrides THINKGRAPH_TOOLSETS)")
-	if err := parseFlags(fs, argv); err != nil {
+	if err := e.parse(fs, argv); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

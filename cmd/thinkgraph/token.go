@@ -8,6 +8,9 @@ import (
 
 // token makes bearer tokens for the HTTP transport.
 func (e *env) token(argv []string) error {
+	if wantsHelp(argv) {
+		return e.helpText("Usage: thinkgraph token new TENANT\n\nMakes a bearer token for the HTTP transport: prints the token and its THINKGRAPH_TOKENS_FILE line.")
+	}
 	if len(argv) != 2 || argv[0] != "new" {
 		return usageError{fmt.Errorf("usage: thinkgraph token new TENANT")}
 	}

@@ -20,7 +20,7 @@ func (e *env) tools(_ context.Context, argv []string) error {
 	fs := e.flagSet("tools", "tools [--toolsets LIST] [--sampling]")
 	toolsets := fs.String("toolsets", "", "comma-separated toolsets: "+strings.Join(mcpserver.ToolsetNames(), ", ")+" (default all; overrides THINKGRAPH_TOOLSETS)")
 	sampling := fs.Bool("sampling", false, "list the tools as for a client that declares sampling (the LLM-backed tools are listed to it without a provider)")
-	if err := parseFlags(fs, argv); err != nil {
+	if err := e.parse(fs, argv); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

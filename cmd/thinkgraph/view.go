@@ -28,7 +28,7 @@ func (e *env) view(ctx context.Context, argv []string) error {
 	db := fs.String("db", "", "SQLite database file (overrides DATABASE_PATH)")
 	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on (port 0: a free port)")
 	tenant := fs.String("tenant", thinkgraph.LocalTenant, "whose sessions to show (sessions made over stdio belong to \"local\")")
-	if err := parseFlags(fs, argv); err != nil {
+	if err := e.parse(fs, argv); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

@@ -85,6 +85,191 @@ try {
   await page.screenshot({ path: spec.screenshot, fullPage: false });
   results.screenshot = spec.screenshot;
 
+  // A session as people write it (branch-thinking over MCP: a root,
+  // alternatives from it, a branch of a branch, cross-references, a
+  // contradiction, long texts), read in the layout's terms with the
+  // browser's own text measurement, at a desktop and a phone width.
+  {
+    const id = 'readable';
+    const mcp = new Client({ name: 'viewer-e2e-readable', version: '1' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(spec.url + 'mcp')));
+    const bt = async (args) => {
+      const r = await mcp.callTool({ name: 'branch-thinking', arguments: { session_id: id, ...args } });
+      check(!r.isError, `branch-thinking failed: ${JSON.stringify(r.content)}`);
+      return r;
+    };
+    await bt({ command: { type: 'setGoal', goal: 'Choose where the web tier keeps its sessions' } });
+    await bt({ content: 'Which store should hold the sessions of the web tier, given two regions and a small team?', type: 'question', confidence: 0.9 });
+    await bt({ content: 'Sessions are small, read on every request and written rarely, so reads must stay under a millisecond at the 99th percentile', type: 'analysis', confidence: 0.8 });
+    await bt({ content: 'The session store is fast enough today', type: 'observation', confidence: 0.7 });
+    await bt({ content: 'The session store is not fast enough today', type: 'critique', confidence: 0.5 });
+    await bt({ content: 'PostgreSQL: already deployed, durable, and the team knows it well', type: 'hypothesis', branchId: 'postgres', confidence: 0.75 });
+    await bt({ content: 'One more index on the session id keeps reads at 0.3 ms on the production copy', type: 'validation', branchId: 'postgres', confidence: 0.85 });
+    await bt({ content: 'Redis: fast, but one more system to operate and page someone for', type: 'hypothesis', branchId: 'redis', confidence: 0.55,
+      crossRefs: [{ toBranch: 'postgres', type: 'alternative', reason: 'the same need, another store' }] });
+    await bt({ content: 'PostgreSQL with an in-process cache in front, invalidated by LISTEN/NOTIFY', type: 'synthesis', branchId: 'pg-cache', parentBranchId: 'postgres',
+      confidence: 0.8, crossRefs: [{ toBranch: 'redis', type: 'contradictory', reason: 'no second system' }, { toBranch: 'main', type: 'builds_upon', reason: 'the latency budget' }] });
+    await mcp.close();
+
+    const geometry = () => page.evaluate(() => {
+      const r = (e) => e.getBoundingClientRect();
+      const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const data = JSON.parse(document.getElementById('tg-data').textContent).thoughts;
+      const box = {};
+      const out = { overflow: [], notBelow: [], labelOnNode: [], nodes: 0 };
+      document.querySelectorAll('#tg-graph .node').forEach((n) => {
+        const b = r(n.querySelector('rect'));
+        box[n.dataset.step] = b;
+        out.nodes++;
+        n.querySelectorAll('text, tspan').forEach((t) => {
+          const tb = r(t);
+          if (tb.width > 0 && (tb.right > b.right - 2 || tb.left < b.left)) out.overflow.push(`#${n.dataset.step}: ${t.textContent}`);
+        });
+      });
+      data.forEach((t) => { if (t.parent && box[t.step].top < box[t.parent].bottom) out.notBelow.push(`#${t.step} under #${t.parent}`); });
+      document.querySelectorAll('#tg-graph rect.label').forEach((l) => {
+        const lb = r(l);
+        Object.entries(box).forEach(([step, b]) => { if (hit(lb, b)) out.labelOnNode.push(`label ${l.nextSibling.textContent} on #${step}`); });
+        if (r(l.nextSibling).right > lb.right) out.overflow.push('label ' + l.nextSibling.textContent);
+      });
+      out.labels = document.querySelectorAll('#tg-graph rect.label').length;
+      const pane = document.getElementById('tg-graph');
+      out.pane = pane.clientWidth;
+      out.drawing = r(pane.querySelector('.tg-bands')).width;
+      out.zoom = Number(pane.querySelector('.tg-bands').style.zoom || 1);
+      out.pageWidth = document.documentElement.scrollWidth;
+      out.overview = !document.getElementById('tg-overview').hidden && document.getElementById('tg-overview').textContent;
+      return out;
+    });
+    for (const [name, width, height] of [['desktop', 1280, 900], ['phone', 390, 844]]) {
+      await page.setViewportSize({ width, height });
+      await page.goto(spec.url + 'sessions/' + id);
+      await page.waitForSelector('body[data-loaded]');
+      const g = await geometry();
+      results['readable_' + name] = g;
+      check(g.nodes === 8, `${name}: ${g.nodes} nodes`);
+      check(g.overflow.length === 0, `${name}: text overflows its box: ${g.overflow.join('; ')}`);
+      check(g.notBelow.length === 0, `${name}: children not below their parents: ${g.notBelow.join('; ')}`);
+      check(g.labels >= 3 && g.labelOnNode.length === 0, `${name}: ${g.labels} labels, on nodes: ${g.labelOnNode.join('; ')}`);
+      check(g.overview && g.overview.includes('Choose where the web tier keeps its sessions') && g.overview.includes('Contradictions'),
+        `${name}: the panel shows no overview: ${g.overview}`);
+      check(g.pageWidth <= width + 1, `${name}: the page is ${g.pageWidth} px wide in a ${width} px window`);
+      check(g.drawing >= Math.min(g.pane * 0.95, (g.drawing / g.zoom) * 1.39), `${name}: the drawing uses ${g.drawing} of ${g.pane} px at zoom ${g.zoom}`);
+      await page.screenshot({ path: `${spec.shots}/viewer-${name}.png` });
+      const n = page.locator('#tg-graph .node[data-step="8"]');
+      await n.scrollIntoViewIfNeeded();
+      await n.click();
+      check(await page.locator('#tg-overview').isHidden() && (await page.locator('#tg-text').textContent()).startsWith('PostgreSQL with an in-process cache'),
+        `${name}: selecting a thought did not show it`);
+      await page.screenshot({ path: `${spec.shots}/viewer-${name}-selected.png` });
+      await page.keyboard.press('Escape');
+      check(await page.locator('#tg-overview').isVisible(), `${name}: Escape did not bring the overview back`);
+    }
+    await page.setViewportSize({ width: 1400, height: 900 });
+  }
+
+  // The graph as an MCP App, through the official TypeScript client over
+  // HTTP: the tools that write link ui://thinkgraph/graph in _meta.ui, the
+  // resource is a self-contained text/html;profile=mcp-app page, and in a
+  // page that plays the host's side of the protocol (an iframe sandboxed
+  // to scripts; ui/initialize answered, each tool result sent as
+  // ui/notifications/tool-result, the app's resources/read relayed to
+  // thinkgraph) it draws the session after each step.
+  {
+    const id = 'app-session';
+    // The host declares MCP Apps, so it also sees graph_view, the app's
+    // own tool; a client that does not, does not.
+    const mcp = new Client({ name: 'viewer-e2e-app', version: '1' },
+      { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(spec.url + 'mcp')));
+    const { tools } = await mcp.listTools();
+    const linked = tools.filter((t) => t._meta?.ui?.resourceUri === 'ui://thinkgraph/graph' && !t._meta.ui.visibility).map((t) => t.name);
+    check(['think', 'branch-thinking', 'sequentialthinking'].every((n) => linked.includes(n)), `tools linked to the app: ${linked}`);
+    check(!linked.includes('show_current_path'), 'a read-only tool is linked to the app');
+    const view = tools.find((t) => t.name === 'graph_view');
+    check(view && JSON.stringify(view._meta.ui.visibility) === '["app"]', `graph_view for an MCP Apps host: ${JSON.stringify(view)}`);
+    const plain = new Client({ name: 'viewer-e2e-plain', version: '1' });
+    await plain.connect(new StreamableHTTPClientTransport(new URL(spec.url + 'mcp')));
+    check(!(await plain.listTools()).tools.some((t) => t.name === 'graph_view'), 'graph_view listed to a client without MCP Apps');
+    await plain.close();
+    const appRes = await mcp.readResource({ uri: 'ui://thinkgraph/graph' });
+    const app = appRes.contents[0];
+    check(app.mimeType === 'text/html;profile=mcp-app', `app mime type ${app.mimeType}`);
+    check(!/\b(src|href)\s*=|@import|url\(|https?:\/\//i.test(app.text), 'the app loads something from outside');
+
+    const host = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+    host.on('pageerror', (e) => failures.push('host page error: ' + e.message));
+    const outside = [];
+    host.on('request', (r) => { if (!r.url().startsWith('about:') && !r.url().startsWith('data:')) outside.push(r.url()); });
+    await host.exposeFunction('relay', async (method, params) => {
+      if (method === 'resources/read') return await mcp.readResource(params);
+      if (method === 'tools/call') return await mcp.callTool(params);
+      throw new Error('not relayed: ' + method);
+    });
+    await host.setContent(`<!DOCTYPE html><html><body style="margin:0"><p id="log">host</p>
+      <iframe id="app" sandbox="allow-scripts" style="width:980px;height:640px;border:1px solid #ccc"></iframe>
+      <script>
+      const frame = document.getElementById('app');
+      window.hostState = { initialized: false, heights: [], requests: [] };
+      const post = (m) => frame.contentWindow.postMessage(m, '*');
+      window.addEventListener('message', async (e) => {
+        if (e.source !== frame.contentWindow) return;
+        const m = e.data;
+        if (!m || m.jsonrpc !== '2.0' || !m.method) return;
+        hostState.requests.push(m.method);
+        if (m.method === 'ui/initialize') {
+          post({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: m.params.protocolVersion, hostInfo: { name: 'e2e-host', version: '1' },
+            hostCapabilities: { serverResources: {}, serverTools: {} }, hostContext: { theme: 'light', displayMode: 'inline' } } });
+        } else if (m.method === 'ui/notifications/initialized') {
+          hostState.initialized = true;
+        } else if (m.method === 'ui/notifications/size-changed') {
+          hostState.heights.push(m.params.height);
+        } else if (m.method === 'tools/call' && window.relayTools === false) {
+          post({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'this host relays no tool calls' } });
+        } else if (m.id !== undefined) {
+          try { post({ jsonrpc: '2.0', id: m.id, result: await window.relay(m.method, m.params) }); }
+          catch (err) { post({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: String(err && err.message || err) } }); }
+        }
+      });
+      window.toolResult = (r) => post({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: r });
+      </script></body></html>`);
+    await host.evaluate((html) => { document.getElementById('app').srcdoc = html; }, app.text);
+    await host.waitForFunction(() => window.hostState.initialized, null, { timeout: 5000 });
+    const appFrame = await (await host.$('#app')).contentFrame();
+    const step = async (args, want) => {
+      const r = await mcp.callTool({ name: 'branch-thinking', arguments: { session_id: id, ...args } });
+      check(!r.isError, 'branch-thinking failed: ' + JSON.stringify(r.content));
+      await host.evaluate((res) => window.toolResult(res), r);
+      await appFrame.waitForFunction((n) => document.querySelectorAll('#graph .node').length === n, want, { timeout: 5000 })
+        .catch(() => failures.push(`app: ${want} nodes not drawn`));
+    };
+    await step({ content: 'Which queue should carry the order events?', type: 'question', confidence: 0.9 }, 1);
+    await step({ content: 'Kafka: durable and replayable, but heavy to run for two services', type: 'hypothesis', branchId: 'kafka', confidence: 0.6 }, 2);
+    await step({ content: 'A table in the orders database, polled: no new system at all', type: 'hypothesis', branchId: 'outbox', confidence: 0.8,
+      crossRefs: [{ toBranch: 'kafka', type: 'alternative', reason: 'same need' }] }, 3);
+    const st = await host.evaluate(() => window.hostState);
+    results.app = { requests: st.requests, heights: st.heights, outside };
+    check(st.heights.length >= 3 && st.heights.every((h) => h > 100), `size-changed heights ${st.heights}`);
+    check(outside.length === 0, `the app or host fetched ${outside}`);
+    const status = await appFrame.locator('#status').textContent();
+    check(status === '3 thoughts', `app status ${status}`);
+    const via = await appFrame.evaluate(() => document.body.dataset.via);
+    check(via === 'tools/call' && st.requests.filter((m) => m === 'tools/call').length >= 3, `the app got the drawing by ${via}: ${st.requests}`);
+    // The branches fork from the root: both hypotheses sit below #1.
+    const y = await appFrame.evaluate(() => Object.fromEntries([...document.querySelectorAll('#graph .node')].map((n) => [n.dataset.step, n.getBoundingClientRect().top])));
+    check(y['2'] > y['1'] && y['3'] === y['2'], `app layout ${JSON.stringify(y)}`);
+    await appFrame.locator('#graph .node[data-step="3"]').click();
+    check((await appFrame.locator('#detail').textContent()).startsWith('#3: A table in the orders database'), 'app detail of #3');
+    await host.screenshot({ path: `${spec.shots}/app-in-host.png` });
+    // A host that relays resource reads but no tool calls: the app reads
+    // the session's SVG resource instead.
+    await host.evaluate(() => { window.relayTools = false; });
+    await step({ content: 'The outbox table needs a cleanup job', type: 'critique', branchId: 'outbox', confidence: 0.7 }, 4);
+    check(await appFrame.evaluate(() => document.body.dataset.via) === 'resources/read', 'the app did not fall back to resources/read');
+    await host.close();
+    await mcp.close();
+  }
+
   // Mermaid exports through the mermaid library (pinned in package.json):
   // the 200-thought session and a small one made here of every kind of
   // text, branch and edge an export must escape. Each must parse and

@@ -3,8 +3,15 @@
 // package-lock.json, with executablePath; it never downloads a browser).
 // viewer.test.mjs opens a session of 200 thoughts in 5 branches, checks the
 // nodes are drawn, clicks one and reads its text in the panel, adds a
-// thought through MCP and sees it appear, saves a screenshot, and measures
-// the first render of a 2,000-thought session.
+// thought through MCP and sees it appear, saves a screenshot, writes a
+// branch-thinking session through MCP and checks its drawing at a desktop
+// and a phone width (text inside its boxes as the browser measures it,
+// children below parents, labels off the boxes, the overview in the panel,
+// no page wider than the window; screenshots viewer-desktop*.png and
+// viewer-phone*.png), checks the graph app (ui://thinkgraph/graph) through
+// the TypeScript client and in a page that plays an MCP Apps host
+// (app-in-host.png), and measures the first render of a 2,000-thought
+// session.
 //
 // It needs Node, the npm packages (npm ci --prefix e2e/viewer) and Chromium
 // (apt-get install -y chromium); without them it skips, unless CI is set.
@@ -146,7 +153,7 @@ func TestViewerInChromium(t *testing.T) {
 	spec, _ := json.Marshal(map[string]any{
 		"url": url, "chromium": chromium, "session200": "small-200", "session2000": "large-2000",
 		"expect":     map[string]any{"step": 150, "content": special},
-		"screenshot": filepath.Join(artifacts, "viewer-200.png"),
+		"screenshot": filepath.Join(artifacts, "viewer-200.png"), "shots": artifacts,
 	})
 	specFile := filepath.Join(tmp, "spec.json")
 	if err := os.WriteFile(specFile, spec, 0o644); err != nil {

@@ -19,7 +19,7 @@ import (
 var errRollback = errors.New("roll back")
 
 // pathOf returns what Ancestors returns in a read-only transaction.
-func pathOf(t *testing.T, s thinkgraph.Store, session, id string) []thinkgraph.Thought {
+func pathOf(t *testing.T, s thinkgraph.Store, session thinkgraph.SessionKey, id string) []thinkgraph.Thought {
 	t.Helper()
 	var path []thinkgraph.Thought
 	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
@@ -55,11 +55,11 @@ func noteOf(th thinkgraph.Thought) string {
 
 // addChain appends thoughts ids to session, the first a child of parent,
 // each next a child of the previous, from step first on.
-func addChain(t *testing.T, s thinkgraph.Store, session, parent string, first int, ids ...string) {
+func addChain(t *testing.T, s thinkgraph.Store, session thinkgraph.SessionKey, parent string, first int, ids ...string) {
 	t.Helper()
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
 		for i, id := range ids {
-			th := &thinkgraph.Thought{ID: id, SessionID: session, BranchID: "main", ParentID: parent, Step: first + i,
+			th := &thinkgraph.Thought{ID: id, Session: session, BranchID: "main", ParentID: parent, Step: first + i,
 				Content: "c-" + id, Author: "client", CreatedAt: at(first + i)}
 			if err := tx.AddThought(ctx, th); err != nil {
 				return err
@@ -71,7 +71,7 @@ func addChain(t *testing.T, s thinkgraph.Store, session, parent string, first in
 }
 
 // setNote sets the note of a thought (see wantPath).
-func setNote(t *testing.T, s thinkgraph.Store, session, id, note string) {
+func setNote(t *testing.T, s thinkgraph.Store, session thinkgraph.SessionKey, id, note string) {
 	t.Helper()
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
 		th, err := tx.Thought(ctx, session, id)
@@ -244,7 +244,7 @@ func testAncestorsConcurrent(t *testing.T, s thinkgraph.Store) {
 	})
 	addChain(t, s, "s1", "", 1, "r")
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-		sess, err := tx.LockSession(ctx, "s1")
+		sess, err := tx.LockSession(ctx, "alpha", "s1")
 		if err != nil {
 			return err
 		}
@@ -266,7 +266,7 @@ func testAncestorsConcurrent(t *testing.T, s thinkgraph.Store) {
 				}
 				err := s.View(t.Context(), func(tx thinkgraph.Tx) error {
 					ctx := t.Context()
-					sess, err := tx.Session(ctx, "s1")
+					sess, err := tx.Session(ctx, "alpha", "s1")
 					if err != nil {
 						return err
 					}
@@ -303,7 +303,7 @@ func testAncestorsConcurrent(t *testing.T, s thinkgraph.Store) {
 	}
 	for i := range writes {
 		update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-			sess, err := tx.LockSession(ctx, "s1")
+			sess, err := tx.LockSession(ctx, "alpha", "s1")
 			if err != nil {
 				return err
 			}
@@ -318,7 +318,7 @@ func testAncestorsConcurrent(t *testing.T, s thinkgraph.Store) {
 				}
 			}
 			sess.StepCount++
-			th := &thinkgraph.Thought{ID: fmt.Sprintf("w%03d", i), SessionID: "s1", BranchID: "main", ParentID: sess.CurrentThoughtID,
+			th := &thinkgraph.Thought{ID: fmt.Sprintf("w%03d", i), Session: "s1", BranchID: "main", ParentID: sess.CurrentThoughtID,
 				Step: sess.StepCount, Content: "x", Author: "client", CreatedAt: at(sess.StepCount)}
 			if i%7 == 6 {
 				th.ParentID = "r" // a new branch from the root

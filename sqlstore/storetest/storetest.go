@@ -29,6 +29,7 @@ func Run(t *testing.T, open func(t *testing.T) thinkgraph.Store) {
 		fn   func(t *testing.T, s thinkgraph.Store)
 	}{
 		{"Sessions", testSessions},
+		{"SameIDTwoTenants", testSameIDTwoTenants},
 		{"Thoughts", testThoughts},
 		{"ThoughtFilters", testThoughtFilters},
 		{"OpenAlternatives", testOpenAlternatives},
@@ -101,9 +102,97 @@ func wantErr(t *testing.T, what string, err, target error) {
 
 func newSession(id, tenant string, updated int) *thinkgraph.Session {
 	return &thinkgraph.Session{
-		ID: id, Tenant: tenant, Mode: "think", CreatedAt: at(0), UpdatedAt: at(updated),
+		Key: thinkgraph.SessionKey(id), ID: id, Tenant: tenant, Mode: "think", CreatedAt: at(0), UpdatedAt: at(updated),
 		ActiveBranch: thinkgraph.DefaultBranch,
 	}
+}
+
+// testSameIDTwoTenants: two tenants each create a session "s1" (keys chosen
+// by the store) with a thought, a branch, a link and a vector; each finds
+// its own session by tenant and id, and its key reads only its own rows.
+func testSameIDTwoTenants(t *testing.T, s thinkgraph.Store) {
+	keys := map[string]thinkgraph.SessionKey{}
+	for _, tenant := range []string{"alpha", "beta"} {
+		update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
+			sess := &thinkgraph.Session{ID: "s1", Tenant: tenant, Goal: "goal of " + tenant, CreatedAt: at(0), UpdatedAt: at(0), ActiveBranch: "main"}
+			if err := tx.CreateSession(ctx, sess); err != nil {
+				return err
+			}
+			if sess.Key == "" || sess.Key == "s1" {
+				t.Errorf("CreateSession(%s) set key %q, want a new key", tenant, sess.Key)
+			}
+			keys[tenant] = sess.Key
+			if err := tx.PutBranch(ctx, &thinkgraph.Branch{Session: sess.Key, ID: "main", State: "active", Priority: 1, CreatedAt: at(0), UpdatedAt: at(0)}); err != nil {
+				return err
+			}
+			th := &thinkgraph.Thought{ID: "th-" + tenant, Session: sess.Key, BranchID: "main", Step: 1, Content: "by " + tenant, Author: "client", CreatedAt: at(1)}
+			if err := tx.AddThought(ctx, th); err != nil {
+				return err
+			}
+			if err := tx.AddLink(ctx, &thinkgraph.Link{ID: "l-" + tenant, Session: sess.Key, FromThought: th.ID, Type: "builds_upon", CreatedAt: at(1)}); err != nil {
+				return err
+			}
+			return tx.PutVectors(ctx, []thinkgraph.Vector{{ThoughtID: th.ID, Session: sess.Key, Model: "m", Values: []float32{1}, CreatedAt: at(1)}})
+		})
+	}
+	if keys["alpha"] == keys["beta"] {
+		t.Fatalf("both tenants' sessions have key %q", keys["alpha"])
+	}
+	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
+		for tenant, key := range keys {
+			sess, err := tx.Session(ctx, tenant, "s1")
+			if err != nil {
+				return err
+			}
+			if sess.Key != key || sess.Goal != "goal of "+tenant || sess.Tenant != tenant {
+				t.Errorf("Session(%s, s1) = key %q, tenant %q, goal %q; want key %q, its own", tenant, sess.Key, sess.Tenant, sess.Goal, key)
+			}
+			ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: key})
+			if err != nil {
+				return err
+			}
+			equal(t, "Thoughts of "+tenant, thoughtIDs(ths), []string{"th-" + tenant})
+			links, err := tx.Links(ctx, key)
+			if err != nil {
+				return err
+			}
+			equal(t, "len(Links) of "+tenant, len(links), 1)
+			vs, err := tx.Vectors(ctx, key, "m")
+			if err != nil {
+				return err
+			}
+			equal(t, "len(Vectors) of "+tenant, len(vs), 1)
+			other := "alpha"
+			if tenant == "alpha" {
+				other = "beta"
+			}
+			_, err = tx.Thought(ctx, key, "th-"+other)
+			wantErr(t, "Thought of the other tenant", err, thinkgraph.ErrNotFound)
+		}
+		both, err := tx.Sessions(ctx, thinkgraph.SessionFilter{ID: "s1"})
+		if err != nil {
+			return err
+		}
+		equal(t, "len(Sessions(id s1))", len(both), 2)
+		return nil
+	})
+	// Updating one tenant's session leaves the other's as it was.
+	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
+		sess, err := tx.LockSession(ctx, "alpha", "s1")
+		if err != nil {
+			return err
+		}
+		sess.Goal = "changed"
+		return tx.UpdateSession(ctx, sess)
+	})
+	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
+		sess, err := tx.Session(ctx, "beta", "s1")
+		if err != nil {
+			return err
+		}
+		equal(t, "beta's goal after alpha's update", sess.Goal, "goal of beta")
+		return nil
+	})
 }
 
 func steps(ths []thinkgraph.Thought) []int {
@@ -116,7 +205,7 @@ func steps(ths []thinkgraph.Thought) []int {
 
 func testSessions(t *testing.T, s thinkgraph.Store) {
 	full := &thinkgraph.Session{
-		ID: "s1", Tenant: "alpha", Goal: "decide", Mode: "branch", CreatedAt: at(0), UpdatedAt: at(1),
+		Key: "s1", ID: "s1", Tenant: "alpha", Goal: "decide", Mode: "branch", CreatedAt: at(0), UpdatedAt: at(1),
 		Metadata: json.RawMessage(`{"k":"v"}`), Settings: json.RawMessage(`{"auto":true}`),
 		CurrentThoughtID: "th9", ActiveBranch: "b2", StepCount: 9, ContextStart: 4,
 	}
@@ -129,21 +218,24 @@ func testSessions(t *testing.T, s thinkgraph.Store) {
 		return nil
 	})
 	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-		got, err := tx.Session(ctx, "s1")
+		got, err := tx.Session(ctx, "alpha", "s1")
 		if err != nil {
 			return err
 		}
 		equal(t, "Session(s1)", got, full)
-		got, err = tx.Session(ctx, "s2")
+		got, err = tx.Session(ctx, "beta", "s2")
 		if err != nil {
 			return err
 		}
 		equal(t, "Session(s2)", got, newSession("s2", "beta", 2))
+		// A session is found by its tenant and id: s2 is beta's alone.
+		_, err = tx.Session(ctx, "alpha", "s2")
+		wantErr(t, "Session(alpha, s2)", err, thinkgraph.ErrNotFound)
 		if got.Metadata != nil || got.Settings != nil {
 			t.Errorf("session without JSON: metadata %q, settings %q, want nil", got.Metadata, got.Settings)
 		}
 
-		_, err = tx.Session(ctx, "nope")
+		_, err = tx.Session(ctx, "alpha", "nope")
 		wantErr(t, "Session(nope)", err, thinkgraph.ErrNotFound)
 
 		all, err := tx.Sessions(ctx, thinkgraph.SessionFilter{})
@@ -169,47 +261,47 @@ func testSessions(t *testing.T, s thinkgraph.Store) {
 		return nil
 	})
 
-	// A second session with an existing id is a conflict and changes nothing.
+	// A second session with a tenant's existing id is a conflict and
+	// changes nothing; so is one with an existing key.
 	err := s.Update(t.Context(), func(tx thinkgraph.Tx) error {
-		return tx.CreateSession(t.Context(), newSession("s1", "beta", 5))
+		return tx.CreateSession(t.Context(), &thinkgraph.Session{ID: "s1", Tenant: "alpha", CreatedAt: at(5), UpdatedAt: at(5)})
 	})
-	wantErr(t, "CreateSession(existing)", err, thinkgraph.ErrConflict)
+	wantErr(t, "CreateSession(existing id)", err, thinkgraph.ErrConflict)
+	err = s.Update(t.Context(), func(tx thinkgraph.Tx) error {
+		return tx.CreateSession(t.Context(), &thinkgraph.Session{Key: "s1", ID: "s9", Tenant: "alpha", CreatedAt: at(5), UpdatedAt: at(5)})
+	})
+	wantErr(t, "CreateSession(existing key)", err, thinkgraph.ErrConflict)
 
 	// Update every mutable field, through LockSession.
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-		sess, err := tx.LockSession(ctx, "s1")
+		sess, err := tx.LockSession(ctx, "alpha", "s1")
 		if err != nil {
 			return err
 		}
 		equal(t, "LockSession(s1)", sess, full)
-		sess.Tenant, sess.Goal, sess.Mode, sess.UpdatedAt = "beta", "new goal", "linear", at(10)
+		sess.Goal, sess.Mode, sess.UpdatedAt = "new goal", "linear", at(10)
 		sess.Metadata, sess.Settings = nil, json.RawMessage(`{"auto":false}`)
 		sess.CurrentThoughtID, sess.ActiveBranch, sess.StepCount, sess.ContextStart = "th10", "main", 10, 10
 		if err := tx.UpdateSession(ctx, sess); err != nil {
 			return err
 		}
-		_, err = tx.LockSession(ctx, "nope")
+		_, err = tx.LockSession(ctx, "alpha", "nope")
 		wantErr(t, "LockSession(nope)", err, thinkgraph.ErrNotFound)
 		err = tx.UpdateSession(ctx, newSession("nope", "alpha", 1))
 		wantErr(t, "UpdateSession(nope)", err, thinkgraph.ErrNotFound)
 		return nil
 	})
 	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-		got, err := tx.Session(ctx, "s1")
+		got, err := tx.Session(ctx, "alpha", "s1")
 		if err != nil {
 			return err
 		}
 		want := &thinkgraph.Session{
-			ID: "s1", Tenant: "beta", Goal: "new goal", Mode: "linear", CreatedAt: at(0), UpdatedAt: at(10),
+			Key: "s1", ID: "s1", Tenant: "alpha", Goal: "new goal", Mode: "linear", CreatedAt: at(0), UpdatedAt: at(10),
 			Settings: json.RawMessage(`{"auto":false}`), CurrentThoughtID: "th10", ActiveBranch: "main",
 			StepCount: 10, ContextStart: 10,
 		}
 		equal(t, "Session(s1) after update", got, want)
-		beta, err := tx.Sessions(ctx, thinkgraph.SessionFilter{Tenant: "beta"})
-		if err != nil {
-			return err
-		}
-		equal(t, "Sessions(beta) ids after update", sessionIDs(beta), []string{"s1", "s2"})
 		return nil
 	})
 }
@@ -224,17 +316,17 @@ func sessionIDs(ss []thinkgraph.Session) []string {
 
 func testThoughts(t *testing.T, s thinkgraph.Store) {
 	full := &thinkgraph.Thought{
-		ID: "a", SessionID: "s1", BranchID: "main", Step: 1, Content: "first, with 'quotes' and ? marks",
+		ID: "a", Session: "s1", BranchID: "main", Step: 1, Content: "first, with 'quotes' and ? marks",
 		Type: "hypothesis", Confidence: ptr(0.25), KeyPoints: []string{"one", "two"},
 		BranchPoint: true, Alternative: true, Selected: true, RevisesID: "x", Author: "gpt-test", Tool: "think",
 		Metadata: json.RawMessage(`{"n":1}`), CreatedAt: at(1),
 	}
 	bare := &thinkgraph.Thought{
-		ID: "b", SessionID: "s1", BranchID: "main", ParentID: "a", Step: 2, Content: "second",
+		ID: "b", Session: "s1", BranchID: "main", ParentID: "a", Step: 2, Content: "second",
 		Author: "client", CreatedAt: at(2),
 	}
 	zero := &thinkgraph.Thought{
-		ID: "c", SessionID: "s1", BranchID: "main", ParentID: "b", Step: 3, Content: "zero confidence",
+		ID: "c", Session: "s1", BranchID: "main", ParentID: "b", Step: 3, Content: "zero confidence",
 		Confidence: ptr(0.0), Author: "client", CreatedAt: at(3),
 	}
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
@@ -287,10 +379,10 @@ func testThoughts(t *testing.T, s thinkgraph.Store) {
 		if err := tx.UpdateThought(ctx, &cleared); err != nil {
 			return err
 		}
-		err := tx.UpdateThought(ctx, &thinkgraph.Thought{ID: "nope", SessionID: "s1", Step: 99, CreatedAt: at(1)})
+		err := tx.UpdateThought(ctx, &thinkgraph.Thought{ID: "nope", Session: "s1", Step: 99, CreatedAt: at(1)})
 		wantErr(t, "UpdateThought(nope)", err, thinkgraph.ErrNotFound)
 		other := *zero
-		other.SessionID = "s2"
+		other.Session = "s2"
 		err = tx.UpdateThought(ctx, &other)
 		wantErr(t, "UpdateThought in another session", err, thinkgraph.ErrNotFound)
 		return nil
@@ -360,14 +452,14 @@ func tree(t *testing.T, s thinkgraph.Store) {
 		}
 		for i := range parents {
 			th := &thinkgraph.Thought{
-				ID: fmt.Sprintf("t%d", i+1), SessionID: "s1", BranchID: branches[i], ParentID: parents[i],
+				ID: fmt.Sprintf("t%d", i+1), Session: "s1", BranchID: branches[i], ParentID: parents[i],
 				Step: i + 1, Content: fmt.Sprintf("thought %d", i+1), Author: "client", CreatedAt: at(i + 1),
 			}
 			if err := tx.AddThought(ctx, th); err != nil {
 				return err
 			}
 			// The same shape in s2, under other ids.
-			th.ID, th.SessionID = "x"+th.ID, "s2"
+			th.ID, th.Session = "x"+th.ID, "s2"
 			if th.ParentID != "" {
 				th.ParentID = "x" + th.ParentID
 			}
@@ -390,7 +482,7 @@ func testOpenAlternatives(t *testing.T, s thinkgraph.Store) {
 		}
 		for i, m := range marks {
 			th := &thinkgraph.Thought{
-				ID: fmt.Sprintf("t%d", i+1), SessionID: "s1", BranchID: "main", ParentID: "t1", Step: i + 1,
+				ID: fmt.Sprintf("t%d", i+1), Session: "s1", BranchID: "main", ParentID: "t1", Step: i + 1,
 				Content: "x", Author: "client", Alternative: m.alt, Selected: m.sel, CreatedAt: at(i + 1),
 			}
 			if i == 0 {
@@ -416,7 +508,7 @@ func testOpenAlternatives(t *testing.T, s thinkgraph.Store) {
 			{"open, last 1", thinkgraph.ThoughtFilter{OpenAlternatives: true, Last: 1}, []int{6}},
 			{"open children of t2", thinkgraph.ThoughtFilter{OpenAlternatives: true, ParentID: ptr("t2")}, []int{}},
 		} {
-			tt.f.SessionID = "s1"
+			tt.f.Session = "s1"
 			got, err := tx.Thoughts(ctx, tt.f)
 			if err != nil {
 				return fmt.Errorf("%s: %w", tt.name, err)
@@ -458,25 +550,25 @@ func testThoughtFilters(t *testing.T, s thinkgraph.Store) {
 	}
 	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
 		for _, tt := range tests {
-			tt.f.SessionID = "s1"
+			tt.f.Session = "s1"
 			got, err := tx.Thoughts(ctx, tt.f)
 			if err != nil {
 				return fmt.Errorf("%s: %w", tt.name, err)
 			}
 			equal(t, "Thoughts("+tt.name+") steps", steps(got), tt.want)
 			for _, th := range got {
-				if th.SessionID != "s1" || th.ID != fmt.Sprintf("t%d", th.Step) {
-					t.Errorf("Thoughts(%s): got thought %s of session %s at step %d", tt.name, th.ID, th.SessionID, th.Step)
+				if th.Session != "s1" || th.ID != fmt.Sprintf("t%d", th.Step) {
+					t.Errorf("Thoughts(%s): got thought %s of session %s at step %d", tt.name, th.ID, th.Session, th.Step)
 				}
 			}
 		}
-		got, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: "nope"})
+		got, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: "nope"})
 		if err != nil {
 			return err
 		}
 		equal(t, "Thoughts(unknown session)", steps(got), []int{})
 		// Full rows come back, not just ids.
-		got, err = tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: "s1", Last: 1})
+		got, err = tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: "s1", Last: 1})
 		if err != nil {
 			return err
 		}
@@ -537,7 +629,7 @@ func testAncestorsDeep(t *testing.T, s thinkgraph.Store) {
 		}
 		for i := 1; i <= n; i++ {
 			th := &thinkgraph.Thought{
-				ID: fmt.Sprintf("d%04d", i), SessionID: "s1", BranchID: "main", Step: i,
+				ID: fmt.Sprintf("d%04d", i), Session: "s1", BranchID: "main", Step: i,
 				Content: "deep", Author: "client", CreatedAt: at(i),
 			}
 			if i > 1 {
@@ -575,7 +667,7 @@ func testAncestorsDeep(t *testing.T, s thinkgraph.Store) {
 }
 
 func testUniqueStep(t *testing.T, s thinkgraph.Store) {
-	first := &thinkgraph.Thought{ID: "a", SessionID: "s1", BranchID: "main", Step: 1, Content: "a", Author: "client", CreatedAt: at(1)}
+	first := &thinkgraph.Thought{ID: "a", Session: "s1", BranchID: "main", Step: 1, Content: "a", Author: "client", CreatedAt: at(1)}
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
 		for _, id := range []string{"s1", "s2"} {
 			if err := tx.CreateSession(ctx, newSession(id, "alpha", 0)); err != nil {
@@ -586,22 +678,22 @@ func testUniqueStep(t *testing.T, s thinkgraph.Store) {
 	})
 	ctx := t.Context()
 	err := s.Update(ctx, func(tx thinkgraph.Tx) error {
-		return tx.AddThought(ctx, &thinkgraph.Thought{ID: "b", SessionID: "s1", BranchID: "main", Step: 1, Content: "b", Author: "client", CreatedAt: at(2)})
+		return tx.AddThought(ctx, &thinkgraph.Thought{ID: "b", Session: "s1", BranchID: "main", Step: 1, Content: "b", Author: "client", CreatedAt: at(2)})
 	})
 	if err == nil {
 		t.Fatal("AddThought with a step the session already has: no error")
 	}
 	wantErr(t, "AddThought(duplicate step)", err, thinkgraph.ErrConflict)
 	err = s.Update(ctx, func(tx thinkgraph.Tx) error {
-		return tx.AddThought(ctx, &thinkgraph.Thought{ID: "a", SessionID: "s1", BranchID: "main", Step: 2, Content: "again", Author: "client", CreatedAt: at(2)})
+		return tx.AddThought(ctx, &thinkgraph.Thought{ID: "a", Session: "s1", BranchID: "main", Step: 2, Content: "again", Author: "client", CreatedAt: at(2)})
 	})
 	wantErr(t, "AddThought(duplicate id)", err, thinkgraph.ErrConflict)
 	// The same step in another session is fine.
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-		return tx.AddThought(ctx, &thinkgraph.Thought{ID: "c", SessionID: "s2", BranchID: "main", Step: 1, Content: "c", Author: "client", CreatedAt: at(3)})
+		return tx.AddThought(ctx, &thinkgraph.Thought{ID: "c", Session: "s2", BranchID: "main", Step: 1, Content: "c", Author: "client", CreatedAt: at(3)})
 	})
 	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-		got, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: "s1"})
+		got, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: "s1"})
 		if err != nil {
 			return err
 		}
@@ -611,8 +703,8 @@ func testUniqueStep(t *testing.T, s thinkgraph.Store) {
 }
 
 func testBranches(t *testing.T, s thinkgraph.Store) {
-	main := &thinkgraph.Branch{SessionID: "s1", ID: "main", State: "active", Priority: 1, CreatedAt: at(1), UpdatedAt: at(1)}
-	alt := &thinkgraph.Branch{SessionID: "s1", ID: "alt", State: "active", Priority: 0.5, ParentBranchID: "main",
+	main := &thinkgraph.Branch{Session: "s1", ID: "main", State: "active", Priority: 1, CreatedAt: at(1), UpdatedAt: at(1)}
+	alt := &thinkgraph.Branch{Session: "s1", ID: "alt", State: "active", Priority: 0.5, ParentBranchID: "main",
 		ForkThoughtID: "t3", CreatedAt: at(2), UpdatedAt: at(2)}
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
 		for _, id := range []string{"s1", "s2"} {
@@ -625,7 +717,7 @@ func testBranches(t *testing.T, s thinkgraph.Store) {
 				return err
 			}
 		}
-		return tx.PutBranch(ctx, &thinkgraph.Branch{SessionID: "s2", ID: "main", State: "active", Priority: 1, CreatedAt: at(0), UpdatedAt: at(0)})
+		return tx.PutBranch(ctx, &thinkgraph.Branch{Session: "s2", ID: "main", State: "active", Priority: 1, CreatedAt: at(0), UpdatedAt: at(0)})
 	})
 	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
 		got, err := tx.Branch(ctx, "s1", "alt")
@@ -645,7 +737,7 @@ func testBranches(t *testing.T, s thinkgraph.Store) {
 		return nil
 	})
 	// PutBranch on an existing branch updates it but keeps its creation time.
-	changed := &thinkgraph.Branch{SessionID: "s1", ID: "alt", State: "merged", Priority: 0.75, ParentBranchID: "other",
+	changed := &thinkgraph.Branch{Session: "s1", ID: "alt", State: "merged", Priority: 0.75, ParentBranchID: "other",
 		ForkThoughtID: "t4", CreatedAt: at(50), UpdatedAt: at(60)}
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error { return tx.PutBranch(ctx, changed) })
 	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
@@ -671,9 +763,9 @@ func testBranches(t *testing.T, s thinkgraph.Store) {
 }
 
 func testLinks(t *testing.T, s thinkgraph.Store) {
-	l1 := &thinkgraph.Link{ID: "l1", SessionID: "s1", FromBranch: "main", ToBranch: "alt", Type: "builds_upon",
+	l1 := &thinkgraph.Link{ID: "l1", Session: "s1", FromBranch: "main", ToBranch: "alt", Type: "builds_upon",
 		Reason: "extends", Strength: 0.8, CreatedAt: at(2)}
-	l2 := &thinkgraph.Link{ID: "l2", SessionID: "s1", FromThought: "t1", ToThought: "t2", Type: "contradictory",
+	l2 := &thinkgraph.Link{ID: "l2", Session: "s1", FromThought: "t1", ToThought: "t2", Type: "contradictory",
 		CreatedAt: at(1)}
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
 		for _, id := range []string{"s1", "s2"} {
@@ -681,7 +773,7 @@ func testLinks(t *testing.T, s thinkgraph.Store) {
 				return err
 			}
 		}
-		for _, l := range []*thinkgraph.Link{l1, l2, {ID: "l3", SessionID: "s2", Type: "alternative", CreatedAt: at(0)}} {
+		for _, l := range []*thinkgraph.Link{l1, l2, {ID: "l3", Session: "s2", Type: "alternative", CreatedAt: at(0)}} {
 			if err := tx.AddLink(ctx, l); err != nil {
 				return err
 			}
@@ -690,7 +782,7 @@ func testLinks(t *testing.T, s thinkgraph.Store) {
 	})
 	ctx := t.Context()
 	err := s.Update(ctx, func(tx thinkgraph.Tx) error {
-		return tx.AddLink(ctx, &thinkgraph.Link{ID: "l1", SessionID: "s1", Type: "complementary", CreatedAt: at(3)})
+		return tx.AddLink(ctx, &thinkgraph.Link{ID: "l1", Session: "s1", Type: "complementary", CreatedAt: at(3)})
 	})
 	wantErr(t, "AddLink(existing id)", err, thinkgraph.ErrConflict)
 	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
@@ -710,17 +802,19 @@ func testLinks(t *testing.T, s thinkgraph.Store) {
 
 func testInvocations(t *testing.T, s thinkgraph.Store) {
 	ok := &thinkgraph.Invocation{
-		ID: "i1", SessionID: "s1", ToolName: "reason", Input: json.RawMessage(`{"q":"why"}`),
+		ID: "i1", Tenant: "alpha", SessionID: "s1", ToolName: "reason", Input: json.RawMessage(`{"q":"why"}`),
 		Output: json.RawMessage(`{"a":"because"}`), Provider: "openai", PipeName: "pipe", Model: "gpt-test",
 		LatencyMS: 1234567890123, Success: true, PromptTokens: 10, CompletionTokens: 20, TotalTokens: 30, CreatedAt: at(1),
 	}
 	failed := &thinkgraph.Invocation{
-		ID: "i2", SessionID: "s1", ToolName: "reason", Provider: "anthropic", Success: false,
+		ID: "i2", Tenant: "alpha", SessionID: "s1", ToolName: "reason", Provider: "anthropic", Success: false,
 		Error: "timeout", LatencyMS: 5, CreatedAt: at(2),
 	}
-	sessionless := &thinkgraph.Invocation{ID: "i0", ToolName: "ping", Success: true, CreatedAt: at(0)}
+	sessionless := &thinkgraph.Invocation{ID: "i0", Tenant: "alpha", ToolName: "ping", Success: true, CreatedAt: at(0)}
+	// Another tenant's session of the same id.
+	other := &thinkgraph.Invocation{ID: "i3", Tenant: "beta", SessionID: "s1", ToolName: "reason", Success: true, CreatedAt: at(3)}
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-		for _, inv := range []*thinkgraph.Invocation{failed, ok, sessionless} {
+		for _, inv := range []*thinkgraph.Invocation{failed, ok, sessionless, other} {
 			if err := tx.AddInvocation(ctx, inv); err != nil {
 				return err
 			}
@@ -733,16 +827,21 @@ func testInvocations(t *testing.T, s thinkgraph.Store) {
 	})
 	wantErr(t, "AddInvocation(existing id)", err, thinkgraph.ErrConflict)
 	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-		got, err := tx.Invocations(ctx, thinkgraph.InvocationFilter{SessionID: "s1"})
+		got, err := tx.Invocations(ctx, thinkgraph.InvocationFilter{Tenant: "alpha", SessionID: "s1"})
 		if err != nil {
 			return err
 		}
-		equal(t, "Invocations(s1)", got, []thinkgraph.Invocation{*ok, *failed})
+		equal(t, "Invocations(alpha, s1)", got, []thinkgraph.Invocation{*ok, *failed})
+		got, err = tx.Invocations(ctx, thinkgraph.InvocationFilter{Tenant: "beta", SessionID: "s1"})
+		if err != nil {
+			return err
+		}
+		equal(t, "Invocations(beta, s1)", got, []thinkgraph.Invocation{*other})
 		all, err := tx.Invocations(ctx, thinkgraph.InvocationFilter{})
 		if err != nil {
 			return err
 		}
-		equal(t, "Invocations(all)", all, []thinkgraph.Invocation{*sessionless, *ok, *failed})
+		equal(t, "Invocations(all)", all, []thinkgraph.Invocation{*sessionless, *ok, *failed, *other})
 		first, err := tx.Invocations(ctx, thinkgraph.InvocationFilter{Limit: 2})
 		if err != nil {
 			return err
@@ -768,31 +867,31 @@ func testRollback(t *testing.T, s thinkgraph.Store) {
 		if err := tx.CreateSession(ctx, newSession("s2", "alpha", 0)); err != nil {
 			return err
 		}
-		sess, err := tx.LockSession(ctx, "s1")
+		sess, err := tx.LockSession(ctx, "alpha", "s1")
 		if err != nil {
 			return err
 		}
 		sess.StepCount, sess.CurrentThoughtID, sess.Goal = 1, "t1", "changed"
-		if err := tx.AddThought(ctx, &thinkgraph.Thought{ID: "t1", SessionID: "s1", BranchID: "main", Step: 1, Content: "x", Author: "client", CreatedAt: at(1)}); err != nil {
+		if err := tx.AddThought(ctx, &thinkgraph.Thought{ID: "t1", Session: "s1", BranchID: "main", Step: 1, Content: "x", Author: "client", CreatedAt: at(1)}); err != nil {
 			return err
 		}
 		if err := tx.UpdateSession(ctx, sess); err != nil {
 			return err
 		}
-		if err := tx.PutBranch(ctx, &thinkgraph.Branch{SessionID: "s1", ID: "b", State: "active", CreatedAt: at(1), UpdatedAt: at(1)}); err != nil {
+		if err := tx.PutBranch(ctx, &thinkgraph.Branch{Session: "s1", ID: "b", State: "active", CreatedAt: at(1), UpdatedAt: at(1)}); err != nil {
 			return err
 		}
-		if err := tx.AddLink(ctx, &thinkgraph.Link{ID: "l1", SessionID: "s1", Type: "builds_upon", CreatedAt: at(1)}); err != nil {
+		if err := tx.AddLink(ctx, &thinkgraph.Link{ID: "l1", Session: "s1", Type: "builds_upon", CreatedAt: at(1)}); err != nil {
 			return err
 		}
-		if err := tx.AddInvocation(ctx, &thinkgraph.Invocation{ID: "i1", SessionID: "s1", ToolName: "x", CreatedAt: at(1)}); err != nil {
+		if err := tx.AddInvocation(ctx, &thinkgraph.Invocation{ID: "i1", Tenant: "alpha", SessionID: "s1", ToolName: "x", CreatedAt: at(1)}); err != nil {
 			return err
 		}
-		if err := tx.PutVectors(ctx, []thinkgraph.Vector{{ThoughtID: "t1", SessionID: "s1", Model: "m", Values: []float32{1}}}); err != nil {
+		if err := tx.PutVectors(ctx, []thinkgraph.Vector{{ThoughtID: "t1", Session: "s1", Model: "m", Values: []float32{1}}}); err != nil {
 			return err
 		}
 		// Inside the transaction its own writes are visible.
-		if got, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: "s1"}); err != nil || len(got) != 1 {
+		if got, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: "s1"}); err != nil || len(got) != 1 {
 			t.Errorf("inside the transaction: %d thoughts, %v; want 1", len(got), err)
 		}
 		return errAbort
@@ -808,14 +907,14 @@ func testRollback(t *testing.T, s thinkgraph.Store) {
 func assertUntouched(t *testing.T, s thinkgraph.Store) {
 	t.Helper()
 	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-		sess, err := tx.Session(ctx, "s1")
+		sess, err := tx.Session(ctx, "alpha", "s1")
 		if err != nil {
 			return err
 		}
 		equal(t, "Session(s1)", sess, newSession("s1", "alpha", 0))
-		_, err = tx.Session(ctx, "s2")
+		_, err = tx.Session(ctx, "alpha", "s2")
 		wantErr(t, "Session(s2)", err, thinkgraph.ErrNotFound)
-		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: "s1"})
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: "s1"})
 		if err != nil {
 			return err
 		}
@@ -854,7 +953,7 @@ func testViewDoesNotWrite(t *testing.T, s thinkgraph.Store) {
 		if err := tx.CreateSession(ctx, newSession("s2", "alpha", 0)); err != nil {
 			return err
 		}
-		return tx.AddThought(ctx, &thinkgraph.Thought{ID: "t1", SessionID: "s1", BranchID: "main", Step: 1, Content: "x", Author: "client", CreatedAt: at(1)})
+		return tx.AddThought(ctx, &thinkgraph.Thought{ID: "t1", Session: "s1", BranchID: "main", Step: 1, Content: "x", Author: "client", CreatedAt: at(1)})
 	})
 	err := s.View(ctx, func(tx thinkgraph.Tx) error { return errAbort })
 	if !errors.Is(err, errAbort) {
@@ -879,13 +978,13 @@ func testConcurrentUpdates(t *testing.T, s thinkgraph.Store) {
 		wg.Go(func() {
 			for i := range perWorker {
 				err := s.Update(ctx, func(tx thinkgraph.Tx) error {
-					sess, err := tx.LockSession(ctx, "s1")
+					sess, err := tx.LockSession(ctx, "alpha", "s1")
 					if err != nil {
 						return err
 					}
 					sess.StepCount++
 					th := &thinkgraph.Thought{
-						ID: fmt.Sprintf("w%d-%d", w, i), SessionID: "s1", BranchID: "main",
+						ID: fmt.Sprintf("w%d-%d", w, i), Session: "s1", BranchID: "main",
 						ParentID: sess.CurrentThoughtID, Step: sess.StepCount, Content: "concurrent",
 						Author: "client", CreatedAt: at(sess.StepCount),
 					}
@@ -913,14 +1012,14 @@ func testConcurrentUpdates(t *testing.T, s thinkgraph.Store) {
 	}
 	const total = workers * perWorker
 	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-		sess, err := tx.Session(ctx, "s1")
+		sess, err := tx.Session(ctx, "alpha", "s1")
 		if err != nil {
 			return err
 		}
 		if sess.StepCount != total {
 			t.Errorf("StepCount = %d, want %d", sess.StepCount, total)
 		}
-		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{SessionID: "s1"})
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: "s1"})
 		if err != nil {
 			return err
 		}
@@ -969,7 +1068,7 @@ func testConcurrentCreate(t *testing.T, s thinkgraph.Store) {
 				barriers[i].Wait()
 				id := fmt.Sprintf("s%d", i)
 				err := s.Update(ctx, func(tx thinkgraph.Tx) error {
-					sess, err := tx.LockSession(ctx, id)
+					sess, err := tx.LockSession(ctx, "alpha", id)
 					if errors.Is(err, thinkgraph.ErrNotFound) {
 						sess = newSession(id, "alpha", 0)
 						err = tx.CreateSession(ctx, sess)

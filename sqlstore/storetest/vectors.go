@@ -18,12 +18,12 @@ func testVectors(t *testing.T, s thinkgraph.Store) {
 			}
 		}
 		for i := 1; i <= 4; i++ {
-			if err := tx.AddThought(ctx, &thinkgraph.Thought{ID: fmt.Sprintf("t%d", i), SessionID: "s1", BranchID: "main",
+			if err := tx.AddThought(ctx, &thinkgraph.Thought{ID: fmt.Sprintf("t%d", i), Session: "s1", BranchID: "main",
 				Step: i, Content: fmt.Sprintf("thought %d", i), Author: "client", CreatedAt: at(i)}); err != nil {
 				return err
 			}
 		}
-		return tx.AddThought(ctx, &thinkgraph.Thought{ID: "x1", SessionID: "s2", BranchID: "main", Step: 1,
+		return tx.AddThought(ctx, &thinkgraph.Thought{ID: "x1", Session: "s2", BranchID: "main", Step: 1,
 			Content: "other", Author: "client", CreatedAt: at(1)})
 	})
 	missing := func(model string, limit int, want ...string) {
@@ -37,7 +37,7 @@ func testVectors(t *testing.T, s thinkgraph.Store) {
 			return nil
 		})
 	}
-	vectors := func(session, model string, want ...thinkgraph.Vector) {
+	vectors := func(session thinkgraph.SessionKey, model string, want ...thinkgraph.Vector) {
 		t.Helper()
 		view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
 			got, err := tx.Vectors(ctx, session, model)
@@ -74,8 +74,8 @@ func testVectors(t *testing.T, s thinkgraph.Store) {
 
 	special := []float32{0, float32(math.Copysign(0, -1)), 1, -1.5, math.SmallestNonzeroFloat32, math.MaxFloat32,
 		float32(math.Inf(1)), float32(math.Inf(-1)), 0.1}
-	v3 := thinkgraph.Vector{ThoughtID: "t3", SessionID: "s1", Model: "m1", Dim: len(special), Values: special, CreatedAt: at(30)}
-	v1 := thinkgraph.Vector{ThoughtID: "t1", SessionID: "s1", Model: "m1", Values: []float32{0.5, 0.25}, CreatedAt: at(31)}
+	v3 := thinkgraph.Vector{ThoughtID: "t3", Session: "s1", Model: "m1", Dim: len(special), Values: special, CreatedAt: at(30)}
+	v1 := thinkgraph.Vector{ThoughtID: "t1", Session: "s1", Model: "m1", Values: []float32{0.5, 0.25}, CreatedAt: at(31)}
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
 		if err := tx.PutVectors(ctx, nil); err != nil {
 			return err
@@ -106,8 +106,8 @@ func testVectors(t *testing.T, s thinkgraph.Store) {
 	for i := range big {
 		big[i] = float32(math.Sin(float64(i)))
 	}
-	v1b := thinkgraph.Vector{ThoughtID: "t1", SessionID: "s1", Model: "m1", Dim: len(big), Values: big, CreatedAt: at(40)}
-	v3b := thinkgraph.Vector{ThoughtID: "t3", SessionID: "s1", Model: "m2", Dim: 3, Values: []float32{1, 2, 3}, CreatedAt: at(41)}
+	v1b := thinkgraph.Vector{ThoughtID: "t1", Session: "s1", Model: "m1", Dim: len(big), Values: big, CreatedAt: at(40)}
+	v3b := thinkgraph.Vector{ThoughtID: "t3", Session: "s1", Model: "m2", Dim: 3, Values: []float32{1, 2, 3}, CreatedAt: at(41)}
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
 		return tx.PutVectors(ctx, []thinkgraph.Vector{v1b, v3b})
 	})
@@ -118,17 +118,17 @@ func testVectors(t *testing.T, s thinkgraph.Store) {
 
 	// Rejected vectors; a batch with one bad vector writes nothing.
 	ctx := t.Context()
-	good := thinkgraph.Vector{ThoughtID: "t2", SessionID: "s1", Model: "m1", Values: []float32{1}, CreatedAt: at(50)}
+	good := thinkgraph.Vector{ThoughtID: "t2", Session: "s1", Model: "m1", Values: []float32{1}, CreatedAt: at(50)}
 	for _, tt := range []struct {
 		name     string
 		v        thinkgraph.Vector
 		notFound bool
 	}{
-		{"unknown thought", thinkgraph.Vector{ThoughtID: "nope", SessionID: "s1", Model: "m1", Values: []float32{1}}, true},
-		{"thought of another session", thinkgraph.Vector{ThoughtID: "x1", SessionID: "s1", Model: "m1", Values: []float32{1}}, true},
-		{"dim mismatch", thinkgraph.Vector{ThoughtID: "t4", SessionID: "s1", Model: "m1", Dim: 3, Values: []float32{1, 2}}, false},
-		{"no values", thinkgraph.Vector{ThoughtID: "t4", SessionID: "s1", Model: "m1"}, false},
-		{"no model", thinkgraph.Vector{ThoughtID: "t4", SessionID: "s1", Values: []float32{1}}, false},
+		{"unknown thought", thinkgraph.Vector{ThoughtID: "nope", Session: "s1", Model: "m1", Values: []float32{1}}, true},
+		{"thought of another session", thinkgraph.Vector{ThoughtID: "x1", Session: "s1", Model: "m1", Values: []float32{1}}, true},
+		{"dim mismatch", thinkgraph.Vector{ThoughtID: "t4", Session: "s1", Model: "m1", Dim: 3, Values: []float32{1, 2}}, false},
+		{"no values", thinkgraph.Vector{ThoughtID: "t4", Session: "s1", Model: "m1"}, false},
+		{"no model", thinkgraph.Vector{ThoughtID: "t4", Session: "s1", Values: []float32{1}}, false},
 	} {
 		err := s.Update(ctx, func(tx thinkgraph.Tx) error {
 			return tx.PutVectors(ctx, []thinkgraph.Vector{good, tt.v})

@@ -72,7 +72,68 @@
     function setData(d, b) {
       bands = b || [];
       setThoughts(d.thoughts);
+      if (d.overview) showOverview(d.overview);
     }
+
+    // showOverview fills the panel's overview: what the session is about
+    // and what to look at, shown until a thought is selected.
+    function showOverview(ov) {
+      var box = document.getElementById('tg-overview');
+      var hint = document.getElementById('tg-hint');
+      box.replaceChildren(hint);
+      function section(title, items, empty, fill) {
+        box.appendChild(el('h3', title));
+        if (!items.length) { box.appendChild(el('p', empty, 'empty')); return; }
+        var ul = el('ul');
+        items.forEach(function (it) { var li = el('li'); fill(li, it); ul.appendChild(li); });
+        box.appendChild(ul);
+      }
+      function steps(li, list, sep) {
+        list.forEach(function (s, i) { if (i) li.appendChild(document.createTextNode(sep)); li.appendChild(stepButton(s)); });
+      }
+      if (ov.goal) { box.appendChild(el('h3', 'Goal')); box.appendChild(el('p', ov.goal, 'text')); }
+      section('Branches', ov.branches || [], 'No thoughts yet.', function (li, b) {
+        var s = b.id + ' · ' + b.thoughts + ' thought' + (b.thoughts === 1 ? '' : 's');
+        if (b.state && b.state !== 'active') s += ' · ' + b.state;
+        if (b.quality) s += ' · ' + b.quality + (b.score !== undefined && b.score !== null ? ' ' + b.score.toFixed(2) : '');
+        li.textContent = s;
+      });
+      if (ov.analysis) box.appendChild(el('p', ov.analysis, 'note'));
+      section('Contradictions', ov.contradictions || [], 'None found.', function (li, c) {
+        li.className = 'contradiction';
+        steps(li, c.steps, ' ↔ ');
+        li.appendChild(document.createTextNode(' (' + c.score + ')' + (c.reason ? ': ' + c.reason : '')));
+      });
+      section('Circular reasoning', ov.circular || [], 'None found.', function (li, c) {
+        li.className = 'circular';
+        li.appendChild(document.createTextNode(c.kind + ': '));
+        steps(li, c.steps, ' → ');
+        if (c.reason) li.appendChild(document.createTextNode(': ' + c.reason));
+      });
+      section('Unexplored alternatives', (ov.unexplored || []).length ? [ov.unexplored] : [], 'None.', function (li, list) { steps(li, list, ' '); });
+    }
+
+    function deselect() {
+      selected = null;
+      var prev = graph.querySelectorAll('.node.selected');
+      for (var i = 0; i < prev.length; i++) prev[i].classList.remove('selected');
+      document.getElementById('tg-detail').hidden = true;
+      document.getElementById('tg-overview').hidden = false;
+    }
+    document.getElementById('tg-back').addEventListener('click', deselect);
+    document.addEventListener('keydown', function (e) { if (e.key === 'Escape' && selected) deselect(); });
+
+    // fit enlarges a drawing narrower than its pane to use the pane's
+    // width (at most 1.4 times); a wider one keeps its size and scrolls.
+    function fit() {
+      var b = graph.querySelector('.tg-bands');
+      if (!b) return;
+      b.style.zoom = '';
+      var z = Math.min(1.4, (graph.clientWidth - 4) / b.scrollWidth);
+      if (z > 1.02) b.style.zoom = String(Math.round(z * 100) / 100);
+    }
+    fit();
+    window.addEventListener('resize', fit);
 
     function setThoughts(list) {
       thoughts = list || [];
@@ -152,7 +213,7 @@
       for (var i = 0; i < prev.length; i++) prev[i].classList.remove('selected');
       var n = nodeOf(tid);
       if (n) n.classList.add('selected');
-      document.getElementById('tg-hint').hidden = true;
+      document.getElementById('tg-overview').hidden = true;
       document.getElementById('tg-detail').hidden = false;
       document.getElementById('tg-title').textContent = 'Step ' + t.step + ' · ' + t.branch;
       var meta = [];
@@ -210,6 +271,7 @@
           var known = byID;
           var sx = graph.scrollLeft, sy = graph.scrollTop;
           graph.innerHTML = p.svg;
+          fit();
           graph.scrollLeft = sx; graph.scrollTop = sy;
           setData(p.data, p.bands);
           lazyBands();

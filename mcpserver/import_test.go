@@ -1,0 +1,123 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/thinkgraph/thinkgraph"
+)
+
+// TestImportAsStrictAsTheTools imports, over a real MCP transport,
+// documents that hold what no tool would write: each is refused with an
+// error naming the field, and nothing is stored.
+func TestImportAsStrictAsTheTools(t *testing.T) {
+	e := newTestEnv(t)
+	s := btSession{t, e.connect(), "src"}
+	s.cmd("setGoal", map[string]any{"goal": "Pick a session store"})
+	s.thought("The store must survive restarts", "analysis", "confidence", 0.8, "keyPoints", []string{"durability"})
+	s.thought("PostgreSQL survives restarts", "hypothesis", "confidence", 0.7)
+	s.thought("An embedded store needs no server", "hypothesis", "branchId", "alt", "parentBranchId", "main",
+		"crossRefs", []any{map[string]any{"toBranch": "main", "type": "alternative", "reason": "another store", "strength": 0.6}})
+	s.thought("SQLite is embedded", "observation", "branchId", "alt")
+	doc := obj(s.cmd("export", nil), "document")
+	if len(list(doc, "thoughts")) != 4 || len(list(doc, "links")) != 1 || len(list(doc, "branches")) != 2 {
+		t.Fatalf("the source session: %v", doc)
+	}
+	// The index of branch "main" and of "alt" (a child of main).
+	var iMain, iAlt int
+	for i, b := range list(doc, "branches") {
+		if b.(map[string]any)["id"] == "main" {
+			iMain = i
+		} else {
+			iAlt = i
+		}
+	}
+
+	nul, mb := "a\x00b", strings.Repeat("m", 1<<20)
+	set := func(path ...any) func(d map[string]any, v any) {
+		return func(d map[string]any, v any) {
+			var at any = d
+			for _, p := range path[:len(path)-1] {
+				switch k := p.(type) {
+				case string:
+					at = at.(map[string]any)[k]
+				case int:
+					at = at.([]any)[k]
+				}
+			}
+			switch k := path[len(path)-1].(type) {
+			case string:
+				at.(map[string]any)[k] = v
+			case int:
+				at.([]any)[k] = v
+			}
+		}
+	}
+	cases := []struct {
+		name  string
+		set   func(map[string]any, any)
+		value any
+		field string
+	}{
+		{"NUL in goal", set("session", "goal"), nul, "data.session.goal"},
+		{"megabyte goal", set("session", "goal"), mb, "data.session.goal"},
+		{"NUL in mode", set("session", "mode"), nul, "data.session.mode"},
+		{"megabyte mode", set("session", "mode"), mb, "data.session.mode"},
+		{"NUL in author", set("thoughts", 2, "author"), nul, "data.thoughts[2].author"},
+		{"megabyte author", set("thoughts", 2, "author"), mb, "data.thoughts[2].author"},
+		{"NUL in tool", set("thoughts", 1, "tool"), nul, "data.thoughts[1].tool"},
+		{"megabyte tool", set("thoughts", 1, "tool"), mb, "data.thoughts[1].tool"},
+		{"NUL in type", set("thoughts", 3, "type"), nul, "data.thoughts[3].type"},
+		{"megabyte type", set("thoughts", 3, "type"), mb, "data.thoughts[3].type"},
+		{"NUL in a key point", set("thoughts", 0, "keyPoints"), []any{"fine", nul}, "data.thoughts[0].keyPoints[1]"},
+		{"megabyte key point", set("thoughts", 0, "keyPoints"), []any{mb}, "data.thoughts[0].keyPoints[0]"},
+		{"too many key points", set("thoughts", 0, "keyPoints"), make([]any, 1000), "data.thoughts[0].keyPoints"},
+		{"NUL in a link reason", set("links", 0, "reason"), nul, "data.links[0].reason"},
+		{"megabyte link reason", set("links", 0, "reason"), mb, "data.links[0].reason"},
+		{"link strength 1e308", set("links", 0, "strength"), 1e308, "data.links[0].strength"},
+		{"unknown link type", set("links", 0, "type"), "owns", "data.links[0].type"},
+		{"branch priority 1e308", set("branches", iMain, "priority"), 1e308, fmt.Sprintf("data.branches[%d].priority", iMain)},
+		{"branch-parent cycle", set("branches", iMain, "parentBranchId"), "alt", fmt.Sprintf("data.branches[%d].parentBranchId", min(iMain, iAlt))},
+		{"negative contextStart", set("session", "contextStart"), -1, "data.session.contextStart"},
+		{"huge contextStart", set("session", "contextStart"), 1 << 40, "data.session.contextStart"},
+		{"stepCount 2^63-1", set("session", "stepCount"), int64(math.MaxInt64), "data.session.stepCount"},
+		{"step 2^62", set("thoughts", 3, "step"), int64(1) << 62, "data.thoughts[3].step"},
+	}
+	sessions := func() int {
+		var n int
+		err := e.store.View(context.Background(), func(tx thinkgraph.Tx) error {
+			ss, err := tx.Sessions(context.Background(), thinkgraph.SessionFilter{})
+			n = len(ss)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := sessions()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := clone(doc)
+			c.set(d, c.value)
+			s := btSession{t, s.cs, "src"}
+			out := s.fail(map[string]any{"command": map[string]any{"type": "import", "data": d}}, "ValidationError", c.field)
+			if msg, _ := out["error"].(string); len(msg) > 2000 {
+				t.Errorf("the error repeats the value: %d bytes", len(msg))
+			}
+			if n := sessions(); n != before {
+				t.Errorf("%d sessions after a refused import, want %d", n, before)
+			}
+		})
+	}
+	// The document as exported imports, and the imported session goes on
+	// at the next step.
+	imp := mustCall(t, s.cs, bt, map[string]any{"command": map[string]any{"type": "import", "data": doc}})
+	next := mustCall(t, s.cs, "think", map[string]any{"thought": "Go on", "session_id": imp["session_id"]})
+	if next["step"] != float64(5) {
+		t.Fatalf("think after the import: %v", next)
+	}
+}
