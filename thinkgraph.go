@@ -208,6 +208,10 @@ type Tx interface {
 	Sessions(ctx context.Context, f SessionFilter) ([]Session, error)
 
 	AddThought(ctx context.Context, t *Thought) error
+	// UpdateThought writes a thought's flags (BranchPoint, Alternative,
+	// Selected) and Metadata. Its other fields never change once it is
+	// written (the analyses' caches rely on it): a change to one is
+	// refused with an error, and nothing is written.
 	UpdateThought(ctx context.Context, t *Thought) error
 	Thought(ctx context.Context, session SessionKey, id string) (*Thought, error)
 	ThoughtByStep(ctx context.Context, session SessionKey, step int) (*Thought, error)

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"log/slog"
 	"reflect"
-	"runtime"
 	"sort"
 	"sync"
 	"time"
@@ -28,19 +27,6 @@ type Options struct {
 	Logger  *slog.Logger
 	// Metrics, if set, is told about every tool call.
 	Metrics Observer
-	// AfterHandshake, if set, is called once, when the first client has
-	// had its handshake answered: on its notifications/initialized, or on
-	// the first request after server/discover (the handshake of protocol
-	// 2026-07-28, which ends without a notification).
-	AfterHandshake func()
-	// ToolsInBackground registers the tools on a goroutine of their own
-	// instead of in New: the SDK parses every tool's schemas as it adds
-	// the tool (about 5 ms of CPU for all of them), and a client's
-	// initialize can be answered meanwhile. Every request other than
-	// initialize, server/discover and ping waits until the tools are
-	// registered. For stdio, where the client waits for initialize's
-	// answer before anything else.
-	ToolsInBackground bool
 	// Toolsets are the toolsets whose tools the server offers (see
 	// ParseToolsets); nil offers every toolset.
 	Toolsets []string
@@ -101,78 +87,13 @@ func New(svc *reasoning.Service, opts Options) *Server {
 		CompletionHandler:  s.complete,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
-		// Stated rather than derived from what is registered, so that
-		// initialize's answer does not depend on whether the tools are
-		// registered yet (ToolsInBackground). The tools never change while
-		// the server runs, nor, for one connection, the ones it is listed
-		// (filterTools): no tools/list_changed.
-		Capabilities: &mcp.ServerCapabilities{
-			Logging:   &mcp.LoggingCapabilities{},
-			Tools:     &mcp.ToolCapabilities{ListChanged: false},
-			Prompts:   &mcp.PromptCapabilities{ListChanged: true},
-			Resources: &mcp.ResourceCapabilities{ListChanged: true},
-		},
 	})
-	if opts.AfterHandshake != nil {
-		s.mcp.AddReceivingMiddleware(afterHandshake(opts.AfterHandshake))
-	}
-	// Inside waitUntil: it reads what registering the tools wrote.
 	s.mcp.AddReceivingMiddleware(s.filterTools)
-	var registered chan struct{}
-	if opts.ToolsInBackground {
-		registered = make(chan struct{})
-		go func() {
-			defer close(registered)
-			s.addToolsets()
-		}()
-	} else {
-		s.addToolsets()
-	}
+	s.addToolsets()
 	s.addResources()
 	s.addApp()
 	s.addPrompts()
-	if registered != nil {
-		// Outermost, so that no other middleware sees a request first.
-		s.mcp.AddReceivingMiddleware(waitUntil(registered))
-	}
 	return s
-}
-
-// waitUntil holds up every request but the handshake and ping until ready
-// is closed.
-func waitUntil(ready <-chan struct{}) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			switch method {
-			case "initialize", "server/discover", "ping":
-			default:
-				select {
-				case <-ready: // first, so that once ready, nothing waits
-				default:
-					select {
-					case <-ready:
-					case <-ctx.Done():
-						return nil, ctx.Err()
-					}
-				}
-			}
-			return next(ctx, method, req)
-		}
-	}
-}
-
-// afterHandshake calls fn once, for the first message a client sends after
-// its handshake request (initialize or server/discover) was answered.
-func afterHandshake(fn func()) mcp.Middleware {
-	var once sync.Once // its fast path is one atomic load
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method != "initialize" && method != "server/discover" {
-				once.Do(fn)
-			}
-			return next(ctx, method, req)
-		}
-	}
 }
 
 const instructions = `thinkgraph keeps a persisted reasoning graph per session. Use "think" to record a reasoning step (with an optional confidence 0..1; below 0.6 the step becomes a branch point, then propose alternatives with "select_path" and use "backtrack" when a path fails), or "sequentialthinking" for numbered steps with revisions. Use "branch-thinking" to reason in named branches and to check the reasoning: its commands find contradictions, circular reasoning, drift from the goal, knowledge gaps and the strongest path. Every tool takes an optional session_id; without it, calls go to this connection's own session, and every response names the session so you can continue it later.`
@@ -320,13 +241,6 @@ func (s *Server) addTool(d toolDef) {
 		}
 		return s.runTool(ctx, req, d, known), nil
 	})
-	if s.opts.ToolsInBackground {
-		// Registering runs alongside start-up work on every processor
-		// (over stdio: the database opening): without a yield, the
-		// goroutine that has read the client's initialize can wait for a
-		// processor until the scheduler's next preemption, 10 ms later.
-		runtime.Gosched()
-	}
 }
 
 // deriveOutputSchema sets the output schema of d's tool from its output type.

@@ -20,38 +20,27 @@ import (
 //     sketch preserves dot products in expectation);
 //  2. C = ⌈√(2n)⌉ centroids are seeded with evenly spaced documents, refined
 //     by one k-means step on a sample of the sketches, and each document is filed under
-//     its nearest centroid (above knnTreeMin documents: C = n/64 centroids,
-//     found through a two-level tree, see quantizer);
-//  3. each document is compared with the members of its knnProbe nearest
-//     centroids' lists, using int8 copies of the full vectors (one scale per
-//     vector, cosine error about 2e-3 at 512 dimensions) laid out cluster
-//     by cluster; the best k+4 above the threshold minus a margin are
-//     re-scored with exact float32 cosines and the best k above the
-//     threshold kept.
+//     its nearest centroid;
+//  3. each document is compared, by exact cosine, with the members of its
+//     knnProbe nearest centroids' lists, the vectors copied cluster by
+//     cluster so that a cluster is one consecutive block; the best k above
+//     the threshold are kept.
 //
-// The cost is about n·(C + probe·n/C) sketch and int8 dot products plus
-// n·(k+4) exact ones instead of n²/2 exact ones. A pair that lands in
+// The cost is about n·C sketch and n·probe·n/C full dot products instead of
+// n²/2 full ones. A pair that lands in
 // clusters that neither document probes is missed. Measured on the planted
-// test data (tstPlant, 512 dimensions): 84% of the exact 10 nearest
-// neighbours are found at 32,000 documents and 62% at 100,000, where 94% of
-// the planted near-duplicate pairs are found (TestKNNRecallPlanted,
+// test data (tstPlant, 512 dimensions): 68% of the exact 10 nearest
+// neighbours are found at 32,000 documents and 51% at 100,000, where 95% of
+// the planted contradicting pairs are found (TestKNNRecallPlanted,
 // BenchmarkKNNGraph100k, BenchmarkFindContradictions100k). The losses come
-// from the clustering: the two-level tree does not always lead a document
-// to the centroid nearest to it, and topics that no seed falls in are
-// spread over other clusters.
+// from the clustering: topics that no seed falls in are spread over other
+// clusters.
 
 // knnExactMax is the number of documents up to which neighbours are exact.
 const knnExactMax = 320
 
 // knnSketchDim is the length of the count sketches used above knnExactMax.
 const knnSketchDim = 128 // fold128 relies on it
-
-// knnTreeMin is the number of documents above which clusters are found
-// through a two-level tree of centroids, knnClusterSize their mean size then.
-const (
-	knnTreeMin     = 30000
-	knnClusterSize = 64
-)
 
 // knnProbe is the number of nearest clusters each document searches.
 const knnProbe = 3
@@ -137,15 +126,8 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 
 	sk := sketchMatrix(m)
 	// √(2n) clusters balance the cost of finding a document's clusters
-	// (one comparison per centroid) with that of scanning them. Above
-	// knnTreeMin documents the clusters are found through a two-level tree
-	// instead, which makes ~64-document clusters affordable.
+	// (one comparison per centroid) with that of scanning them.
 	nc := int(math.Ceil(math.Sqrt(2 * float64(m.n))))
-	nearest := func(x, cent *matrix, p int) []int32 { return nearestCentroids(x, cent, p) }
-	if m.n > knnTreeMin {
-		nc = (m.n + knnClusterSize - 1) / knnClusterSize
-		nearest = func(x, cent *matrix, p int) []int32 { return newQuantizer(cent).assign(x, p) }
-	}
 	cent := seedCentroids(sk, nc)
 	// The k-means step uses a sample of about 16 documents per centroid.
 	sample := sk
@@ -156,9 +138,9 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 		}
 		sample.n = len(sample.rows)
 	}
-	cent = recomputeCentroids(sample, cent, nearest(sample, cent, 1))
+	cent = recomputeCentroids(sample, cent, nearestCentroids(sample, cent, 1))
 	probe := min(knnProbe, nc)
-	near := nearest(sk, cent, probe)
+	near := nearestCentroids(sk, cent, probe)
 	lists := make([][]int32, nc)
 	for i := 0; i < m.n; i++ {
 		c := near[i*probe]
@@ -166,8 +148,8 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 	}
 	// Visit the documents cluster by cluster, so that the rows a document
 	// compares with are mostly still in the CPU cache from its predecessor.
-	// The rows are copied in that order as int8 vectors, so that scanning a
-	// cluster reads a quarter of the memory, consecutively.
+	// The rows are copied in that order, so that a cluster is scanned
+	// consecutively.
 	order := make([]int32, 0, m.n)
 	start := make([]int, nc+1)
 	for c, l := range lists {
@@ -175,53 +157,29 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 		order = append(order, l...)
 	}
 	start[nc] = m.n
-	pos := make([]int32, m.n)
-	for p, i := range order {
-		pos[i] = int32(p)
-	}
-	qv := &i8Rows{n: m.n, dim: m.dim, data: make([]int8, m.n*m.dim), scale: make([]float32, m.n), sum: make([]int32, m.n)}
+	rows := newBlock(m.n, m.dim)
 	parallelRows(m.n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			p := int(pos[i])
-			qv.scale[p] = quantizeRow(qv.row(p), m.row(i))
-			qv.sum[p] = sumI8(qv.row(p))
+		for p := lo; p < hi; p++ {
+			copy(rows.row(p), m.row(int(order[p])))
 		}
 	})
-	// Every member of the probed clusters is scored with the int8 vectors;
-	// the best k+rescoreSlack above minSim-i8Margin are then rescored
-	// exactly, and the best k of those above minSim kept.
-	const rescoreSlack, i8Margin = 4, 0.02
 	parallelRows(m.n, func(lo, hi int) {
-		h := topHeap{k: k + rescoreSlack, items: make([]scored, 0, k+rescoreSlack)}
-		ex := topHeap{k: k, items: make([]scored, 0, k)}
-		var dots []int32
-		qi := make([]uint8, qv.dim)
+		h := topHeap{k: k, items: make([]scored, 0, k)}
+		var sims []float32
 		for p := lo; p < hi; p++ {
 			i := int(order[p])
-			h.items, ex.items = h.items[:0], ex.items[:0]
-			offsetI8(qi, qv.row(p))
-			si := qv.scale[p]
+			h.items = h.items[:0]
 			for _, c := range near[i*probe : (i+1)*probe] {
 				lo, hi := start[c], start[c+1]
-				dots = slices.Grow(dots[:0], hi-lo)[:hi-lo]
-				dotU8I8Batch(qi, qv.data[lo*qv.dim:hi*qv.dim], dots)
-				for x, d := range dots {
-					if lo+x == p {
-						continue
-					}
-					d -= i8Off * qv.sum[lo+x]
-					if s := float32(d) * si * qv.scale[lo+x]; s >= minSim-i8Margin && h.wants(s) {
+				sims = slices.Grow(sims[:0], hi-lo)[:hi-lo]
+				dotBatch(rows.row(p), rows.data[lo*m.dim:hi*m.dim], sims)
+				for x, s := range sims {
+					if lo+x != p && s >= minSim && h.wants(s) {
 						h.push(scored{i: int(order[lo+x]), s: s})
 					}
 				}
 			}
-			ri := m.row(i)
-			for _, it := range h.items {
-				if s := dotF32(ri, m.row(it.i)); s >= minSim && ex.wants(s) {
-					ex.push(scored{i: it.i, s: s})
-				}
-			}
-			out[i] = heapToNeighbors(ex)
+			out[i] = heapToNeighbors(h)
 		}
 	})
 	return out
@@ -375,74 +333,3 @@ func recomputeCentroids(sk, cent *matrix, assign []int32) *matrix {
 	}
 	return nc
 }
-
-// quantizer finds the nearest of many centroids through a two-level tree:
-// ⌈√C⌉ top centroids, each owning the group of leaf centroids nearest to it.
-// A vector is compared with every top and with the leaves of its
-// quantizerTopProbe nearest tops, so the cost per vector is O(√C) instead of
-// O(C).
-type quantizer struct {
-	leaves, tops *matrix
-	groups       [][]int32
-	groupRows    []*matrix // the leaves of each group, copied consecutively
-}
-
-func newQuantizer(leaves *matrix) *quantizer {
-	q := &quantizer{leaves: leaves}
-	nt := int(math.Ceil(math.Sqrt(float64(leaves.n))))
-	q.tops = seedCentroids(leaves, nt)
-	q.tops = recomputeCentroids(leaves, q.tops, nearestCentroids(leaves, q.tops, 1))
-	q.groups = make([][]int32, nt)
-	for l, t := range nearestCentroids(leaves, q.tops, 1) {
-		q.groups[t] = append(q.groups[t], int32(l))
-	}
-	q.groupRows = make([]*matrix, nt)
-	for t, g := range q.groups {
-		q.groupRows[t] = newBlock(len(g), leaves.dim)
-		for x, l := range g {
-			copy(q.groupRows[t].row(x), leaves.row(int(l)))
-		}
-	}
-	return q
-}
-
-// assign returns, for every row of sk, its p nearest leaves (nearest first)
-// as a flat n·p slice; a row with fewer candidates repeats its nearest.
-func (q *quantizer) assign(sk *matrix, p int) []int32 {
-	out := make([]int32, sk.n*p)
-	tp := min(quantizerTopProbe, q.tops.n)
-	parallelRows(sk.n, func(lo, hi int) {
-		th := topHeap{k: tp, items: make([]scored, 0, tp)}
-		lh := topHeap{k: p, items: make([]scored, 0, p)}
-		sims := make([]float32, q.tops.n)
-		for i := lo; i < hi; i++ {
-			th.items, lh.items = th.items[:0], lh.items[:0]
-			ri := sk.row(i)
-			q.tops.dotAll(ri, sims)
-			for t, s := range sims {
-				if th.wants(s) {
-					th.push(scored{i: t, s: s})
-				}
-			}
-			for _, t := range th.items {
-				g := q.groups[t.i]
-				sims = slices.Grow(sims[:0], len(g))[:len(g)]
-				q.groupRows[t.i].dotAll(ri, sims)
-				for x, s := range sims {
-					if lh.wants(s) {
-						lh.push(scored{i: int(g[x]), s: s})
-					}
-				}
-			}
-			sims = slices.Grow(sims[:0], q.tops.n)[:q.tops.n]
-			nb := heapToNeighbors(lh)
-			for k := range p {
-				out[i*p+k] = nb[min(k, len(nb)-1)].j
-			}
-		}
-	})
-	return out
-}
-
-// quantizerTopProbe is the number of top centroids whose leaves are searched.
-const quantizerTopProbe = 8

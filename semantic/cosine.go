@@ -147,8 +147,9 @@ func dotBatchGeneric(q, rows []float32, out []float32) {
 	}
 }
 
-// fold128Generic is the portable fold128.
-func fold128Generic(dst, x, sign []float32) {
+// fold128 sets dst (128 values) to the signed sum of the consecutive
+// 128-value slices of x; len(x) = len(sign) is a multiple of 128.
+func fold128(dst, x, sign []float32) {
 	clear(dst)
 	for b := 0; b+len(dst) <= len(x); b += len(dst) {
 		xs := x[b : b+len(dst)]

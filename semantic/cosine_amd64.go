@@ -1,31 +1,14 @@
 package semantic
 
+import "golang.org/x/sys/cpu"
+
 // dotAVX2 is the AVX2/FMA dot product of n float32s (cosine_amd64.s).
 //
 //go:noescape
 func dotAVX2(a, b *float32, n int) float32
 
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-
-func xgetbv() (eax, edx uint32)
-
 // hasAVX2FMA reports whether the CPU and the OS support AVX2 and FMA.
-var hasAVX2FMA = func() bool {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const fma, osxsave, avx = 1 << 12, 1 << 27, 1 << 28
-	if ecx1&fma == 0 || ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 { // XMM and YMM state saved by the OS
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}()
+var hasAVX2FMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // dotF32 is the hot loop of every similarity computation: a vectorised
 // kernel when the CPU has AVX2 and FMA, portable Go otherwise. len(b) must be
@@ -57,20 +40,4 @@ func dotBatch(q, rows []float32, out []float32) {
 		return
 	}
 	dotBatchGeneric(q, rows, out)
-}
-
-// foldAVX2 sets dst[u] to Σ_b sign[b·128+u]·x[b·128+u] over the dim/128
-// slices of 128 values, dim a multiple of 128 (cosine_amd64.s).
-//
-//go:noescape
-func foldAVX2(dst, x, sign *float32, dim int)
-
-// fold128 sets dst (128 values) to the signed sum of the consecutive
-// 128-value slices of x; len(x) = len(sign) is a multiple of 128.
-func fold128(dst, x, sign []float32) {
-	if hasAVX2FMA && len(dst) == 128 && len(x) > 0 && len(x)%128 == 0 && len(sign) >= len(x) {
-		foldAVX2(&dst[0], &x[0], &sign[0], len(x))
-		return
-	}
-	fold128Generic(dst, x, sign)
 }

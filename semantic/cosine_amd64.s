@@ -60,25 +60,6 @@ done:
 	MOVSS X0, ret+24(FP)
 	RET
 
-// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL eaxArg+0(FP), AX
-	MOVL ecxArg+4(FP), CX
-	CPUID
-	MOVL AX, eax+8(FP)
-	MOVL BX, ebx+12(FP)
-	MOVL CX, ecx+16(FP)
-	MOVL DX, edx+20(FP)
-	RET
-
-// func xgetbv() (eax, edx uint32)
-TEXT ·xgetbv(SB), NOSPLIT, $0-8
-	MOVL $0, CX
-	XGETBV
-	MOVL AX, eax+0(FP)
-	MOVL DX, edx+4(FP)
-	RET
-
 // func dotBatchAVX2(q, rows *float32, dim, n int, out *float32)
 //
 // out[r] = q · row r for n consecutive rows of dim float32s; dim must be a
@@ -127,51 +108,5 @@ bloop32:
 	JMP          brow
 
 bdone:
-	VZEROUPPER
-	RET
-
-// func foldAVX2(dst, x, sign *float32, dim int)
-//
-// dst[u] = Σ_b sign[b·128+u]·x[b·128+u] over the dim/128 slices of 128
-// values (dim a multiple of 128); dst is overwritten.
-TEXT ·foldAVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ sign+16(FP), DX
-	MOVQ dim+24(FP), CX
-	MOVQ $0, R8
-
-fcol:
-	// 32 of the 128 outputs at a time, in Y0–Y3.
-	LEAQ   (SI)(R8*4), R10
-	LEAQ   (DX)(R8*4), R11
-	MOVQ   CX, R12
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-
-fblk:
-	VMOVUPS     (R10), Y4
-	VMOVUPS     32(R10), Y5
-	VMOVUPS     64(R10), Y6
-	VMOVUPS     96(R10), Y7
-	VFMADD231PS (R11), Y4, Y0
-	VFMADD231PS 32(R11), Y5, Y1
-	VFMADD231PS 64(R11), Y6, Y2
-	VFMADD231PS 96(R11), Y7, Y3
-	ADDQ        $512, R10
-	ADDQ        $512, R11
-	SUBQ        $128, R12
-	JNE         fblk
-
-	VMOVUPS Y0, (DI)(R8*4)
-	VMOVUPS Y1, 32(DI)(R8*4)
-	VMOVUPS Y2, 64(DI)(R8*4)
-	VMOVUPS Y3, 96(DI)(R8*4)
-	ADDQ    $32, R8
-	CMPQ    R8, $128
-	JNE     fcol
-
 	VZEROUPPER
 	RET

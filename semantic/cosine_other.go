@@ -9,7 +9,3 @@ func dotF32(a, b []float32) float32 { return dotGeneric(a, b) }
 // dotBatch sets out[r] to the dot product of q with row r of the len(out)
 // consecutive rows of len(q) values in rows.
 func dotBatch(q, rows []float32, out []float32) { dotBatchGeneric(q, rows, out) }
-
-// fold128 sets dst (128 values) to the signed sum of the consecutive
-// 128-value slices of x; len(x) = len(sign) is a multiple of 128.
-func fold128(dst, x, sign []float32) { fold128Generic(dst, x, sign) }

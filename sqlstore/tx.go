@@ -258,23 +258,38 @@ func (t *txn) AddThought(ctx context.Context, th *thinkgraph.Thought) error {
 	return nil
 }
 
+// UpdateThought writes a thought's flags (branch point, alternative,
+// selected) and metadata. Every other column is fixed once the thought is
+// written: the caches of a session's analyses (package reasoning) and its
+// paths rely on it. A change to one is refused, and nothing is written.
 func (t *txn) UpdateThought(ctx context.Context, th *thinkgraph.Thought) error {
 	args, err := thoughtArgs(th)
 	if err != nil {
 		return fmt.Errorf("update thought: %w", err)
 	}
-	// Every column but id and session_id, then the key.
-	res, err := t.exec(ctx, `UPDATE thoughts SET branch_id = ?, parent_id = ?, step = ?, content = ?, type = ?, confidence = ?,
-		key_points = ?, branch_point = ?, alternative = ?, selected = ?, revises_id = ?, author = ?, tool = ?, metadata = ?, created_at = ?
-		WHERE id = ? AND session_id = ?`, append(args[2:], th.ID, th.Session)...)
+	old, err := t.Thought(ctx, th.Session, th.ID)
 	if err != nil {
-		return fmt.Errorf("update thought %s: %w", th.ID, t.db.conflict(err))
+		return err
 	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return notFound("thought", th.ID)
+	oldArgs, err := thoughtArgs(old)
+	if err != nil {
+		return fmt.Errorf("update thought: %w", err)
+	}
+	for i, col := range strings.Split(thoughtCols, ",") {
+		col = strings.TrimSpace(col)
+		if !thoughtMutable[col] && args[i] != oldArgs[i] {
+			return fmt.Errorf("update thought %s: %s cannot change once the thought is written (only branch_point, alternative, selected and metadata can); write a new thought instead", th.ID, col)
+		}
+	}
+	if _, err := t.exec(ctx, `UPDATE thoughts SET branch_point = ?, alternative = ?, selected = ?, metadata = ? WHERE id = ? AND session_id = ?`,
+		th.BranchPoint, th.Alternative, th.Selected, nullJSON(th.Metadata), th.ID, th.Session); err != nil {
+		return fmt.Errorf("update thought %s: %w", th.ID, t.db.conflict(err))
 	}
 	return nil
 }
+
+// thoughtMutable names the columns of thoughts that UpdateThought writes.
+var thoughtMutable = map[string]bool{"branch_point": true, "alternative": true, "selected": true, "metadata": true}
 
 func (t *txn) oneThought(ctx context.Context, what, where string, args ...any) (*thinkgraph.Thought, error) {
 	th, err := scanThought(t.queryRow(ctx, `SELECT `+thoughtCols+` FROM thoughts WHERE `+where, args...))

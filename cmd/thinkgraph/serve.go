@@ -12,7 +12,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -113,109 +112,41 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 	if _, err := mcpserver.ParseToolsets(*toolsets); err != nil {
 		return usageError{fmt.Errorf("--toolsets: %w", err)}
 	}
-	if *httpAddr != "" {
-		// Over HTTP the store opens before the server listens, so a
-		// replica that cannot reach its database never takes traffic.
-		cfg, store, path, err := e.open(ctx, *db)
-		if err != nil {
+	// Plain order for both transports: open the store, build the server,
+	// serve. A database that cannot be opened stops serve with its error
+	// before anything is served.
+	cfg, store, path, err := e.open(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := cfg.toolsetsFlag(*toolsets); err != nil {
+		return err
+	}
+	if *httpAddr == "" {
+		return e.serveWith(ctx, cfg, store, func(srv *mcpserver.Server, log *slog.Logger, _ *reasoning.Service, _ *metrics.Registry) error {
+			log.Info("serving MCP over stdio", "db", path, "version", buildVersion())
+			// The filter bounds frames itself (the SDK's own limit would end the session).
+			f := newStdioFilter(e.stdin, e.stdout, log)
+			err := srv.MCP().Run(ctx, &mcp.IOTransport{Reader: f, Writer: f, MaxLineLength: -1})
+			if errors.Is(err, context.Canceled) {
+				return nil
+			}
 			return err
-		}
-		defer store.Close()
-		if err := cfg.toolsetsFlag(*toolsets); err != nil {
-			return err
-		}
-		if *stateless {
-			cfg.stateless = true
-		}
-		return e.serveWith(ctx, cfg, store, nil, nil, func(srv *mcpserver.Server, log *slog.Logger, svc *reasoning.Service, reg *metrics.Registry) error {
-			return serveHTTP(ctx, cfg, log, srv, reg, store, *httpAddr, path, viewer(svc, log, ""))
 		})
 	}
-	return e.serveStdio(ctx, *db, *toolsets)
-}
-
-// serveStdio serves MCP over stdio. The database opens in the background
-// once the client's handshake is answered (an editor spawns the server and
-// waits for that answer); calls wait for the database when they need it.
-// If it cannot be opened, serve exits with the error.
-func (e *env) serveStdio(ctx context.Context, dbFlag, toolsets string) error {
-	cfg, err := loadConfig(e.getenv)
-	if err != nil {
-		return usageError{err}
+	if *stateless {
+		cfg.stateless = true
 	}
-	if err := cfg.toolsetsFlag(toolsets); err != nil {
-		return err
-	}
-	path, err := cfg.storeLocation(dbFlag)
-	if err != nil {
-		return err
-	}
-	store := newPendingStore()
-	defer store.Close()
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var opening sync.WaitGroup
-	defer opening.Wait()
-	opening.Add(1)
-	// The database opens once the client has had its handshake answered
-	// (or, without a handshake, once serving ends, so that a database
-	// that cannot be opened is still reported): opening it alongside the
-	// handshake, it competed with answering initialize for the processors
-	// and for fresh memory, and the first call was answered later, not
-	// sooner. Calls wait for it (pendingStore).
-	handshaken := make(chan struct{})
-	var handshakeOnce sync.Once
-	served := make(chan struct{})
-	go func() {
-		defer opening.Done()
-		select {
-		case <-handshaken:
-		case <-served:
-		}
-		if err := ctx.Err(); err != nil { // stopped (a signal) before it opened
-			store.resolve(nil, err)
-			return
-		}
-		db, err := cfg.openStore(ctx, dbFlag)
-		if err != nil {
-			store.resolve(nil, err) // not db: a nil *sqlstore.DB is not a nil Store
-			cancel(err)
-			return
-		}
-		store.resolve(db, nil)
-	}()
-	// No garbage collection until the client has its handshake answered
-	// (see pauseGC); the collector resumes then, or when serving ends.
-	resumeGC := pauseGC()
-	defer resumeGC()
-	afterHandshake := func() {
-		resumeGC()
-		handshakeOnce.Do(func() { close(handshaken) })
-	}
-	err = e.serveWith(ctx, cfg, store, store.ready, afterHandshake, func(srv *mcpserver.Server, log *slog.Logger, _ *reasoning.Service, _ *metrics.Registry) error {
-		log.Info("serving MCP over stdio", "db", path, "version", buildVersion())
-		// The filter bounds frames itself (the SDK's own limit would end the session).
-		f := newStdioFilter(e.stdin, e.stdout, log)
-		return srv.MCP().Run(ctx, &mcp.IOTransport{Reader: f, Writer: f, MaxLineLength: -1})
+	return e.serveWith(ctx, cfg, store, func(srv *mcpserver.Server, log *slog.Logger, svc *reasoning.Service, reg *metrics.Registry) error {
+		return serveHTTP(ctx, cfg, log, srv, reg, store, *httpAddr, path, viewer(svc, log, ""))
 	})
-	close(served)
-	// The database's own error says more than the session's end (unless
-	// it is only that serving was stopped before the database opened).
-	if _, openErr := store.wait(context.Background()); openErr != nil && !(errors.Is(openErr, context.Canceled) && ctx.Err() != nil) {
-		return openErr
-	}
-	if errors.Is(err, context.Canceled) {
-		return nil
-	}
-	return err
 }
 
 // serveWith builds the reasoning service and the MCP server on store and
 // hands them to run. The offline semantic engine is warmed up in the
-// background at once when warmAfter is nil, else once warmAfter is closed and
-// the client has had its MCP handshake answered. afterHandshake, if set, is
-// called then too (only when warmAfter is set).
-func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store, warmAfter <-chan struct{}, afterHandshake func(), run func(*mcpserver.Server, *slog.Logger, *reasoning.Service, *metrics.Registry) error) error {
+// background meanwhile.
+func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store, run func(*mcpserver.Server, *slog.Logger, *reasoning.Service, *metrics.Registry) error) error {
 	log := cfg.logger(e.stderr)
 	svc := reasoning.New(store, cfg.reasoning)
 	emb, err := cfg.embedder()
@@ -223,10 +154,8 @@ func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store
 		return err
 	}
 	// The offline engine validates its lexicon image and fills its caches
-	// on first use (a few ms of CPU): it is warmed up in the background,
-	// after the handshake's critical path (over stdio: once the database is
-	// open), so that neither the handshake nor, usually, the first call
-	// waits for it.
+	// on first use (a few ms of CPU): it is warmed up in the background so
+	// that the first call usually does not wait for it.
 	contradictor, err := semantic.NewContradictor(nil)
 	if err != nil {
 		return err
@@ -242,40 +171,15 @@ func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store
 			"toolsets", strings.Join(hidden, ","))
 	}
 	reg := metrics.New()
-	// Over stdio the warm-up also waits for the client to finish its
-	// handshake, so that the warm-up does not compete with answering
-	// initialize for the process's CPU.
-	handshaken := make(chan struct{})
-	opts := mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg, Toolsets: cfg.toolsets, SeedToolNames: cfg.seedToolNames}
-	if warmAfter != nil {
-		// Over stdio the client waits for initialize's answer first.
-		opts.ToolsInBackground = true
-		opts.AfterHandshake = func() {
-			close(handshaken)
-			if afterHandshake != nil {
-				afterHandshake()
-			}
-		}
-	}
-	srv := mcpserver.New(svc, opts)
+	srv := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg, Toolsets: cfg.toolsets, SeedToolNames: cfg.seedToolNames})
 	if cfg.embeddings.URL == "" {
 		done := make(chan struct{})
 		defer func() { <-done }()
-		// The warm-up ends with the server: a client that leaves before
-		// finishing its handshake must not keep the process waiting.
+		// The warm-up ends with the server.
 		warmCtx, stopWarm := context.WithCancel(ctx)
 		defer stopWarm() // before <-done: deferred calls run last-in first-out
 		go func() {
 			defer close(done)
-			if warmAfter != nil {
-				for _, ch := range []<-chan struct{}{warmAfter, handshaken} {
-					select {
-					case <-ch:
-					case <-warmCtx.Done():
-						return
-					}
-				}
-			}
 			_, _ = emb.Embed(warmCtx, []string{"warm up"})
 			contradictor.Contradiction("it is warm", "it is not warm")
 		}()

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -365,20 +366,15 @@ func testThoughts(t *testing.T, s thinkgraph.Store) {
 		return nil
 	})
 
-	// UpdateThought rewrites every field but the key.
-	changed := &thinkgraph.Thought{
-		ID: "b", Session: "s1", BranchID: "alt", ParentID: "c", Step: 7, Content: "second, revised",
-		Type: "analysis", Confidence: ptr(0.9), KeyPoints: []string{"k"}, BranchPoint: true, Selected: true,
-		RevisesID: "a", Author: "claude-test", Tool: "sequentialthinking", Metadata: json.RawMessage(`[1,2]`),
-		CreatedAt: at(20),
-	}
+	// UpdateThought writes the flags and the metadata, and can clear them.
+	changed := *bare
+	changed.BranchPoint, changed.Alternative, changed.Selected, changed.Metadata = true, true, true, json.RawMessage(`[1,2]`)
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-		if err := tx.UpdateThought(ctx, changed); err != nil {
+		if err := tx.UpdateThought(ctx, &changed); err != nil {
 			return err
 		}
-		// And back: flags and optional fields can be cleared.
 		cleared := *full
-		cleared.Confidence, cleared.KeyPoints, cleared.Metadata = nil, nil, nil
+		cleared.Metadata = nil
 		cleared.BranchPoint, cleared.Alternative, cleared.Selected = false, false, false
 		if err := tx.UpdateThought(ctx, &cleared); err != nil {
 			return err
@@ -391,23 +387,41 @@ func testThoughts(t *testing.T, s thinkgraph.Store) {
 		wantErr(t, "UpdateThought in another session", err, thinkgraph.ErrNotFound)
 		return nil
 	})
+	// Every other field is fixed once written: a change to one is refused,
+	// names the field, and writes nothing (not even the flags beside it).
+	for field, change := range map[string]func(th *thinkgraph.Thought){
+		"branch_id":  func(th *thinkgraph.Thought) { th.BranchID = "alt" },
+		"parent_id":  func(th *thinkgraph.Thought) { th.ParentID = "a" },
+		"step":       func(th *thinkgraph.Thought) { th.Step = 7 },
+		"content":    func(th *thinkgraph.Thought) { th.Content = "zero confidence, revised" },
+		"type":       func(th *thinkgraph.Thought) { th.Type = "analysis" },
+		"confidence": func(th *thinkgraph.Thought) { th.Confidence = ptr(0.9) },
+		"key_points": func(th *thinkgraph.Thought) { th.KeyPoints = []string{"k"} },
+		"revises_id": func(th *thinkgraph.Thought) { th.RevisesID = "a" },
+		"author":     func(th *thinkgraph.Thought) { th.Author = "claude-test" },
+		"tool":       func(th *thinkgraph.Thought) { th.Tool = "sequentialthinking" },
+		"created_at": func(th *thinkgraph.Thought) { th.CreatedAt = at(20) },
+	} {
+		th := *zero
+		th.Selected = true
+		change(&th)
+		err := s.Update(context.Background(), func(tx thinkgraph.Tx) error { return tx.UpdateThought(context.Background(), &th) })
+		if err == nil || !strings.Contains(err.Error(), field) {
+			t.Errorf("UpdateThought changing %s: error %v, want one naming %s", field, err, field)
+		}
+	}
 	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
 		got, err := tx.Thought(ctx, "s1", "b")
 		if err != nil {
 			return err
 		}
-		equal(t, "Thought(b) after update", got, changed)
-		got, err = tx.ThoughtByStep(ctx, "s1", 7)
-		if err != nil {
-			return err
-		}
-		equal(t, "ThoughtByStep(7) after update", got.ID, "b")
+		equal(t, "Thought(b) after update", got, &changed)
 		got, err = tx.Thought(ctx, "s1", "a")
 		if err != nil {
 			return err
 		}
-		if got.Confidence != nil || got.KeyPoints != nil || got.Metadata != nil || got.BranchPoint || got.Alternative || got.Selected {
-			t.Errorf("Thought(a) after clearing: %s, want no confidence, key points, metadata or flags", show(got))
+		if got.Metadata != nil || got.BranchPoint || got.Alternative || got.Selected {
+			t.Errorf("Thought(a) after clearing: %s, want no metadata or flags", show(got))
 		}
 		got, err = tx.Thought(ctx, "s1", "c")
 		if err != nil {
