@@ -118,9 +118,7 @@ func (s *Server) ForTenant(tenant string) *mcp.Server {
 	defer s.tenantsMu.Unlock()
 	t := s.tenants[tenant]
 	if t == nil {
-		opts := s.opts
-		opts.AfterHandshake = nil // called once, for the first client of s
-		t = New(s.svc, opts)
+		t = New(s.svc, s.opts)
 		if s.tenants == nil {
 			s.tenants = map[string]*Server{}
 		}
