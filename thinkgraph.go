@@ -162,6 +162,34 @@ type Vector struct {
 	CreatedAt time.Time
 }
 
+// Feedback kinds: what a person says about a thought.
+const (
+	FeedbackRefute  = "refute"
+	FeedbackConfirm = "confirm"
+	FeedbackComment = "comment"
+)
+
+// FeedbackAuthor is the author of feedback given in the viewer.
+const FeedbackAuthor = "human"
+
+// Feedback is what a person said about a thought of a session (in the
+// viewer): a refutation, a confirmation or a comment. The next tool result
+// of the session carries it to the model, once.
+type Feedback struct {
+	ID        string
+	Session   SessionKey
+	ThoughtID string
+	// Kind is FeedbackRefute, FeedbackConfirm or FeedbackComment.
+	Kind string
+	Text string
+	// Author is FeedbackAuthor.
+	Author    string
+	CreatedAt time.Time
+	// DeliveredAt is when a tool result carried the feedback to the model
+	// (nil until then).
+	DeliveredAt *time.Time
+}
+
 // SessionFilter selects sessions to list.
 type SessionFilter struct {
 	Tenant string // "" means every tenant
@@ -241,6 +269,16 @@ type Tx interface {
 	// session (every one if limit <= 0) that have no vector of model: those
 	// whose embedding failed, and all of them after a model switch.
 	MissingVectors(ctx context.Context, session SessionKey, model string, limit int) ([]Thought, error)
+
+	// AddFeedback stores feedback on a thought of its session (the
+	// thought must exist there).
+	AddFeedback(ctx context.Context, f *Feedback) error
+	// Feedback returns the session's feedback, oldest first.
+	Feedback(ctx context.Context, session SessionKey) ([]Feedback, error)
+	// TakeFeedback marks the session's undelivered feedback delivered at
+	// at and returns it, oldest first: of concurrent calls, one gets each
+	// piece of feedback.
+	TakeFeedback(ctx context.Context, session SessionKey, at time.Time) ([]Feedback, error)
 }
 
 // Store persists the reasoning graph.

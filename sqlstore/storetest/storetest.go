@@ -46,6 +46,7 @@ func Run(t *testing.T, open func(t *testing.T) thinkgraph.Store) {
 		{"ConcurrentUpdates", testConcurrentUpdates},
 		{"ConcurrentCreate", testConcurrentCreate},
 		{"Vectors", testVectors},
+		{"Feedback", testFeedback},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
