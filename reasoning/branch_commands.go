@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -718,6 +719,17 @@ func (bt *BranchThinking) strongestPaths(ctx context.Context, in CommandInput) (
 			return err
 		}
 		res.SessionID = sess.ID
+		fb, err := tx.Feedback(ctx, sess.Key)
+		if err != nil {
+			return err
+		}
+		if refuted := Refuted(fb); len(refuted) > 0 {
+			// A copy: docs may be the session's cached documents.
+			docs = slices.Clone(docs)
+			for i := range docs {
+				docs[i].Refuted = refuted[docs[i].ID]
+			}
+		}
 		res.Paths = semantic.StrongestPaths(docs, k)
 		if res.Paths == nil {
 			res.Paths = []semantic.StrongPath{}

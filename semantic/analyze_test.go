@@ -516,6 +516,35 @@ func TestStrongestPaths(t *testing.T) {
 	}
 }
 
+// TestStrongestPathsRefuted: a refuted thought and what follows it are on
+// no path; its parent ends a path when no other child goes on.
+func TestStrongestPathsRefuted(t *testing.T) {
+	docs := []Doc{
+		{ID: "r", Step: 1, Confidence: tstF(0.8), Vector: Vector{1, 0}},
+		{ID: "a", Step: 2, ParentID: "r", Confidence: tstF(0.6), Vector: Vector{1, 0}},
+		{ID: "b", Step: 3, ParentID: "r", Confidence: tstF(1.0), Vector: Vector{0, 1}},
+		{ID: "c", Step: 4, ParentID: "b", Vector: Vector{0, 1}},
+		{ID: "d", Step: 5, ParentID: "a", Confidence: tstF(0.9), Vector: Vector{1, 0}, Refuted: true},
+	}
+	// Without the refutation r→a→d (0.767) is the strongest path.
+	docs[4].Refuted = false
+	if got := StrongestPaths(docs, 1); strings.Join(tstIDs(got[0].Thoughts), ",") != "r,a,d" {
+		t.Fatalf("without refutation: %+v", got)
+	}
+	docs[4].Refuted = true
+	var paths []string
+	for _, p := range StrongestPaths(docs, 10) {
+		paths = append(paths, strings.Join(tstIDs(p.Thoughts), ","))
+	}
+	if strings.Join(paths, " ") != "r,a r,b,c" {
+		t.Errorf("with d refuted: %v, want r,a then r,b,c", paths)
+	}
+	docs[1].Refuted = true // a refuted too: only r→b→c is left
+	if got := StrongestPaths(docs, 10); len(got) != 1 || strings.Join(tstIDs(got[0].Thoughts), ",") != "r,b,c" {
+		t.Errorf("with a and d refuted: %+v", got)
+	}
+}
+
 func TestEvaluateBranchExactValues(t *testing.T) {
 	docs := []Doc{
 		{ID: "t1", Step: 1, Confidence: tstF(0.5), Vector: Vector{1, 0}, Content: "x"},

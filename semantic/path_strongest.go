@@ -38,6 +38,8 @@ type StrongPath struct {
 // them). Ties are broken by the leaf's step. Circular support earns no
 // bonus: a link between two consecutive thoughts of the same circular
 // argument (circularSupport) counts 0 in coherence, and Circular names them.
+// A refuted thought (Doc.Refuted) and the thoughts below it are on no path:
+// its parent ends a path when no other child goes on.
 func StrongestPaths(docs []Doc, k int) []StrongPath {
 	if k <= 0 {
 		return nil
@@ -50,9 +52,11 @@ func StrongestPaths(docs []Doc, k int) []StrongPath {
 	children := make([][]int, len(docs))
 	var roots []int
 	for i, d := range docs {
-		if p, ok := pos[d.ParentID]; ok && d.ParentID != "" && p != i {
+		switch p, ok := pos[d.ParentID]; {
+		case d.Refuted:
+		case ok && d.ParentID != "" && p != i:
 			children[p] = append(children[p], i)
-		} else {
+		default:
 			roots = append(roots, i)
 		}
 	}

@@ -40,4 +40,7 @@ type Doc struct {
 	// (cross-references, revisions); used by circular-reasoning detection.
 	DependsOn []string
 	Vector    Vector // may be nil until the embedder has filled it in
+	// Refuted marks a thought a person refuted: StrongestPaths leaves out
+	// every path through it.
+	Refuted bool
 }
