@@ -478,8 +478,9 @@ func (s *Server) watch(stop chan struct{}) {
 
 // toolCallMiddleware wraps every tools/call: it reports progress of calls
 // that asked for it, sends a logging notification about the call (at the
-// level the client set with logging/setLevel), and tells subscribers of the
-// session the call used when that session changed.
+// level the client set with logging/setLevel), adds the feedback people
+// gave in the viewer on the session the call used (once) to its result,
+// and tells subscribers of that session when it changed.
 func (s *Server) toolCallMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		call, ok := req.(*mcp.CallToolRequest)
@@ -494,7 +495,9 @@ func (s *Server) toolCallMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		sessionID := resultSessionID(tr)
 		s.logCall(ctx, call.Session, call.Params.Name, sessionID, tr, err, time.Since(start))
 		if sessionID != "" {
-			s.notifyIfChanged(ctx, reasoning.SessionRef{ID: sessionID, Explicit: true, Tenant: tenantOf(call.Extra)})
+			ref := reasoning.SessionRef{ID: sessionID, Explicit: true, Tenant: tenantOf(call.Extra)}
+			s.deliverFeedback(ctx, ref, tr)
+			s.notifyIfChanged(ctx, ref)
 		}
 		return res, err
 	}
@@ -505,17 +508,9 @@ func resultSessionID(res *mcp.CallToolResult) string {
 	if res == nil || res.IsError {
 		return ""
 	}
-	var raw []byte
-	switch sc := res.StructuredContent.(type) {
-	case json.RawMessage:
-		raw = sc
-	case nil:
+	raw, ok := structuredJSON(res)
+	if !ok {
 		return ""
-	default:
-		var err error
-		if raw, err = json.Marshal(sc); err != nil {
-			return ""
-		}
 	}
 	var v struct {
 		Snake string `json:"session_id"`

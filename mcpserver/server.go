@@ -254,6 +254,11 @@ func deriveOutputSchema(d *toolDef) {
 	// clients such as the TypeScript SDK validate structured content
 	// against the output schema even when isError is set: the schema
 	// admits either shape.
+	// Any result naming a session may carry human feedback
+	// (deliverFeedback).
+	if schema.Properties != nil {
+		schema.Properties[humanFeedbackField] = feedbackSchema()
+	}
 	t := *d.tool
 	t.OutputSchema = &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{schema, errorSchema()}}
 	d.tool = &t

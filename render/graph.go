@@ -29,6 +29,8 @@ type Graph struct {
 	Branches []thinkgraph.Branch
 	Thoughts []thinkgraph.Thought
 	Links    []thinkgraph.Link
+	// Feedback is what people said about the thoughts, oldest first.
+	Feedback []thinkgraph.Feedback
 	// Analysis is nil when the analyses were not asked for.
 	Analysis *Analysis
 	// Threshold is the confidence below which a thought is a branch point.
@@ -183,6 +185,9 @@ func (l *Loader) Load(ctx context.Context, ref reasoning.SessionRef, analyze boo
 			return err
 		}
 		if g.Links, err = tx.Links(ctx, sess.Key); err != nil {
+			return err
+		}
+		if g.Feedback, err = tx.Feedback(ctx, sess.Key); err != nil {
 			return err
 		}
 		if analyze {

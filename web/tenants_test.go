@@ -17,6 +17,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/httpserver"
 	"github.com/thinkgraph/thinkgraph/llm"
 	"github.com/thinkgraph/thinkgraph/mcpserver"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
 // TestTenantsApart: over HTTP with bearer tokens, tenant bob tries every
@@ -42,18 +43,7 @@ func TestTenantsApart(t *testing.T) {
 	cfg.Provider, cfg.OpenAI.APIKey, cfg.OpenAI.BaseURL, cfg.MaxRetries = llm.ProviderOpenAI, "sk-test", model.URL+"/v1", 0
 	svc.EnableLLM(cfg, nil)
 
-	tokA, lineA, _ := httpserver.NewToken("alice")
-	tokB, lineB, _ := httpserver.NewToken("bob")
-	tokens, err := httpserver.ParseTokens(lineA + "\n" + lineB)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := httpserver.New(mcpserver.New(svc, mcpserver.Options{}).ForTenant, true,
-		httpserver.Options{Tokens: tokens, Viewer: New(svc, Options{NoAnalysis: true})}).Handler()
-	srv := httptest.NewServer(h)
-	// Closed after the clients (cleanups run last first).
-	t.Cleanup(srv.Close)
-	url := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	url, tokA, tokB := twoTenants(t, svc)
 	alice, bob := mcpClient(t, url, tokA), mcpClient(t, url, tokB)
 	ctx := context.Background()
 
@@ -135,6 +125,24 @@ func TestTenantsApart(t *testing.T) {
 	if got := exportOf(t, bob, aliceIDs["think"]); strings.Contains(got, "Alice") {
 		t.Errorf("bob's export of his %s holds alice's thoughts", aliceIDs["think"])
 	}
+}
+
+// twoTenants serves svc over HTTP (MCP and the viewer) with the bearer
+// tokens of tenants alice and bob, and returns its URL and the tokens.
+func twoTenants(t *testing.T, svc *reasoning.Service) (url, tokA, tokB string) {
+	t.Helper()
+	tokA, lineA, _ := httpserver.NewToken("alice")
+	tokB, lineB, _ := httpserver.NewToken("bob")
+	tokens, err := httpserver.ParseTokens(lineA + "\n" + lineB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := httpserver.New(mcpserver.New(svc, mcpserver.Options{}).ForTenant, true,
+		httpserver.Options{Tokens: tokens, Viewer: New(svc, Options{NoAnalysis: true})}).Handler()
+	srv := httptest.NewServer(h)
+	// Closed after the clients (cleanups run last first).
+	t.Cleanup(srv.Close)
+	return strings.Replace(srv.URL, "127.0.0.1", "localhost", 1), tokA, tokB
 }
 
 // mcpClient connects to the server's /mcp with a bearer token.

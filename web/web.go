@@ -122,6 +122,7 @@ func New(svc *reasoning.Service, opts Options) *Viewer {
 	v.mux.HandleFunc("GET /sessions/{id}/graph", v.graph)
 	v.mux.HandleFunc("GET /sessions/{id}/events", v.events)
 	v.mux.HandleFunc("GET /sessions/{id}/export/{format}", v.export)
+	v.mux.HandleFunc("POST /sessions/{id}/feedback", v.feedback)
 	return v
 }
 

@@ -1,0 +1,128 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestFeedbackOverHTTP: over the real HTTP server with bearer tokens and
+// the viewer mounted, alice refutes a thought of her session; the request
+// is refused from another site, for bob (alice's session is no more his
+// than an unused id is) and with bad bodies (400 naming the field); the
+// next tool result of alice's session carries the feedback, over MCP, and
+// the one after does not.
+func TestFeedbackOverHTTP(t *testing.T) {
+	svc := semanticService(t)
+	url, tokA, tokB := twoTenants(t, svc)
+	alice := mcpClient(t, url, tokA)
+
+	var first, second struct {
+		Node string `json:"current_node_id"`
+	}
+	_ = json.Unmarshal([]byte(mustTool(t, alice, "think", map[string]any{"thought": "Profile the slow query first", "session_id": "plan"})), &first)
+	_ = json.Unmarshal([]byte(mustTool(t, alice, "think", map[string]any{"thought": "The index on orders is missing", "session_id": "plan"})), &second)
+	if first.Node == "" || second.Node == "" {
+		t.Fatal("think returned no current_node_id")
+	}
+
+	post := func(token, session, origin, contentType, body string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", url+"/sessions/"+session+"/feedback", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", contentType)
+		switch {
+		case origin == "cross-site":
+			req.Header.Set("Sec-Fetch-Site", origin)
+		case origin != "":
+			req.Header.Set("Origin", origin)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	refute := `{"thought_id": "` + second.Node + `", "kind": "refute", "text": "The index exists; the planner ignores it"}`
+
+	// Refused: another site, another tenant, bad bodies.
+	if code, body := post(tokA, "plan", "https://evil.example", "application/json", refute); code != http.StatusForbidden {
+		t.Errorf("from another site: %d %s, want 403", code, body)
+	}
+	if code, body := post(tokA, "plan", "cross-site", "application/json", refute); code != http.StatusForbidden {
+		t.Errorf("Sec-Fetch-Site cross-site: %d %s, want 403", code, body)
+	}
+	bobTaken, bobBodyTaken := post(tokB, "plan", "", "application/json", refute)
+	bobUnused, bobBodyUnused := post(tokB, "nobody-uses-this", "", "application/json", refute)
+	if bobTaken != http.StatusNotFound || bobTaken != bobUnused || bobBodyTaken != bobBodyUnused {
+		t.Errorf("bob on alice's session: %d %q; on an unused id: %d %q; want the same 404", bobTaken, bobBodyTaken, bobUnused, bobBodyUnused)
+	}
+	for _, c := range []struct{ body, field string }{
+		{`{"thought_id": "` + second.Node + `", "kind": "reject", "text": "x"}`, "kind"},
+		{`{"kind": "refute", "text": "x"}`, "thought_id"},
+		{`{"thought_id": "no-such-thought", "kind": "refute", "text": "x"}`, "thought_id"},
+		{`{"thought_id": "` + second.Node + `", "kind": "comment", "text": ""}`, "text"},
+		{`{"thought_id": "` + second.Node + `", "kind": "comment", "text": "` + strings.Repeat("x", 2001) + `"}`, "text"},
+		{`{"thought_id": "` + second.Node + `", "kind": "comment", "text": 5}`, "text"},
+		{`{"thought_id": "` + second.Node + `", "kind": "comment", "txt": "x"}`, "txt"},
+		{`{"thought_id": `, ""},
+	} {
+		code, body := post(tokA, "plan", "", "application/json", c.body)
+		var e struct{ Error, Field string }
+		if err := json.Unmarshal([]byte(body), &e); code != http.StatusBadRequest || err != nil || e.Field != c.field || e.Error == "" {
+			t.Errorf("%.80s: %d %s, want 400 naming field %q", c.body, code, body, c.field)
+		}
+	}
+	if code, body := post(tokA, "plan", "", "text/plain", refute); code != http.StatusUnsupportedMediaType {
+		t.Errorf("as text/plain: %d %s, want 415", code, body)
+	}
+
+	// Accepted, from the viewer's own origin.
+	code, body := post(tokA, "plan", url, "application/json", refute)
+	var stored struct{ ID, Author, Kind, ThoughtID string }
+	if err := json.Unmarshal([]byte(body), &stored); code != http.StatusCreated || err != nil || stored.Author != "human" || stored.Kind != "refute" {
+		t.Fatalf("feedback: %d %s", code, body)
+	}
+
+	// Delivered once, on the next tool result of the session.
+	res, err := alice.CallTool(context.Background(), &mcp.CallToolParams{Name: "show_current_path", Arguments: map[string]any{"session_id": "plan"}})
+	if err != nil || res.IsError {
+		t.Fatalf("show_current_path: %v %+v", err, res)
+	}
+	var got struct {
+		Feedback []struct {
+			ThoughtID string `json:"thought_id"`
+			Kind      string `json:"kind"`
+			Text      string `json:"text"`
+			At        string `json:"at"`
+			Advice    string `json:"advice"`
+		} `json:"human_feedback"`
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &got); err != nil || len(got.Feedback) != 1 {
+		t.Fatalf("next result: %s", b)
+	}
+	if f := got.Feedback[0]; f.ThoughtID != second.Node || f.Kind != "refute" || f.Text != "The index exists; the planner ignores it" ||
+		f.At == "" || !strings.Contains(f.Advice, "backtrack") {
+		t.Errorf("human_feedback: %+v", f)
+	}
+	var text []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text = append(text, tc.Text)
+		}
+	}
+	if len(text) != 2 || !strings.Contains(text[0], `"human_feedback"`) || !strings.Contains(text[1], "refute on thought "+second.Node) {
+		t.Errorf("text content: %q", text)
+	}
+	if again := mustTool(t, alice, "show_current_path", map[string]any{"session_id": "plan"}); strings.Contains(again, "human_feedback") {
+		t.Errorf("delivered twice: %s", again)
+	}
+}
