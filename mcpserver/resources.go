@@ -31,7 +31,7 @@ var sessionViews = []struct {
 	suffix, name, title, mime, desc string
 }{
 	{"", "session", "A reasoning session", "application/json",
-		"Overview of a session: goal, mode, branches with their thought counts, the path to the current thought, unexplored alternatives, and the URIs of the other views."},
+		"Overview of a session: goal, mode, branches with their thought counts, the path to the current thought, unexplored alternatives, the feedback people gave in the viewer (human_feedback, refuted_thoughts), and the URIs of the other views."},
 	{"markdown", "session-markdown", "Session report (Markdown)", "text/markdown",
 		"The session as a report: goal, branches, every thought with its confidence, cross-references, contradictions and circular reasoning found, and branch evaluations."},
 	{"mermaid", "session-mermaid", "Session graph (Mermaid)", "text/vnd.mermaid",
@@ -43,7 +43,7 @@ var sessionViews = []struct {
 	{"context", "session-context", "Think log of a session", "text/plain",
 		"The session's think log as seed 004 formats it (\"Previous thoughts in this session:\" then \"Step N (timestamp):\" and the thought), followed by its summary."},
 	{"summary", "session-summary", "Summary of a session", "application/json",
-		"JSON summary of a session: session_id, total_steps, context_size, created_at, last_updated."},
+		"JSON summary of a session: session_id, total_steps, context_size, created_at, last_updated, human_feedback (counts by kind, undelivered, refuted_thoughts)."},
 }
 
 // resourceState is what the resource surface keeps: the session loader and
@@ -246,7 +246,44 @@ type overview struct {
 	CurrentPath      []overviewThought `json:"current_path"`
 	Unexplored       int               `json:"unexplored_alternatives"`
 	Links            int               `json:"cross_references"`
-	Resources        map[string]string `json:"resources"`
+	// HumanFeedback is what people said about the thoughts in the viewer,
+	// oldest first; Refuted the thoughts that stand refuted.
+	HumanFeedback []overviewFeedback `json:"human_feedback"`
+	Refuted       []string           `json:"refuted_thoughts"`
+	Resources     map[string]string  `json:"resources"`
+}
+
+// overviewFeedback is a person's feedback on a thought.
+type overviewFeedback struct {
+	ThoughtID string    `json:"node_id"`
+	Step      int       `json:"step"`
+	Kind      string    `json:"kind"`
+	Text      string    `json:"text"`
+	Author    string    `json:"author"`
+	At        time.Time `json:"at"`
+	// Delivered says whether a tool result carried it to the model.
+	Delivered bool `json:"delivered"`
+}
+
+// feedbackSummary counts a session's feedback for its summary resource.
+type feedbackSummary struct {
+	Refute      int      `json:"refute"`
+	Confirm     int      `json:"confirm"`
+	Comment     int      `json:"comment"`
+	Undelivered int      `json:"undelivered"`
+	Refuted     []string `json:"refuted_thoughts"`
+}
+
+// refutedIDs lists the refuted thoughts of fb in step order.
+func refutedIDs(fb []thinkgraph.Feedback, ths []thinkgraph.Thought) []string {
+	refuted := reasoning.Refuted(fb)
+	out := []string{}
+	for _, t := range ths {
+		if refuted[t.ID] {
+			out = append(out, t.ID)
+		}
+	}
+	return out
 }
 
 type overviewBranch struct {
@@ -267,7 +304,8 @@ func writeOverview(w io.Writer, g *render.Graph) error {
 	s := &g.Session
 	o := overview{ID: s.ID, Goal: s.Goal, Mode: s.Mode, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, Steps: s.StepCount,
 		ActiveBranch: s.ActiveBranch, CurrentThoughtID: s.CurrentThoughtID, Links: len(g.Links),
-		Branches: []overviewBranch{}, CurrentPath: []overviewThought{}, Resources: map[string]string{}}
+		Branches: []overviewBranch{}, CurrentPath: []overviewThought{}, Resources: map[string]string{},
+		HumanFeedback: []overviewFeedback{}, Refuted: refutedIDs(g.Feedback, g.Thoughts)}
 	counts := map[string]int{}
 	byID := map[string]*thinkgraph.Thought{}
 	for i := range g.Thoughts {
@@ -290,6 +328,14 @@ func writeOverview(w io.Writer, g *render.Graph) error {
 		id = t.ParentID
 	}
 	slices.Reverse(o.CurrentPath)
+	for _, f := range g.Feedback {
+		step := 0
+		if t := byID[f.ThoughtID]; t != nil {
+			step = t.Step
+		}
+		o.HumanFeedback = append(o.HumanFeedback, overviewFeedback{ThoughtID: f.ThoughtID, Step: step, Kind: f.Kind, Text: f.Text,
+			Author: f.Author, At: f.CreatedAt, Delivered: f.DeliveredAt != nil})
+	}
 	for _, v := range sessionViews[1:] {
 		o.Resources[v.suffix] = sessionURIPrefix + s.ID + "/" + v.suffix
 	}
@@ -307,7 +353,39 @@ func (s *Server) readContext(ctx context.Context, req *mcp.ReadResourceRequest, 
 		}
 		return nil, err
 	}
-	summary, err := json.MarshalIndent(w.Summary, "", "  ")
+	fs := feedbackSummary{Refuted: []string{}}
+	err = s.svc.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+		fb, err := tx.Feedback(ctx, sess.Key)
+		if err != nil || len(fb) == 0 {
+			return err
+		}
+		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key})
+		if err != nil {
+			return err
+		}
+		for _, f := range fb {
+			switch f.Kind {
+			case thinkgraph.FeedbackRefute:
+				fs.Refute++
+			case thinkgraph.FeedbackConfirm:
+				fs.Confirm++
+			default:
+				fs.Comment++
+			}
+			if f.DeliveredAt == nil {
+				fs.Undelivered++
+			}
+		}
+		fs.Refuted = refutedIDs(fb, ths)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	summary, err := json.MarshalIndent(struct {
+		reasoning.ContextSummary
+		HumanFeedback feedbackSummary `json:"human_feedback"`
+	}{w.Summary, fs}, "", "  ")
 	if err != nil {
 		return nil, err
 	}

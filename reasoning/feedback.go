@@ -77,8 +77,9 @@ type FeedbackNote struct {
 // DeliverFeedback takes the session's feedback not delivered yet (each
 // piece goes to one tool result only, also with concurrent calls) and says
 // what to do about each: a refuted thought on the path to the current
-// thought is to be backtracked from or revised. It returns nothing, without
-// writing, when there is none or the session does not exist.
+// thought is to be backtracked from or revised. The session's update time
+// moves when feedback was delivered. It returns nothing, without writing,
+// when there is none or the session does not exist.
 func (s *Service) DeliverFeedback(ctx context.Context, ref SessionRef) ([]FeedbackNote, error) {
 	pending := false
 	err := s.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
@@ -101,8 +102,14 @@ func (s *Service) DeliverFeedback(ctx context.Context, ref SessionRef) ([]Feedba
 		if err != nil {
 			return err
 		}
-		fb, err := tx.TakeFeedback(ctx, sess.Key, s.now())
+		now := s.now()
+		fb, err := tx.TakeFeedback(ctx, sess.Key, now)
 		if err != nil || len(fb) == 0 {
+			return err
+		}
+		// The session changed (its feedback is delivered): viewers redraw.
+		sess.UpdatedAt = now
+		if err := tx.UpdateSession(ctx, sess); err != nil {
 			return err
 		}
 		onPath := map[string]bool{}

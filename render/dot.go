@@ -77,6 +77,9 @@ func DOT(w io.Writer, g *Graph) error {
 			case ix.circular[t.ID]:
 				attrs = append(attrs, fmt.Sprintf("color=%q, penwidth=2", circularColor))
 			}
+			if ix.refuted[t.ID] {
+				attrs = append(attrs, `xlabel="✗ refuted"`, fmt.Sprintf("fontcolor=%q", refutedColor))
+			}
 			fmt.Fprintf(bw, "    %s [%s];\n", node(t), strings.Join(attrs, ", "))
 		}
 		fmt.Fprintf(bw, "  }\n")

@@ -69,6 +69,8 @@ type index struct {
 	// circular chain.
 	contradicts map[string]bool
 	circular    map[string]bool
+	// refuted marks the thoughts a person refuted (reasoning.Refuted).
+	refuted map[string]bool
 }
 
 func (g *Graph) index() *index {
@@ -112,6 +114,7 @@ func (g *Graph) index() *index {
 			!slices.ContainsFunc(g.Branches, func(b thinkgraph.Branch) bool { return b.ID == thinkgraph.DefaultBranch }) {
 			ix.branches = ix.branches[1:]
 		}
+		ix.refuted = reasoning.Refuted(g.Feedback)
 		if g.Analysis != nil {
 			for _, c := range g.Analysis.Contradictions {
 				ix.contradicts[c.ThoughtA.ID] = true
@@ -221,6 +224,23 @@ func (l *Loader) analyze(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph
 		a.Contradictions = a.Contradictions[:limit:limit]
 	}
 	return a
+}
+
+// feedbackStep is the step of the thought feedback f is about (0 if it is
+// not in the graph).
+func (g *Graph) feedbackStep(f thinkgraph.Feedback) int {
+	if t := g.thought(f.ThoughtID); t != nil {
+		return t.Step
+	}
+	return 0
+}
+
+// delivery says whether feedback reached the model.
+func delivery(f thinkgraph.Feedback) string {
+	if f.DeliveredAt == nil {
+		return "not delivered to the model yet"
+	}
+	return "delivered " + f.DeliveredAt.UTC().Format("2006-01-02 15:04:05Z")
 }
 
 // branchThoughts returns the thoughts of each branch, in step order.

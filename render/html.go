@@ -124,6 +124,14 @@ func HTML(w io.Writer, g *Graph) error {
 		}
 		p("</ul>")
 	}
+	if len(g.Feedback) > 0 {
+		p("<h2>Human feedback</h2><ul>")
+		for _, f := range g.Feedback {
+			p("<li>Step ", fmt.Sprint(g.feedbackStep(f)), " · ", esc(f.Kind), " by ", esc(f.Author), ", ", f.CreatedAt.UTC().Format("2006-01-02 15:04:05Z"),
+				" (", delivery(f), "): ", esc(f.Text), "</li>")
+		}
+		p("</ul>")
+	}
 	p("\n<h2>Contradictions</h2>\n")
 	writeHTMLAnalysis(p, g.Analysis)
 	p("\n<p class=\"meta\">Exported by thinkgraph.</p>\n</body></html>\n")
@@ -154,6 +162,9 @@ func (g *Graph) htmlTags(ix *index, t *thinkgraph.Thought) []htmlTag {
 	}
 	if ix.circular[t.ID] {
 		tags = append(tags, htmlTag{"circ", "circular"})
+	}
+	if ix.refuted[t.ID] {
+		tags = append(tags, htmlTag{"contra", "refuted by a person"})
 	}
 	return tags
 }

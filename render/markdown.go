@@ -157,6 +157,9 @@ func Markdown(w io.Writer, g *Graph) error {
 			if ix.circular[t.ID] {
 				tags = append(tags, "⟳ circular")
 			}
+			if ix.refuted[t.ID] {
+				tags = append(tags, "✗ refuted by a person")
+			}
 			fmt.Fprintf(bw, "- **Step %d** · %s\n\n%s", t.Step, strings.Join(tags, " · "), mdBlock(t.Content, "  "))
 			if len(t.KeyPoints) > 0 {
 				fmt.Fprintf(bw, "\n  Key points:\n")
@@ -176,6 +179,15 @@ func Markdown(w io.Writer, g *Graph) error {
 				fmt.Fprintf(bw, " — %s", md(l.Reason))
 			}
 			fmt.Fprintln(bw)
+		}
+		fmt.Fprintln(bw)
+	}
+
+	if len(g.Feedback) > 0 {
+		fmt.Fprintf(bw, "## Human feedback\n\n")
+		for _, f := range g.Feedback {
+			fmt.Fprintf(bw, "- Step %d · %s by %s, %s (%s): %s\n", g.feedbackStep(f), md(f.Kind), md(f.Author),
+				f.CreatedAt.UTC().Format("2006-01-02 15:04:05Z"), delivery(f), md(f.Text))
 		}
 		fmt.Fprintln(bw)
 	}

@@ -93,11 +93,14 @@ func Mermaid(w io.Writer, g *Graph) error {
 	fmt.Fprintf(bw, "  classDef current stroke:%s,stroke-width:4px\n", pathColor)
 	fmt.Fprintf(bw, "  classDef unexplored stroke-dasharray:5 5,opacity:0.7\n")
 	fmt.Fprintf(bw, "  classDef circular stroke:%s,stroke-width:3px\n", circularColor)
+	if len(ix.refuted) > 0 {
+		fmt.Fprintf(bw, "  classDef refuted stroke:%s,stroke-width:3px,stroke-dasharray:2 2,color:%s\n", refutedColor, refutedColor)
+	}
 	for i := range g.Thoughts {
 		t := &g.Thoughts[i]
 		fmt.Fprintf(bw, "  style %s fill:%s\n", node(t), confColor(t.Confidence))
 	}
-	var current, unexp, circ []string
+	var current, unexp, circ, refuted []string
 	for i := range g.Thoughts {
 		t := &g.Thoughts[i]
 		switch {
@@ -109,11 +112,14 @@ func Mermaid(w io.Writer, g *Graph) error {
 		if ix.circular[t.ID] {
 			circ = append(circ, node(t))
 		}
+		if ix.refuted[t.ID] {
+			refuted = append(refuted, node(t))
+		}
 	}
 	for _, c := range []struct {
 		class string
 		nodes []string
-	}{{"unexplored", unexp}, {"circular", circ}, {"current", current}} {
+	}{{"unexplored", unexp}, {"circular", circ}, {"refuted", refuted}, {"current", current}} {
 		if len(c.nodes) > 0 {
 			fmt.Fprintf(bw, "  class %s %s\n", strings.Join(c.nodes, ","), c.class)
 		}

@@ -45,5 +45,8 @@ const contradictionColor = "#d62728"
 // circularColor marks thoughts in a circular chain.
 const circularColor = "#ff7f0e"
 
+// refutedColor marks thoughts a person refuted.
+const refutedColor = "#7f1d1d"
+
 // pathColor emphasises the path to the current thought.
 const pathColor = "#111111"

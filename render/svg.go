@@ -442,6 +442,9 @@ func (g *Graph) writeNodes(bw *bufio.Writer, l *Layout, y0, y1 int) {
 		if ix.circular[t.ID] {
 			classes = append(classes, "circular")
 		}
+		if ix.refuted[t.ID] {
+			classes = append(classes, "refuted")
+		}
 		title := ""
 		if len(g.Thoughts) <= maxTooltips {
 			title = "<title>" + esc(clip(t.Content, 300)) + "</title>"
@@ -464,6 +467,12 @@ func (g *Graph) writeNodes(bw *bufio.Writer, l *Layout, y0, y1 int) {
 		}
 		if ix.circular[t.ID] {
 			fmt.Fprintf(bw, `<circle cx="%d" cy="8" r="6" fill="%s"/><text x="%d" y="11.5" fill="#fff" font-size="9" text-anchor="middle">⟳</text>`, badge, circularColor, badge)
+			badge -= 16
+		}
+		if ix.refuted[t.ID] {
+			// Struck through, with a ✗: a person refuted it.
+			fmt.Fprintf(bw, `<line class="refuted-mark" x1="2" y1="%d" x2="%d" y2="2" stroke="%s" stroke-width="1.5" opacity="0.6"/>`, nodeH-2, nodeW-2, refutedColor)
+			fmt.Fprintf(bw, `<circle cx="%d" cy="8" r="6" fill="%s"/><text x="%d" y="11.5" fill="#fff" font-size="9" text-anchor="middle">✗</text>`, badge, refutedColor, badge)
 		}
 		bw.WriteString("</g>\n")
 	}

@@ -125,4 +125,51 @@ func TestFeedbackOverHTTP(t *testing.T) {
 	if again := mustTool(t, alice, "show_current_path", map[string]any{"session_id": "plan"}); strings.Contains(again, "human_feedback") {
 		t.Errorf("delivered twice: %s", again)
 	}
+
+	// The viewer shows it: the thought flagged refuted, with its feedback,
+	// and the feedback in the session overview, marked delivered.
+	var g struct {
+		Data struct {
+			Thoughts []struct {
+				ID       string   `json:"id"`
+				Flags    []string `json:"flags"`
+				Feedback []struct {
+					Kind      string `json:"kind"`
+					Delivered bool   `json:"delivered"`
+				} `json:"feedback"`
+			} `json:"thoughts"`
+			Overview struct {
+				Feedback []struct {
+					Step int    `json:"step"`
+					Kind string `json:"kind"`
+					Text string `json:"text"`
+				} `json:"feedback"`
+			} `json:"overview"`
+		} `json:"data"`
+	}
+	gp := page(t, url, tokA, "/sessions/plan/graph")
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(gp, "200 ")), &g); err != nil {
+		t.Fatalf("graph: %v: %.200s", err, gp)
+	}
+	for _, th := range g.Data.Thoughts {
+		refuted := strings.Contains(strings.Join(th.Flags, ","), "refuted")
+		if refuted != (th.ID == second.Node) || (th.ID == second.Node && (len(th.Feedback) != 1 || !th.Feedback[0].Delivered)) {
+			t.Errorf("thought %s: flags %v, feedback %+v", th.ID, th.Flags, th.Feedback)
+		}
+	}
+	if ov := g.Data.Overview.Feedback; len(ov) != 1 || ov[0].Step != 2 || ov[0].Kind != "refute" {
+		t.Errorf("overview feedback: %+v", ov)
+	}
+	if p := page(t, url, tokA, "/sessions/plan"); !strings.Contains(p, `id="tg-feedback-form"`) || !strings.Contains(p, `data-kind="refute"`) {
+		t.Errorf("the session page has no feedback form")
+	}
+
+	// The session's resources list it too.
+	ov := readResource(alice, "thinkgraph://sessions/plan")
+	if !strings.Contains(ov, `\"refuted_thoughts\": [\n    \"`+second.Node) || !strings.Contains(ov, `\"delivered\": true`) {
+		t.Errorf("overview resource: %s", clipText(ov))
+	}
+	if sum := readResource(alice, "thinkgraph://sessions/plan/summary"); !strings.Contains(sum, `\"refute\": 1`) || !strings.Contains(sum, `\"undelivered\": 0`) {
+		t.Errorf("summary resource: %s", sum)
+	}
 }

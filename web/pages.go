@@ -125,7 +125,7 @@ func writeSessionPage(b *bytes.Buffer, p *graphPayload, data string) {
 		w.p(`<p class="goal"><strong>Goal:</strong> `, esc(p.Goal), `</p>`)
 	}
 	w.p(`
-<p class="legend"><span><i class="sw low"></i>low confidence</span><span><i class="sw high"></i>high confidence</span><span><i class="sw none"></i>no confidence</span><span><b>bold outline</b>: path to the current thought</span><span>◆ branch point</span><span>dashed: unexplored alternative</span><span class="red">! contradiction</span><span class="orange">⟳ circular</span><span class="note" id="tg-analysis">`, esc(p.Analysis), `</span></p>
+<p class="legend"><span><i class="sw low"></i>low confidence</span><span><i class="sw high"></i>high confidence</span><span><i class="sw none"></i>no confidence</span><span><b>bold outline</b>: path to the current thought</span><span>◆ branch point</span><span>dashed: unexplored alternative</span><span class="red">! contradiction</span><span class="orange">⟳ circular</span><span class="refuted">✗ refuted by a person</span><span class="note" id="tg-analysis">`, esc(p.Analysis), `</span></p>
 <div class="layout">
 <div class="graph" id="tg-graph">`, p.SVG, `</div>
 <aside class="panel" id="tg-panel" aria-live="polite">
@@ -141,6 +141,14 @@ func writeSessionPage(b *bytes.Buffer, p *graphPayload, data string) {
 <dl id="tg-metrics"></dl>
 <h3>Links</h3>
 <ul id="tg-links"></ul>
+<h3>Feedback</h3>
+<ul id="tg-feedback"></ul>
+<form id="tg-feedback-form" class="feedback-form">
+<label for="tg-feedback-text">Refute, confirm or comment on this thought (the model gets it with its next step)</label>
+<textarea id="tg-feedback-text" maxlength="2000" rows="3" required></textarea>
+<div class="buttons"><button type="button" data-kind="refute">Refute</button><button type="button" data-kind="confirm">Confirm</button><button type="button" data-kind="comment">Comment</button></div>
+<p class="note" id="tg-feedback-status" role="status"></p>
+</form>
 </div>
 </aside>
 </div>

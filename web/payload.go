@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/render"
 )
 
@@ -57,6 +58,17 @@ type thoughtData struct {
 	Flags      []string    `json:"flags,omitempty"`
 	Links      []panelLink `json:"links,omitempty"`
 	Unexplored int         `json:"unexplored,omitempty"` // unexplored alternatives below a branch point
+	// Feedback is what people said about the thought, oldest first.
+	Feedback []feedbackItem `json:"feedback,omitempty"`
+}
+
+// feedbackItem is a person's feedback in the panel.
+type feedbackItem struct {
+	Step      int       `json:"step"`
+	Kind      string    `json:"kind"`
+	Text      string    `json:"text"`
+	At        time.Time `json:"at"`
+	Delivered bool      `json:"delivered"`
 }
 
 // overview is what the side panel shows until a thought is selected: the
@@ -68,6 +80,7 @@ type overview struct {
 	Contradictions []finding        `json:"contradictions"`
 	Circular       []finding        `json:"circular"`
 	Unexplored     []int            `json:"unexplored"`
+	Feedback       []feedbackItem   `json:"feedback"`
 	Analysis       string           `json:"analysis,omitempty"`
 }
 
@@ -165,6 +178,15 @@ func newGraphPayload(g *render.Graph) (*graphPayload, error) {
 			}
 		}
 	}
+	refuted := reasoning.Refuted(g.Feedback)
+	for _, f := range g.Feedback {
+		if d := data[f.ThoughtID]; d != nil {
+			d.Feedback = append(d.Feedback, feedbackItem{Step: d.Step, Kind: f.Kind, Text: f.Text, At: f.CreatedAt, Delivered: f.DeliveredAt != nil})
+			if refuted[f.ThoughtID] && !slices.Contains(d.Flags, "refuted") {
+				d.Flags = append(d.Flags, "refuted")
+			}
+		}
+	}
 	for _, l := range g.Links {
 		from, to := data[l.FromThought], data[l.ToThought]
 		if from != nil {
@@ -230,13 +252,19 @@ func (p *graphPayload) refreshJSON() error {
 
 // newOverview summarises g for the panel, with note on the analyses.
 func newOverview(g *render.Graph, note string) *overview {
-	ov := &overview{Goal: g.Session.Goal, Branches: []branchOverview{}, Contradictions: []finding{}, Circular: []finding{}, Unexplored: []int{}, Analysis: note}
+	ov := &overview{Goal: g.Session.Goal, Branches: []branchOverview{}, Contradictions: []finding{}, Circular: []finding{}, Unexplored: []int{},
+		Feedback: []feedbackItem{}, Analysis: note}
 	count := map[string]int{}
+	step := map[string]int{}
 	for _, t := range g.Thoughts {
+		step[t.ID] = t.Step
 		count[t.BranchID]++
 		if t.Alternative && !t.Selected {
 			ov.Unexplored = append(ov.Unexplored, t.Step)
 		}
+	}
+	for _, f := range g.Feedback {
+		ov.Feedback = append(ov.Feedback, feedbackItem{Step: step[f.ThoughtID], Kind: f.Kind, Text: f.Text, At: f.CreatedAt, Delivered: f.DeliveredAt != nil})
 	}
 	evals := map[string]*render.BranchEvaluation{}
 	if a := g.Analysis; a != nil {

@@ -111,6 +111,46 @@
         if (c.reason) li.appendChild(document.createTextNode(': ' + c.reason));
       });
       section('Unexplored alternatives', (ov.unexplored || []).length ? [ov.unexplored] : [], 'None.', function (li, list) { steps(li, list, ' '); });
+      section('Human feedback', ov.feedback || [], 'None yet: select a thought to refute, confirm or comment on it.', function (li, f) {
+        fillFeedback(li, f, true);
+      });
+    }
+
+    // fillFeedback writes one piece of feedback: its kind, (its step), its
+    // text and whether the model has received it.
+    function fillFeedback(li, f, withStep) {
+      li.className = 'feedback ' + f.kind;
+      li.appendChild(document.createTextNode(f.kind + (withStep ? ' ' : '')));
+      if (withStep && f.step) li.appendChild(stepButton(f.step));
+      li.appendChild(document.createTextNode(': ' + f.text + (f.delivered ? ' (delivered)' : ' (not delivered yet)')));
+    }
+
+    // The feedback form of the selected thought.
+    var fbForm = document.getElementById('tg-feedback-form');
+    var fbStatus = document.getElementById('tg-feedback-status');
+    if (fbForm) {
+      fbForm.addEventListener('submit', function (e) { e.preventDefault(); });
+      var kinds = fbForm.querySelectorAll('button[data-kind]');
+      for (var k = 0; k < kinds.length; k++) {
+        kinds[k].addEventListener('click', function (e) {
+          var kind = e.currentTarget.dataset.kind;
+          var textArea = document.getElementById('tg-feedback-text');
+          if (!selected) return;
+          fbStatus.textContent = 'Sending…';
+          fetch(base + '/feedback', {
+            method: 'POST', credentials: 'same-origin', cache: 'no-store',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({thought_id: selected, kind: kind, text: textArea.value})
+          }).then(function (r) {
+            return r.json().catch(function () { return {}; }).then(function (b) {
+              if (!r.ok) throw new Error(b.error || ('HTTP ' + r.status));
+              textArea.value = '';
+              fbStatus.textContent = 'Sent: the model gets it with its next step.';
+              refresh();
+            });
+          }).catch(function (err) { fbStatus.textContent = 'Not sent: ' + err.message; });
+        });
+      }
     }
 
     function deselect() {
@@ -208,6 +248,7 @@
     function select(tid) {
       var t = byID[tid];
       if (!t) return;
+      var prevSelected = selected;
       selected = tid;
       var prev = graph.querySelectorAll('.node.selected');
       for (var i = 0; i < prev.length; i++) prev[i].classList.remove('selected');
@@ -248,6 +289,10 @@
         links.appendChild(li);
       });
       if (!links.children.length) links.appendChild(el('li', 'none', 'none'));
+      var fb = document.getElementById('tg-feedback');
+      fb.replaceChildren();
+      (t.feedback || []).forEach(function (f) { var li = el('li'); fillFeedback(li, f, false); fb.appendChild(li); });
+      if (prevSelected !== tid && fbStatus) fbStatus.textContent = '';
     }
 
     graph.addEventListener('click', function (e) {
