@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -36,9 +35,12 @@ type feedbackResponse struct {
 }
 
 // feedback stores a person's refutation, confirmation or comment on a
-// thought. Only the viewer's own pages may send it: a request from another
-// site (its Origin, or the browser's Sec-Fetch-Site) is refused, and the
-// body must be JSON, which a cross-site form cannot send.
+// thought. Only the viewer's own pages may send it: the server in front
+// (package httpserver) refuses an Origin it does not allow, this handler a
+// request a browser marks as coming from another site (Sec-Fetch-Site),
+// and the body must be JSON, which a cross-site form cannot send (and a
+// cross-site script cannot without a CORS preflight, which is never
+// granted).
 func (v *Viewer) feedback(w http.ResponseWriter, r *http.Request) {
 	if !sameSite(r) {
 		jsonError(w, http.StatusForbidden, "", "feedback is accepted from the viewer's own pages only (the request came from another site)")
@@ -82,19 +84,14 @@ func (v *Viewer) feedback(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, b)
 }
 
-// sameSite reports whether a request comes from the viewer's own origin:
-// an Origin header, when present, must name the request's host, and a
-// browser's Sec-Fetch-Site must not be cross-site.
+// sameSite reports whether a browser says the request comes from the
+// viewer's own origin (or from no page at all): Sec-Fetch-Site, which the
+// browser sets from the origins it sees, so it holds behind a reverse
+// proxy that rewrites Host. Its Origin is the server's to check, against
+// its configured allowed origins.
 func sameSite(r *http.Request) bool {
-	if s := r.Header.Get("Sec-Fetch-Site"); s == "cross-site" || s == "same-site" {
-		return false
-	}
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return true
-	}
-	u, err := url.Parse(origin)
-	return err == nil && u.Host != "" && strings.EqualFold(u.Host, r.Host)
+	s := r.Header.Get("Sec-Fetch-Site")
+	return s != "cross-site" && s != "same-site"
 }
 
 // bodyField names the field a JSON decoding error is about, "" if none.

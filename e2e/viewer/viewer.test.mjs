@@ -85,6 +85,35 @@ try {
   await page.screenshot({ path: spec.screenshot, fullPage: false });
   results.screenshot = spec.screenshot;
 
+  // Refute the new thought in the panel: the drawing marks it, the panel
+  // lists the feedback, and the next tool result carries it once.
+  {
+    const reason = 'Wrong: <i>not italic</i> the cache is cold';
+    await page.fill('#tg-feedback-text', reason);
+    await page.click('#tg-feedback-form button[data-kind="refute"]');
+    await page.waitForFunction(() => /^Sent/.test(document.getElementById('tg-feedback-status').textContent), null, { timeout: 5000 });
+    await page.waitForSelector('#tg-graph .node.refuted[data-step="201"]', { timeout: 5000 });
+    const listed = await page.locator('#tg-feedback li').allTextContents();
+    check(listed.length === 1 && listed[0].includes(reason) && listed[0].startsWith('refute'), `panel feedback ${JSON.stringify(listed)}`);
+    check(await page.locator('#tg-panel i').count() === 0, 'markup of the feedback was rendered');
+    const mcp = new Client({ name: 'viewer-e2e-feedback', version: '1' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(spec.url + 'mcp')));
+    const path = async () => (await mcp.callTool({ name: 'show_current_path', arguments: { session_id: spec.session200 } })).structuredContent;
+    const first = await path();
+    const fb = first.human_feedback || [];
+    check(fb.length === 1 && fb[0].kind === 'refute' && fb[0].text === reason && /backtrack/.test(fb[0].advice),
+      `human_feedback ${JSON.stringify(fb)}`);
+    check(!('human_feedback' in (await path())), 'feedback delivered twice');
+    await mcp.close();
+    // An empty text is refused with the field named, and nothing is sent.
+    await page.fill('#tg-feedback-text', '');
+    await page.click('#tg-feedback-form button[data-kind="comment"]');
+    await page.waitForFunction(() => /^Not sent/.test(document.getElementById('tg-feedback-status').textContent), null, { timeout: 5000 });
+    const status = await page.locator('#tg-feedback-status').textContent();
+    check(/text/.test(status), `refusal ${status}`);
+    results.feedback = 'refuted in the panel, marked, delivered once';
+  }
+
   // A session as people write it (branch-thinking over MCP: a root,
   // alternatives from it, a branch of a branch, cross-references, a
   // contradiction, long texts), read in the layout's terms with the
