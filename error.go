@@ -15,7 +15,8 @@ var ErrConflict = errors.New("already exists")
 // Code classifies an error reported to a client.
 type Code string
 
-// Error codes. The first group is seed 000's, the second seed 002's.
+// Error codes (docs/contracts.md#error-codes). The first group is Branch
+// Thinking's, the second mcp-langbase-reasoning's.
 const (
 	CodeValidation        Code = "ValidationError"
 	CodeBranchNotFound    Code = "BranchNotFoundError"

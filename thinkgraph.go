@@ -124,7 +124,7 @@ type Link struct {
 	CreatedAt time.Time
 }
 
-// Invocation is one call of an LLM provider (seed 002's fields).
+// Invocation is one call of an LLM provider (mcp-langbase-reasoning's fields).
 type Invocation struct {
 	ID string
 	// Tenant and SessionID name the session the call was made for

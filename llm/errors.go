@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Error kinds, named as seed 002's error types.
+// Error kinds, named as mcp-langbase-reasoning's error types.
 const (
 	KindUnavailable = "LangbaseUnavailable" // Langbase unreachable after retries
 	KindAPI         = "ApiError"            // the API answered with an error

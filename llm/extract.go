@@ -99,10 +99,10 @@ func matchObject(text string, start, budget int) (end, scanned int) {
 }
 
 // DefaultPipeConfidence is the confidence of a pipe answer that is not the
-// JSON {thought, confidence, metadata} (seed 002).
+// JSON {thought, confidence, metadata} (mcp-langbase-reasoning).
 const DefaultPipeConfidence = 0.8
 
-// PipeAnswer is the answer of a reasoning pipe (seed 002):
+// PipeAnswer is the answer of a reasoning pipe (mcp-langbase-reasoning):
 // {"thought": ..., "confidence": ..., "metadata": {...}}.
 type PipeAnswer struct {
 	Thought    string         `json:"thought"`

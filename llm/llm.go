@@ -53,7 +53,7 @@ type Request struct {
 	// TopLogprobs is the number of alternatives per token when Logprobs is
 	// set; 0 means [DefaultTopLogprobs].
 	TopLogprobs int `json:"top_logprobs,omitempty"`
-	// ThreadID continues a Langbase thread (seed 002 sends the session id).
+	// ThreadID continues a Langbase thread (mcp-langbase-reasoning sends the session id).
 	ThreadID string `json:"thread_id,omitempty"`
 	// Pipe is the Langbase pipe to run; empty means Config.Langbase.Pipes.Linear.
 	Pipe string `json:"pipe,omitempty"`

@@ -9,7 +9,7 @@ import (
 )
 
 // Invocation is one call of an LLM provider, as stored in the invocations
-// table (seed 002's Invocation, plus provider, model and token usage).
+// table (mcp-langbase-reasoning's Invocation, plus provider, model and token usage).
 // It never holds an API key.
 type Invocation struct {
 	ID               string          `json:"id"`

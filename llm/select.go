@@ -73,7 +73,7 @@ func Select(cfg Config, sampler SamplingFunc) (Provider, error) {
 }
 
 // ForReasoning returns the provider of the reasoning.* tools: Langbase
-// pipes whenever LANGBASE_API_KEY is set (seed 002), otherwise [Select].
+// pipes whenever LANGBASE_API_KEY is set (mcp-langbase-reasoning), otherwise [Select].
 func ForReasoning(cfg Config, sampler SamplingFunc) (Provider, error) {
 	if cfg.Langbase.APIKey != "" {
 		return New(cfg, ProviderLangbase, sampler)

@@ -15,7 +15,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
-// The seed 000 tool: branch-thinking.
+// The Branch Thinking tool, branch-thinking (docs/branch-thinking.md).
 
 const branchDescription = `Multi-path reasoning on the session graph: named branches of typed thoughts with cross-references, and checks of the reasoning (similarity, contradictions, circular reasoning, drift, knowledge gaps, evaluation, strongest paths, counterfactuals, dialectical synthesis).
 Send EITHER a thought (content, type, ...; returns thoughtId, branchId, the branch's state and, when on, an evaluation) OR a command {"command": {"type": ..., "data": {...}}} (its data fields are listed under command.data). Errors carry code, details {field, expected, received} and suggestions.`

@@ -12,7 +12,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
-// The seed 001 tools: select_path, backtrack, show_current_path,
+// The confidence-graph tools (docs/graph.md): select_path, backtrack, show_current_path,
 // get_unexplored_branches.
 
 type nodeOut struct {

@@ -13,7 +13,7 @@ func alts(pairs ...any) []map[string]any {
 	return out
 }
 
-// The seed 001 walk: a low-confidence thought is a branch point; select_path
+// The confidence-graph walk: a low-confidence thought is a branch point; select_path
 // records alternatives and follows one; show_current_path shows root →
 // current; get_unexplored_branches lists the others; backtrack returns to the
 // last confident thought; selecting an unexplored alternative later removes

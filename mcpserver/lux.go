@@ -14,7 +14,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
-// The Lux tools of seed 003: confer, traced_reasoning, biased_reasoning and
+// The Lux tools (docs/lux.md): confer, traced_reasoning, biased_reasoning and
 // planner.
 
 type conferOutput struct {

@@ -11,7 +11,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
-// The reasoning tools of seed 002 (reasoning_linear, ...; seed 002 named them
+// The reasoning tools of mcp-langbase-reasoning (reasoning_linear, ...; mcp-langbase-reasoning named them
 // reasoning.linear, ..., see Options.SeedToolNames).
 
 type linearOutput struct {

@@ -96,7 +96,7 @@ func TestReasoningLinearThroughLangbase(t *testing.T) {
 	}
 	sid := out["session_id"].(string)
 	first := out["thought_id"].(string)
-	// The request is seed 002's pipe request.
+	// The request is mcp-langbase-reasoning's pipe request.
 	req := fake.requests[0]
 	if req["name"] != "linear-reasoning-v1" || req["stream"] != false || req["threadId"] != sid || fake.auth[0] != "Bearer lb-secret-key" {
 		t.Fatalf("pipe request %v auth %q", req, fake.auth[0])

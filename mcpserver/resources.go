@@ -41,7 +41,7 @@ var sessionViews = []struct {
 	{"json", "session-json", "Session export (JSON)", "application/json",
 		"The lossless, versioned exchange document of the session (what branch-thinking's export returns and its import reads)."},
 	{"context", "session-context", "Think log of a session", "text/plain",
-		"The session's think log as seed 004 formats it (\"Previous thoughts in this session:\" then \"Step N (timestamp):\" and the thought), followed by its summary."},
+		"The session's think log as the think tool formats it (\"Previous thoughts in this session:\" then \"Step N (timestamp):\" and the thought), followed by its summary."},
 	{"summary", "session-summary", "Summary of a session", "application/json",
 		"JSON summary of a session: session_id, total_steps, context_size, created_at, last_updated, human_feedback (counts by kind, undelivered, refuted_thoughts)."},
 }

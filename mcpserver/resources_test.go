@@ -82,7 +82,7 @@ func TestSessionResources(t *testing.T) {
 	if err := json.Unmarshal([]byte(js.Text), &doc); err != nil || doc.Format != reasoning.ExchangeFormat || len(doc.Thoughts) != 2 {
 		t.Fatalf("json: %v %s", err, js.Text)
 	}
-	// The seed 004 templates still work.
+	// The think tool's templates still work.
 	if c := read(t, cs, "thinkgraph://sessions/res-1/context"); !strings.HasPrefix(c.Text, "Previous thoughts in this session:") {
 		t.Fatalf("context: %s", c.Text)
 	}

@@ -30,7 +30,7 @@ type Options struct {
 	// Toolsets are the toolsets whose tools the server offers (see
 	// ParseToolsets); nil offers every toolset.
 	Toolsets []string
-	// SeedToolNames publishes the reasoning tools under seed 002's dotted
+	// SeedToolNames publishes the reasoning tools under mcp-langbase-reasoning's dotted
 	// names (reasoning.linear, ...), for clients written against
 	// mcp-langbase-reasoning 0.1, instead of reasoning_linear, ..., the
 	// names every client accepts.
@@ -303,8 +303,8 @@ func (s *Server) observe(tool, outcome string, start time.Time) {
 	}
 }
 
-// errorBody is the structured content of a tool error: seed 004's
-// {status, message} and seed 000's {error, code, details, suggestions}.
+// errorBody is the structured content of a tool error: the think tool's
+// {status, message} and Branch Thinking's {error, code, details, suggestions}.
 type errorBody struct {
 	Status      string        `json:"status"`
 	Message     string        `json:"message"`

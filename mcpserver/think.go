@@ -10,7 +10,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
-// thinkOutput is the think tool's result: the fields of seed 004 and seed 001.
+// thinkOutput is the think tool's result: the fields of the think tool and the confidence graph.
 type thinkOutput struct {
 	Status               string   `json:"status" jsonschema:"success without confidence; with confidence: branch (below the threshold: propose alternatives) or continue"`
 	Step                 int      `json:"step" jsonschema:"1-based step number of this thought in the session"`

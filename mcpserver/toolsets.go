@@ -89,7 +89,7 @@ func containsToolset(list []string, name string) bool {
 	return false
 }
 
-// seedToolNames are seed 002's names of the reasoning tools, which some
+// seedToolNames are mcp-langbase-reasoning's names of the reasoning tools, which some
 // clients reject (a dot is not allowed in a tool name by Claude Desktop,
 // claude.ai, Codex or Copilot); Options.SeedToolNames publishes them.
 var seedToolNames = map[string]string{

@@ -131,7 +131,7 @@ func TestToolsetsListValidNames(t *testing.T) {
 	}
 }
 
-// SeedToolNames publishes seed 002's dotted names, and the tools answer to
+// SeedToolNames publishes mcp-langbase-reasoning's dotted names, and the tools answer to
 // them.
 func TestSeedToolNames(t *testing.T) {
 	provider := unusedProvider(t)

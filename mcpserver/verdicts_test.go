@@ -261,3 +261,37 @@ func TestLLMJudgeSettlesCandidates(t *testing.T) {
 		t.Fatalf("cached verdict: %d calls, %v", count()-before, con)
 	}
 }
+
+// The new user's cases of issue 19: a reason clause whose own negation
+// ("no server") is not the claim's, and a condition said once as a leading
+// phrase and once as the subject of "makes" ("With one repository" / "A
+// monorepo makes"). findContradictions must report both pairs.
+func TestReasonClauseAndCausativeContradictions(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "issue19"}
+	pairs := [][2]string{
+		{"JWT tokens enable horizontal scaling because no server keeps session state", "JWT tokens do not enable horizontal scaling"},
+		{"With one repository, CI build times will decrease", "A monorepo makes build times increase sharply"},
+	}
+	for _, p := range pairs {
+		s.thought(p[0], "hypothesis")
+		s.thought(p[1], "critique")
+	}
+	con := s.cmd("findContradictions", nil)
+	if con["count"].(float64) < 2 {
+		t.Fatalf("findContradictions: %v", con)
+	}
+	for _, p := range pairs {
+		found := false
+		for _, c := range list(con, "contradictions") {
+			m := c.(map[string]any)
+			a, b := obj(m, "thoughtA")["content"], obj(m, "thoughtB")["content"]
+			if a == p[0] && b == p[1] || a == p[1] && b == p[0] {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("pair %q / %q not reported: %v", p[0], p[1], con)
+		}
+	}
+}

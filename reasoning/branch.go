@@ -13,7 +13,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
-// ThoughtTypes are the ten thought types of branch-thinking (seed 000).
+// ThoughtTypes are the ten thought types of branch-thinking (docs/branch-thinking.md).
 var ThoughtTypes = []string{"analysis", "hypothesis", "validation", "synthesis", "observation",
 	"question", "answer", "example", "counterexample", "critique"}
 

@@ -84,6 +84,9 @@ type btState struct {
 	// likely enough to ask about.
 	stated     *statedVerdicts
 	candidates map[pairKey]scoredCandidate
+	// candTop is the answer of topCandidates while neither the candidates
+	// nor the stated verdicts changed (nil: compute it again).
+	candTop []Candidate
 }
 
 type btBranch struct {
@@ -150,7 +153,7 @@ func (st *btState) reset() {
 	}
 	st.vmu.Unlock()
 	st.contraStep, st.contraPairs, st.contras, st.contraSeen = 0, 0, nil, map[[2]string]bool{}
-	st.stated, st.candidates = nil, map[pairKey]scoredCandidate{}
+	st.stated, st.candidates, st.candTop = nil, map[pairKey]scoredCandidate{}, nil
 }
 
 // judge is the contradiction decider as a PairJudge, remembering verdicts
@@ -390,6 +393,7 @@ func (st *btState) contradictionsIn(bt *BranchThinking, docs []semantic.Doc, byI
 	}
 	if len(docs) <= contradictionFullMax || st.contraStep == 0 || st.contraStep > last {
 		clear(st.candidates)
+		st.candTop = nil
 		rep := semantic.FindContradictions(docs, idx, judge, opts)
 		st.contras, st.contraPairs, st.contraStep = rep.Contradictions, rep.CandidatePairs, last
 		st.contraSeen = map[[2]string]bool{}

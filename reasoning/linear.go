@@ -11,7 +11,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/llm"
 )
 
-// The reasoning.* tools of seed 002: the model writes the reasoning, the
+// The reasoning.* tools of mcp-langbase-reasoning: the model writes the reasoning, the
 // server stores both the input and the answer in the session graph.
 
 // ReasoningInput is the common input of the reasoning.* tools.
@@ -22,7 +22,7 @@ type ReasoningInput struct {
 	Call       LLMCall
 }
 
-// reasoningValidate checks content the way seed 002 words its errors.
+// reasoningValidate checks content the way mcp-langbase-reasoning words its errors.
 func (s *Service) reasoningValidate(in *ReasoningInput) error {
 	if strings.TrimSpace(in.Content) == "" {
 		return thinkgraph.Invalid("content", "a non-empty string", in.Content, "Validation failed: content - Content cannot be empty")
@@ -201,7 +201,7 @@ type LinearResult struct {
 	PreviousThought *string
 }
 
-// Linear runs one step of linear reasoning (seed 002's reasoning.linear): the
+// Linear runs one step of linear reasoning (mcp-langbase-reasoning's reasoning.linear): the
 // content is stored, the model continues it, and its answer is stored as a
 // thought written by the model, child of the input.
 func (s *Service) Linear(ctx context.Context, in ReasoningInput) (*LinearResult, error) {

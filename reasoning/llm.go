@@ -216,7 +216,7 @@ func (s *Service) complete(ctx context.Context, p llm.Provider, call LLMCall, re
 	return resp, nil
 }
 
-// providerError classifies a provider failure with seed 002's error types.
+// providerError classifies a provider failure with mcp-langbase-reasoning's error types.
 func providerError(err error) error {
 	kind := llm.ErrorKind(err)
 	switch {

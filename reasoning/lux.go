@@ -13,7 +13,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/llm"
 )
 
-// The Lux tools (seed 003): confer, traced_reasoning, biased_reasoning and
+// The Lux tools (docs/lux.md): confer, traced_reasoning, biased_reasoning and
 // planner. Every step they take is a thought of the session graph: what the
 // client sent is written by "client", what a model wrote by that model.
 // Their progress (which step is which thought, the bias machine's state) is

@@ -11,13 +11,13 @@ import (
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
-// biased_reasoning (seed 003): a step machine, one step per call. Query →
+// biased_reasoning (Lux): a step machine, one step per call. Query →
 // Reasoning (primary model) → BiasAnalysis (verifier model) → Correction
 // when a bias was found → BiasAnalysis of the correction … up to
 // max_analysis_rounds analyses → Synthesis → complete. The machine's state
 // is in the session's metadata.
 
-// Biased reasoning step types (seed 003's StepType of biased_reasoning).
+// Biased reasoning step types (Lux's StepType of biased_reasoning).
 const (
 	BiasedQuery        = "Query"
 	BiasedReasoning    = "Reasoning"
@@ -27,7 +27,7 @@ const (
 	BiasedSynthesis    = "Synthesis"
 )
 
-// Next actions (seed 003's NextAction).
+// Next actions (Lux's NextAction).
 const (
 	NextBiasCheck         = "BiasCheck"
 	NextContinueReasoning = "ContinueReasoning"
@@ -61,7 +61,7 @@ type BiasInfo struct {
 	SuggestedCorrection string `json:"suggested_correction"`
 }
 
-// BiasedStatus is the session's progress (seed 003's SessionStatus).
+// BiasedStatus is the session's progress (Lux's SessionStatus).
 type BiasedStatus struct {
 	TotalSteps      int  `json:"total_steps"`
 	ReasoningRounds int  `json:"reasoning_rounds"`

@@ -10,7 +10,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/llm"
 )
 
-// planner (seed 003): step 1 is the task; each step of the plan is written
+// planner (Lux): step 1 is the task; each step of the plan is written
 // by the model from the plan so far and the client's input for the step.
 
 // PlannerInput is one call of planner.
@@ -38,7 +38,7 @@ type planState struct {
 	Complete    bool      `json:"complete,omitempty"`
 }
 
-// PlanSnapshot is the planner's synthesis of the plan (seed 003).
+// PlanSnapshot is the planner's synthesis of the plan (Lux).
 type PlanSnapshot struct {
 	CurrentPlan       string   `json:"current_plan"`
 	KeyDecisions      []string `json:"key_decisions"`

@@ -13,11 +13,11 @@ import (
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
-// traced_reasoning (seed 003): the model writes each thought; the server
+// traced_reasoning (Lux): the model writes each thought; the server
 // watches it with guardrails computed from the embeddings, the
 // contradiction decider and the token log-probabilities.
 
-// Step types of traced_reasoning (seed 003's StepType).
+// Step types of traced_reasoning (Lux's StepType).
 const (
 	StepInitial     = "Initial"
 	StepExploration = "Exploration"
@@ -27,7 +27,7 @@ const (
 	StepConclusion  = "Conclusion"
 )
 
-// Intervention types (seed 003's InterventionType).
+// Intervention types (Lux's InterventionType).
 const (
 	InterventionSemanticDrift     = "SemanticDrift"
 	InterventionHighPerplexity    = "HighPerplexity"
@@ -36,7 +36,7 @@ const (
 	InterventionAttentionScatter  = "AttentionScatter"
 )
 
-// Severities (seed 003's Severity).
+// Severities (Lux's Severity).
 const (
 	SeverityLow      = "Low"
 	SeverityMedium   = "Medium"
@@ -57,7 +57,7 @@ const (
 	ScatterEntropy = 0.6
 )
 
-// GuardrailConfig configures traced_reasoning's monitoring (seed 003).
+// GuardrailConfig configures traced_reasoning's monitoring (Lux).
 type GuardrailConfig struct {
 	SemanticDriftCheck bool `json:"semantic_drift_check"`
 	// SemanticDriftThreshold is a relatedness (semantic.Calibration): a
@@ -134,7 +134,7 @@ type TracedInput struct {
 	Call              LLMCall
 }
 
-// ReasoningMetrics are the figures of a whole run (seed 003's
+// ReasoningMetrics are the figures of a whole run (Lux's
 // overall_metrics); means over the thoughts where the figure is known.
 type ReasoningMetrics struct {
 	Thoughts               int            `json:"thoughts"`

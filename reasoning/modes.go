@@ -9,7 +9,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/llm"
 )
 
-// Tree, divergent and reflection reasoning (the later modes of seed 002's
+// Tree, divergent and reflection reasoning (the later modes of mcp-langbase-reasoning's
 // server), on the same machinery as Linear.
 
 // BranchAnswer is one branch or perspective the model proposed.
@@ -91,7 +91,7 @@ Answer with JSON only: {"branches": [{"thought": "<the line of reasoning>", "con
 		}
 	}
 	if len(answers) == 0 {
-		// Not the JSON asked for: the whole answer is one branch (seed 002's fallback).
+		// Not the JSON asked for: the whole answer is one branch (mcp-langbase-reasoning's fallback).
 		structured = false
 		answers = []modelThought{{Content: resp.Content, Confidence: 0.8, Type: "hypothesis", ParentID: input.ID, Alternative: true}}
 	}

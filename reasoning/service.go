@@ -23,7 +23,7 @@ type Config struct {
 	// MaxThoughtLength is the longest thought accepted, in characters.
 	MaxThoughtLength int
 	// MaxContextThoughts is the size of the think log's context window
-	// (THINK_MAX_THOUGHTS, seed 004).
+	// (THINK_MAX_THOUGHTS, the think tool).
 	MaxContextThoughts int
 	// ConfidenceThreshold: a thought with lower confidence is a branch point,
 	// and backtrack returns to the nearest thought at or above it.
@@ -35,7 +35,7 @@ type Config struct {
 	Judge string
 }
 
-// DefaultConfig returns the defaults the seeds specify.
+// DefaultConfig returns the defaults of the original servers (docs/contracts.md).
 func DefaultConfig() Config {
 	return Config{MaxThoughtLength: 10000, MaxContextThoughts: 100, ConfidenceThreshold: 0.6}
 }

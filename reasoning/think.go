@@ -168,7 +168,7 @@ type ContextEntry struct {
 	Timestamp time.Time `json:"timestamp"`
 }
 
-// ContextSummary is seed 004's get_context_summary.
+// ContextSummary is the think tool's get_context_summary.
 type ContextSummary struct {
 	SessionID   string    `json:"session_id"`
 	TotalSteps  int       `json:"total_steps"`
@@ -183,7 +183,7 @@ type ContextWindow struct {
 	Entries []ContextEntry
 }
 
-// Formatted renders the window as seed 004's get_formatted_context does.
+// Formatted renders the window as the think tool's get_formatted_context does.
 func (w *ContextWindow) Formatted() string {
 	var b strings.Builder
 	b.WriteString("Previous thoughts in this session:\n")

@@ -103,7 +103,7 @@ func TestDevSetFloors(t *testing.T) {
 			t.Errorf("%s = %s, below its floor %.2f", name, fig(v), min)
 		}
 	}
-	floor("contradiction F1", res.F1, 0.87)
+	floor("contradiction F1", res.F1, 0.875)
 	floor("contradiction precision", res.Precision, 0.97)
 	floor("circular F1", res.CircularF1, 0.92)
 	floor("retrieval top-1", res.Retrieval, 0.60)

@@ -58,16 +58,20 @@ const argWindow = 8
 // Y"), a forward one before it ("X, so Y"). Markers are matched on whole
 // tokens; longer markers are listed first.
 var (
-	backwardMarkers = [][]string{
+	// reasonMarkers introduce a reason ("X because Y"); the contradiction
+	// judge reads them too (see claimsOf).
+	reasonMarkers = [][]string{
 		{"as", "shown", "by", "the", "fact", "that"}, {"as", "evidenced", "by", "the", "fact", "that"},
 		{"the", "proof", "is", "that"}, {"as", "shown", "by"}, {"as", "evidenced", "by"}, {"as", "proven", "by"},
 		{"follows", "from"}, {"follow", "from"}, {"is", "proven", "by"}, {"is", "shown", "by"},
 		{"given", "that"}, {"in", "view", "of", "the", "fact", "that"}, {"for", "the", "reason", "that"},
 		{"because", "of"}, {"because"}, {"since"}, {"as", "a", "result", "of"},
-		// What a claim rests on: "X requires Y" makes Y a condition of X.
-		{"requires"}, {"require"}, {"presupposes"}, {"presuppose"}, {"depends", "on"}, {"depend", "on"},
-		{"relies", "on"}, {"rely", "on"},
 	}
+	backwardMarkers = append(reasonMarkers,
+		// What a claim rests on: "X requires Y" makes Y a condition of X.
+		[]string{"requires"}, []string{"require"}, []string{"presupposes"}, []string{"presuppose"},
+		[]string{"depends", "on"}, []string{"depend", "on"}, []string{"relies", "on"}, []string{"rely", "on"},
+	)
 	forwardMarkers = [][]string{
 		{"which", "is", "exactly", "why"}, {"which", "is", "precisely", "why"}, {"which", "is", "why"},
 		{"that", "is", "exactly", "why"}, {"that", "is", "why"}, {"this", "is", "why"},

@@ -30,7 +30,15 @@ type Verdict struct {
 //     tentative: a hedged text never contradicts;
 //   - a leading time or condition phrase the other text lacks ("Before the
 //     fix, …", "With a warm cache, …") or two different time frames ("last
-//     year" / "this year") mean different times, not a contradiction.
+//     year" / "this year") mean different times, not a contradiction. A
+//     condition the other text states anywhere is shared, also in a short
+//     form: a number-prefix compound ("monorepo" = one repo) or a clipped
+//     word ("repo" / "repository"; see shortFor).
+//
+// A sentence is judged as written and by each claim it makes (claimsOf):
+// a reason, consequence or relative clause attached to a main clause
+// ("because", "since", "given that", ", so", ", which") is a claim of its
+// own, and "X makes Y V" claims "Y V" under the condition X.
 //
 // The rules, each naming itself and its words in Verdict.Reason:
 //
@@ -144,6 +152,12 @@ type word struct {
 	// flute"): such a word picks out a thing rather than asserting a
 	// property of it.
 	attributive bool
+	// count is the number a count word before the word gives it ("one
+	// repository": "1"; see countWords).
+	count string
+	// compoundCount and compoundRest split a word the lexicon does not
+	// know at a number prefix ("monorepo": "1", "repo"; see compoundOf).
+	compoundCount, compoundRest string
 }
 
 // numberWords maps spelled-out small numbers to digits.
@@ -280,7 +294,7 @@ func (c *Contradictor) analyse(text string) clause {
 			skip = i + 1
 			continue
 		}
-		if npi[t] || skip == i || t == "longer" && i > 0 && (cl.toks[i-1] == "no" || cl.toks[i-1] == "any") {
+		if npi[t] || degreeAdverbs[t] || skip == i || t == "longer" && i > 0 && (cl.toks[i-1] == "no" || cl.toks[i-1] == "any") {
 			continue // "no longer" negates, "longer" adds nothing
 		}
 		if r, ok := phrasal(cl.toks, i); ok {
@@ -319,6 +333,9 @@ func (c *Contradictor) analyse(text string) clause {
 			attributive = false
 		}
 		w := c.wordOf(i, t, attributive)
+		if i > 0 {
+			w.count = countWords[cl.toks[i-1]]
+		}
 		if w.attributive && (graded(w) || i > 0 && (cl.toks[i-1] == "most" || cl.toks[i-1] == "more")) {
 			w.attributive = false // "the lowest time" states a property
 		}
@@ -345,6 +362,9 @@ func (c *Contradictor) wordOf(i int, t string, attributive bool) word {
 	}
 	w := word{at: i, tok: t, lemma: lemma, stem: Stem(t), lemmaStem: Stem(lemma), lemmas: lemmas, senses: senses,
 		ancestors: c.ancestors(senses), attributive: attributive && !verbFirst(senses)}
+	if len(senses) == 0 {
+		w.compoundCount, w.compoundRest = compoundOf(t)
+	}
 	for _, l := range lemmas {
 		for _, h := range c.headLemmas(l) {
 			if !contains(w.heads, h) {
@@ -367,8 +387,8 @@ func (c *Contradictor) match(a, b word) bool {
 // reverse).
 func (c *Contradictor) matchDir(a, b word) bool {
 	if a.lemma == b.lemma || a.tok == b.tok || a.stem == b.stem || a.lemmaStem == b.lemmaStem ||
-		sharedPrefix(a.lemma, b.lemma) >= 6 {
-		return true // the same word or a derivation ("allergic" / "allergy")
+		sharedPrefix(a.lemma, b.lemma) >= 6 || shortFor(a, b) || shortFor(b, a) {
+		return true // the same word, a derivation ("allergic" / "allergy") or a short form ("repo")
 	}
 	if len(a.senses) == 0 || len(b.senses) == 0 {
 		return false
@@ -437,7 +457,7 @@ func (c *Contradictor) coverage(x, y []word, skip map[int]bool) (float64, []stri
 // clusters.
 func (c *Contradictor) modifierCoverage(x, y []word, skip map[int]bool) (float64, []string) {
 	return c.cover(x, y, skip, func(a, b word) bool {
-		if (a.attributive || b.attributive) && a.lemma != b.lemma && a.stem != b.stem {
+		if (a.attributive || b.attributive) && a.lemma != b.lemma && a.stem != b.stem && !shortFor(a, b) && !shortFor(b, a) {
 			return len(a.senses) > 0 && len(b.senses) > 0 && a.senses[0].Synset == b.senses[0].Synset
 		}
 		return c.match(a, b)
@@ -479,26 +499,38 @@ func (c *Contradictor) cover(x, y []word, skip map[int]bool, match func(a, b wor
 // Contradiction decides whether a and b contradict each other.
 //
 // Texts of several sentences are compared sentence by sentence (at most
-// maxSentences of each); the most confident contradiction wins.
+// maxSentences of each), and each sentence also by the claims it makes
+// besides itself (claimsOf: its main clause, the reason attached to it, a
+// causative read as a condition); the most confident contradiction wins.
 func (c *Contradictor) Contradiction(a, b string) Verdict {
 	sa, sb := splitSentences(a), splitSentences(b)
-	if len(sa) == 1 && len(sb) == 1 {
-		return c.decide(sa[0], sb[0])
-	}
-	var best Verdict
-	for _, x := range sa {
-		for _, y := range sb {
-			v := c.decide(x, y)
-			if v.Contradicts && v.Confidence > best.Confidence {
-				best = v
-				best.Reason = fmt.Sprintf("%s (A: %q; B: %q)", v.Reason, x, y)
+	var first, best Verdict
+	for i, x := range sa {
+		for j, y := range sb {
+			for k, cx := range append([]string{x}, claimsOf(x)...) {
+				for l, cy := range append([]string{y}, claimsOf(y)...) {
+					v := c.decide(cx, cy)
+					if i == 0 && j == 0 && k == 0 && l == 0 {
+						first = v
+					}
+					if !v.Contradicts || v.Confidence <= best.Confidence {
+						continue
+					}
+					best = v
+					if len(sa) > 1 || len(sb) > 1 || k > 0 || l > 0 {
+						best.Reason = fmt.Sprintf("%s (A: %q; B: %q)", v.Reason, cx, cy)
+					}
+				}
 			}
 		}
 	}
-	if !best.Contradicts {
-		best.Reason = "no sentence of A contradicts a sentence of B"
+	switch {
+	case best.Contradicts:
+		return best
+	case len(sa) == 1 && len(sb) == 1:
+		return first // why the sentences as written do not contradict
 	}
-	return best
+	return Verdict{Reason: "no sentence of A contradicts a sentence of B"}
 }
 
 const maxSentences = 12

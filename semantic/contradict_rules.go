@@ -758,7 +758,7 @@ func (c *Contradictor) clauseVerdict(A, B *clause) (Verdict, bool) {
 	if fa, fb := timeFrame(A.toks), timeFrame(B.toks); fa != "" && fb != "" && fa != fb {
 		return Verdict{Reason: fmt.Sprintf("the texts speak of different times: %q vs %q", fa, fb)}, true
 	}
-	if conditionsDiffer(A, B) {
+	if c.conditionsDiffer(A, B) {
 		return Verdict{Reason: "the texts state their claims under different times or conditions"}, true
 	}
 	if v, ok := c.modalVerdict(A, B); ok {
@@ -954,7 +954,8 @@ var pronounQuant = map[string]bool{"nobody": true, "nothing": true, "everyone": 
 // merely one a kind of the other: "every square is a rectangle" is not
 // about rectangles).
 func (c *Contradictor) sameWord(a, b word) bool {
-	if a.lemma == b.lemma || a.stem == b.stem || a.lemmaStem == b.lemmaStem || sharedPrefix(a.lemma, b.lemma) >= 6 {
+	if a.lemma == b.lemma || a.stem == b.stem || a.lemmaStem == b.lemmaStem || sharedPrefix(a.lemma, b.lemma) >= 6 ||
+		shortFor(a, b) || shortFor(b, a) {
 		return true
 	}
 	for _, x := range a.senses {
@@ -989,35 +990,53 @@ func leadingCondition(text string) []string {
 	var out []string
 	for _, t := range toks[1:] {
 		if !stopWords[t] {
-			out = append(out, Stem(t))
+			out = append(out, t)
 		}
 	}
 	return out
 }
 
 // conditionsDiffer reports whether one text states its claim under a
-// leading time or condition that the other does not share.
-func conditionsDiffer(A, B *clause) bool {
+// leading time or condition that the other does not carry: a condition
+// the other text says anywhere ("With one repository, …" / "A monorepo
+// makes …") is shared.
+func (c *Contradictor) conditionsDiffer(A, B *clause) bool {
 	ca, cb := leadingCondition(A.text), leadingCondition(B.text)
 	if len(ca) == 0 && len(cb) == 0 {
 		return false
 	}
-	has := func(cond []string, cl *clause) bool {
-		for _, st := range cond {
-			found := false
+	return !c.carries(A, ca, B) || !c.carries(B, cb, A)
+}
+
+// carries reports whether cl says each word of cond, a condition of the
+// clause from: the same stem, a compound with the count a count word says
+// ("single" / "monorepo"), or a short form of it (see shortFor).
+func (c *Contradictor) carries(from *clause, cond []string, cl *clause) bool {
+	for _, t := range cond {
+		st, found := Stem(t), false
+		for _, w := range cl.content {
+			if w.stem == st || Stem(w.lemma) == st || countWords[t] != "" && w.compoundCount == countWords[t] {
+				found = true
+				break
+			}
+		}
+		for _, fw := range from.content {
+			if found || fw.tok != t {
+				continue
+			}
 			for _, w := range cl.content {
-				if w.stem == st || Stem(w.lemma) == st {
+				if shortFor(fw, w) || shortFor(w, fw) {
 					found = true
 					break
 				}
 			}
-			if !found {
-				return false
-			}
+			break
 		}
-		return true
+		if !found {
+			return false
+		}
 	}
-	return !has(ca, B) || !has(cb, A)
+	return true
 }
 
 // numbersAround returns the number tokens before and after token index at

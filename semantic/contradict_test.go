@@ -196,6 +196,39 @@ func TestContradictionRules(t *testing.T) {
 		{"The backup started before the outage.", "The backup was still running when the outage started.", false, ""},
 		{"Guests arrive after the ceremony.", "Music plays during the ceremony.", false, ""},
 		{"The treaty was signed in May.", "The treaty was signed in October.", true, `numbers: "in may" vs "in october"`},
+		// A reason, consequence or relative clause attached to a claim: the
+		// main clauses are compared, and the reason is a claim of its own;
+		// the reason's negation is not the main clause's.
+		{"JWT tokens enable horizontal scaling because no server keeps session state", "JWT tokens do not enable horizontal scaling", true, `negation: B negates "jwt tokens enable horizontal scaling" ("not"), which A asserts (A: "JWT tokens enable horizontal scaling"`},
+		{"The soup thickens because the starch gelatinises.", "The soup does not thicken.", true, `negation: B negates "soup thicken"`},
+		{"The soup thickens because the starch gelatinises.", "The starch does not gelatinise.", true, `negation: B negates "starch gelatinise"`},
+		{"The court dismissed the case, since no witness came forward.", "The court did not dismiss the case.", true, "negation"},
+		{"The loan was approved because the applicant has no debt.", "The loan was not approved.", true, "negation"},
+		{"The shop had no customers, so the owner closed early.", "The owner did not close early.", true, "negation"},
+		{"The patient takes aspirin, which thins the blood.", "Aspirin does not thin the blood.", true, "negation"},
+		{"Given that no bank lends to the startup, it will run out of cash.", "Some banks lend to the startup.", true, `quantifier: "no" vs "some"`},
+		{"The soup thickens because the starch gelatinises.", "The sauce does not thicken.", false, ""},
+		{"We dropped the old boiler because it is not efficient.", "The new boiler is efficient.", false, ""},
+		{"We sold the old car, which is not reliable.", "The new car is reliable.", false, ""},
+		{"Enzymes speed up digestion because they lower the activation energy.", "Heat does not speed up digestion.", false, ""},
+		{"The soup does not thicken because the starch is old.", "The soup stays thin.", false, ""},
+		{"The museum has been closed since the flood.", "The museum is closed.", false, ""},
+		// A condition said as the subject of a causative verb ("X makes Y
+		// rise", "X causes Y to V", "X leads to Y") is the condition of
+		// the claim; a number-prefix compound ("monorepo") or a clipped
+		// word ("config") carries the condition its full words state.
+		{"With one repository, CI build times will decrease", "A monorepo makes build times increase sharply", true, `antonym: "decrease" vs "increase"`},
+		{"With higher interest rates, bond prices fall.", "Higher interest rates make bond prices rise.", true, `antonym: "fall" vs "rise"`},
+		{"With more sunlight, the tomato plants grow.", "More sunlight causes the tomato plants to shrink.", true, `antonym: "grow" vs "shrink"`},
+		{"After the merger, the bank raised its fees.", "The merger led to lower fees at the bank.", true, `antonym: "raised" vs "lower"`},
+		{"With a single-tenant cluster, hosting costs rise.", "A monotenant cluster makes hosting costs fall.", true, `antonym: "rise" vs "fall"`},
+		{"The new config speeds up startup.", "The new configuration slows startup down.", true, `antonym: "speeds" vs "slows"`},
+		{"With many repositories, build times decrease.", "A monorepo makes build times increase.", false, ""},
+		{"With a single-tenant cluster, hosting costs rise.", "A multitenant cluster makes hosting costs fall.", false, ""},
+		{"With a warm cache, the query is fast.", "A cold cache makes the query slow.", false, ""},
+		{"With higher interest rates, bond prices fall.", "Lower interest rates make bond prices rise.", false, ""},
+		{"Stress makes the patient's blood pressure rise.", "Exercise makes the patient's blood pressure fall.", false, ""},
+		{"In winter, the pond freezes.", "Summer sun makes the pond thaw.", false, ""},
 		// Hedges never contradict a plain claim.
 		{"The bakery might close early today.", "The bakery usually closes at six.", false, ""},
 		{"Interest rates will probably rise.", "Interest rates are stable.", false, ""},

@@ -41,7 +41,7 @@ var envVars = []envVar{
 	{"THINKGRAPH_EMBEDDINGS_MODEL", "none", "Embedding model name; required with THINKGRAPH_EMBEDDINGS_URL."},
 	{"THINKGRAPH_EMBEDDINGS_API_KEY", "none", "Bearer key for the embeddings endpoint, if it needs one."},
 	{"THINKGRAPH_TOOLSETS", "all", "Comma-separated toolsets to offer: think, graph, sequential, branch, reasoning, lux or all. --toolsets overrides it."},
-	{"THINKGRAPH_TOOL_NAMES", "default", "seed: publish the reasoning tools under seed 002's names (reasoning.linear, ...), for clients written against mcp-langbase-reasoning 0.1; some clients reject those names."},
+	{"THINKGRAPH_TOOL_NAMES", "default", "seed: publish the reasoning tools under mcp-langbase-reasoning's names (reasoning.linear, ...), for clients written against mcp-langbase-reasoning 0.1; some clients reject those names."},
 	{"THINKGRAPH_LLM_PROVIDER", "the first configured of openai, anthropic, langbase; else MCP sampling", "LLM provider for tools that call a model: openai, anthropic, langbase or sampling. The reasoning tools use Langbase whenever LANGBASE_API_KEY is set."},
 	{"THINKGRAPH_JUDGE", "offline", "offline: the offline judge decides contradictions and the calling model answers the candidates it could not decide (branch-thinking judge); llm: findContradictions also settles up to 5 candidates per call with the configured LLM provider (each call an invocation, verdicts stored and cached per pair of texts, a failed call keeps the offline verdict)."},
 	{"OPENAI_API_KEY", "none", "OpenAI (or OpenAI-compatible) API key."},
@@ -51,7 +51,7 @@ var envVars = []envVar{
 	{"ANTHROPIC_BASE_URL", "https://api.anthropic.com", "Anthropic endpoint."},
 	{"ANTHROPIC_MODEL", "claude-sonnet-4-5", "Default Anthropic model."},
 	{"THINKGRAPH_MODEL_ALIASES", "Lux MCP's aliases", "Comma-separated alias=model pairs (opus=claude-opus-4-1,mini=gpt-4o-mini) mapping a tool's model argument to the provider's model name; added to, or replacing, Lux MCP's aliases (gpt4, mini, 4omini, claude, opus, sonnet, gemini, ...)."},
-	{"LANGBASE_API_KEY", "none", "Langbase API key: the reasoning tools then run Langbase pipes (seed 002)."},
+	{"LANGBASE_API_KEY", "none", "Langbase API key: the reasoning tools then run Langbase pipes (mcp-langbase-reasoning)."},
 	{"LANGBASE_BASE_URL", "https://api.langbase.com", "Langbase endpoint."},
 	{"PIPE_LINEAR", "linear-reasoning-v1", "Langbase pipe of reasoning_linear (also PIPE_TREE, PIPE_DIVERGENT, PIPE_REFLECTION)."},
 	{"REQUEST_TIMEOUT_MS", "30000", "Timeout of each LLM request attempt."},
@@ -151,7 +151,7 @@ func loadConfig(getenv func(string) string) (*config, error) {
 	case "seed":
 		c.seedToolNames = true
 	default:
-		errs = append(errs, fmt.Errorf("THINKGRAPH_TOOL_NAMES must be default or seed (seed 002's dotted names), got %q", v))
+		errs = append(errs, fmt.Errorf("THINKGRAPH_TOOL_NAMES must be default or seed (mcp-langbase-reasoning's dotted names), got %q", v))
 	}
 	c.tokensFile = strings.TrimSpace(getenv("THINKGRAPH_TOKENS_FILE"))
 	c.allowedHosts = splitList(getenv("THINKGRAPH_ALLOWED_HOSTS"))

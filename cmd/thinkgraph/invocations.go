@@ -10,7 +10,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 )
 
-// invocations lists the LLM calls the server made (seed 002's invocations).
+// invocations lists the LLM calls the server made (mcp-langbase-reasoning's invocations).
 func (e *env) invocations(ctx context.Context, argv []string) error {
 	fs := e.flagSet("invocations", "invocations [--tenant NAME] [--session ID] [--limit N] [--db PATH]")
 	db := fs.String("db", "", "SQLite database file (overrides DATABASE_PATH)")
