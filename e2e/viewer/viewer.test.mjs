@@ -162,7 +162,14 @@ try {
         if (r(l.nextSibling).right > lb.right) out.overflow.push('label ' + l.nextSibling.textContent);
       });
       out.labels = document.querySelectorAll('#tg-graph rect.label').length;
+      // Nothing of the graph under the side panel: the pane ends where
+      // the panel starts (or above it, on a phone), and no node's box
+      // reaches into the panel.
       const pane = document.getElementById('tg-graph');
+      const pr = r(pane), side = r(document.getElementById('tg-panel'));
+      out.branches = document.querySelectorAll('#tg-graph .branch').length;
+      out.paneOverPanel = hit(pr, side);
+      out.underPanel = Object.entries(box).filter(([, b]) => hit(b, side)).map(([step]) => '#' + step);
       out.pane = pane.clientWidth;
       out.drawing = r(pane.querySelector('.tg-bands')).width;
       out.zoom = Number(pane.querySelector('.tg-bands').style.zoom || 1);
@@ -183,6 +190,8 @@ try {
       check(g.overview && g.overview.includes('Choose where the web tier keeps its sessions') && g.overview.includes('Contradictions'),
         `${name}: the panel shows no overview: ${g.overview}`);
       check(g.pageWidth <= width + 1, `${name}: the page is ${g.pageWidth} px wide in a ${width} px window`);
+      check(g.branches >= 4, `${name}: ${g.branches} branch columns, the check needs 4`);
+      check(!g.paneOverPanel && g.underPanel.length === 0, `${name}: the graph pane overlaps the panel (${g.paneOverPanel}) or nodes are under it: ${g.underPanel.join(' ')}`);
       check(g.drawing >= Math.min(g.pane * 0.95, (g.drawing / g.zoom) * 1.39), `${name}: the drawing uses ${g.drawing} of ${g.pane} px at zoom ${g.zoom}`);
       await page.screenshot({ path: `${spec.shots}/viewer-${name}.png` });
       const n = page.locator('#tg-graph .node[data-step="8"]');
@@ -194,6 +203,28 @@ try {
       await page.keyboard.press('Escape');
       check(await page.locator('#tg-overview').isVisible(), `${name}: Escape did not bring the overview back`);
     }
+    // A drawing wider than the pane even at the smallest zoom (the
+    // 201-thought session's five columns at 1280 px) scrolls inside the
+    // pane, to its rightmost node.
+    await page.goto(spec.url + 'sessions/' + spec.session200);
+    await page.waitForSelector('body[data-loaded]');
+    const scroll = async () => page.evaluate(() => {
+      const pane = document.getElementById('tg-graph');
+      return { scrollWidth: pane.scrollWidth, clientWidth: pane.clientWidth, overflowX: getComputedStyle(pane).overflowX };
+    });
+    const s0 = await scroll();
+    check(s0.scrollWidth > s0.clientWidth && /auto|scroll/.test(s0.overflowX),
+      `the 5-column drawing at 1280 px does not scroll in its pane: ${JSON.stringify(s0)}`);
+    // Scrolled to its right end, the pane shows the rightmost node whole.
+    const end = await page.evaluate(() => {
+      const pane = document.getElementById('tg-graph');
+      pane.scrollLeft = pane.scrollWidth;
+      const p = pane.getBoundingClientRect();
+      const right = Math.max(...[...pane.querySelectorAll('.node rect')].map((n) => n.getBoundingClientRect().right));
+      return { right, paneRight: p.right, scrollLeft: pane.scrollLeft };
+    });
+    check(end.scrollLeft > 0 && end.right <= end.paneRight + 1, `scrolled to the right end, the rightmost node is cut: ${JSON.stringify(end)}`);
+    await page.screenshot({ path: `${spec.shots}/viewer-wide-scrolled.png` });
     await page.setViewportSize({ width: 1400, height: 900 });
   }
 

@@ -7,7 +7,8 @@
 // branch-thinking session through MCP and checks its drawing at a desktop
 // and a phone width (text inside its boxes as the browser measures it,
 // children below parents, labels off the boxes, the overview in the panel,
-// no page wider than the window; screenshots viewer-desktop*.png and
+// no page wider than the window, no node under the side panel, a wider
+// drawing scrolling in its pane; screenshots viewer-desktop*.png and
 // viewer-phone*.png), checks the graph app (ui://thinkgraph/graph) through
 // the TypeScript client and in a page that plays an MCP Apps host
 // (app-in-host.png), and measures the first render of a 2,000-thought

@@ -164,13 +164,17 @@
     document.addEventListener('keydown', function (e) { if (e.key === 'Escape' && selected) deselect(); });
 
     // fit enlarges a drawing narrower than its pane to use the pane's
-    // width (at most 1.4 times); a wider one keeps its size and scrolls.
+    // width (at most 1.4 times), shrinks one a little wider than the pane
+    // to fit it (down to minZoom, where the text is still readable), and
+    // leaves a wider one at its size, to scroll inside the pane.
+    var minZoom = 0.85;
     function fit() {
       var b = graph.querySelector('.tg-bands');
       if (!b) return;
       b.style.zoom = '';
       var z = Math.min(1.4, (graph.clientWidth - 4) / b.scrollWidth);
       if (z > 1.02) b.style.zoom = String(Math.round(z * 100) / 100);
+      else if (z < 1 && z >= minZoom) b.style.zoom = String(Math.floor(z * 100) / 100);
     }
     fit();
     window.addEventListener('resize', fit);
