@@ -162,7 +162,7 @@ func TestBranchThinkingSeedSession(t *testing.T) {
 	}
 	exp := s.cmd("export", nil)
 	doc := obj(exp, "document")
-	if doc["format"] != "thinkgraph.session" || doc["version"] != float64(1) || len(list(doc, "thoughts")) != 4 || len(list(doc, "links")) != 1 ||
+	if doc["format"] != "thinkgraph.session" || doc["version"] != float64(reasoning.ExchangeVersion) || len(list(doc, "thoughts")) != 4 || len(list(doc, "links")) != 1 ||
 		obj(doc, "session")["goal"] != "Design a scalable authentication system" {
 		t.Fatal(exp)
 	}
@@ -423,7 +423,7 @@ func TestBranchThinkingExportImportRoundTrip(t *testing.T) {
 	}
 	// Malformed and future documents.
 	future := clone(d1)
-	future["version"] = 2
+	future["version"] = reasoning.ExchangeVersion + 1
 	s.fail(map[string]any{"command": map[string]any{"type": "import", "data": future}}, "ValidationError", "data.version")
 	bad := clone(d1)
 	ths := list(bad, "thoughts")

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
 // TestImportAsStrictAsTheTools imports, over a real MCP transport,
@@ -119,5 +120,113 @@ func TestImportAsStrictAsTheTools(t *testing.T) {
 	next := mustCall(t, s.cs, "think", map[string]any{"thought": "Go on", "session_id": imp["session_id"]})
 	if next["step"] != float64(5) {
 		t.Fatalf("think after the import: %v", next)
+	}
+}
+
+// TestExportImportFeedback: the feedback people gave in the viewer goes
+// through export and import over MCP (thought ids remapped, delivered or
+// not), an imported undelivered piece reaches the new session's next tool
+// result, a bad entry is refused naming feedback[i].field with nothing
+// written, and a version 1 document (no feedback) still imports.
+func TestExportImportFeedback(t *testing.T) {
+	e := newTestEnv(t)
+	ctx := context.Background()
+	s := btSession{t, e.connect(), "fb-src"}
+	first := s.thought("The cache is warm after a deploy", "hypothesis", "confidence", 0.6)
+	second := s.thought("So the first requests are fast", "analysis", "confidence", 0.7)
+	ref := reasoning.SessionRef{ID: "fb-src", Explicit: true, Tenant: thinkgraph.LocalTenant}
+	give := func(thought any, kind, text string) {
+		if _, err := e.srv.svc.AddFeedback(ctx, reasoning.FeedbackInput{Session: ref, ThoughtID: thought.(string), Kind: kind, Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	give(first["thoughtId"], "refute", "It is cold: the deploy empties it")
+	if got := s.cmd("list", nil); got["human_feedback"] == nil {
+		t.Fatalf("the refutation was not delivered: %v", got)
+	}
+	give(second["thoughtId"], "comment", "Measure the first minute after a deploy")
+	doc := obj(s.cmd("export", nil), "document")
+	fb := list(doc, "feedback")
+	if doc["version"] != float64(2) || len(fb) != 2 || obj(doc, "counts")["feedback"] != float64(2) {
+		t.Fatalf("export: version %v, feedback %v, counts %v", doc["version"], fb, doc["counts"])
+	}
+	f0, f1 := fb[0].(map[string]any), fb[1].(map[string]any)
+	if f0["thoughtId"] != first["thoughtId"] || f0["kind"] != "refute" || f0["delivered"] != true || f0["deliveredAt"] == nil ||
+		f1["thoughtId"] != second["thoughtId"] || f1["kind"] != "comment" || f1["delivered"] != false || f1["text"] != "Measure the first minute after a deploy" {
+		t.Fatalf("exported feedback: %v", fb)
+	}
+
+	sessions := func() int {
+		var n int
+		if err := e.store.View(ctx, func(tx thinkgraph.Tx) error {
+			ss, err := tx.Sessions(ctx, thinkgraph.SessionFilter{})
+			n = len(ss)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := sessions()
+	for _, c := range []struct {
+		name, key string
+		value     any
+		field     string
+	}{
+		{"unknown kind", "kind", "dislike", "data.feedback[1].kind"},
+		{"empty text", "text", "", "data.feedback[1].text"},
+		{"text too long", "text", strings.Repeat("x", reasoning.MaxFeedbackText+1), "data.feedback[1].text"},
+		{"thought not in the document", "thoughtId", "ghost", "data.feedback[1].thoughtId"},
+		{"no thought", "thoughtId", "", "data.feedback[1].thoughtId"},
+		{"deliveredAt but not delivered", "deliveredAt", "2026-11-24T10:00:00Z", "data.feedback[1].deliveredAt"},
+	} {
+		d := clone(doc)
+		list(d, "feedback")[1].(map[string]any)[c.key] = c.value
+		out := s.fail(map[string]any{"command": map[string]any{"type": "import", "data": d}}, "ValidationError", c.field)
+		if msg, _ := out["error"].(string); !strings.Contains(msg, "feedback[1]") {
+			t.Errorf("%s: the error does not name the entry: %v", c.name, out)
+		}
+		if n := sessions(); n != before {
+			t.Fatalf("%s: %d sessions after a refused import, want %d", c.name, n, before)
+		}
+	}
+
+	imp := mustCall(t, s.cs, bt, map[string]any{"command": map[string]any{"type": "import", "data": doc}})
+	if imp["feedback"] != float64(2) {
+		t.Fatalf("import report: %v", imp)
+	}
+	// The comment was not delivered: the import's own result (the new
+	// session's first) carries it, on the remapped thought; the
+	// refutation was delivered before and is not carried again.
+	got := list(imp, "human_feedback")
+	newSecond := obj(imp, "thoughtIdMap")[second["thoughtId"].(string)]
+	if len(got) != 1 || got[0].(map[string]any)["kind"] != "comment" || got[0].(map[string]any)["thought_id"] != newSecond {
+		t.Fatalf("human_feedback of the import: %v", got)
+	}
+	s2 := btSession{t, s.cs, imp["session_id"].(string)}
+	exp := s2.cmd("export", nil)
+	if exp["human_feedback"] != nil {
+		t.Fatalf("delivered twice: %v", exp["human_feedback"])
+	}
+	again := obj(exp, "document")
+	// The same document but for the comment's delivery.
+	want := clone(doc)
+	wf, gf := list(want, "feedback")[1].(map[string]any), list(again, "feedback")[1].(map[string]any)
+	if gf["delivered"] != true || gf["deliveredAt"] == nil {
+		t.Fatalf("the delivered comment: %v", gf)
+	}
+	wf["delivered"], wf["deliveredAt"] = true, gf["deliveredAt"]
+	obj(want, "session")["updatedAt"] = obj(again, "session")["updatedAt"]
+	if normalize(t, want) != normalize(t, again) {
+		t.Fatalf("round trip differs:\n%s\n%s", normalize(t, want), normalize(t, again))
+	}
+
+	// A version 1 document, written before feedback was exported.
+	v1 := clone(doc)
+	v1["version"] = 1
+	delete(v1, "feedback")
+	delete(obj(v1, "counts"), "feedback")
+	if imp := mustCall(t, s.cs, bt, map[string]any{"command": map[string]any{"type": "import", "data": v1}}); imp["feedback"] != float64(0) || imp["thoughts"] != float64(2) {
+		t.Fatalf("version 1 import: %v", imp)
 	}
 }

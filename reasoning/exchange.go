@@ -20,8 +20,9 @@ const (
 	// ExchangeFormat names the document type.
 	ExchangeFormat = "thinkgraph.session"
 	// ExchangeVersion is the version written; documents of a higher version
-	// are rejected, lower ones are read.
-	ExchangeVersion = 1
+	// are rejected, lower ones are read. Version 2 added the feedback
+	// people gave in the viewer (a version 1 document has none).
+	ExchangeVersion = 2
 )
 
 // Exchange is the exported session document.
@@ -34,7 +35,10 @@ type Exchange struct {
 	Branches   []ExchangeBranch  `json:"branches"`
 	Thoughts   []ExchangeThought `json:"thoughts"`
 	Links      []ExchangeLink    `json:"links"`
-	Counts     ExchangeCounts    `json:"counts"`
+	// Feedback is what people said about the thoughts, oldest first
+	// (version 2).
+	Feedback []ExchangeFeedback `json:"feedback"`
+	Counts   ExchangeCounts     `json:"counts"`
 }
 
 // ExchangeCounts let a reader check that nothing was cut off.
@@ -42,6 +46,7 @@ type ExchangeCounts struct {
 	Branches int `json:"branches"`
 	Thoughts int `json:"thoughts"`
 	Links    int `json:"links"`
+	Feedback int `json:"feedback"`
 }
 
 // ExchangeSession is the session of an exchange document.
@@ -103,6 +108,20 @@ type ExchangeLink struct {
 	CreatedAt   time.Time `json:"createdAt"`
 }
 
+// ExchangeFeedback is a person's feedback on a thought of an exchange
+// document: a refutation, a confirmation or a comment, and whether a tool
+// result has carried it to the model (an undelivered one is delivered by
+// the imported session's next tool result).
+type ExchangeFeedback struct {
+	ThoughtID   string     `json:"thoughtId"`
+	Kind        string     `json:"kind"`
+	Text        string     `json:"text"`
+	Author      string     `json:"author"`
+	At          time.Time  `json:"at"`
+	Delivered   bool       `json:"delivered"`
+	DeliveredAt *time.Time `json:"deliveredAt,omitempty"`
+}
+
 // ExportSession builds the exchange document of a session in tx.
 func ExportSession(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, now time.Time) (*Exchange, error) {
 	bs, err := tx.Branches(ctx, sess.Key)
@@ -117,11 +136,15 @@ func ExportSession(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Sessi
 	if err != nil {
 		return nil, err
 	}
+	fb, err := tx.Feedback(ctx, sess.Key)
+	if err != nil {
+		return nil, err
+	}
 	doc := &Exchange{Format: ExchangeFormat, Version: ExchangeVersion, ExportedAt: now, Generator: "thinkgraph",
 		Session: ExchangeSession{ID: sess.ID, Goal: sess.Goal, Mode: sess.Mode, CreatedAt: sess.CreatedAt, UpdatedAt: sess.UpdatedAt,
 			Metadata: sess.Metadata, Settings: sess.Settings, ActiveBranch: sess.ActiveBranch, CurrentThoughtID: sess.CurrentThoughtID,
 			StepCount: sess.StepCount, ContextStart: sess.ContextStart},
-		Branches: []ExchangeBranch{}, Thoughts: []ExchangeThought{}, Links: []ExchangeLink{}}
+		Branches: []ExchangeBranch{}, Thoughts: []ExchangeThought{}, Links: []ExchangeLink{}, Feedback: []ExchangeFeedback{}}
 	for _, b := range bs {
 		doc.Branches = append(doc.Branches, ExchangeBranch{ID: b.ID, State: b.State, Priority: b.Priority, ParentBranchID: b.ParentBranchID,
 			ForkThoughtID: b.ForkThoughtID, CreatedAt: b.CreatedAt, UpdatedAt: b.UpdatedAt})
@@ -139,7 +162,11 @@ func ExportSession(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Sessi
 		doc.Links = append(doc.Links, ExchangeLink{ID: l.ID, FromBranch: l.FromBranch, ToBranch: l.ToBranch, FromThought: l.FromThought,
 			ToThought: l.ToThought, Type: l.Type, Reason: l.Reason, Strength: l.Strength, CreatedAt: l.CreatedAt})
 	}
-	doc.Counts = ExchangeCounts{Branches: len(doc.Branches), Thoughts: len(doc.Thoughts), Links: len(doc.Links)}
+	for _, f := range fb {
+		doc.Feedback = append(doc.Feedback, ExchangeFeedback{ThoughtID: f.ThoughtID, Kind: f.Kind, Text: f.Text, Author: f.Author,
+			At: f.CreatedAt, Delivered: f.DeliveredAt != nil, DeliveredAt: f.DeliveredAt})
+	}
+	doc.Counts = ExchangeCounts{Branches: len(doc.Branches), Thoughts: len(doc.Thoughts), Links: len(doc.Links), Feedback: len(doc.Feedback)}
 	return doc, nil
 }
 
@@ -195,9 +222,9 @@ func (doc *Exchange) validate(maxLen int) error {
 	bad := func(field, expected, received, format string, args ...any) error {
 		return thinkgraph.Invalid("data."+field, expected, clip(received, 64), "'import': "+format, args...)
 	}
-	if c := doc.Counts; (c != ExchangeCounts{}) && (c.Branches != len(doc.Branches) || c.Thoughts != len(doc.Thoughts) || c.Links != len(doc.Links)) {
-		return bad("counts", fmt.Sprintf("%d branches, %d thoughts, %d links", len(doc.Branches), len(doc.Thoughts), len(doc.Links)),
-			fmt.Sprintf("%d, %d, %d", c.Branches, c.Thoughts, c.Links), "the document's counts do not match its content: it was cut off or edited")
+	if c := doc.Counts; (c != ExchangeCounts{}) && (c.Branches != len(doc.Branches) || c.Thoughts != len(doc.Thoughts) || c.Links != len(doc.Links) || c.Feedback != len(doc.Feedback)) {
+		return bad("counts", fmt.Sprintf("%d branches, %d thoughts, %d links, %d feedback", len(doc.Branches), len(doc.Thoughts), len(doc.Links), len(doc.Feedback)),
+			fmt.Sprintf("%d, %d, %d, %d", c.Branches, c.Thoughts, c.Links, c.Feedback), "the document's counts do not match its content: it was cut off or edited")
 	}
 	branches := map[string]bool{}
 	for i, b := range doc.Branches {
@@ -311,6 +338,22 @@ func (doc *Exchange) validate(maxLen int) error {
 			}
 		}
 	}
+	for i, f := range doc.Feedback {
+		p := fmt.Sprintf("data.feedback[%d]", i)
+		if err := validateFeedback(p+".", f.Kind, f.ThoughtID, f.Text, "thoughtId"); err != nil {
+			return err
+		}
+		if _, ok := thoughts[f.ThoughtID]; !ok {
+			return bad(fmt.Sprintf("feedback[%d].thoughtId", i), "the id of a thought in the document", f.ThoughtID, "feedback[%d].thoughtId %q is not in the document", i, f.ThoughtID)
+		}
+		if err := validateLabel(p+".author", f.Author); err != nil {
+			return err
+		}
+		if f.DeliveredAt != nil && !f.Delivered {
+			return bad(fmt.Sprintf("feedback[%d].deliveredAt", i), "no deliveredAt when delivered is false", f.DeliveredAt.Format(time.RFC3339),
+				"feedback[%d] has a deliveredAt but delivered is false: set delivered to true or remove deliveredAt", i)
+		}
+	}
 	s := doc.Session
 	if _, ok := thoughts[s.CurrentThoughtID]; s.CurrentThoughtID != "" && !ok {
 		return bad("session.currentThoughtId", "the id of a thought in the document", s.CurrentThoughtID, "the session's current thought %q is not in the document", s.CurrentThoughtID)
@@ -363,6 +406,7 @@ type ImportReport struct {
 	Branches        int               `json:"branches"`
 	Thoughts        int               `json:"thoughts"`
 	Links           int               `json:"links"`
+	Feedback        int               `json:"feedback"`
 	ThoughtIDs      map[string]string `json:"thoughtIdMap" jsonschema:"old thought id → new thought id"`
 	LinkIDs         map[string]string `json:"linkIdMap"`
 	Conflicts       []string          `json:"conflicts"`
@@ -446,6 +490,23 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 			}
 			rep.Vectors = len(tvs)
 		}
+		for _, f := range doc.Feedback {
+			fb := &thinkgraph.Feedback{ID: NewID(), Session: sess.Key, ThoughtID: ids[f.ThoughtID], Kind: f.Kind, Text: f.Text,
+				Author: f.Author, CreatedAt: f.At, DeliveredAt: f.DeliveredAt}
+			if fb.Author == "" {
+				fb.Author = thinkgraph.FeedbackAuthor
+			}
+			if fb.CreatedAt.IsZero() {
+				fb.CreatedAt = s.now()
+			}
+			if f.Delivered && fb.DeliveredAt == nil {
+				at := fb.CreatedAt
+				fb.DeliveredAt = &at
+			}
+			if err := tx.AddFeedback(ctx, fb); err != nil {
+				return err
+			}
+		}
 		for _, l := range doc.Links {
 			n := NewID()
 			rep.LinkIDs[l.ID] = n
@@ -459,7 +520,7 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 	if err != nil {
 		return nil, err
 	}
-	rep.Branches, rep.Thoughts, rep.Links = len(doc.Branches), len(doc.Thoughts), len(doc.Links)
+	rep.Branches, rep.Thoughts, rep.Links, rep.Feedback = len(doc.Branches), len(doc.Thoughts), len(doc.Links), len(doc.Feedback)
 	return rep, nil
 }
 
@@ -478,8 +539,8 @@ func (bt *BranchThinking) export(ctx context.Context, in CommandInput) (*ExportR
 			return err
 		}
 		res.SessionID, res.Document = sess.ID, doc
-		res.Message = fmt.Sprintf("Exported %d branches, %d thoughts and %d links as %s version %d; pass the document as command.data of import to restore it as a new session.",
-			len(doc.Branches), len(doc.Thoughts), len(doc.Links), ExchangeFormat, ExchangeVersion)
+		res.Message = fmt.Sprintf("Exported %d branches, %d thoughts, %d links and %d feedback as %s version %d; pass the document as command.data of import to restore it as a new session.",
+			len(doc.Branches), len(doc.Thoughts), len(doc.Links), len(doc.Feedback), ExchangeFormat, ExchangeVersion)
 		return nil
 	})
 	if err != nil {
@@ -505,7 +566,7 @@ func (bt *BranchThinking) importSession(ctx context.Context, in CommandInput) (*
 		return nil, err
 	}
 	res := &ImportResult{Command: "import", ImportReport: *rep}
-	res.Message = fmt.Sprintf("Imported %d branches, %d thoughts and %d links as the new session %q (all thought and link ids were remapped, see thoughtIdMap); pass session_id %q to continue it.",
-		rep.Branches, rep.Thoughts, rep.Links, rep.SessionID, rep.SessionID)
+	res.Message = fmt.Sprintf("Imported %d branches, %d thoughts, %d links and %d feedback as the new session %q (all thought and link ids were remapped, see thoughtIdMap); pass session_id %q to continue it.",
+		rep.Branches, rep.Thoughts, rep.Links, rep.Feedback, rep.SessionID, rep.SessionID)
 	return res, nil
 }

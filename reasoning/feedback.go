@@ -27,19 +27,8 @@ type FeedbackInput struct {
 // result. The session's update time moves, so that viewers and resource
 // subscribers see it.
 func (s *Service) AddFeedback(ctx context.Context, in FeedbackInput) (*thinkgraph.Feedback, error) {
-	switch in.Kind {
-	case thinkgraph.FeedbackRefute, thinkgraph.FeedbackConfirm, thinkgraph.FeedbackComment:
-	default:
-		return nil, thinkgraph.Invalid("kind", "refute, confirm or comment", clip(in.Kind, 64),
-			"'kind' must be refute, confirm or comment, got %q", clip(in.Kind, 64))
-	}
-	if in.ThoughtID == "" {
-		return nil, thinkgraph.Invalid("thought_id", "the id of a thought in this session", "",
-			"'thought_id' is required: the id of the thought the feedback is about")
-	}
-	if n := utf8.RuneCountInString(in.Text); n == 0 || n > MaxFeedbackText || !utf8.ValidString(in.Text) {
-		return nil, thinkgraph.Invalid("text", fmt.Sprintf("1 to %d characters of UTF-8 text", MaxFeedbackText), fmt.Sprintf("%d characters", n),
-			"'text' must be 1 to %d characters, got %d", MaxFeedbackText, n)
+	if err := validateFeedback("", in.Kind, in.ThoughtID, in.Text, "thought_id"); err != nil {
+		return nil, err
 	}
 	var f *thinkgraph.Feedback
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
@@ -62,6 +51,27 @@ func (s *Service) AddFeedback(ctx context.Context, in FeedbackInput) (*thinkgrap
 		return nil, err
 	}
 	return f, nil
+}
+
+// validateFeedback checks feedback as the viewer and an imported document
+// give it: its kind, a thought id (field idField) and a text of 1 to
+// MaxFeedbackText characters. Fields are named with prefix.
+func validateFeedback(prefix, kind, thoughtID, text, idField string) error {
+	switch kind {
+	case thinkgraph.FeedbackRefute, thinkgraph.FeedbackConfirm, thinkgraph.FeedbackComment:
+	default:
+		return thinkgraph.Invalid(prefix+"kind", "refute, confirm or comment", clip(kind, 64),
+			"'%skind' must be refute, confirm or comment, got %q", prefix, clip(kind, 64))
+	}
+	if thoughtID == "" {
+		return thinkgraph.Invalid(prefix+idField, "the id of a thought in this session", "",
+			"'%s%s' is required: the id of the thought the feedback is about", prefix, idField)
+	}
+	if n := utf8.RuneCountInString(text); n == 0 || n > MaxFeedbackText || !utf8.ValidString(text) {
+		return thinkgraph.Invalid(prefix+"text", fmt.Sprintf("1 to %d characters of UTF-8 text", MaxFeedbackText), fmt.Sprintf("%d characters", n),
+			"'%stext' must be 1 to %d characters, got %d", prefix, MaxFeedbackText, n)
+	}
+	return nil
 }
 
 // FeedbackNote is feedback as a tool result carries it to the model.
