@@ -202,3 +202,49 @@ func TestLayoutEmptyMainTakesNoSpace(t *testing.T) {
 		t.Errorf("columns %v, postgres's first thought at x %d", d.names, d.nodes["7"].x)
 	}
 }
+
+// A declared contradictory cross-reference and the contradictions found
+// between the same two thoughts (the analysis reports the declared one
+// and may judge it again) are one curve with one label, not labels drawn
+// side by side; every label stays off the boxes and at least 2 px from
+// every other.
+func TestLayoutOneLabelPerContradictoryPair(t *testing.T) {
+	g := readableGraph() // links[1]: #9 contradictory to #7
+	g.Analysis.Contradictions = append(g.Analysis.Contradictions,
+		semantic.Contradiction{ThoughtA: semantic.ThoughtRef{ID: "7"}, ThoughtB: semantic.ThoughtRef{ID: "9"}, Confidence: 1, Reason: "declared contradictory"},
+		semantic.Contradiction{ThoughtA: semantic.ThoughtRef{ID: "9"}, ThoughtB: semantic.ThoughtRef{ID: "7"}, Confidence: 0.7, Reason: "negation: one system versus none"},
+		// Found twice without a declared link: one curve too.
+		semantic.Contradiction{ThoughtA: semantic.ThoughtRef{ID: "5"}, ThoughtB: semantic.ThoughtRef{ID: "6"}, Confidence: 0.6})
+	d := readDrawing(t, g)
+	// The links, and the one #5–#6 contradiction.
+	if len(d.labels) != len(g.Links)+1 {
+		t.Errorf("%d labels for %d links and the #5–#6 contradiction", len(d.labels), len(g.Links))
+	}
+	var b bytes.Buffer
+	if err := SVG(&b, g); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if n := strings.Count(out, ">contradictory 1.00</text>"); n != 1 {
+		t.Errorf("the #7–#9 label drawn %d times, want once as \"contradictory 1.00\"", n)
+	}
+	if !strings.Contains(out, "declared contradictory; negation: one system versus none</title>") {
+		t.Errorf("the #7–#9 curve's title does not give both reasons")
+	}
+	if n := strings.Count(out, ">contradicts 0.80</text>"); n != 1 || strings.Contains(out, ">contradicts 0.60<") {
+		t.Errorf("the #5–#6 contradiction found twice is not drawn once with its strongest confidence")
+	}
+	for i, lb := range d.labels {
+		for id, n := range d.nodes {
+			if lb.overlaps(n) {
+				t.Errorf("label %d %v overlaps #%s %v", i, lb, id, n)
+			}
+		}
+		near := box{lb.x - 2, lb.y - 2, lb.w + 4, lb.h + 4}
+		for j, other := range d.labels[:i] {
+			if near.overlaps(other) {
+				t.Errorf("labels %d and %d touch: %v %v", i, j, lb, other)
+			}
+		}
+	}
+}

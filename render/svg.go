@@ -366,22 +366,68 @@ func (g *Graph) writeCurves(bw *bufio.Writer, l *Layout) {
 		}
 		fmt.Fprintf(bw, "<title>%s</title></g>\n", esc(clip(title, 300)))
 	}
+	// The contradictions found, one per pair of thoughts (the strongest,
+	// with every reason): a pair that a contradictory cross-reference
+	// already joins (the analysis reports declared ones too) is drawn on
+	// that curve with one label, not as a second curve whose label would
+	// sit beside the first.
+	type pair [2]string
+	key := func(a, b string) pair {
+		if a > b {
+			a, b = b, a
+		}
+		return pair{a, b}
+	}
+	type found struct {
+		a, b    *thinkgraph.Thought
+		conf    float64
+		reasons []string
+		drawn   bool
+	}
+	var pairs []*found
+	byPair := map[pair]*found{}
+	if g.Analysis != nil {
+		for _, c := range g.Analysis.Contradictions {
+			a, b := g.thought(c.ThoughtA.ID), g.thought(c.ThoughtB.ID)
+			if a == nil || b == nil {
+				continue
+			}
+			f := byPair[key(a.ID, b.ID)]
+			if f == nil {
+				f = &found{a: a, b: b, conf: c.Confidence}
+				byPair[key(a.ID, b.ID)] = f
+				pairs = append(pairs, f)
+			}
+			f.conf = max(f.conf, c.Confidence)
+			if c.Reason != "" && !slices.Contains(f.reasons, c.Reason) {
+				f.reasons = append(f.reasons, c.Reason)
+			}
+		}
+	}
 	for _, lk := range g.sortedLinks() {
 		a, b := g.linkEnd(lk.FromThought, lk.FromBranch), g.linkEnd(lk.ToThought, lk.ToBranch)
 		if a == nil || b == nil {
 			continue
 		}
-		stroke := "#555"
+		stroke, class, label, title := "#555", "link", clip(lk.Type, 30), lk.Reason
 		if lk.Type == "contradictory" {
 			stroke = contradictionColor
+			if f := byPair[key(a.ID, b.ID)]; f != nil && !f.drawn {
+				f.drawn = true
+				class, label = "link contradiction", fmt.Sprintf("contradictory %.2f", f.conf)
+				for _, r := range f.reasons {
+					if r != lk.Reason {
+						title = strings.TrimPrefix(title+"; "+r, "; ")
+					}
+				}
+			}
 		}
-		curve(a, b, "link", stroke, "6 4", clip(lk.Type, 30), lk.Reason)
+		curve(a, b, class, stroke, "6 4", label, title)
 	}
 	if g.Analysis != nil {
-		for _, c := range g.Analysis.Contradictions {
-			a, b := g.thought(c.ThoughtA.ID), g.thought(c.ThoughtB.ID)
-			if a != nil && b != nil {
-				curve(a, b, "contradiction", contradictionColor, "2 2", fmt.Sprintf("contradicts %.2f", c.Confidence), c.Reason)
+		for _, f := range pairs {
+			if !f.drawn {
+				curve(f.a, f.b, "contradiction", contradictionColor, "2 2", fmt.Sprintf("contradicts %.2f", f.conf), strings.Join(f.reasons, "; "))
 			}
 		}
 		// A circular chain: each thought to the next (a cycle closes back
