@@ -206,6 +206,7 @@ try {
     // A drawing wider than the pane even at the smallest zoom (the
     // 201-thought session's five columns at 1280 px) scrolls inside the
     // pane, to its rightmost node.
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(spec.url + 'sessions/' + spec.session200);
     await page.waitForSelector('body[data-loaded]');
     const scroll = async () => page.evaluate(() => {
