@@ -286,6 +286,23 @@ func (c *config) embedder() (semantic.Embedder, error) {
 	return semantic.NewLexical(semantic.LexicalOptions{})
 }
 
+// semanticEngine is the semantic engine the server runs: the configured embedder
+// and the offline contradiction judge. serve and eval build it here, so
+// eval measures what serve runs.
+func (c *config) semanticEngine(log *slog.Logger) (reasoning.SemanticConfig, error) {
+	emb, err := c.embedder()
+	if err != nil {
+		return reasoning.SemanticConfig{}, err
+	}
+	// The offline engine validates its lexicon image and fills its caches
+	// on first use (a few ms of CPU).
+	contra, err := semantic.NewContradictor(nil)
+	if err != nil {
+		return reasoning.SemanticConfig{}, err
+	}
+	return reasoning.SemanticConfig{Embedder: emb, Contradictor: contra, Logger: log}, nil
+}
+
 func (c *config) logger(w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{
 		Level: c.logLevel,

@@ -8,7 +8,6 @@ import (
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/reasoningeval"
-	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/sick"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
@@ -42,11 +41,7 @@ func (e *env) eval(ctx context.Context, argv []string) error {
 	if err != nil {
 		return usageError{err}
 	}
-	emb, err := cfg.embedder()
-	if err != nil {
-		return err
-	}
-	contra, err := semantic.NewContradictor(nil)
+	sem, err := cfg.semanticEngine(nil)
 	if err != nil {
 		return err
 	}
@@ -55,7 +50,7 @@ func (e *env) eval(ctx context.Context, argv []string) error {
 		return err
 	}
 	defer f.Close()
-	res, err := sick.Run(ctx, f, *split, emb, contra)
+	res, err := sick.Run(ctx, f, *split, sem.Embedder, sem.Contradictor)
 	if err != nil {
 		return fmt.Errorf("eval sick %s: %w", path, err)
 	}
@@ -92,11 +87,7 @@ func (e *env) evalReasoning(ctx context.Context, argv []string) error {
 	if err != nil {
 		return fmt.Errorf("eval reasoning %s: %w", path, err)
 	}
-	emb, err := cfg.embedder()
-	if err != nil {
-		return err
-	}
-	contra, err := semantic.NewContradictor(nil)
+	sem, err := cfg.semanticEngine(cfg.logger(e.stderr))
 	if err != nil {
 		return err
 	}
@@ -111,11 +102,11 @@ func (e *env) evalReasoning(ctx context.Context, argv []string) error {
 	}
 	defer store.Close()
 	svc := reasoning.New(store, cfg.reasoning)
-	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: emb, Contradictor: contra, Logger: cfg.logger(e.stderr)}); err != nil {
+	if err := svc.EnableSemantic(sem); err != nil {
 		return err
 	}
 	defer svc.Close()
-	res, err := reasoningeval.Run(ctx, items, svc, contra, emb.Model())
+	res, err := reasoningeval.Run(ctx, items, svc, sem.Contradictor, sem.Embedder.Model())
 	if err != nil {
 		return fmt.Errorf("eval reasoning %s: %w", path, err)
 	}

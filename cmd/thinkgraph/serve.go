@@ -21,7 +21,6 @@ import (
 	"github.com/thinkgraph/thinkgraph/metrics"
 	"github.com/thinkgraph/thinkgraph/postgres"
 	"github.com/thinkgraph/thinkgraph/reasoning"
-	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 	"github.com/thinkgraph/thinkgraph/sqlstore"
 )
@@ -149,18 +148,15 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store, run func(*mcpserver.Server, *slog.Logger, *reasoning.Service, *metrics.Registry) error) error {
 	log := cfg.logger(e.stderr)
 	svc := reasoning.New(store, cfg.reasoning)
-	emb, err := cfg.embedder()
+	sem, err := cfg.semanticEngine(log)
 	if err != nil {
 		return err
 	}
-	// The offline engine validates its lexicon image and fills its caches
-	// on first use (a few ms of CPU): it is warmed up in the background so
-	// that the first call usually does not wait for it.
-	contradictor, err := semantic.NewContradictor(nil)
-	if err != nil {
-		return err
-	}
-	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: emb, Contradictor: contradictor, Logger: log}); err != nil {
+	// The offline engine (no network) is warmed up in the background at
+	// once, so that the first call usually does not wait for its lexicon;
+	// svc.Close waits for it when serving ends.
+	sem.Warm = cfg.embeddings.URL == ""
+	if err := svc.EnableSemantic(sem); err != nil {
 		return err
 	}
 	defer svc.Close()
@@ -172,18 +168,6 @@ func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store
 	}
 	reg := metrics.New()
 	srv := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg, Toolsets: cfg.toolsets, SeedToolNames: cfg.seedToolNames})
-	if cfg.embeddings.URL == "" {
-		done := make(chan struct{})
-		defer func() { <-done }()
-		// The warm-up ends with the server.
-		warmCtx, stopWarm := context.WithCancel(ctx)
-		defer stopWarm() // before <-done: deferred calls run last-in first-out
-		go func() {
-			defer close(done)
-			_, _ = emb.Embed(warmCtx, []string{"warm up"})
-			contradictor.Contradiction("it is warm", "it is not warm")
-		}()
-	}
 	return run(srv, log, svc, reg)
 }
 
