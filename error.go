@@ -15,8 +15,9 @@ var ErrConflict = errors.New("already exists")
 // Code classifies an error reported to a client.
 type Code string
 
-// Error codes (docs/contracts.md#error-codes). The first group is Branch
-// Thinking's, the second mcp-langbase-reasoning's.
+// Error codes (docs/contracts.md#error-codes): every code a tool or the
+// HTTP API reports, in one list and one style, a name ending in "Error" as
+// Branch Thinking's codes (the first five, kept as its clients read them).
 const (
 	CodeValidation        Code = "ValidationError"
 	CodeBranchNotFound    Code = "BranchNotFoundError"
@@ -24,11 +25,24 @@ const (
 	CodeCircularReference Code = "CircularReferenceError"
 	CodeSemanticModel     Code = "SemanticModelError"
 
-	CodeSessionNotFound Code = "SessionNotFound"
-	CodeInternal        Code = "InternalError"
+	CodeSessionNotFound Code = "SessionNotFoundError"
 	// CodeStoreUnavailable: the database could not be reached; the call may
 	// be retried once it is back.
-	CodeStoreUnavailable Code = "StoreUnavailable"
+	CodeStoreUnavailable Code = "StoreUnavailableError"
+
+	// CodeProviderNotConfigured: an LLM-backed tool was called with no
+	// provider configured and no MCP sampling available.
+	CodeProviderNotConfigured Code = "ProviderNotConfiguredError"
+	// The language model call failed after its retries: Langbase or another
+	// provider unreachable, an error answer of the provider's API, a time-out.
+	CodeLangbaseUnavailable Code = "LangbaseUnavailableError"
+	CodeProviderUnavailable Code = "ProviderUnavailableError"
+	CodeAPI                 Code = "ApiError"
+	CodeTimeout             Code = "TimeoutError"
+	// CodeCancelled: the client cancelled an LLM-backed call.
+	CodeCancelled Code = "CancelledError"
+
+	CodeInternal Code = "InternalError"
 )
 
 // Error is an error a tool reports to its caller: it names the field that was

@@ -97,7 +97,7 @@ func TestGraphApp(t *testing.T) {
 	if out["session_id"] != "app-1" || out["total_steps"] != float64(1) || !strings.Contains(fmt.Sprint(out["svg"]), `data-step="1"`) {
 		t.Errorf("graph_view: %v", out)
 	}
-	if _, text := mustFail(t, hs, graphViewTool, map[string]any{"session_id": "nobody"}); !strings.Contains(text, "SessionNotFound") && !strings.Contains(text, "not found") {
+	if _, text := mustFail(t, hs, graphViewTool, map[string]any{"session_id": "nobody"}); !strings.Contains(text, "SessionNotFoundError") && !strings.Contains(text, "not found") {
 		t.Errorf("graph_view of a missing session: %s", text)
 	}
 }

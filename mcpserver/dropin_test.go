@@ -97,7 +97,7 @@ func TestFailedLLMCallDoesNotMoveTheSession(t *testing.T) {
 		e := newTestEnv(t)
 		cs := e.connect()
 		out, text := mustFail(t, cs, "biased_reasoning", map[string]any{"query": "Is remote work better?", "session_id": "np"})
-		if out["code"] != "ProviderNotConfigured" {
+		if out["code"] != string(thinkgraph.CodeProviderNotConfigured) {
 			t.Fatalf("%v %s", out, text)
 		}
 		// Nothing stored: not even the session.

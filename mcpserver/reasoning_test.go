@@ -14,7 +14,6 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
-	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/sqlstore/storetest"
 )
 
@@ -155,7 +154,7 @@ func TestReasoningLinearErrors(t *testing.T) {
 	// Provider failure after retries: ApiError with the cause; the input is stored.
 	mustCall(t, cs, "think", map[string]any{"thought": "start", "session_id": "kept"})
 	out, text = mustFail(t, cs, "reasoning_linear", map[string]any{"content": "keep me", "session_id": "kept"})
-	if out["code"] != "LangbaseUnavailable" && out["code"] != "ApiError" {
+	if out["code"] != string(thinkgraph.CodeLangbaseUnavailable) && out["code"] != string(thinkgraph.CodeAPI) {
 		t.Fatalf("code %v: %s", out["code"], text)
 	}
 	if strings.Contains(text, "lb-secret-key") {
@@ -179,7 +178,7 @@ func TestReasoningWithoutProvider(t *testing.T) {
 	e := newTestEnv(t)
 	cs := e.connect()
 	out, text := mustFail(t, cs, "reasoning_linear", map[string]any{"content": "hello"})
-	if out["code"] != string(reasoning.CodeProviderNotConfigured) || !strings.Contains(text, "OPENAI_API_KEY") || !strings.Contains(text, "LANGBASE_API_KEY") {
+	if out["code"] != string(thinkgraph.CodeProviderNotConfigured) || !strings.Contains(text, "OPENAI_API_KEY") || !strings.Contains(text, "LANGBASE_API_KEY") {
 		t.Fatalf("%v %s", out, text)
 	}
 }

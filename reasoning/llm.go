@@ -12,10 +12,6 @@ import (
 	"github.com/thinkgraph/thinkgraph/llm"
 )
 
-// CodeProviderNotConfigured is the error code of an LLM-backed tool called
-// with no provider configured and no MCP sampling available.
-const CodeProviderNotConfigured thinkgraph.Code = "ProviderNotConfigured"
-
 // LLMCall carries what an LLM-backed operation needs from its caller: the
 // MCP client's sampling function when it declared the capability, and a
 // progress callback.
@@ -104,7 +100,7 @@ func (s *Service) provider(tool string, ref SessionRef, reasoningTool bool, call
 		}
 	}
 	if err != nil {
-		return nil, &thinkgraph.Error{Code: CodeProviderNotConfigured, Message: err.Error(), Err: nil,
+		return nil, &thinkgraph.Error{Code: thinkgraph.CodeProviderNotConfigured, Message: err.Error(), Err: nil,
 			Suggestions: []string{"set OPENAI_API_KEY (and OPENAI_BASE_URL for Ollama, vLLM or LM Studio), ANTHROPIC_API_KEY or LANGBASE_API_KEY in the server's environment"}}
 	}
 	rec := llm.RecorderFunc(func(ctx context.Context, inv llm.Invocation) error {
@@ -216,15 +212,24 @@ func (s *Service) complete(ctx context.Context, p llm.Provider, call LLMCall, re
 	return resp, nil
 }
 
-// providerError classifies a provider failure with mcp-langbase-reasoning's error types.
+// providerCodes are the error codes of the provider failures llm.ErrorKind
+// tells apart.
+var providerCodes = map[string]thinkgraph.Code{
+	llm.KindUnavailable:         thinkgraph.CodeLangbaseUnavailable,
+	llm.KindProviderUnavailable: thinkgraph.CodeProviderUnavailable,
+	llm.KindAPI:                 thinkgraph.CodeAPI,
+	llm.KindTimeout:             thinkgraph.CodeTimeout,
+}
+
+// providerError classifies a provider failure.
 func providerError(err error) error {
-	kind := llm.ErrorKind(err)
+	code, known := providerCodes[llm.ErrorKind(err)]
 	switch {
-	case kind != "":
-		return &thinkgraph.Error{Code: thinkgraph.Code(kind), Message: "the language model call failed", Err: err,
+	case known:
+		return &thinkgraph.Error{Code: code, Message: "the language model call failed", Err: err,
 			Suggestions: []string{"the input was stored; call again to retry, or check the provider configuration"}}
 	case errors.Is(err, context.Canceled):
-		return &thinkgraph.Error{Code: "Cancelled", Message: "the call was cancelled", Err: err}
+		return &thinkgraph.Error{Code: thinkgraph.CodeCancelled, Message: "the call was cancelled", Err: err}
 	default:
 		return &thinkgraph.Error{Code: thinkgraph.CodeInternal, Message: "the language model call failed", Err: err}
 	}

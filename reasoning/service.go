@@ -125,7 +125,7 @@ func NewID() string {
 
 // session loads the session of ref, locked for writing. With create, a
 // session that does not exist yet is created; otherwise it is a
-// SessionNotFound error. Session ids are the tenant's own: another
+// SessionNotFoundError. Session ids are the tenant's own: another
 // tenant's session of the same id is neither found nor in the way.
 func (s *Service) session(ctx context.Context, tx thinkgraph.Tx, ref SessionRef, create bool, mode string) (*thinkgraph.Session, error) {
 	if ref.Explicit {

@@ -44,7 +44,7 @@ type Dialect struct {
 	// Unavailable reports whether err means the database cannot be reached
 	// or written (connection refused or dropped, server shutting down, disk
 	// full, read-only file), with a short reason; the store then reports a
-	// StoreUnavailable error. Nil means never.
+	// StoreUnavailableError. Nil means never.
 	Unavailable func(err error) (reason string, ok bool)
 	// CacheStatements keeps the statements of transactions prepared, on
 	// the write pool and on the read pool (SQLite; pgx already caches

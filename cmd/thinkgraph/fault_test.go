@@ -149,7 +149,7 @@ func TestEightProcessesThousandCallsEach(t *testing.T) {
 }
 
 // The disk fills up (the server's file size limit is reached): calls fail
-// with a clear StoreUnavailable error and store nothing; once there is room
+// with a clear StoreUnavailableError and store nothing; once there is room
 // again the same process carries on, and the file is intact.
 func TestDiskFullThenRecovery(t *testing.T) {
 	if _, err := exec.LookPath("prlimit"); err != nil {

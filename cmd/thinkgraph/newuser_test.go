@@ -112,7 +112,7 @@ func TestCLIProvidersInvocationsAndTenant(t *testing.T) {
 	if err != nil || !res.IsError {
 		t.Fatalf("confer: %v %v", res, err)
 	}
-	if b, _ := json.Marshal(res.StructuredContent); !strings.Contains(string(b), `"code":"ProviderUnavailable"`) {
+	if b, _ := json.Marshal(res.StructuredContent); !strings.Contains(string(b), `"code":"ProviderUnavailableError"`) {
 		t.Errorf("an OpenAI-compatible failure: %s", b)
 	}
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "reasoning_linear", Arguments: map[string]any{"content": "Rent or buy?", "session_id": "money"}})
