@@ -20,18 +20,33 @@ import (
 const branchDescription = `Multi-path reasoning on the session graph: named branches of typed thoughts with cross-references, and checks of the reasoning (similarity, contradictions, circular reasoning, drift, knowledge gaps, evaluation, strongest paths, counterfactuals, dialectical synthesis).
 Send EITHER a thought (content, type, ...; returns thoughtId, branchId, the branch's state and, when on, an evaluation) OR a command {"command": {"type": ..., "data": {...}}} (its data fields are listed under command.data). Errors carry code, details {field, expected, received} and suggestions.`
 
-// commandData documents each command's data fields (command.data).
-const commandData = `The command's fields (they may also sit directly in command): list; focus {branchId}; history {branchId?}; evaluate {branchId?}; statistics; findContradictions {limit?}; detectCircular; findStrongestPaths {topK?=3}; findSimilar {query, limit?=5}; jumpToRelated {thoughtId, limit?=3} (moves focus to that thought's branch); semanticPath {fromThoughtId, toThoughtId, minSimilarity?}; setGoal {goal}; toggleAutoEval; configAutoEval {enabled?, thresholds?{excellent, good, moderate}, suggestPivotThreshold?}; compareProfiles; suggestMerges {minSimilarity?}; detectDrift {threshold?}; generateCounterfactuals {branchId?, count?=3}; detectKnowledgeGaps; synthesizeDialectical {branches?: [thesis, antithesis, ...]}; prune {threshold?} (marks weak branches "pruned", deletes nothing); export; import {data = the document returned by export; restored as a new session, which a call without session_id then continues}; suggestTools; judge {thoughtId, otherThoughtId, verdict: contradiction|compatible|circular|not_circular, reason?} (answers a candidate of findContradictions or detectCircular).`
+// commandData describes each command's data fields (command.data), from
+// reasoning.BranchCommands.
+func commandData() string {
+	parts := make([]string, len(reasoning.BranchCommands))
+	for i, c := range reasoning.BranchCommands {
+		parts[i] = c.Name
+		if c.Document != "" {
+			parts[i] += " {data = " + c.Document + "}"
+		} else if len(c.Fields) > 0 {
+			parts[i] += " {" + strings.Join(c.Fields, ", ") + "}"
+		}
+		if c.Note != "" {
+			parts[i] += " (" + c.Note + ")"
+		}
+	}
+	return "The command's fields (they may also sit directly in command): " + strings.Join(parts, "; ") + "."
+}
 
-// commandFields lists the data fields each command takes.
-var commandFields = map[string][]string{
-	"list": {}, "focus": {"branchId"}, "history": {"branchId"}, "evaluate": {"branchId"}, "statistics": {},
-	"findContradictions": {"limit"}, "detectCircular": {}, "findStrongestPaths": {"topK"}, "findSimilar": {"query", "limit"},
-	"jumpToRelated": {"thoughtId", "limit"}, "semanticPath": {"fromThoughtId", "toThoughtId", "minSimilarity"}, "setGoal": {"goal"},
-	"toggleAutoEval": {}, "configAutoEval": {"enabled", "thresholds", "suggestPivotThreshold"}, "compareProfiles": {},
-	"suggestMerges": {"minSimilarity"}, "detectDrift": {"threshold"}, "generateCounterfactuals": {"branchId", "count"},
-	"detectKnowledgeGaps": {}, "synthesizeDialectical": {"branches"}, "prune": {"threshold"}, "export": {}, "import": nil, "suggestTools": {},
-	"judge": {"thoughtId", "otherThoughtId", "verdict", "reason"},
+// commandsTaking lists the commands that take the data field name.
+func commandsTaking(name string) string {
+	var names []string
+	for _, c := range reasoning.BranchCommands {
+		if slices.Contains(c.FieldNames(), name) {
+			names = append(names, c.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // thoughtFields are the fields of the thought form.
@@ -50,9 +65,9 @@ func branchInputSchema() *jsonschema.Schema {
 	for i, t := range reasoning.CrossRefTypes {
 		refTypes[i] = t
 	}
-	cmds := make([]any, len(reasoning.Commands))
-	for i, t := range reasoning.Commands {
-		cmds[i] = t
+	cmds := make([]any, len(reasoning.BranchCommands))
+	for i, c := range reasoning.BranchCommands {
+		cmds[i] = c.Name
 	}
 	return &jsonschema.Schema{
 		Type:        "object",
@@ -76,9 +91,9 @@ func branchInputSchema() *jsonschema.Schema {
 				Required: []string{"type"},
 				Properties: map[string]*jsonschema.Schema{
 					"type":     {Type: "string", Enum: cmds},
-					"data":     {Description: commandData},
-					"branchId": str("Branch for focus, history, evaluate, generateCounterfactuals."),
-					"goal":     str("Goal for setGoal."),
+					"data":     {Description: commandData()},
+					"branchId": str("Branch for " + commandsTaking("branchId") + "."),
+					"goal":     str("Goal for " + commandsTaking("goal") + "."),
 				}},
 			"session_id": sessionIDProp,
 		},
@@ -246,15 +261,16 @@ func parseCommand(a *args) (*reasoning.CommandInput, error) {
 	if err != nil {
 		return nil, prefixed("command", err)
 	}
-	fields, known := commandFields[typ]
+	c, known := reasoning.FindBranchCommand(typ)
 	if !known {
 		return nil, reasoning.UnknownCommand(typ)
 	}
+	fields := c.FieldNames()
 	in := &reasoning.CommandInput{Type: typ}
 	dataRaw, hasData := ca.get("data")
-	if typ == "import" {
+	if c.Document != "" {
 		if !hasData {
-			return nil, thinkgraph.Invalid("data", "the document returned by export", "none", "'import' needs the exported document as command.data")
+			return nil, thinkgraph.Invalid("data", "the document returned by export", "none", "'%s' needs the exported document as command.data", typ)
 		}
 		var str string
 		if json.Unmarshal(dataRaw, &str) == nil {

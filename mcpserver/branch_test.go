@@ -643,3 +643,98 @@ func FuzzBranchThinking(f *testing.F) {
 		}
 	})
 }
+
+// Every command of reasoning.BranchCommands answers through the MCP tool
+// (the data fields this test has a sample for filled in, which must include
+// the required ones), is in the input schema's enum, and
+// an unknown or missing command type lists all of them.
+func TestBranchThinkingEveryCommandReachable(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "every"}
+	a := s.thought("Caching cuts database load", "analysis")
+	b := s.thought("Caching adds stale reads", "analysis", "branchId", "b1")
+	doc := obj(s.cmd("export", nil), "document")
+	samples := map[string]any{"branchId": "main", "query": "caching", "thoughtId": a["thoughtId"], "otherThoughtId": b["thoughtId"],
+		"fromThoughtId": a["thoughtId"], "toThoughtId": b["thoughtId"], "goal": "Decide on caching", "verdict": "compatible",
+		"branches": []string{"main", "b1"}}
+	var names []string
+	for _, c := range reasoning.BranchCommands {
+		names = append(names, c.Name)
+		var data map[string]any
+		for i, f := range c.FieldNames() {
+			v, ok := samples[f]
+			if !ok && strings.HasPrefix(c.Fields[i][len(f):], "?") {
+				continue
+			}
+			if !ok {
+				t.Fatalf("%s: no sample value for its required field %q; add one to this test", c.Name, f)
+			}
+			if data == nil {
+				data = map[string]any{}
+			}
+			data[f] = v
+		}
+		if c.Document != "" {
+			data = doc
+		}
+		if out := s.cmd(c.Name, data); out["command"] != c.Name {
+			t.Fatalf("%s answered as %v: %v", c.Name, out["command"], out)
+		}
+	}
+	if len(names) != 25 || names[0] != "list" || names[len(names)-1] != "judge" {
+		t.Fatalf("want the seed's 24 commands then judge, got %v", names)
+	}
+
+	tools, err := s.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var enum []string
+	for _, tool := range tools.Tools {
+		if tool.Name == bt {
+			raw, _ := json.Marshal(tool.InputSchema)
+			var sch struct {
+				Properties struct {
+					Command struct {
+						Properties struct {
+							Type struct {
+								Enum []string `json:"enum"`
+							} `json:"type"`
+						} `json:"properties"`
+					} `json:"command"`
+				} `json:"properties"`
+			}
+			if err := json.Unmarshal(raw, &sch); err != nil {
+				t.Fatal(err)
+			}
+			enum = sch.Properties.Command.Properties.Type.Enum
+		}
+	}
+	if !slices.Equal(enum, names) {
+		t.Fatalf("schema enum %v, want %v", enum, names)
+	}
+
+	all := strings.Join(names, ", ")
+	for typ, want := range map[string]string{"dance": `unknown command "dance"; valid commands: ` + all, "": "'command.type' is required; valid commands: " + all} {
+		out := s.fail(map[string]any{"command": map[string]any{"type": typ}}, "ValidationError", "command.type")
+		if out["error"] != want || obj(out, "details")["expected"] != "one of: "+all {
+			t.Fatalf("type %q: %v", typ, out)
+		}
+	}
+}
+
+// Every data field of reasoning.BranchCommands is read by parseCommand: a
+// value of the wrong form is an error naming it, not silently ignored.
+func TestBranchThinkingEveryCommandFieldIsRead(t *testing.T) {
+	e := newTestEnv(t)
+	s := btSession{t, e.connect(), "fields"}
+	s.thought("A thought, so that the session exists", "analysis")
+	for _, c := range reasoning.BranchCommands {
+		for _, f := range c.FieldNames() {
+			out, text := mustFail(t, s.cs, bt, s.args(map[string]any{"command": map[string]any{"type": c.Name, "data": map[string]any{f: [][]int{{1}}}}}))
+			if d := obj(out, "details"); out["code"] != "ValidationError" || !strings.HasPrefix(fmt.Sprint(d["field"]), f) {
+				t.Fatalf("%s with a nested array as %q: %v (%s)", c.Name, f, out, text)
+			}
+		}
+	}
+}

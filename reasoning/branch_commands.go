@@ -15,13 +15,91 @@ import (
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
-// Commands are the commands of branch-thinking: the seed's 24 in its order,
-// then judge (the answer to a candidate of findContradictions or
+// A BranchCommand is one command of branch-thinking: its name, the data
+// fields it takes and its handler. BranchCommands is the one list of them;
+// the MCP tool reads it for the input schema, the command.data description
+// and the check of the fields a call sends.
+type BranchCommand struct {
+	Name string
+	// Fields are the data fields it takes, each as command.data's
+	// description shows it: the name, "?" if optional, then a default
+	// ("=3"), a shape ("{excellent, good, moderate}") or the values
+	// (": a|b"). FieldNames gives the bare names.
+	Fields []string
+	// Document, when set, says that the command takes a whole document as
+	// command.data instead of fields, and describes it (import).
+	Document string
+	// Note follows the fields in the description.
+	Note string
+	run  func(*BranchThinking, context.Context, CommandInput) (any, error)
+}
+
+// BranchCommands are the commands of branch-thinking: the seed's 24 in its
+// order, then judge (the answer to a candidate of findContradictions or
 // detectCircular).
-var Commands = []string{"list", "focus", "history", "evaluate", "statistics", "findContradictions", "detectCircular",
-	"findStrongestPaths", "findSimilar", "jumpToRelated", "semanticPath", "setGoal", "toggleAutoEval", "configAutoEval",
-	"compareProfiles", "suggestMerges", "detectDrift", "generateCounterfactuals", "detectKnowledgeGaps",
-	"synthesizeDialectical", "prune", "export", "import", "suggestTools", "judge"}
+var BranchCommands = []BranchCommand{
+	{Name: "list", run: handler((*BranchThinking).list)},
+	{Name: "focus", Fields: []string{"branchId"}, run: handler((*BranchThinking).focus)},
+	{Name: "history", Fields: []string{"branchId?"}, run: handler((*BranchThinking).history)},
+	{Name: "evaluate", Fields: []string{"branchId?"}, run: handler((*BranchThinking).evaluate)},
+	{Name: "statistics", run: handler((*BranchThinking).statistics)},
+	{Name: "findContradictions", Fields: []string{"limit?"}, run: handler((*BranchThinking).findContradictions)},
+	{Name: "detectCircular", run: handler((*BranchThinking).detectCircular)},
+	{Name: "findStrongestPaths", Fields: []string{"topK?=3"}, run: handler((*BranchThinking).strongestPaths)},
+	{Name: "findSimilar", Fields: []string{"query", "limit?=5"}, run: handler((*BranchThinking).findSimilar)},
+	{Name: "jumpToRelated", Fields: []string{"thoughtId", "limit?=3"}, Note: "moves focus to that thought's branch",
+		run: handler((*BranchThinking).jumpToRelated)},
+	{Name: "semanticPath", Fields: []string{"fromThoughtId", "toThoughtId", "minSimilarity?"}, run: handler((*BranchThinking).semanticPath)},
+	{Name: "setGoal", Fields: []string{"goal"}, run: handler((*BranchThinking).setGoal)},
+	{Name: "toggleAutoEval", run: handler((*BranchThinking).autoEval)},
+	{Name: "configAutoEval", Fields: []string{"enabled?", "thresholds?{excellent, good, moderate}", "suggestPivotThreshold?"},
+		run: handler((*BranchThinking).autoEval)},
+	{Name: "compareProfiles", run: handler((*BranchThinking).compareProfiles)},
+	{Name: "suggestMerges", Fields: []string{"minSimilarity?"}, run: handler((*BranchThinking).suggestMerges)},
+	{Name: "detectDrift", Fields: []string{"threshold?"}, run: handler((*BranchThinking).detectDrift)},
+	{Name: "generateCounterfactuals", Fields: []string{"branchId?", "count?=3"}, run: handler((*BranchThinking).counterfactuals)},
+	{Name: "detectKnowledgeGaps", run: handler((*BranchThinking).knowledgeGaps)},
+	{Name: "synthesizeDialectical", Fields: []string{"branches?: [thesis, antithesis, ...]"}, run: handler((*BranchThinking).dialectical)},
+	{Name: "prune", Fields: []string{"threshold?"}, Note: `marks weak branches "pruned", deletes nothing`, run: handler((*BranchThinking).prune)},
+	{Name: "export", run: handler((*BranchThinking).export)},
+	{Name: "import", Document: "the document returned by export; restored as a new session, which a call without session_id then continues",
+		run: handler((*BranchThinking).importSession)},
+	{Name: "suggestTools", run: handler((*BranchThinking).suggestTools)},
+	{Name: "judge", Fields: []string{"thoughtId", "otherThoughtId", "verdict: contradiction|compatible|circular|not_circular", "reason?"},
+		Note: "answers a candidate of findContradictions or detectCircular", run: handler((*BranchThinking).judgeCmd)},
+}
+
+// handler adapts a command's method to the table's handler type.
+func handler[R any](f func(*BranchThinking, context.Context, CommandInput) (R, error)) func(*BranchThinking, context.Context, CommandInput) (any, error) {
+	return func(bt *BranchThinking, ctx context.Context, in CommandInput) (any, error) { return f(bt, ctx, in) }
+}
+
+// FindBranchCommand returns the command named name.
+func FindBranchCommand(name string) (BranchCommand, bool) {
+	i := slices.IndexFunc(BranchCommands, func(c BranchCommand) bool { return c.Name == name })
+	if i < 0 {
+		return BranchCommand{}, false
+	}
+	return BranchCommands[i], true
+}
+
+// FieldNames are the names of the data fields the command takes, in order.
+func (c BranchCommand) FieldNames() []string {
+	names := make([]string, len(c.Fields))
+	for i, f := range c.Fields {
+		names[i] = f[:len(f)-len(strings.TrimLeft(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"))]
+	}
+	return names
+}
+
+// branchCommandNames are the names of BranchCommands, in order.
+func branchCommandNames() []string {
+	names := make([]string, len(BranchCommands))
+	for i, c := range BranchCommands {
+		names[i] = c.Name
+	}
+	return names
+}
 
 // PartialThresholds are the thresholds of configAutoEval; nil fields keep
 // their value.
@@ -68,10 +146,11 @@ type Header struct {
 
 // UnknownCommand is the error for a command type that does not exist.
 func UnknownCommand(t string) error {
-	e := thinkgraph.Invalid("command.type", "one of: "+strings.Join(Commands, ", "), clip(t, 40),
-		"unknown command %q; valid commands: %s", clip(t, 40), strings.Join(Commands, ", "))
+	names := strings.Join(branchCommandNames(), ", ")
+	e := thinkgraph.Invalid("command.type", "one of: "+names, clip(t, 40),
+		"unknown command %q; valid commands: %s", clip(t, 40), names)
 	if t == "" {
-		e.Message = "'command.type' is required; valid commands: " + strings.Join(Commands, ", ")
+		e.Message = "'command.type' is required; valid commands: " + names
 		e.Received = "none"
 	}
 	return e
@@ -79,57 +158,11 @@ func UnknownCommand(t string) error {
 
 // Command runs a branch-thinking command.
 func (bt *BranchThinking) Command(ctx context.Context, in CommandInput) (any, error) {
-	switch in.Type {
-	case "list":
-		return bt.list(ctx, in)
-	case "focus":
-		return bt.focus(ctx, in)
-	case "history":
-		return bt.history(ctx, in)
-	case "evaluate":
-		return bt.evaluate(ctx, in)
-	case "statistics":
-		return bt.statistics(ctx, in)
-	case "findContradictions":
-		return bt.findContradictions(ctx, in)
-	case "detectCircular":
-		return bt.detectCircular(ctx, in)
-	case "findStrongestPaths":
-		return bt.strongestPaths(ctx, in)
-	case "findSimilar":
-		return bt.findSimilar(ctx, in)
-	case "jumpToRelated":
-		return bt.jumpToRelated(ctx, in)
-	case "semanticPath":
-		return bt.semanticPath(ctx, in)
-	case "setGoal":
-		return bt.setGoal(ctx, in)
-	case "toggleAutoEval", "configAutoEval":
-		return bt.autoEval(ctx, in)
-	case "compareProfiles":
-		return bt.compareProfiles(ctx, in)
-	case "suggestMerges":
-		return bt.suggestMerges(ctx, in)
-	case "detectDrift":
-		return bt.detectDrift(ctx, in)
-	case "generateCounterfactuals":
-		return bt.counterfactuals(ctx, in)
-	case "detectKnowledgeGaps":
-		return bt.knowledgeGaps(ctx, in)
-	case "synthesizeDialectical":
-		return bt.dialectical(ctx, in)
-	case "prune":
-		return bt.prune(ctx, in)
-	case "export":
-		return bt.export(ctx, in)
-	case "import":
-		return bt.importSession(ctx, in)
-	case "suggestTools":
-		return bt.suggestTools(ctx, in)
-	case "judge":
-		return bt.judgeCmd(ctx, in)
+	c, ok := FindBranchCommand(in.Type)
+	if !ok {
+		return nil, UnknownCommand(in.Type)
 	}
-	return nil, UnknownCommand(in.Type)
+	return c.run(bt, ctx, in)
 }
 
 // read runs fn on the session in a read transaction with its state locked;
