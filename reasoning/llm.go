@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
@@ -74,7 +73,8 @@ func (s *Service) ModelAvailable(reasoningTool, clientSampling bool) bool {
 
 // provider returns the provider for tool: Langbase for the reasoning.*
 // tools whenever LANGBASE_API_KEY is set, else the selected one, wrapped so
-// that every call is recorded as an invocation of the session.
+// that every call is recorded as an invocation of the session, in a
+// transaction of its own when the call returns (failed or not).
 func (s *Service) provider(tool string, ref SessionRef, reasoningTool bool, call LLMCall) (llm.Provider, error) {
 	cfg := llm.DefaultConfig()
 	if s.llmCfg != nil {
@@ -107,97 +107,20 @@ func (s *Service) provider(tool string, ref SessionRef, reasoningTool bool, call
 		if call.Observe != nil {
 			call.Observe(inv.Provider, inv.Success)
 		}
-		rec := &thinkgraph.Invocation{
-			ID: inv.ID, Tenant: ref.tenant(), SessionID: inv.SessionID, ToolName: inv.ToolName, Input: inv.Input, Output: inv.Output,
-			Provider: inv.Provider, PipeName: inv.PipeName, Model: inv.Model, LatencyMS: inv.LatencyMS, Success: inv.Success,
-			Error: inv.Error, PromptTokens: inv.PromptTokens, CompletionTokens: inv.CompletionTokens, TotalTokens: inv.TotalTokens,
-			CreatedAt: inv.CreatedAt,
-		}
-		if q := pendingInvocationsOf(ctx); q != nil {
-			// Stored by the call's next write (luxWrite) or at its end.
-			q.add(rec)
-			return nil
-		}
-		return s.storeInvocations(ctx, []*thinkgraph.Invocation{rec})
-	})
-	return llm.Recording(p, rec, tool, ref.ID), nil
-}
-
-// storeInvocations writes invocation records in a transaction of their own.
-func (s *Service) storeInvocations(ctx context.Context, invs []*thinkgraph.Invocation) error {
-	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
-		for _, inv := range invs {
-			if err := tx.AddInvocation(ctx, inv); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil && s.llmLog != nil {
-		for _, inv := range invs {
+		err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
+			return tx.AddInvocation(ctx, &thinkgraph.Invocation{
+				ID: inv.ID, Tenant: ref.tenant(), SessionID: inv.SessionID, ToolName: inv.ToolName, Input: inv.Input, Output: inv.Output,
+				Provider: inv.Provider, PipeName: inv.PipeName, Model: inv.Model, LatencyMS: inv.LatencyMS, Success: inv.Success,
+				Error: inv.Error, PromptTokens: inv.PromptTokens, CompletionTokens: inv.CompletionTokens, TotalTokens: inv.TotalTokens,
+				CreatedAt: inv.CreatedAt,
+			})
+		})
+		if err != nil && s.llmLog != nil {
 			s.llmLog.Warn("recording an LLM invocation failed", "tool", inv.ToolName, "err", err)
 		}
-	}
-	return err
-}
-
-// pendingInvocations holds the invocation records of a tool call's model
-// calls until the call's next write transaction stores them with its own
-// changes (luxWrite): one commit fewer per model call. What is left when
-// the call ends (a failed model call, a step that was not stored) is
-// stored then, in a transaction of its own, as the recorder would have.
-type pendingInvocations struct {
-	mu   sync.Mutex
-	invs []*thinkgraph.Invocation
-}
-
-type pendingInvocationsKey struct{}
-
-// withPendingInvocations returns ctx carrying a new pending list for the
-// model calls made with it, and the function that stores what is left in
-// the list: the caller must call it before it returns.
-func (s *Service) withPendingInvocations(ctx context.Context) (context.Context, func()) {
-	q := &pendingInvocations{}
-	return context.WithValue(ctx, pendingInvocationsKey{}, q), func() {
-		if invs := q.take(); len(invs) > 0 {
-			// Written even when ctx was cancelled, as by the recorder.
-			_ = s.storeInvocations(context.WithoutCancel(ctx), invs)
-		}
-	}
-}
-
-func pendingInvocationsOf(ctx context.Context) *pendingInvocations {
-	q, _ := ctx.Value(pendingInvocationsKey{}).(*pendingInvocations)
-	return q
-}
-
-func (q *pendingInvocations) add(inv *thinkgraph.Invocation) {
-	q.mu.Lock()
-	q.invs = append(q.invs, inv)
-	q.mu.Unlock()
-}
-
-// take empties the list and returns what it held.
-func (q *pendingInvocations) take() []*thinkgraph.Invocation {
-	if q == nil {
-		return nil
-	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	invs := q.invs
-	q.invs = nil
-	return invs
-}
-
-// putBack returns records that a transaction did not store to the front of
-// the list.
-func (q *pendingInvocations) putBack(invs []*thinkgraph.Invocation) {
-	if q == nil || len(invs) == 0 {
-		return
-	}
-	q.mu.Lock()
-	q.invs = append(invs, q.invs...)
-	q.mu.Unlock()
+		return err
+	})
+	return llm.Recording(p, rec, tool, ref.ID), nil
 }
 
 // complete runs one LLM request for tool, reporting progress to the caller.
@@ -235,15 +158,34 @@ func providerError(err error) error {
 	}
 }
 
-// sessionMeta reads and writes keys of a session's metadata object.
+// sessionMeta reads and writes keys of a session's metadata object. A
+// metadata value that is not a JSON object has no keys.
 func sessionMeta(sess *thinkgraph.Session) map[string]json.RawMessage {
 	m := map[string]json.RawMessage{}
 	if len(sess.Metadata) > 0 {
 		_ = json.Unmarshal(sess.Metadata, &m)
 	}
+	if m == nil { // metadata null
+		m = map[string]json.RawMessage{}
+	}
 	return m
 }
 
+// getSessionMeta decodes the session metadata key into v; it reports
+// whether the key was there (a key set to null is not).
+func getSessionMeta(sess *thinkgraph.Session, key string, v any) (bool, error) {
+	raw, ok := sessionMeta(sess)[key]
+	if !ok || string(raw) == "null" {
+		return false, nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return false, fmt.Errorf("session %q: metadata %q: %w", sess.ID, key, err)
+	}
+	return true, nil
+}
+
+// setSessionMeta sets the session metadata key to v: the object is written
+// with its keys sorted, as json.Marshal writes a map.
 func setSessionMeta(sess *thinkgraph.Session, key string, v any) error {
 	m := sessionMeta(sess)
 	b, err := json.Marshal(v)

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
-	"sync"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
@@ -42,13 +40,8 @@ const maxMaxTokens = 1 << 20
 // under its id; without (a later write of the same call), it must exist.
 // fn's changes to the session are saved (so fn appends thoughts with
 // addThought, which leaves that to the end).
-//
-// The invocation records of the call's model calls made since its last
-// write (withPendingInvocations) are stored in the same transaction.
 func (s *Service) luxWrite(ctx context.Context, ref SessionRef, mode string, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session) error) (*thinkgraph.Session, error) {
 	var out thinkgraph.Session
-	q := pendingInvocationsOf(ctx)
-	invs := q.take()
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
 		sess, err := s.session(ctx, tx, ref, mode != "" || !ref.Explicit, mode)
 		if err != nil {
@@ -60,16 +53,10 @@ func (s *Service) luxWrite(ctx context.Context, ref SessionRef, mode string, fn 
 		if err := tx.UpdateSession(ctx, sess); err != nil {
 			return err
 		}
-		for _, inv := range invs {
-			if err := tx.AddInvocation(ctx, inv); err != nil {
-				return err
-			}
-		}
 		out = *sess
 		return nil
 	})
 	if err != nil {
-		q.putBack(invs)
 		return nil, err
 	}
 	return &out, nil
@@ -138,63 +125,6 @@ type conferState struct {
 	Exchanges []conferExchange `json:"exchanges"`
 }
 
-func (st *conferState) clone() conferState {
-	return conferState{Exchanges: slices.Clone(st.Exchanges)}
-}
-
-// conferTexts remembers the text of the messages and answers confer
-// stored, so that the next message's history is built without reading
-// them back (a thought's content never changes, and thoughts are never
-// deleted); a history with a text missing (written by another process, or
-// forgotten) is read from the store.
-type conferTexts struct {
-	mu    sync.Mutex
-	m     map[conferTextKey]string
-	bytes int // of the texts in m
-}
-
-type conferTextKey struct {
-	session thinkgraph.SessionKey
-	thought string
-}
-
-// conferTextsMax and conferTextsBytes bound the texts kept: past either,
-// the cache starts over.
-const (
-	conferTextsMax   = 4096
-	conferTextsBytes = 4 << 20
-)
-
-func (c *conferTexts) put(session thinkgraph.SessionKey, thought, text string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= conferTextsMax || c.bytes+len(text) > conferTextsBytes {
-		c.m, c.bytes = map[conferTextKey]string{}, 0
-	}
-	c.m[conferTextKey{session, thought}] = text
-	c.bytes += len(text)
-}
-
-// history returns the conversation of the exchanges, ok only when every
-// text is known.
-func (c *conferTexts) history(session thinkgraph.SessionKey, exs []conferExchange) (_ []llm.Message, ok bool) {
-	if len(exs) == 0 {
-		return nil, false
-	}
-	hist := make([]llm.Message, 0, 2*len(exs))
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, ex := range exs {
-		q, okQ := c.m[conferTextKey{session, ex.Message}]
-		a, okA := c.m[conferTextKey{session, ex.Answer}]
-		if !okQ || !okA {
-			return nil, false
-		}
-		hist = append(hist, llm.Message{Role: llm.RoleUser, Content: q}, llm.Message{Role: llm.RoleAssistant, Content: a})
-	}
-	return hist, true
-}
-
 type conferExchange struct {
 	Message string `json:"message"`
 	Answer  string `json:"answer"`
@@ -212,9 +142,6 @@ const conferSystemPrompt = "You are a helpful, precise assistant in a conversati
 // before the model is called, the answer after, as a thought written by the
 // model and child of the message.
 func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, error) {
-	// The model call's invocation record is stored with the step it wrote.
-	ctx, storeInvocations := s.withPendingInvocations(ctx)
-	defer storeInvocations()
 	const tool = "confer"
 	if err := validateContent("message", in.Message, s.cfg.MaxThoughtLength); err != nil {
 		return nil, err
@@ -238,12 +165,10 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 	sess, err := s.luxWrite(ctx, in.Session, "confer", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		hist = hist[:0]
 		var st conferState
-		if _, err := luxGetMetaCached(&s.luxMeta, sess, tool, &st, (*conferState).clone); err != nil {
+		if _, err := getSessionMeta(sess, tool, &st); err != nil {
 			return err
 		}
-		if h, ok := s.conferTexts.history(sess.Key, st.Exchanges); ok {
-			hist = h
-		} else if len(st.Exchanges) > 0 {
+		if len(st.Exchanges) > 0 {
 			// One query from the first exchange's message on.
 			ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, AfterStep: st.Exchanges[0].Step - 1})
 			if err != nil {
@@ -266,7 +191,6 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 	if err != nil {
 		return nil, err
 	}
-	s.conferTexts.put(sess.Key, msg.ID, msg.Content)
 	msgs := append([]llm.Message{{Role: llm.RoleSystem, Content: conferSystemPrompt}}, hist...)
 	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: in.Message})
 	req := llm.Request{Messages: msgs, Model: in.Model, Temperature: in.Temperature, ThreadID: sess.ID}
@@ -290,7 +214,7 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 			return err
 		}
 		var st conferState
-		if _, err := luxGetMetaCached(&s.luxMeta, se, tool, &st, (*conferState).clone); err != nil {
+		if _, err := getSessionMeta(se, tool, &st); err != nil {
 			return err
 		}
 		st.Exchanges = append(st.Exchanges, conferExchange{Message: msg.ID, Answer: a.ID, Step: msg.Step})
@@ -298,12 +222,11 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 			st.Exchanges = st.Exchanges[len(st.Exchanges)-conferHistory:]
 		}
 		answer = a
-		return luxSetMetaCached(&s.luxMeta, se, tool, st, (*conferState).clone)
+		return setSessionMeta(se, tool, st)
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.conferTexts.put(se.Key, answer.ID, answer.Content)
 	model := resp.Model
 	if model == "" {
 		model = author(resp)

@@ -161,9 +161,6 @@ Answer with JSON only: {"bias_detected": true or false, "bias_type": "<the bias,
 
 // Biased takes the next step of a biased reasoning session.
 func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, error) {
-	// The model call's invocation record is stored with the step it wrote.
-	ctx, storeInvocations := s.withPendingInvocations(ctx)
-	defer storeInvocations()
 	const tool = "biased_reasoning"
 	if in.NewSession {
 		if in.Session.Explicit {
@@ -198,7 +195,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 	var reasoning, guidance string
 	sess, err := s.luxWrite(ctx, in.Session, "biased", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		st, query, reasoning, guidance = biasedState{}, nil, "", ""
-		found, err := luxGetMeta(sess, biasedKey, &st)
+		found, err := getSessionMeta(sess, biasedKey, &st)
 		if err != nil {
 			return err
 		}
@@ -227,7 +224,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 			st.Query, st.QueryID, st.Pending = in.Query, th.ID, BiasedReasoning
 			st.TotalSteps = 1
 			query = th
-			return luxSetMeta(sess, biasedKey, st)
+			return setSessionMeta(sess, biasedKey, st)
 		}
 		if q := strings.TrimSpace(in.Query); q != "" && q != strings.TrimSpace(st.Query) && !slices.Contains(st.Guidance, q) {
 			// Another text than the question: guidance for the next model step.
@@ -248,7 +245,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 			}
 			reasoning = th.Content
 		}
-		return luxSetMeta(sess, biasedKey, st)
+		return setSessionMeta(sess, biasedKey, st)
 	})
 	if err != nil {
 		return nil, err
@@ -339,7 +336,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 	steps := st.TotalSteps
 	sess, err = s.luxWrite(ctx, luxRef(sess), "", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		st = biasedState{}
-		if _, err := luxGetMeta(sess, biasedKey, &st); err != nil {
+		if _, err := getSessionMeta(sess, biasedKey, &st); err != nil {
 			return err
 		}
 		if st.TotalSteps != steps || st.Pending != step {
@@ -388,7 +385,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 		case BiasedSynthesis:
 			st.Pending, st.IsComplete, st.Guidance = "", true, nil
 		}
-		return luxSetMeta(sess, biasedKey, st)
+		return setSessionMeta(sess, biasedKey, st)
 	})
 	if err != nil {
 		return nil, err

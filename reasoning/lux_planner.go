@@ -88,9 +88,6 @@ var decisionCues = []string{"will ", "use ", "choose", "chose", "decide", "adopt
 
 // Planner runs one step of planning.
 func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult, error) {
-	// The model call's invocation record is stored with the step it wrote.
-	ctx, storeInvocations := s.withPendingInvocations(ctx)
-	defer storeInvocations()
 	f := plannerFields
 	if in.RevisesStepNumber != nil {
 		in.IsStepRevision = true

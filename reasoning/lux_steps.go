@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -48,27 +47,6 @@ type pendingInput struct {
 }
 
 func (r *stepRun) step(n int) string { return r.Steps[strconv.Itoa(n)] }
-
-// clone returns a deep copy of r (the metrics' numbers, never modified
-// through their pointers, are shared).
-func (r *stepRun) clone() stepRun {
-	c := *r
-	c.Steps = maps.Clone(r.Steps)
-	c.Branches = slices.Clone(r.Branches)
-	if r.Pending != nil {
-		p := *r.Pending
-		c.Pending = &p
-	}
-	if r.Traced != nil {
-		t := tracedState{Interventions: slices.Clone(r.Traced.Interventions), Records: slices.Clone(r.Traced.Records)}
-		c.Traced = &t
-	}
-	if r.Plan != nil {
-		p := planState{Confidences: slices.Clone(r.Plan.Confidences), Complete: r.Plan.Complete}
-		c.Plan = &p
-	}
-	return c
-}
 
 // numbers returns the step numbers of the run, sorted.
 func (r *stepRun) numbers() []int {
@@ -228,7 +206,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 			}
 		}
 		var run stepRun
-		if _, err := luxGetMetaCached(&s.luxMeta, sess, f.tool, &run, (*stepRun).clone); err != nil {
+		if _, err := getSessionMeta(sess, f.tool, &run); err != nil {
 			return err
 		}
 		newRun := in.Number == 1 && in.Revises == nil && in.BranchFrom == nil
@@ -386,7 +364,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 		}
 		run.Total = in.total()
 		st.ParentID, st.Branch, st.Run = parentID, branch, run
-		return luxSetMetaCached(&s.luxMeta, sess, f.tool, run, (*stepRun).clone)
+		return setSessionMeta(sess, f.tool, run)
 	})
 	if err != nil {
 		return nil, err
@@ -500,7 +478,7 @@ func (s *Service) finishStep(ctx context.Context, f stepFields, st *stepStart, i
 	var out thinkgraph.Thought
 	sess, err := s.luxWrite(ctx, luxRef(&st.Session), "", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		run = stepRun{}
-		if _, err := luxGetMetaCached(&s.luxMeta, sess, f.tool, &run, (*stepRun).clone); err != nil {
+		if _, err := getSessionMeta(sess, f.tool, &run); err != nil {
 			return err
 		}
 		if run.Run != st.Run.Run {
@@ -527,7 +505,7 @@ func (s *Service) finishStep(ctx context.Context, f stepFields, st *stepStart, i
 			update(&run, &t)
 		}
 		out = t
-		return luxSetMetaCached(&s.luxMeta, sess, f.tool, run, (*stepRun).clone)
+		return setSessionMeta(sess, f.tool, run)
 	})
 	if err != nil {
 		return nil, nil, nil, err

@@ -191,9 +191,6 @@ const tracedSystemPrompt = `You are a careful reasoner working through a query o
 // 1) or guidance, has the model write the thought, measures it with the
 // guardrails and stores it with its metrics.
 func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, error) {
-	// The model call's invocation record is stored with the step it wrote.
-	ctx, storeInvocations := s.withPendingInvocations(ctx)
-	defer storeInvocations()
 	f := tracedFields
 	if in.RevisesThought != nil {
 		in.IsRevision = true

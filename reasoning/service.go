@@ -53,10 +53,6 @@ type Service struct {
 	llmLog *slog.Logger
 	// providers holds the providers built from llmCfg, by name (llm.go).
 	providers sync.Map
-	// luxMeta caches the Lux tools' session metadata (lux_meta.go).
-	luxMeta luxMetaCache
-	// conferTexts caches the texts of confer's conversations (lux.go).
-	conferTexts conferTexts
 }
 
 // New returns a service on store.
