@@ -6,7 +6,6 @@ import (
 	_ "embed"
 	"slices"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/thinkgraph/thinkgraph/render"
@@ -90,20 +89,12 @@ func (s *Server) addAppTools() {
 			Name:        graphViewTool,
 			Title:       "Thought graph (for the graph app)",
 			Description: "The session's thought graph as SVG, for thinkgraph's graph app.",
-			InputSchema: &jsonschema.Schema{
-				Type:       "object",
-				Properties: map[string]*jsonschema.Schema{"session_id": sessionIDProp},
-			},
 			Annotations: &mcp.ToolAnnotations{Title: "Thought graph", ReadOnlyHint: true, OpenWorldHint: boolPtr(false)},
 			Meta:        mcp.Meta{"ui": map[string]any{"resourceUri": graphAppURI, "visibility": []string{"app"}}},
 		},
 		output: graphViewOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			ref, err := s.sessionRef(req, a)
-			if err != nil {
-				return nil, err
-			}
-			g, err := s.renderLoader().Load(ctx, ref, true)
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *sessionField) (any, error) {
+			g, err := s.renderLoader().Load(ctx, s.session(req, in.SessionID), true)
 			if err != nil {
 				return nil, err
 			}
@@ -112,6 +103,6 @@ func (s *Server) addAppTools() {
 				return nil, err
 			}
 			return graphViewOutput{SessionID: g.Session.ID, TotalSteps: g.Session.StepCount, SVG: buf.String()}, nil
-		},
+		}),
 	})
 }

@@ -3,19 +3,17 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
 )
 
-// args holds a tool call's arguments. Getters are lenient where models are
-// sloppy and strict where it matters: numbers and booleans may come as
-// strings ("2", "0.8", "true"), JSON null counts as absent, and anything that
-// cannot be read as the expected type is a validation error naming the field.
+// args holds a tool call's arguments by name, for branch-thinking, whose
+// command form has a parser of its own; every other tool's arguments are a
+// struct (input.go). Getters read a field as the argument structs do
+// (args.value): numbers and booleans may come as strings, JSON null counts
+// as absent, and a value that cannot be read is an error naming the field.
 type args struct {
 	raw map[string]json.RawMessage
 }
@@ -86,79 +84,34 @@ func typeOf(v json.RawMessage) string {
 
 // str returns a string field ("" and false when absent).
 func (a *args) str(name string) (string, bool, error) {
-	v, ok := a.get(name)
-	if !ok {
-		return "", false, nil
-	}
 	var s string
-	if err := json.Unmarshal(v, &s); err != nil {
-		return "", false, thinkgraph.Invalid(name, "a string", typeOf(v), "'%s' must be a string, got %s", name, typeOf(v))
+	if given, err := a.value(name, &s); err != nil || !given {
+		return "", false, err
 	}
 	return s, true, nil
 }
 
-// number returns a number field, accepting numeric strings.
+// number returns a number field, accepting numeric strings (type number).
 func (a *args) number(name string) (*float64, error) {
-	v, ok := a.get(name)
-	if !ok {
-		return nil, nil
-	}
-	var f float64
-	if err := json.Unmarshal(v, &f); err != nil {
-		var s string
-		if json.Unmarshal(v, &s) != nil {
-			return nil, thinkgraph.Invalid(name, "a number", typeOf(v), "'%s' must be a number, got %s", name, typeOf(v))
-		}
-		f, err = strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil {
-			return nil, thinkgraph.Invalid(name, "a number", clip(s, 40), "'%s' must be a number, got the string %q", name, clip(s, 40))
-		}
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, thinkgraph.Invalid(name, "a finite number", fmt.Sprint(f), "'%s' must be a finite number", name)
-	}
-	return &f, nil
+	var n *number
+	_, err := a.value(name, &n)
+	return (*float64)(n), err
 }
 
 // integer returns an integer field, accepting integral numbers and numeric
-// strings ("2", 2.0).
+// strings ("2", 2.0; type integer).
 func (a *args) integer(name string) (*int, error) {
-	f, err := a.number(name)
-	if err != nil || f == nil {
-		return nil, err
-	}
-	if *f != math.Trunc(*f) {
-		return nil, thinkgraph.Invalid(name, "an integer", fmt.Sprint(*f), "'%s' must be a whole number, got %v", name, *f)
-	}
-	if *f > math.MaxInt32 || *f < math.MinInt32 {
-		return nil, thinkgraph.Invalid(name, "an integer from -2147483648 to 2147483647", fmt.Sprint(*f),
-			"'%s' must be a whole number from -2147483648 to 2147483647, got %v", name, *f)
-	}
-	n := int(*f)
-	return &n, nil
+	var n *integer
+	_, err := a.value(name, &n)
+	return (*int)(n), err
 }
 
-// boolean returns a boolean field, accepting "true" and "false" strings.
+// boolean returns a boolean field, accepting "true" and "false" strings
+// (type boolean).
 func (a *args) boolean(name string) (*bool, error) {
-	v, ok := a.get(name)
-	if !ok {
-		return nil, nil
-	}
-	var b bool
-	if err := json.Unmarshal(v, &b); err != nil {
-		var s string
-		if json.Unmarshal(v, &s) == nil {
-			switch strings.ToLower(strings.TrimSpace(s)) {
-			case "true":
-				b = true
-				return &b, nil
-			case "false":
-				return &b, nil
-			}
-		}
-		return nil, thinkgraph.Invalid(name, "true or false", typeOf(v), "'%s' must be true or false, got %s", name, typeOf(v))
-	}
-	return &b, nil
+	var b *boolean
+	_, err := a.value(name, &b)
+	return (*bool)(b), err
 }
 
 // decode unmarshals a field into v (for arrays and objects).

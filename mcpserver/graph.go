@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -83,8 +82,24 @@ var graphAnnotations = func(title string, readOnly, idempotent bool) *mcp.ToolAn
 		DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)}
 }
 
-func sessionOnlySchema() *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"session_id": sessionIDProp}}
+// selectPathArgs are select_path's arguments.
+type selectPathArgs struct {
+	sessionField
+	NodeID        string           `json:"node_id,omitempty" jsonschema:"Instead of alternatives: an earlier alternative to follow."`
+	SelectedIndex *integer         `json:"selected_index,omitempty" jsonschema:"0-based index of the alternative to follow."`
+	Alternatives  []alternativeArg `json:"alternatives,omitempty" jsonschema:"Alternatives to record, at most 20."`
+}
+
+type alternativeArg struct {
+	Thought    string  `json:"thought"`
+	Confidence *number `json:"confidence"`
+}
+
+func (selectPathArgs) constrain(s *jsonschema.Schema, _ reasoning.Config) {
+	s.Properties["selected_index"].Minimum = jsonschema.Ptr(0.0)
+	alts := s.Properties["alternatives"]
+	alts.MaxItems = jsonschema.Ptr(reasoning.MaxAlternatives)
+	between(alts.Items.Properties["confidence"], 0, 1)
 }
 
 func (s *Server) addGraphTools() {
@@ -95,57 +110,17 @@ func (s *Server) addGraphTools() {
 			Title: "Select a path",
 			Description: "At a branch point, record alternatives as children of the current thought and follow the one at selected_index; " +
 				"the others stay unexplored. Or follow an earlier alternative by node_id alone. Returns the thought now current.",
-			InputSchema: &jsonschema.Schema{
-				Type: "object",
-				Properties: map[string]*jsonschema.Schema{
-					"alternatives": {Type: "array", Description: "Alternatives to record, at most 20.", MaxItems: jsonschema.Ptr(reasoning.MaxAlternatives),
-						Items: &jsonschema.Schema{Type: "object", Required: []string{"thought", "confidence"}, Properties: map[string]*jsonschema.Schema{
-							"thought":    {Type: "string"},
-							"confidence": {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1.0)},
-						}}},
-					"selected_index": {Type: "integer", Minimum: jsonschema.Ptr(0.0), Description: "0-based index of the alternative to follow."},
-					"node_id":        {Type: "string", Description: "Instead of alternatives: an earlier alternative to follow."},
-					"session_id":     sessionIDProp,
-				},
-			},
 			Annotations: graphAnnotations("Select a path", false, false),
 		},
 		output: selectOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			ref, err := s.sessionRef(req, a)
-			if err != nil {
-				return nil, err
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *selectPathArgs) (any, error) {
+			in := reasoning.SelectInput{Session: s.session(req, a.SessionID), NodeID: a.NodeID, SelectedIndex: (*int)(a.SelectedIndex)}
+			if n := len(a.Alternatives); n > reasoning.MaxAlternatives {
+				return nil, thinkgraph.Invalid("alternatives", fmt.Sprintf("at most %d alternatives", reasoning.MaxAlternatives), fmt.Sprint(n),
+					"'alternatives' has %d entries; at most %d are allowed", n, reasoning.MaxAlternatives)
 			}
-			in := reasoning.SelectInput{Session: ref}
-			if in.NodeID, _, err = a.str("node_id"); err != nil {
-				return nil, err
-			}
-			if in.SelectedIndex, err = a.integer("selected_index"); err != nil {
-				return nil, err
-			}
-			var raw []json.RawMessage
-			if _, err := a.decode("alternatives", "an array of {thought, confidence} objects", &raw); err != nil {
-				return nil, err
-			}
-			if len(raw) > reasoning.MaxAlternatives {
-				return nil, thinkgraph.Invalid("alternatives", fmt.Sprintf("at most %d alternatives", reasoning.MaxAlternatives), fmt.Sprint(len(raw)),
-					"'alternatives' has %d entries; at most %d are allowed", len(raw), reasoning.MaxAlternatives)
-			}
-			for i, r := range raw {
-				prefix := fmt.Sprintf("alternatives[%d]", i)
-				alt, err := parseArgs(r, []string{"confidence", "thought"})
-				if err != nil {
-					return nil, prefixed(prefix, err)
-				}
-				th, _, err := alt.str("thought")
-				if err != nil {
-					return nil, prefixed(prefix, err)
-				}
-				c, err := alt.number("confidence")
-				if err != nil {
-					return nil, prefixed(prefix, err)
-				}
-				in.Alternatives = append(in.Alternatives, reasoning.Alternative{Thought: th, Confidence: c})
+			for _, alt := range a.Alternatives {
+				in.Alternatives = append(in.Alternatives, reasoning.Alternative{Thought: alt.Thought, Confidence: (*float64)(alt.Confidence)})
 			}
 			res, err := s.svc.SelectPath(ctx, in)
 			if err != nil {
@@ -165,7 +140,7 @@ func (s *Server) addGraphTools() {
 					len(res.Created), *in.SelectedIndex, len(res.Created)-1)
 			}
 			return out, nil
-		},
+		}),
 	})
 
 	s.addTool(toolDef{
@@ -174,16 +149,11 @@ func (s *Server) addGraphTools() {
 			Title: "Backtrack",
 			Description: fmt.Sprintf("When a path fails: make the nearest earlier thought with confidence ≥ %.2g current. "+
 				"Returns it (status success), or status no_target and changes nothing.", threshold),
-			InputSchema: sessionOnlySchema(),
 			Annotations: graphAnnotations("Backtrack", false, false),
 		},
 		output: backtrackOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			ref, err := s.sessionRef(req, a)
-			if err != nil {
-				return nil, err
-			}
-			res, err := s.svc.Backtrack(ctx, ref)
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *sessionField) (any, error) {
+			res, err := s.svc.Backtrack(ctx, s.session(req, in.SessionID))
 			if err != nil {
 				return nil, err
 			}
@@ -200,7 +170,7 @@ func (s *Server) addGraphTools() {
 				out.Message = fmt.Sprintf("No thought before the current one has confidence ≥ %.2g; the current thought is unchanged.", threshold)
 			}
 			return out, nil
-		},
+		}),
 	})
 
 	s.addTool(toolDef{
@@ -208,16 +178,11 @@ func (s *Server) addGraphTools() {
 			Name:        "show_current_path",
 			Title:       "Show the current path",
 			Description: "The path from the root to the current thought: each node's id, thought, confidence and whether it is a branch point.",
-			InputSchema: sessionOnlySchema(),
 			Annotations: graphAnnotations("Show the current path", true, true),
 		},
 		output: pathOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			ref, err := s.sessionRef(req, a)
-			if err != nil {
-				return nil, err
-			}
-			sess, path, err := s.svc.CurrentPath(ctx, ref)
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *sessionField) (any, error) {
+			sess, path, err := s.svc.CurrentPath(ctx, s.session(req, in.SessionID))
 			if err != nil {
 				return nil, err
 			}
@@ -229,7 +194,7 @@ func (s *Server) addGraphTools() {
 				}
 			}
 			return out, nil
-		},
+		}),
 	})
 
 	s.addTool(toolDef{
@@ -237,16 +202,11 @@ func (s *Server) addGraphTools() {
 			Name:        "get_unexplored_branches",
 			Title:       "Get unexplored branches",
 			Description: "Branch points with alternatives never selected, and those alternatives; follow one with select_path {node_id}.",
-			InputSchema: sessionOnlySchema(),
 			Annotations: graphAnnotations("Get unexplored branches", true, true),
 		},
 		output: unexploredOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			ref, err := s.sessionRef(req, a)
-			if err != nil {
-				return nil, err
-			}
-			sess, list, err := s.svc.UnexploredBranches(ctx, ref)
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *sessionField) (any, error) {
+			sess, list, err := s.svc.UnexploredBranches(ctx, s.session(req, in.SessionID))
 			if err != nil {
 				return nil, err
 			}
@@ -262,7 +222,7 @@ func (s *Server) addGraphTools() {
 			}
 			out.Message = fmt.Sprintf("%s with %s.", thinkgraph.Count(len(out.Unexplored), "branch point", ""), thinkgraph.Count(total, "unexplored alternative", ""))
 			return out, nil
-		},
+		}),
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,11 +27,6 @@ type conferOutput struct {
 }
 
 const luxProviderNote = " The server calls the configured language model (OpenAI-compatible, Anthropic, Langbase, or the client's own model through MCP sampling); every step is stored in the session graph and every model call is logged as an invocation."
-
-func temperatureProp(def string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(reasoning.MaxTemperature),
-		Description: "Sampling temperature, 0 to 2" + def}
-}
 
 type tracedMetadata struct {
 	ThoughtHistoryLength int      `json:"thought_history_length" jsonschema:"thoughts the model wrote in this run (revisions included)"`
@@ -112,37 +108,37 @@ type biasedOutput struct {
 	ThoughtID         string                    `json:"thought_id" jsonschema:"id of the step in the session graph"`
 }
 
+// luxSessionArgs are the session arguments of traced_reasoning and planner:
+// session_id and its alias continuation_id.
+type luxSessionArgs struct {
+	sessionField
+	ContinuationID *string `json:"continuation_id,omitempty" jsonschema:"Continue the session of an earlier response (the same as session_id)"`
+}
+
 // luxSession resolves session_id and its alias continuation_id.
-func (s *Server) luxSession(req *mcp.CallToolRequest, a *args) (reasoning.SessionRef, error) {
-	sid, hasSID, err := a.str("session_id")
-	if err != nil {
-		return reasoning.SessionRef{}, err
+func (s *Server) luxSession(req *mcp.CallToolRequest, a luxSessionArgs) (reasoning.SessionRef, error) {
+	if a.ContinuationID == nil {
+		return s.session(req, a.SessionID), nil
 	}
-	cid, hasCID, err := a.str("continuation_id")
-	if err != nil {
-		return reasoning.SessionRef{}, err
+	cid := *a.ContinuationID
+	if a.SessionID != nil && *a.SessionID != cid {
+		return reasoning.SessionRef{}, thinkgraph.Invalid("continuation_id", "the same id as session_id", cid,
+			"'continuation_id' (%q) and 'session_id' (%q) name different sessions; pass one of them", clip(cid, 40), clip(*a.SessionID, 40))
 	}
-	if hasCID {
-		if hasSID && sid != cid {
-			return reasoning.SessionRef{}, thinkgraph.Invalid("continuation_id", "the same id as session_id", cid,
-				"'continuation_id' (%q) and 'session_id' (%q) name different sessions; pass one of them", clip(cid, 40), clip(sid, 40))
-		}
-		ref := reasoning.SessionRef{ID: cid, Explicit: true, Tenant: tenantOf(req.Extra)}
-		if err := reasoning.ValidateSessionID(cid); err != nil {
-			te := thinkgraph.AsError(err)
-			te.Field = "continuation_id"
-			return ref, te
-		}
-		return ref, nil
+	ref := s.session(req, &cid)
+	if err := reasoning.ValidateSessionID(cid); err != nil {
+		te := thinkgraph.AsError(err)
+		te.Field = "continuation_id"
+		return ref, te
 	}
-	return s.sessionRef(req, a)
+	return ref, nil
 }
 
 // continuationError names continuation_id in a SessionNotFound error when
 // the caller named the session with it.
-func continuationError(a *args, err error) error {
+func continuationError(a luxSessionArgs, err error) error {
 	te := thinkgraph.AsError(err)
-	if _, ok := a.get("continuation_id"); ok && te.Code == thinkgraph.CodeSessionNotFound {
+	if a.ContinuationID != nil && te.Code == thinkgraph.CodeSessionNotFound {
 		te.Field = "continuation_id"
 		te.Expected = "a continuation_id returned by an earlier call"
 		te.Message = fmt.Sprintf("continuation_id %q: no such session", clip(te.Received, 64))
@@ -150,59 +146,132 @@ func continuationError(a *args, err error) error {
 	return te
 }
 
-func reqInt(a *args, name string) (int, error) {
-	n, err := a.integer(name)
-	if err != nil {
-		return 0, err
+// luxMissing is the error for a required count or flag of traced_reasoning
+// and planner left out; their text (thought, step) may be empty.
+func luxMissing(name string, v any) error {
+	switch v.(type) {
+	case integer:
+		return thinkgraph.Invalid(name, "an integer", "nothing", "'%s' is required", name)
+	case boolean:
+		return thinkgraph.Invalid(name, "true or false", "nothing", "'%s' is required", name)
 	}
-	if n == nil {
-		return 0, thinkgraph.Invalid(name, "an integer", "nothing", "'%s' is required", name)
-	}
-	return *n, nil
+	return nil
 }
 
-func reqBool(a *args, name string) (bool, error) {
-	b, err := a.boolean(name)
-	if err != nil {
-		return false, err
+// constrainLux bounds the Lux tools' arguments: every count from 1, the
+// temperature from 0 to 2.
+func constrainLux(s *jsonschema.Schema) {
+	for _, p := range s.Properties {
+		if p.Type == "integer" {
+			p.Minimum = jsonschema.Ptr(1.0)
+		}
 	}
-	if b == nil {
-		return false, thinkgraph.Invalid(name, "true or false", "nothing", "'%s' is required", name)
+	if t := s.Properties["temperature"]; t != nil {
+		between(t, 0, reasoning.MaxTemperature)
 	}
-	return *b, nil
 }
 
-func optBool(a *args, name string) (bool, error) {
-	b, err := a.boolean(name)
-	if err != nil || b == nil {
-		return false, err
-	}
-	return *b, nil
+// modelArgs are the model and temperature of traced_reasoning and planner.
+type modelArgs struct {
+	Model       string  `json:"model,omitempty" jsonschema:"Model to use (default: the provider's configured model)"`
+	Temperature *number `json:"temperature,omitempty" jsonschema:"Sampling temperature, 0 to 2 (default 0.7)"`
+}
+
+type conferArgs struct {
+	sessionField
+	Message     string   `json:"message" jsonschema:"The message to send to the model"`
+	Model       string   `json:"model,omitempty" jsonschema:"Model to use (default: the provider's configured model)"`
+	Temperature *number  `json:"temperature,omitempty" jsonschema:"Sampling temperature, 0 to 2"`
+	MaxTokens   *integer `json:"max_tokens,omitempty" jsonschema:"Maximum tokens of the answer"`
+}
+
+func (conferArgs) constrain(s *jsonschema.Schema, _ reasoning.Config) { constrainLux(s) }
+
+type tracedArgs struct {
+	luxSessionArgs
+	Thought           string   `json:"thought" jsonschema:"The query for thought 1; guidance for thoughts 2 and later (may be empty)"`
+	ThoughtNumber     integer  `json:"thought_number" jsonschema:"Current thought number (starts at 1; 1 starts a new run)"`
+	TotalThoughts     integer  `json:"total_thoughts" jsonschema:"Estimated total thoughts needed"`
+	NextThoughtNeeded boolean  `json:"next_thought_needed" jsonschema:"Whether another thought is needed after this one; false asks for the conclusion"`
+	IsRevision        boolean  `json:"is_revision,omitempty" jsonschema:"True if this thought revises an earlier one"`
+	RevisesThought    *integer `json:"revises_thought,omitempty" jsonschema:"Which thought is being revised"`
+	BranchFromThought *integer `json:"branch_from_thought,omitempty" jsonschema:"Thought to branch from"`
+	BranchID          string   `json:"branch_id,omitempty" jsonschema:"Branch identifier"`
+	NeedsMoreThoughts boolean  `json:"needs_more_thoughts,omitempty" jsonschema:"More thoughts are needed beyond the estimate"`
+	modelArgs
+	Guardrails *guardrails `json:"guardrails,omitempty" jsonschema:"Monitoring configuration; absent fields keep their defaults"`
+}
+
+func (tracedArgs) constrain(s *jsonschema.Schema, _ reasoning.Config) {
+	constrainLux(s)
+	between(s.Properties["guardrails"].Properties["semantic_drift_threshold"], 0, 1)
+}
+
+func (tracedArgs) missing(name string, v any) error { return luxMissing(name, v) }
+
+type plannerArgs struct {
+	luxSessionArgs
+	Step              string   `json:"step" jsonschema:"The task for step 1; your input for steps 2 and later (may be empty)"`
+	StepNumber        integer  `json:"step_number" jsonschema:"Current step number (starts at 1; 1 starts a new plan)"`
+	TotalSteps        integer  `json:"total_steps" jsonschema:"Estimated total steps"`
+	NextStepRequired  boolean  `json:"next_step_required" jsonschema:"Whether another step is needed; false makes this the last step"`
+	IsStepRevision    boolean  `json:"is_step_revision,omitempty" jsonschema:"True if this step revises an earlier one"`
+	RevisesStepNumber *integer `json:"revises_step_number,omitempty" jsonschema:"Which step is being revised"`
+	IsBranchPoint     boolean  `json:"is_branch_point,omitempty" jsonschema:"True if this step starts a branch"`
+	BranchFromStep    *integer `json:"branch_from_step,omitempty" jsonschema:"Step to branch from"`
+	BranchID          string   `json:"branch_id,omitempty" jsonschema:"Branch identifier (default branch-from-<step>)"`
+	MoreStepsNeeded   boolean  `json:"more_steps_needed,omitempty" jsonschema:"More steps are needed than estimated"`
+	modelArgs
+}
+
+func (plannerArgs) constrain(s *jsonschema.Schema, _ reasoning.Config) { constrainLux(s) }
+
+func (plannerArgs) missing(name string, v any) error { return luxMissing(name, v) }
+
+type biasedArgs struct {
+	sessionField
+	Query             string   `json:"query,omitempty" jsonschema:"The question to analyse (required to start; later, optional guidance)"`
+	NewSession        boolean  `json:"new_session,omitempty" jsonschema:"Start a fresh session"`
+	MaxAnalysisRounds *integer `json:"max_analysis_rounds,omitempty" jsonschema:"Maximum bias analyses (default 3)"`
+	PrimaryModel      string   `json:"primary_model,omitempty" jsonschema:"Model that reasons, corrects and synthesises"`
+	VerifierModel     string   `json:"verifier_model,omitempty" jsonschema:"Model that checks for bias"`
+}
+
+func (biasedArgs) constrain(s *jsonschema.Schema, _ reasoning.Config) {
+	constrainLux(s)
+	between(s.Properties["max_analysis_rounds"], 1, reasoning.MaxAnalysisRounds)
 }
 
 // guardrailsArg is the guardrails object; absent fields keep the defaults.
 type guardrailsArg struct {
-	SemanticDriftCheck         *bool    `json:"semantic_drift_check"`
-	SemanticDriftThreshold     *float64 `json:"semantic_drift_threshold"`
-	PerplexityMonitoring       *bool    `json:"perplexity_monitoring"`
-	PerplexityThreshold        *float64 `json:"perplexity_threshold"`
-	CircularReasoningDetection *bool    `json:"circular_reasoning_detection"`
-	ConsistencyValidation      *bool    `json:"consistency_validation"`
-	AttentionEntropyAnalysis   *bool    `json:"attention_entropy_analysis"`
+	SemanticDriftCheck         *bool    `json:"semantic_drift_check,omitempty" jsonschema:"Check semantic drift (default true)"`
+	SemanticDriftThreshold     *float64 `json:"semantic_drift_threshold,omitempty" jsonschema:"Drift threshold: cosine similarity below which a thought drifts (default 0.3)"`
+	PerplexityMonitoring       *bool    `json:"perplexity_monitoring,omitempty" jsonschema:"Monitor perplexity (default true)"`
+	PerplexityThreshold        *float64 `json:"perplexity_threshold,omitempty" jsonschema:"Perplexity above which a thought is flagged (default 50)"`
+	CircularReasoningDetection *bool    `json:"circular_reasoning_detection,omitempty" jsonschema:"Detect circular reasoning (default true)"`
+	ConsistencyValidation      *bool    `json:"consistency_validation,omitempty" jsonschema:"Validate consistency (default true)"`
+	AttentionEntropyAnalysis   *bool    `json:"attention_entropy_analysis,omitempty" jsonschema:"Top-k token entropy analysis (default true)"`
 }
 
-func parseGuardrails(a *args) (reasoning.GuardrailConfig, error) {
-	g := reasoning.DefaultGuardrails()
-	raw, ok := a.get("guardrails")
-	if !ok {
-		return g, nil
-	}
-	var ga guardrailsArg
-	dec := json.NewDecoder(bytesReader(raw))
+// guardrails is the guardrails argument: a guardrailsArg read strictly (no
+// strings for numbers or booleans, no unknown fields).
+type guardrails struct{ guardrailsArg }
+
+func (g *guardrails) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&ga); err != nil {
-		return g, thinkgraph.Invalid("guardrails", "an object with semantic_drift_check, semantic_drift_threshold, perplexity_monitoring, perplexity_threshold, "+
-			"circular_reasoning_detection, consistency_validation, attention_entropy_analysis", typeOf(raw), "'guardrails': %v", err)
+	if err := dec.Decode(&g.guardrailsArg); err != nil {
+		return &fieldError{"an object with " + fieldsOf(reflect.TypeFor[guardrailsArg]()).names(), typeOf(b), ": " + err.Error()}
+	}
+	return nil
+}
+
+// config is the guardrail configuration: the defaults, with the fields
+// given.
+func (ga *guardrails) config() reasoning.GuardrailConfig {
+	g := reasoning.DefaultGuardrails()
+	if ga == nil {
+		return g
 	}
 	set := func(dst *bool, v *bool) {
 		if v != nil {
@@ -220,7 +289,7 @@ func parseGuardrails(a *args) (reasoning.GuardrailConfig, error) {
 	if ga.PerplexityThreshold != nil {
 		g.PerplexityThreshold = *ga.PerplexityThreshold
 	}
-	return g, nil
+	return g
 }
 
 func strPtr(s string) *string { return &s }
@@ -233,48 +302,19 @@ func (s *Server) addLuxTools() {
 			Title: "Chat with a model",
 			Description: "Send a message to a chosen model and get its answer. With a session_id the conversation continues: the session's earlier " +
 				"confer exchanges go with the message." + luxProviderNote,
-			InputSchema: &jsonschema.Schema{Type: "object", Required: []string{"message"}, Properties: map[string]*jsonschema.Schema{
-				"message":     {Type: "string", Description: "The message to send to the model"},
-				"model":       {Type: "string", Description: "Model to use (default: the provider's configured model)"},
-				"temperature": temperatureProp(""),
-				"max_tokens":  {Type: "integer", Minimum: jsonschema.Ptr(1.0), Description: "Maximum tokens of the answer"},
-				"session_id":  sessionIDProp,
-			}},
 			Annotations: llmAnnotations("Chat with a model"),
 		},
 		output: conferOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			ref, err := s.sessionRef(req, a)
-			if err != nil {
-				return nil, err
-			}
-			in := reasoning.ConferInput{Session: ref, Call: s.llmCall(ctx, req)}
-			if in.Message, _, err = a.str("message"); err != nil {
-				return nil, err
-			}
-			if in.Model, _, err = a.str("model"); err != nil {
-				return nil, err
-			}
-			if in.Temperature, err = a.number("temperature"); err != nil {
-				return nil, err
-			}
-			if in.MaxTokens, err = a.integer("max_tokens"); err != nil {
-				return nil, err
-			}
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *conferArgs) (any, error) {
+			in := reasoning.ConferInput{Session: s.session(req, a.SessionID), Call: s.llmCall(ctx, req), Message: a.Message, Model: a.Model,
+				Temperature: (*float64)(a.Temperature), MaxTokens: (*int)(a.MaxTokens)}
 			res, err := s.svc.Confer(ctx, in)
 			if err != nil {
 				return nil, err
 			}
 			return conferOutput{Content: res.Answer.Content, Model: res.Model, Usage: res.Usage, SessionID: res.Session.ID, ThoughtID: res.Answer.ID}, nil
-		},
+		}),
 	})
-
-	intProp := func(desc string) *jsonschema.Schema {
-		return &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(1.0), Description: desc}
-	}
-	boolProp := func(desc string) *jsonschema.Schema { return &jsonschema.Schema{Type: "boolean", Description: desc} }
-	strProp := func(desc string) *jsonschema.Schema { return &jsonschema.Schema{Type: "string", Description: desc} }
-	contID := strProp("Continue the session of an earlier response (the same as session_id)")
 
 	s.addTool(toolDef{
 		llm: true,
@@ -286,80 +326,22 @@ func (s *Server) addLuxTools() {
 				"semantic drift from the query, circular reasoning, contradictions with earlier thoughts, perplexity and top-k token entropy from the model's token " +
 				"log-probabilities (null with the reason when the provider gives none). Findings are interventions; status is intervention_needed while one is open, conclusion_reached on the last thought. " +
 				"Revisions (is_revision, revises_thought) and branches (branch_from_thought, branch_id) are stored in the session graph." + luxProviderNote,
-			InputSchema: &jsonschema.Schema{Type: "object", Required: []string{"thought", "thought_number", "total_thoughts", "next_thought_needed"},
-				Properties: map[string]*jsonschema.Schema{
-					"thought":             strProp("The query for thought 1; guidance for thoughts 2 and later (may be empty)"),
-					"thought_number":      intProp("Current thought number (starts at 1; 1 starts a new run)"),
-					"total_thoughts":      intProp("Estimated total thoughts needed"),
-					"next_thought_needed": boolProp("Whether another thought is needed after this one; false asks for the conclusion"),
-					"is_revision":         boolProp("True if this thought revises an earlier one"),
-					"revises_thought":     intProp("Which thought is being revised"),
-					"branch_from_thought": intProp("Thought to branch from"),
-					"branch_id":           strProp("Branch identifier"),
-					"needs_more_thoughts": boolProp("More thoughts are needed beyond the estimate"),
-					"session_id":          sessionIDProp,
-					"continuation_id":     contID,
-					"model":               strProp("Model to use (default: the provider's configured model)"),
-					"temperature":         temperatureProp(" (default 0.7)"),
-					"guardrails": {Type: "object", Description: "Monitoring configuration; absent fields keep their defaults",
-						Properties: map[string]*jsonschema.Schema{
-							"semantic_drift_check":         boolProp("Check semantic drift (default true)"),
-							"semantic_drift_threshold":     {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1.0), Description: "Drift threshold: cosine similarity below which a thought drifts (default 0.3)"},
-							"perplexity_monitoring":        boolProp("Monitor perplexity (default true)"),
-							"perplexity_threshold":         {Type: "number", Description: "Perplexity above which a thought is flagged (default 50)"},
-							"circular_reasoning_detection": boolProp("Detect circular reasoning (default true)"),
-							"consistency_validation":       boolProp("Validate consistency (default true)"),
-							"attention_entropy_analysis":   boolProp("Top-k token entropy analysis (default true)"),
-						}},
-				}},
 			Annotations: llmAnnotations("Traced reasoning"),
 		},
 		output: tracedOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			ref, err := s.luxSession(req, a)
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *tracedArgs) (any, error) {
+			ref, err := s.luxSession(req, a.luxSessionArgs)
 			if err != nil {
 				return nil, err
 			}
-			in := reasoning.TracedInput{Session: ref, Call: s.llmCall(ctx, req)}
-			if in.Thought, _, err = a.str("thought"); err != nil {
-				return nil, err
-			}
-			if in.ThoughtNumber, err = reqInt(a, "thought_number"); err != nil {
-				return nil, err
-			}
-			if in.TotalThoughts, err = reqInt(a, "total_thoughts"); err != nil {
-				return nil, err
-			}
-			if in.NextThoughtNeeded, err = reqBool(a, "next_thought_needed"); err != nil {
-				return nil, err
-			}
-			if in.IsRevision, err = optBool(a, "is_revision"); err != nil {
-				return nil, err
-			}
-			if in.RevisesThought, err = a.integer("revises_thought"); err != nil {
-				return nil, err
-			}
-			if in.BranchFromThought, err = a.integer("branch_from_thought"); err != nil {
-				return nil, err
-			}
-			if in.BranchID, _, err = a.str("branch_id"); err != nil {
-				return nil, err
-			}
-			if in.NeedsMoreThoughts, err = optBool(a, "needs_more_thoughts"); err != nil {
-				return nil, err
-			}
-			if in.Model, _, err = a.str("model"); err != nil {
-				return nil, err
-			}
-			if in.Temperature, err = a.number("temperature"); err != nil {
-				return nil, err
-			}
-			if in.Guardrails, err = parseGuardrails(a); err != nil {
-				return nil, err
-			}
+			in := reasoning.TracedInput{Session: ref, Call: s.llmCall(ctx, req), Thought: a.Thought,
+				ThoughtNumber: int(a.ThoughtNumber), TotalThoughts: int(a.TotalThoughts), NextThoughtNeeded: bool(a.NextThoughtNeeded),
+				IsRevision: bool(a.IsRevision), RevisesThought: (*int)(a.RevisesThought), BranchFromThought: (*int)(a.BranchFromThought),
+				BranchID: a.BranchID, NeedsMoreThoughts: bool(a.NeedsMoreThoughts), Model: a.Model, Temperature: (*float64)(a.Temperature),
+				Guardrails: a.Guardrails.config()}
 			res, err := s.svc.Traced(ctx, in)
 			if err != nil {
-				return nil, continuationError(a, err)
+				return nil, continuationError(a.luxSessionArgs, err)
 			}
 			out := tracedOutput{Status: res.Status, ThoughtNumber: in.ThoughtNumber, TotalThoughts: res.TotalThoughts, NextThoughtNeeded: in.NextThoughtNeeded,
 				ThoughtContent: res.Step.Content, ThoughtType: res.StepType, Metrics: res.Metrics, ContinuationID: res.Session.ID, SessionID: res.Session.ID,
@@ -382,7 +364,7 @@ func (s *Server) addLuxTools() {
 				out.NextSteps = strPtr(res.NextSteps)
 			}
 			return out, nil
-		},
+		}),
 	})
 
 	s.addTool(toolDef{
@@ -394,71 +376,22 @@ func (s *Server) addLuxTools() {
 				"write one plan step from the task and the plan so far. Revisions (is_step_revision, revises_step_number) and branches (is_branch_point, " +
 				"branch_from_step, branch_id) are stored in the session graph. The last step (next_step_required false) returns the plan summary, next steps " +
 				"and the plan's synthesis." + luxProviderNote,
-			InputSchema: &jsonschema.Schema{Type: "object", Required: []string{"step", "step_number", "total_steps", "next_step_required"},
-				Properties: map[string]*jsonschema.Schema{
-					"step":                strProp("The task for step 1; your input for steps 2 and later (may be empty)"),
-					"step_number":         intProp("Current step number (starts at 1; 1 starts a new plan)"),
-					"total_steps":         intProp("Estimated total steps"),
-					"next_step_required":  boolProp("Whether another step is needed; false makes this the last step"),
-					"is_step_revision":    boolProp("True if this step revises an earlier one"),
-					"revises_step_number": intProp("Which step is being revised"),
-					"is_branch_point":     boolProp("True if this step starts a branch"),
-					"branch_from_step":    intProp("Step to branch from"),
-					"branch_id":           strProp("Branch identifier (default branch-from-<step>)"),
-					"more_steps_needed":   boolProp("More steps are needed than estimated"),
-					"session_id":          sessionIDProp,
-					"continuation_id":     contID,
-					"model":               strProp("Model to use (default: the provider's configured model)"),
-					"temperature":         temperatureProp(" (default 0.7)"),
-				}},
 			Annotations: llmAnnotations("Planner"),
 		},
 		output: plannerOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			ref, err := s.luxSession(req, a)
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *plannerArgs) (any, error) {
+			ref, err := s.luxSession(req, a.luxSessionArgs)
 			if err != nil {
 				return nil, err
 			}
-			in := reasoning.PlannerInput{Session: ref, Call: s.llmCall(ctx, req)}
-			if in.Step, _, err = a.str("step"); err != nil {
-				return nil, err
-			}
-			if in.StepNumber, err = reqInt(a, "step_number"); err != nil {
-				return nil, err
-			}
-			if in.TotalSteps, err = reqInt(a, "total_steps"); err != nil {
-				return nil, err
-			}
-			if in.NextStepRequired, err = reqBool(a, "next_step_required"); err != nil {
-				return nil, err
-			}
-			if in.IsStepRevision, err = optBool(a, "is_step_revision"); err != nil {
-				return nil, err
-			}
-			if in.RevisesStepNumber, err = a.integer("revises_step_number"); err != nil {
-				return nil, err
-			}
-			if in.IsBranchPoint, err = optBool(a, "is_branch_point"); err != nil {
-				return nil, err
-			}
-			if in.BranchFromStep, err = a.integer("branch_from_step"); err != nil {
-				return nil, err
-			}
-			if in.BranchID, _, err = a.str("branch_id"); err != nil {
-				return nil, err
-			}
-			if in.MoreStepsNeeded, err = optBool(a, "more_steps_needed"); err != nil {
-				return nil, err
-			}
-			if in.Model, _, err = a.str("model"); err != nil {
-				return nil, err
-			}
-			if in.Temperature, err = a.number("temperature"); err != nil {
-				return nil, err
-			}
+			in := reasoning.PlannerInput{Session: ref, Call: s.llmCall(ctx, req), Step: a.Step,
+				StepNumber: int(a.StepNumber), TotalSteps: int(a.TotalSteps), NextStepRequired: bool(a.NextStepRequired),
+				IsStepRevision: bool(a.IsStepRevision), RevisesStepNumber: (*int)(a.RevisesStepNumber), IsBranchPoint: bool(a.IsBranchPoint),
+				BranchFromStep: (*int)(a.BranchFromStep), BranchID: a.BranchID, MoreStepsNeeded: bool(a.MoreStepsNeeded),
+				Model: a.Model, Temperature: (*float64)(a.Temperature)}
 			res, err := s.svc.Planner(ctx, in)
 			if err != nil {
-				return nil, continuationError(a, err)
+				return nil, continuationError(a.luxSessionArgs, err)
 			}
 			out := plannerOutput{Status: res.Status, StepNumber: in.StepNumber, TotalSteps: res.TotalSteps, NextStepRequired: in.NextStepRequired,
 				StepContent: res.Step.Content, ContinuationID: res.Session.ID, SessionID: res.Session.ID, ThoughtID: res.Step.ID,
@@ -480,7 +413,7 @@ func (s *Server) addLuxTools() {
 				out.PlanSummary = strPtr(res.PlanSummary)
 			}
 			return out, nil
-		},
+		}),
 	})
 
 	s.addTool(toolDef{
@@ -492,38 +425,12 @@ func (s *Server) addLuxTools() {
 				"(verifier_model) → Correction when a bias was found → another BiasAnalysis … up to max_analysis_rounds analyses (default %d) → Synthesis → "+
 				"complete. Call again with the session_id to take the next step; next_action says what it will be. A query that differs from the question "+
 				"is recorded as guidance for the next step. new_session starts a fresh session.", reasoning.DefaultMaxAnalysisRounds) + luxProviderNote,
-			InputSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
-				"query":               strProp("The question to analyse (required to start; later, optional guidance)"),
-				"session_id":          sessionIDProp,
-				"new_session":         boolProp("Start a fresh session"),
-				"max_analysis_rounds": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(reasoning.MaxAnalysisRounds)), Description: "Maximum bias analyses (default 3)"},
-				"primary_model":       strProp("Model that reasons, corrects and synthesises"),
-				"verifier_model":      strProp("Model that checks for bias"),
-			}},
 			Annotations: llmAnnotations("Reasoning with bias checks"),
 		},
 		output: biasedOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			ref, err := s.sessionRef(req, a)
-			if err != nil {
-				return nil, err
-			}
-			in := reasoning.BiasedInput{Session: ref, Call: s.llmCall(ctx, req)}
-			if in.Query, _, err = a.str("query"); err != nil {
-				return nil, err
-			}
-			if in.NewSession, err = optBool(a, "new_session"); err != nil {
-				return nil, err
-			}
-			if in.MaxRounds, err = a.integer("max_analysis_rounds"); err != nil {
-				return nil, err
-			}
-			if in.PrimaryModel, _, err = a.str("primary_model"); err != nil {
-				return nil, err
-			}
-			if in.VerifierModel, _, err = a.str("verifier_model"); err != nil {
-				return nil, err
-			}
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *biasedArgs) (any, error) {
+			in := reasoning.BiasedInput{Session: s.session(req, a.SessionID), Call: s.llmCall(ctx, req), Query: a.Query,
+				NewSession: bool(a.NewSession), MaxRounds: (*int)(a.MaxAnalysisRounds), PrimaryModel: a.PrimaryModel, VerifierModel: a.VerifierModel}
 			res, err := s.svc.Biased(ctx, in)
 			if err != nil {
 				return nil, err
@@ -535,8 +442,6 @@ func (s *Server) addLuxTools() {
 				out.FinalSynthesis = strPtr(res.FinalSynthesis)
 			}
 			return out, nil
-		},
+		}),
 	})
 }
-
-func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }

@@ -94,31 +94,52 @@ func (s *Server) llmCall(ctx context.Context, req *mcp.CallToolRequest) reasonin
 	return call
 }
 
-func (s *Server) reasoningInput(ctx context.Context, req *mcp.CallToolRequest, a *args) (reasoning.ReasoningInput, error) {
-	ref, err := s.sessionRef(req, a)
-	if err != nil {
-		return reasoning.ReasoningInput{}, err
-	}
-	in := reasoning.ReasoningInput{Session: ref, Call: s.llmCall(ctx, req)}
-	if in.Content, _, err = a.str("content"); err != nil {
-		return in, err
-	}
-	if in.Confidence, err = a.number("confidence"); err != nil {
-		return in, err
-	}
-	return in, nil
+// reasoningArgs are the arguments every reasoning tool takes.
+type reasoningArgs struct {
+	SessionID  *string `json:"session_id,omitempty" jsonschema:"A session id from an earlier response (it must exist); omit it for this connection's own"`
+	Content    string  `json:"content" jsonschema:"The thought content to process"`
+	Confidence *number `json:"confidence,omitempty" jsonschema:"Confidence threshold (0.0-1.0)"`
 }
 
-func reasoningSchema(extra map[string]*jsonschema.Schema, required ...string) *jsonschema.Schema {
-	props := map[string]*jsonschema.Schema{
-		"content":    {Type: "string", Description: "The thought content to process"},
-		"session_id": {Type: "string", Description: "A session id from an earlier response (it must exist); omit it for this connection's own"},
-		"confidence": {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1.0), Description: "Confidence threshold (0.0-1.0)"},
-	}
-	for k, v := range extra {
-		props[k] = v
-	}
-	return &jsonschema.Schema{Type: "object", Properties: props, Required: required}
+func (reasoningArgs) constrain(s *jsonschema.Schema, _ reasoning.Config) {
+	between(s.Properties["confidence"], 0, 1)
+}
+
+type treeArgs struct {
+	reasoningArgs
+	NumBranches *integer `json:"num_branches,omitempty" jsonschema:"How many branches (2-4, default 3)"`
+}
+
+func (a treeArgs) constrain(s *jsonschema.Schema, cfg reasoning.Config) {
+	a.reasoningArgs.constrain(s, cfg)
+	between(s.Properties["num_branches"], 2, 4)
+}
+
+type divergentArgs struct {
+	reasoningArgs
+	NumPerspectives *integer `json:"num_perspectives,omitempty" jsonschema:"How many perspectives (2-5, default 3)"`
+}
+
+func (a divergentArgs) constrain(s *jsonschema.Schema, cfg reasoning.Config) {
+	a.reasoningArgs.constrain(s, cfg)
+	between(s.Properties["num_perspectives"], 2, 5)
+}
+
+type reflectionArgs struct {
+	reasoningArgs
+	ThoughtID  string   `json:"thought_id,omitempty" jsonschema:"Reflect on this stored thought instead of new content"`
+	Iterations *integer `json:"iterations,omitempty" jsonschema:"Critique-and-improve rounds"`
+}
+
+func (a reflectionArgs) constrain(s *jsonschema.Schema, cfg reasoning.Config) {
+	a.reasoningArgs.constrain(s, cfg)
+	between(s.Properties["iterations"], 1, reasoning.MaxReflectionIterations)
+	s.Required = nil // thought_id may name the thought instead of content
+}
+
+func (s *Server) reasoningInput(ctx context.Context, req *mcp.CallToolRequest, a *reasoningArgs) reasoning.ReasoningInput {
+	return reasoning.ReasoningInput{Session: s.session(req, a.SessionID), Call: s.llmCall(ctx, req), Content: a.Content,
+		Confidence: (*float64)(a.Confidence)}
 }
 
 func llmAnnotations(title string) *mcp.ToolAnnotations {
@@ -134,22 +155,18 @@ func (s *Server) addReasoningTools() {
 			Name:        "reasoning_linear",
 			Title:       "Linear reasoning",
 			Description: "Single-pass reasoning: get a logical continuation or analysis of a thought. Returns the answer, its confidence and thought ids." + providerNote,
-			InputSchema: reasoningSchema(nil, "content"),
 			Annotations: llmAnnotations("Linear reasoning"),
 		},
 		output: linearOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			in, err := s.reasoningInput(ctx, req, a)
-			if err != nil {
-				return nil, err
-			}
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *reasoningArgs) (any, error) {
+			in := s.reasoningInput(ctx, req, a)
 			res, err := s.svc.Linear(ctx, in)
 			if err != nil {
 				return nil, err
 			}
 			return linearOutput{ThoughtID: res.Answer.ID, SessionID: res.Session.ID, Content: res.Answer.Content,
 				Confidence: *res.Answer.Confidence, PreviousThought: res.PreviousThought, InputThoughtID: res.Input.ID, Model: res.Answer.Author}, nil
-		},
+		}),
 	})
 
 	s.addTool(toolDef{
@@ -159,22 +176,12 @@ func (s *Server) addReasoningTools() {
 			Title: "Tree reasoning",
 			Description: "Explore 2-4 alternative lines of reasoning, each a branch of the session graph. " +
 				"Returns the branches and the one the model recommends." + providerNote,
-			InputSchema: reasoningSchema(map[string]*jsonschema.Schema{
-				"num_branches": {Type: "integer", Minimum: jsonschema.Ptr(2.0), Maximum: jsonschema.Ptr(4.0), Description: "How many branches (2-4, default 3)"},
-			}, "content"),
 			Annotations: llmAnnotations("Tree reasoning"),
 		},
 		output: treeOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			in, err := s.reasoningInput(ctx, req, a)
-			if err != nil {
-				return nil, err
-			}
-			n, err := a.integer("num_branches")
-			if err != nil {
-				return nil, err
-			}
-			res, err := s.svc.Tree(ctx, in, n)
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *treeArgs) (any, error) {
+			in := s.reasoningInput(ctx, req, &a.reasoningArgs)
+			res, err := s.svc.Tree(ctx, in, (*int)(a.NumBranches))
 			if err != nil {
 				return nil, err
 			}
@@ -184,7 +191,7 @@ func (s *Server) addReasoningTools() {
 			}
 			out.RecommendedBranch = res.Branches[res.Recommended].Thought.BranchID
 			return out, nil
-		},
+		}),
 	})
 
 	s.addTool(toolDef{
@@ -194,22 +201,12 @@ func (s *Server) addReasoningTools() {
 			Title: "Divergent reasoning",
 			Description: "Look at a problem from 2-5 different perspectives, then synthesise. " +
 				"Returns the perspectives and the synthesis." + providerNote,
-			InputSchema: reasoningSchema(map[string]*jsonschema.Schema{
-				"num_perspectives": {Type: "integer", Minimum: jsonschema.Ptr(2.0), Maximum: jsonschema.Ptr(5.0), Description: "How many perspectives (2-5, default 3)"},
-			}, "content"),
 			Annotations: llmAnnotations("Divergent reasoning"),
 		},
 		output: divergentOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			in, err := s.reasoningInput(ctx, req, a)
-			if err != nil {
-				return nil, err
-			}
-			n, err := a.integer("num_perspectives")
-			if err != nil {
-				return nil, err
-			}
-			res, err := s.svc.Divergent(ctx, in, n)
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *divergentArgs) (any, error) {
+			in := s.reasoningInput(ctx, req, &a.reasoningArgs)
+			res, err := s.svc.Divergent(ctx, in, (*int)(a.NumPerspectives))
 			if err != nil {
 				return nil, err
 			}
@@ -221,7 +218,7 @@ func (s *Server) addReasoningTools() {
 				out.Synthesis = &branchOut{ThoughtID: res.Synthesis.ID, Content: res.Synthesis.Content, Confidence: res.Synthesis.Confidence}
 			}
 			return out, nil
-		},
+		}),
 	})
 
 	s.addTool(toolDef{
@@ -231,27 +228,12 @@ func (s *Server) addReasoningTools() {
 			Title: "Reflective reasoning",
 			Description: fmt.Sprintf("Critique and improve a stored thought (thought_id) or new content, 1-%d rounds. "+
 				"Returns each round's critique and improved thought, and the final one.", reasoning.MaxReflectionIterations) + providerNote,
-			InputSchema: reasoningSchema(map[string]*jsonschema.Schema{
-				"thought_id": {Type: "string", Description: "Reflect on this stored thought instead of new content"},
-				"iterations": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(reasoning.MaxReflectionIterations)), Description: "Critique-and-improve rounds"},
-			}),
 			Annotations: llmAnnotations("Reflective reasoning"),
 		},
 		output: reflectionOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			in, err := s.reasoningInput(ctx, req, a)
-			if err != nil {
-				return nil, err
-			}
-			id, _, err := a.str("thought_id")
-			if err != nil {
-				return nil, err
-			}
-			n, err := a.integer("iterations")
-			if err != nil {
-				return nil, err
-			}
-			res, err := s.svc.Reflection(ctx, in, id, n)
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *reflectionArgs) (any, error) {
+			in := s.reasoningInput(ctx, req, &a.reasoningArgs)
+			res, err := s.svc.Reflection(ctx, in, a.ThoughtID, (*int)(a.Iterations))
 			if err != nil {
 				return nil, err
 			}
@@ -263,6 +245,6 @@ func (s *Server) addReasoningTools() {
 			last := res.Iterations[len(res.Iterations)-1].Improved
 			out.FinalThoughtID, out.FinalContent = last.ID, last.Content
 			return out, nil
-		},
+		}),
 	})
 }

@@ -7,8 +7,9 @@ import (
 )
 
 // The tools' JSON schemas are derived from their definitions (the input
-// schemas written beside each tool, the output schemas reflected from the
-// result types) and committed, generated, in schemas.json. Deriving and
+// schemas from each tool's argument struct, input.go, or for
+// branch-thinking written beside it; the output schemas from the result
+// types) and committed, generated, in schemas.json. Deriving and
 // marshalling them was most of building the server, which every cold start
 // pays, and the SDK marshals a tool's schemas again for every tools/list;
 // raw JSON costs neither.
@@ -19,7 +20,9 @@ import (
 //
 //	go test ./mcpserver -run TestToolSchemasGenerated -update
 //
-// A tool missing from the file has its schemas derived at start.
+// A tool missing from the file has its schemas derived at start, and so do
+// the input schemas when the maximum thought length is not the default
+// (think's maxLength).
 
 //go:embed schemas.json
 var schemasJSON []byte

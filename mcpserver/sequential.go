@@ -27,84 +27,21 @@ type sequentialOutput struct {
 const sequentialDescription = `Reason through a problem in numbered thoughts that can be revised and branched, for multi-step problems whose scope may change. Send one thought per call, nextThoughtNeeded false when done; adjust totalThoughts as you go; revise (isRevision, revisesThought) or branch (branchFromThought, branchId); a thought without branchId continues the main line. Returns the thought number, total, branches and history length. Differs from the original: history and branches belong to a persisted session (session_id), not the process; the response adds thought, session_id, node_id, branchId; branchId is 1-64 letters, digits, spaces or . _ : @ / -; a thought is at most 10,000 characters; errors name the field.`
 
 func (s *Server) addSequentialTool() {
-	intProp := func(desc string) *jsonschema.Schema {
-		return &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(1.0), Description: desc}
-	}
 	s.addTool(toolDef{
 		tool: &mcp.Tool{
 			Name:        "sequentialthinking",
 			Title:       "Sequential thinking",
 			Description: sequentialDescription,
-			InputSchema: &jsonschema.Schema{
-				Type: "object",
-				Properties: map[string]*jsonschema.Schema{
-					"thought":           {Type: "string", Description: "Your current thinking step"},
-					"nextThoughtNeeded": {Type: "boolean", Description: "Whether another thought step is needed"},
-					"thoughtNumber":     intProp("Current thought number (numeric value, e.g., 1, 2, 3)"),
-					"totalThoughts":     intProp("Estimated total thoughts needed (numeric value, e.g., 5, 10)"),
-					"isRevision":        {Type: "boolean", Description: "Whether this revises previous thinking"},
-					"revisesThought":    intProp("Which thought is being reconsidered"),
-					"branchFromThought": intProp("Branching point thought number"),
-					"branchId":          {Type: "string", Description: "Branch identifier"},
-					"needsMoreThoughts": {Type: "boolean", Description: "If more thoughts are needed"},
-					"session_id":        sessionIDProp,
-				},
-				Required: []string{"thought", "nextThoughtNeeded", "thoughtNumber", "totalThoughts"},
-			},
 			Annotations: &mcp.ToolAnnotations{Title: "Sequential thinking", ReadOnlyHint: false, IdempotentHint: false,
 				DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)},
 		},
 		output:        sequentialOutput{},
 		ignoreUnknown: true,
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			ref, err := s.sessionRef(req, a)
-			if err != nil {
-				return nil, err
-			}
-			in := reasoning.SequentialInput{Session: ref}
-			var given bool
-			if in.Thought, given, err = a.str("thought"); err != nil {
-				return nil, err
-			} else if !given {
-				return nil, thinkgraph.Invalid("thought", "a string", "none", "'thought' is required: this step of thinking, as a string")
-			}
-			next, err := requiredBool(a, "nextThoughtNeeded")
-			if err != nil {
-				return nil, err
-			}
-			in.NextThoughtNeeded = next
-			for _, f := range []struct {
-				name string
-				dst  *int
-			}{{"thoughtNumber", &in.ThoughtNumber}, {"totalThoughts", &in.TotalThoughts}} {
-				n, err := a.integer(f.name)
-				if err != nil {
-					return nil, err
-				}
-				if n == nil {
-					return nil, thinkgraph.Invalid(f.name, "an integer ≥ 1", "none", "'%s' is required: an integer ≥ 1", f.name)
-				}
-				*f.dst = *n
-			}
-			if b, err := a.boolean("isRevision"); err != nil {
-				return nil, err
-			} else if b != nil {
-				in.IsRevision = *b
-			}
-			if b, err := a.boolean("needsMoreThoughts"); err != nil {
-				return nil, err
-			} else if b != nil {
-				in.NeedsMoreThoughts = *b
-			}
-			if in.RevisesThought, err = a.integer("revisesThought"); err != nil {
-				return nil, err
-			}
-			if in.BranchFromThought, err = a.integer("branchFromThought"); err != nil {
-				return nil, err
-			}
-			if in.BranchID, _, err = a.str("branchId"); err != nil {
-				return nil, err
-			}
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *sequentialArgs) (any, error) {
+			in := reasoning.SequentialInput{Session: s.session(req, a.SessionID), Thought: a.Thought,
+				NextThoughtNeeded: bool(a.NextThoughtNeeded), ThoughtNumber: int(a.ThoughtNumber), TotalThoughts: int(a.TotalThoughts),
+				IsRevision: bool(a.IsRevision), NeedsMoreThoughts: bool(a.NeedsMoreThoughts),
+				RevisesThought: (*int)(a.RevisesThought), BranchFromThought: (*int)(a.BranchFromThought), BranchID: a.BranchID}
 			res, err := s.svc.Sequential(ctx, in)
 			if err != nil {
 				return nil, err
@@ -118,17 +55,38 @@ func (s *Server) addSequentialTool() {
 				out.BranchID = res.Thought.BranchID
 			}
 			return out, nil
-		},
+		}),
 	})
 }
 
-func requiredBool(a *args, name string) (bool, error) {
-	b, err := a.boolean(name)
-	if err != nil {
-		return false, err
+// sequentialArgs are sequentialthinking's arguments.
+type sequentialArgs struct {
+	sessionField
+	Thought           string   `json:"thought" jsonschema:"Your current thinking step"`
+	NextThoughtNeeded boolean  `json:"nextThoughtNeeded" jsonschema:"Whether another thought step is needed"`
+	ThoughtNumber     integer  `json:"thoughtNumber" jsonschema:"Current thought number (numeric value, e.g., 1, 2, 3)"`
+	TotalThoughts     integer  `json:"totalThoughts" jsonschema:"Estimated total thoughts needed (numeric value, e.g., 5, 10)"`
+	IsRevision        boolean  `json:"isRevision,omitempty" jsonschema:"Whether this revises previous thinking"`
+	NeedsMoreThoughts boolean  `json:"needsMoreThoughts,omitempty" jsonschema:"If more thoughts are needed"`
+	RevisesThought    *integer `json:"revisesThought,omitempty" jsonschema:"Which thought is being reconsidered"`
+	BranchFromThought *integer `json:"branchFromThought,omitempty" jsonschema:"Branching point thought number"`
+	BranchID          string   `json:"branchId,omitempty" jsonschema:"Branch identifier"`
+}
+
+func (sequentialArgs) constrain(s *jsonschema.Schema, _ reasoning.Config) {
+	for _, p := range s.Properties {
+		if p.Type == "integer" {
+			p.Minimum = jsonschema.Ptr(1.0)
+		}
 	}
-	if b == nil {
-		return false, thinkgraph.Invalid(name, "true or false", "none", "'%s' is required: true or false", name)
+}
+
+func (sequentialArgs) missing(name string, v any) error {
+	switch v.(type) {
+	case string:
+		return thinkgraph.Invalid(name, "a string", "none", "'%s' is required: this step of thinking, as a string", name)
+	case boolean:
+		return thinkgraph.Invalid(name, "true or false", "none", "'%s' is required: true or false", name)
 	}
-	return *b, nil
+	return thinkgraph.Invalid(name, "an integer ≥ 1", "none", "'%s' is required: an integer ≥ 1", name)
 }

@@ -127,18 +127,24 @@ func (s *Server) ForTenant(tenant string) *mcp.Server {
 	return t.mcp
 }
 
-// sessionRef resolves the session a call goes to: the caller's session_id,
-// or else the connection's own session.
+// session resolves the session a call goes to: the caller's session_id
+// (id), or else the connection's own session.
+func (s *Server) session(req *mcp.CallToolRequest, id *string) reasoning.SessionRef {
+	tenant := tenantOf(req.Extra)
+	if id != nil {
+		return reasoning.SessionRef{ID: *id, Explicit: true, Tenant: tenant}
+	}
+	return reasoning.SessionRef{ID: s.connSession(req.Session), Tenant: tenant}
+}
+
+// sessionRef is session for a tool that reads its arguments through args
+// (branch-thinking).
 func (s *Server) sessionRef(req *mcp.CallToolRequest, a *args) (reasoning.SessionRef, error) {
 	id, ok, err := a.str("session_id")
-	if err != nil {
-		return reasoning.SessionRef{}, err
+	if err != nil || !ok {
+		return s.session(req, nil), err
 	}
-	tenant := tenantOf(req.Extra)
-	if ok {
-		return reasoning.SessionRef{ID: id, Explicit: true, Tenant: tenant}, nil
-	}
-	return reasoning.SessionRef{ID: s.connSession(req.Session), Tenant: tenant}, nil
+	return s.session(req, &id), nil
 }
 
 // tenantOf returns the tenant of an authenticated HTTP request (the bearer
@@ -188,10 +194,13 @@ func (s *Server) moveConnSession(ss *mcp.ServerSession, id string) {
 	}
 }
 
-// toolDef describes a tool: its MCP definition, the Go type of its output
-// (for the output schema), and how errors are rendered.
+// toolDef describes a tool: its MCP definition, its arguments, the Go type
+// of its output (for the output schema), and how errors are rendered.
 type toolDef struct {
 	tool *mcp.Tool
+	// input decodes the arguments and runs the tool (typed), and gives
+	// the input schema.
+	input input
 	// output is a zero value of the output type; its schema is published.
 	output any
 	// errorStatus is the "status" of error results ("error" by default).
@@ -202,51 +211,58 @@ type toolDef struct {
 	// ignoreUnknown drops argument fields the tool does not know instead
 	// of refusing them (as the server a tool is a drop-in for does).
 	ignoreUnknown bool
-	handle        func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error)
+	// handle and tool.InputSchema, instead of input: a tool reading its
+	// arguments through args (branch-thinking, until its command form has
+	// an argument struct).
+	handle func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error)
 }
 
-// addTool registers a tool whose arguments are decoded by args (so numbers
-// may come as strings and unknown fields are named) and whose result is
-// returned both as structured content and as JSON text.
+// addTool registers a tool whose arguments are decoded by its input (so
+// numbers may come as strings and unknown fields are named) and whose result
+// is returned both as structured content and as JSON text.
 func (s *Server) addTool(d toolDef) {
-	known := schemaProperties(d.tool.InputSchema)
-	if g, ok := generatedSchemas()[d.tool.Name]; ok && !s.opts.deriveSchemas {
-		t := *d.tool
+	if d.input.run == nil {
+		d.input = untyped(d.tool.InputSchema.(*jsonschema.Schema), d.handle)
+	}
+	t := *d.tool
+	cfg := s.svc.Config()
+	if g, ok := generatedSchemas()[t.Name]; ok && !s.opts.deriveSchemas {
 		t.InputSchema, t.OutputSchema = g.Input, nil
 		if len(g.Output) > 0 {
 			t.OutputSchema = g.Output
 		}
-		d.tool = &t
+		if cfg.MaxThoughtLength != reasoning.DefaultConfig().MaxThoughtLength {
+			// schemas.json is derived with the default configuration;
+			// think's maxLength is the configured one.
+			t.InputSchema = d.input.schema(cfg)
+		}
 	} else {
-		deriveOutputSchema(&d)
+		t.InputSchema = d.input.schema(cfg)
+		if d.output != nil {
+			t.OutputSchema = outputSchema(d.output)
+		}
 	}
-	if a := d.tool.Annotations; a != nil && !a.ReadOnlyHint && d.tool.Meta == nil {
+	if a := t.Annotations; a != nil && !a.ReadOnlyHint && t.Meta == nil {
 		// A tool that writes to a session shows the graph in hosts with
 		// MCP Apps.
-		t := *d.tool
 		t.Meta = graphAppMeta
-		d.tool = &t
 	}
-	if seed, ok := seedToolNames[d.tool.Name]; ok && s.opts.SeedToolNames {
-		t := *d.tool
+	if seed, ok := seedToolNames[t.Name]; ok && s.opts.SeedToolNames {
 		t.Name = seed
-		d.tool = &t
 	}
+	d.tool = &t
 	s.tools = append(s.tools, d.tool)
 	s.mcp.AddTool(d.tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if _, mrtr := clientSampling(req.Session); d.llm && mrtr {
-			return s.callSuspendable(ctx, req, func(ctx context.Context) *mcp.CallToolResult { return s.runTool(ctx, req, d, known) }), nil
+			return s.callSuspendable(ctx, req, func(ctx context.Context) *mcp.CallToolResult { return s.runTool(ctx, req, d) }), nil
 		}
-		return s.runTool(ctx, req, d, known), nil
+		return s.runTool(ctx, req, d), nil
 	})
 }
 
-// deriveOutputSchema sets the output schema of d's tool from its output type.
-func deriveOutputSchema(d *toolDef) {
-	if d.output == nil {
-		return
-	}
-	schema, err := jsonschema.ForType(reflect.TypeOf(d.output), &jsonschema.ForOptions{})
+// outputSchema derives the output schema of a tool from its output type.
+func outputSchema(output any) *jsonschema.Schema {
+	schema, err := jsonschema.ForType(reflect.TypeOf(output), &jsonschema.ForOptions{})
 	if err != nil {
 		panic(err) // a programming error: the output type has no schema
 	}
@@ -259,22 +275,14 @@ func deriveOutputSchema(d *toolDef) {
 	if schema.Properties != nil {
 		schema.Properties[humanFeedbackField] = feedbackSchema()
 	}
-	t := *d.tool
-	t.OutputSchema = &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{schema, errorSchema()}}
-	d.tool = &t
+	return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{schema, errorSchema()}}
 }
 
 // runTool decodes the arguments, runs the tool and renders its result.
-func (s *Server) runTool(ctx context.Context, req *mcp.CallToolRequest, d toolDef, known []string) *mcp.CallToolResult {
+func (s *Server) runTool(ctx context.Context, req *mcp.CallToolRequest, d toolDef) *mcp.CallToolResult {
 	name := d.tool.Name
 	start := time.Now()
-	out, err := func() (any, error) {
-		a, err := decodeArgs(req.Params.Arguments, known, d.ignoreUnknown)
-		if err != nil {
-			return nil, err
-		}
-		return d.handle(ctx, req, a)
-	}()
+	out, err := d.input.run(ctx, req, req.Params.Arguments, d.ignoreUnknown)
 	if err == nil {
 		var text []byte
 		if text, err = json.Marshal(out); err == nil {
@@ -367,9 +375,3 @@ func schemaProperties(schema any) []string {
 }
 
 func boolPtr(b bool) *bool { return &b }
-
-// sessionIDProp is the session_id property every tool takes.
-var sessionIDProp = &jsonschema.Schema{
-	Type:        "string",
-	Description: "A session id from an earlier response, to continue that session; omit it for this connection's own.",
-}

@@ -10,6 +10,18 @@ import (
 	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
+// thinkArgs are the think tool's arguments.
+type thinkArgs struct {
+	sessionField
+	Thought    string  `json:"thought" jsonschema:"The reasoning step, specific and detailed."`
+	Confidence *number `json:"confidence,omitempty" jsonschema:"Confidence in the thought, 0 to 1."`
+}
+
+func (thinkArgs) constrain(s *jsonschema.Schema, cfg reasoning.Config) {
+	s.Properties["thought"].MaxLength = &cfg.MaxThoughtLength
+	between(s.Properties["confidence"], 0, 1)
+}
+
 // thinkOutput is the think tool's result: the fields of the think tool and the confidence graph.
 type thinkOutput struct {
 	Status               string   `json:"status" jsonschema:"success without confidence; with confidence: branch (below the threshold: propose alternatives) or continue"`
@@ -42,37 +54,15 @@ func (s *Server) addThinkTools() {
 				"or work through a problem step by step. " +
 				fmt.Sprintf("With a confidence below %.2g the thought becomes a branch point (status \"branch\"): propose alternatives with select_path. ", cfg.ConfidenceThreshold) +
 				"Returns the step number, status and the thought's node id.",
-			InputSchema: &jsonschema.Schema{
-				Type: "object",
-				Properties: map[string]*jsonschema.Schema{
-					"thought": {Type: "string", Description: "The reasoning step, specific and detailed.",
-						MaxLength: jsonschema.Ptr(cfg.MaxThoughtLength)},
-					"confidence": {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1.0),
-						Description: "Confidence in the thought, 0 to 1."},
-					"session_id": sessionIDProp,
-				},
-				Required: []string{"thought"},
-			},
 			Annotations: &mcp.ToolAnnotations{
 				Title: "Think", ReadOnlyHint: false, IdempotentHint: false,
 				DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false),
 			},
 		},
 		output: thinkOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			ref, err := s.sessionRef(req, a)
-			if err != nil {
-				return nil, err
-			}
-			thought, _, err := a.str("thought")
-			if err != nil {
-				return nil, err
-			}
-			conf, err := a.number("confidence")
-			if err != nil {
-				return nil, err
-			}
-			res, err := s.svc.Think(ctx, reasoning.ThinkInput{Session: ref, Thought: thought, Confidence: conf})
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *thinkArgs) (any, error) {
+			res, err := s.svc.Think(ctx, reasoning.ThinkInput{Session: s.session(req, in.SessionID), Thought: in.Thought,
+				Confidence: (*float64)(in.Confidence)})
 			if err != nil {
 				return nil, err
 			}
@@ -92,7 +82,7 @@ func (s *Server) addThinkTools() {
 				}
 			}
 			return out, nil
-		},
+		}),
 	})
 
 	s.addTool(toolDef{
@@ -100,22 +90,14 @@ func (s *Server) addThinkTools() {
 			Name:        "clear_context",
 			Title:       "Clear think context",
 			Description: "Start the think log's context window afresh; the thoughts stay stored. Returns how many left the window.",
-			InputSchema: &jsonschema.Schema{
-				Type:       "object",
-				Properties: map[string]*jsonschema.Schema{"session_id": sessionIDProp},
-			},
 			Annotations: &mcp.ToolAnnotations{
 				Title: "Clear think context", IdempotentHint: true,
 				DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false),
 			},
 		},
 		output: clearOutput{},
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			ref, err := s.sessionRef(req, a)
-			if err != nil {
-				return nil, err
-			}
-			res, err := s.svc.ClearContext(ctx, ref)
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *sessionField) (any, error) {
+			res, err := s.svc.ClearContext(ctx, s.session(req, in.SessionID))
 			if err != nil {
 				return nil, err
 			}
@@ -123,6 +105,6 @@ func (s *Server) addThinkTools() {
 				Status: "success", SessionID: res.Session.ID, Cleared: res.Cleared, TotalSteps: res.Session.StepCount,
 				Message: fmt.Sprintf("Context window cleared (%d thoughts left it; all %d stay in the session).", res.Cleared, res.Session.StepCount),
 			}, nil
-		},
+		}),
 	})
 }

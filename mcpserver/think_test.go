@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -249,6 +250,35 @@ func TestToolDefinitions(t *testing.T) {
 	for name := range want {
 		if !seen[name] {
 			t.Errorf("tool %s not listed", name)
+		}
+	}
+}
+
+// think's published maxLength is the configured maximum thought length,
+// though schemas.json holds the default's.
+func TestThinkSchemaFollowsMaxThoughtLength(t *testing.T) {
+	for _, max := range []int{0, 500} {
+		s := New(reasoning.New(nil, reasoning.Config{MaxThoughtLength: max}), Options{})
+		want := max
+		if want == 0 {
+			want = reasoning.DefaultConfig().MaxThoughtLength
+		}
+		for _, tool := range s.tools {
+			if tool.Name != "think" {
+				continue
+			}
+			b, _ := json.Marshal(tool.InputSchema)
+			var schema struct {
+				Properties map[string]struct {
+					MaxLength int `json:"maxLength"`
+				} `json:"properties"`
+			}
+			if err := json.Unmarshal(b, &schema); err != nil {
+				t.Fatal(err)
+			}
+			if got := schema.Properties["thought"].MaxLength; got != want {
+				t.Errorf("MaxThoughtLength %d: think's thought has maxLength %d, want %d", max, got, want)
+			}
 		}
 	}
 }

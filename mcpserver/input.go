@@ -1,0 +1,341 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
+)
+
+// A tool's arguments are one Go struct (thinkArgs, ...): each field is named
+// once, in its json tag, and described in its jsonschema tag; decodeInput
+// reads a call's arguments into it and inputSchema derives the tool's input
+// schema from it. Decoding is lenient where models are sloppy and strict
+// where it matters: numbers and booleans may come as strings ("2", "0.8",
+// "true") through the types number, integer and boolean; JSON null counts as
+// absent; a value that cannot be read as its field's type is a validation
+// error naming the field; a field the struct does not have is refused,
+// naming the ones it has.
+
+// number is a number argument; a numeric string is read as its number, and
+// NaN and ±Inf are refused.
+type number float64
+
+func (n *number) UnmarshalJSON(b []byte) error {
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		var s string
+		if json.Unmarshal(b, &s) != nil {
+			return &fieldError{"a number", typeOf(b), " must be a number, got " + typeOf(b)}
+		}
+		f, err = strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return &fieldError{"a number", clip(s, 40), fmt.Sprintf(" must be a number, got the string %q", clip(s, 40))}
+		}
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return &fieldError{"a finite number", fmt.Sprint(f), " must be a finite number"}
+	}
+	*n = number(f)
+	return nil
+}
+
+// integer is a whole-number argument from -2147483648 to 2147483647, given
+// as a number (2, 2.0) or a numeric string ("2").
+type integer int
+
+func (n *integer) UnmarshalJSON(b []byte) error {
+	var v number
+	if err := v.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	f := float64(v)
+	if f != math.Trunc(f) {
+		return &fieldError{"an integer", fmt.Sprint(f), fmt.Sprintf(" must be a whole number, got %v", f)}
+	}
+	if f > math.MaxInt32 || f < math.MinInt32 {
+		return &fieldError{"an integer from -2147483648 to 2147483647", fmt.Sprint(f),
+			fmt.Sprintf(" must be a whole number from -2147483648 to 2147483647, got %v", f)}
+	}
+	*n = integer(f)
+	return nil
+}
+
+// boolean is a boolean argument, given as true and false or as the strings
+// "true" and "false".
+type boolean bool
+
+func (v *boolean) UnmarshalJSON(b []byte) error {
+	var x bool
+	if json.Unmarshal(b, &x) == nil {
+		*v = boolean(x)
+		return nil
+	}
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "true":
+			*v = true
+			return nil
+		case "false":
+			*v = false
+			return nil
+		}
+	}
+	return &fieldError{"true or false", typeOf(b), " must be true or false, got " + typeOf(b)}
+}
+
+// fieldError is why a value cannot be read as its type; the decoder names
+// the field (named).
+type fieldError struct {
+	expected, received string
+	// problem follows the quoted field name in the message
+	// (" must be a number, got a string").
+	problem string
+}
+
+func (e *fieldError) Error() string { return "the value" + e.problem }
+
+func (e *fieldError) named(field string) error {
+	return thinkgraph.Invalid(field, e.expected, e.received, "'%s'%s", field, e.problem)
+}
+
+// sessionField is the session_id of the tools that take one as it is.
+type sessionField struct {
+	SessionID *string `json:"session_id,omitempty" jsonschema:"A session id from an earlier response, to continue that session; omit it for this connection's own."`
+}
+
+// sessionIDProp is sessionField's property, for the schema written in
+// branch.go.
+var sessionIDProp = &jsonschema.Schema{Type: "string", Description: reflect.TypeFor[sessionField]().Field(0).Tag.Get("jsonschema")}
+
+// inputField is a field of a tool's argument struct.
+type inputField struct {
+	name  string
+	index []int
+	// required: its json tag has no omitempty, so the schema requires it.
+	required bool
+}
+
+type inputFields struct {
+	list  []inputField // in struct order
+	known []string     // their names, sorted
+}
+
+var inputFieldsOf sync.Map // reflect.Type -> *inputFields
+
+func fieldsOf(t reflect.Type) *inputFields {
+	if f, ok := inputFieldsOf.Load(t); ok {
+		return f.(*inputFields)
+	}
+	fs := &inputFields{}
+	for _, f := range reflect.VisibleFields(t) {
+		if f.Anonymous || !f.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		optional := slices.Contains(strings.Split(opts, ","), "omitempty")
+		fs.list = append(fs.list, inputField{name: name, index: f.Index, required: !optional})
+		fs.known = append(fs.known, name)
+	}
+	slices.Sort(fs.known)
+	inputFieldsOf.Store(t, fs)
+	return fs
+}
+
+// names lists the fields of t in struct order, for messages.
+func (f *inputFields) names() string {
+	names := make([]string, len(f.list))
+	for i, fl := range f.list {
+		names[i] = fl.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// missingChecker is an argument struct that refuses a call leaving out a
+// field its schema requires: missing returns the error for the field name
+// (v is the field's zero value), or nil to leave the check to the service.
+type missingChecker interface {
+	missing(name string, v any) error
+}
+
+// decodeInput reads a tool call's arguments into the struct dst points to,
+// field by field in struct order. With ignoreUnknown, fields the struct
+// does not have are dropped instead of refused.
+func decodeInput(raw json.RawMessage, dst any, ignoreUnknown bool) error {
+	v := reflect.ValueOf(dst).Elem()
+	fields := fieldsOf(v.Type())
+	a, err := decodeArgs(raw, fields.known, ignoreUnknown)
+	if err != nil {
+		return err
+	}
+	mc, _ := dst.(missingChecker)
+	for _, f := range fields.list {
+		fv := v.FieldByIndex(f.index)
+		given, err := a.value(f.name, fv.Addr().Interface())
+		if err != nil {
+			return err
+		}
+		if !given && f.required && mc != nil {
+			if err := mc.missing(f.name, fv.Interface()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// value reads the field name into dst, a pointer, and reports whether it
+// was given. A list of structs is read item by item, an item's error naming
+// name[i].field.
+func (a *args) value(name string, dst any) (bool, error) {
+	raw, ok := a.get(name)
+	if !ok {
+		return false, nil
+	}
+	rv := reflect.ValueOf(dst).Elem()
+	if rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Struct {
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			expected := "an array of {" + fieldsOf(rv.Type().Elem()).names() + "} objects"
+			return true, thinkgraph.Invalid(name, expected, typeOf(raw), "'%s' must be %s, got %s", name, expected, typeOf(raw))
+		}
+		list := reflect.MakeSlice(rv.Type(), len(items), len(items))
+		for i, item := range items {
+			if err := decodeInput(item, list.Index(i).Addr().Interface(), false); err != nil {
+				return true, prefixed(fmt.Sprintf("%s[%d]", name, i), err)
+			}
+		}
+		rv.Set(list)
+		return true, nil
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		var fe *fieldError
+		if errors.As(err, &fe) {
+			return true, fe.named(name)
+		}
+		expected := expectedOf(rv.Type())
+		return true, thinkgraph.Invalid(name, expected, typeOf(raw), "'%s' must be %s, got %s", name, expected, typeOf(raw))
+	}
+	return true, nil
+}
+
+// expectedOf names what a value of a plain type t looks like in JSON.
+func expectedOf(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
+}
+
+// schemaHook is an argument struct that adds to its derived schema what
+// struct tags cannot say: bounds, lengths, item counts, and what depends on
+// the configuration.
+type schemaHook interface {
+	constrain(s *jsonschema.Schema, cfg reasoning.Config)
+}
+
+// lenientSchemas are the schemas of the lenient types: what a client should
+// send.
+var lenientSchemas = map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[number]():  {Type: "number"},
+	reflect.TypeFor[integer](): {Type: "integer"},
+	reflect.TypeFor[boolean](): {Type: "boolean"},
+}
+
+// inputSchema derives the input schema of the argument struct t.
+func inputSchema(t reflect.Type, cfg reasoning.Config) *jsonschema.Schema {
+	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: lenientSchemas})
+	if err != nil {
+		panic(err) // a programming error: the argument struct has no schema
+	}
+	plainSchema(s)
+	if h, ok := reflect.Zero(t).Interface().(schemaHook); ok {
+		h.constrain(s, cfg)
+	}
+	return s
+}
+
+// plainSchema drops from a derived schema what the tools do not publish,
+// which every model request would carry: "null" beside the type of an
+// optional field (null is read as absent), "additionalProperties": false
+// (an unknown field's error names the ones there are), and the property
+// order (properties are listed by name).
+func plainSchema(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
+	}
+	s.AdditionalProperties, s.PropertyOrder = nil, nil
+	for _, p := range s.Properties {
+		plainSchema(p)
+	}
+	plainSchema(s.Items)
+}
+
+// between sets the bounds of a number's or an integer's schema.
+func between(s *jsonschema.Schema, lo, hi float64) { s.Minimum, s.Maximum = &lo, &hi }
+
+// input is how a tool takes its arguments: their schema, and run, which
+// decodes them and calls the tool.
+type input struct {
+	schema func(cfg reasoning.Config) *jsonschema.Schema
+	run    func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage, ignoreUnknown bool) (any, error)
+}
+
+// typed is the input of a tool whose arguments are the struct In.
+func typed[In any](handle func(ctx context.Context, req *mcp.CallToolRequest, in *In) (any, error)) input {
+	return input{
+		schema: func(cfg reasoning.Config) *jsonschema.Schema { return inputSchema(reflect.TypeFor[In](), cfg) },
+		run: func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage, ignoreUnknown bool) (any, error) {
+			in := new(In)
+			if err := decodeInput(raw, in, ignoreUnknown); err != nil {
+				return nil, err
+			}
+			return handle(ctx, req, in)
+		},
+	}
+}
+
+// untyped is the input of a tool that reads its arguments through args
+// against a written schema (branch-thinking, whose command form has a
+// parser of its own).
+func untyped(schema *jsonschema.Schema, handle func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error)) input {
+	known := schemaProperties(schema)
+	return input{
+		schema: func(reasoning.Config) *jsonschema.Schema { return schema },
+		run: func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage, ignoreUnknown bool) (any, error) {
+			a, err := decodeArgs(raw, known, ignoreUnknown)
+			if err != nil {
+				return nil, err
+			}
+			return handle(ctx, req, a)
+		},
+	}
+}
