@@ -13,11 +13,24 @@ import (
 
 var update = flag.Bool("update", false, "rewrite schemas.json from the tools' definitions")
 
-// derivedSchemas builds the server deriving every schema from the tools'
-// definitions, as schemas.json must hold them.
+// schemas.json is a snapshot of every tool's schemas as the server derives
+// them at start from the tools' definitions (the input schemas from each
+// tool's argument struct, input.go; the output schemas from the result
+// types). A change to a tool's schema shows in review as a change to this
+// file; after changing a tool's arguments or result type, rewrite it with
+//
+//	go test ./mcpserver -run TestToolSchemasGenerated -update
+
+// toolSchemas are one tool's schemas in schemas.json.
+type toolSchemas struct {
+	Input  json.RawMessage `json:"input"`
+	Output json.RawMessage `json:"output,omitempty"`
+}
+
+// derivedSchemas builds the server and returns the schemas it publishes.
 func derivedSchemas(t *testing.T) map[string]toolSchemas {
 	t.Helper()
-	s := New(reasoning.New(nil, reasoning.Config{}), Options{deriveSchemas: true})
+	s := New(reasoning.New(nil, reasoning.Config{}), Options{})
 	out := map[string]toolSchemas{}
 	for _, tool := range s.tools {
 		var ts toolSchemas
@@ -35,8 +48,7 @@ func derivedSchemas(t *testing.T) map[string]toolSchemas {
 	return out
 }
 
-// schemas.json must hold exactly the schemas the definitions derive, and the
-// server built from it must publish them.
+// schemas.json must hold exactly the schemas the server publishes.
 func TestToolSchemasGenerated(t *testing.T) {
 	want := derivedSchemas(t)
 	if *update {
@@ -68,7 +80,14 @@ func TestToolSchemasGenerated(t *testing.T) {
 		return
 	}
 	const fix = "run: go test ./mcpserver -run TestToolSchemasGenerated -update"
-	got := generatedSchemas()
+	raw, err := os.ReadFile("schemas.json")
+	if err != nil {
+		t.Fatalf("%v; %s", err, fix)
+	}
+	var got map[string]toolSchemas
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatalf("schemas.json: %v; %s", err, fix)
+	}
 	for name, w := range want {
 		g, ok := got[name]
 		if !ok {
@@ -85,19 +104,6 @@ func TestToolSchemasGenerated(t *testing.T) {
 	for name := range got {
 		if _, ok := want[name]; !ok {
 			t.Errorf("schemas.json has schemas for %q, which is not a tool; %s", name, fix)
-		}
-	}
-	// The server as it runs publishes the generated schemas, byte for byte.
-	s := New(reasoning.New(nil, reasoning.Config{}), Options{})
-	if len(s.tools) != len(want) {
-		t.Fatalf("%d tools registered, %d derived", len(s.tools), len(want))
-	}
-	for _, tool := range s.tools {
-		in, _ := json.Marshal(tool.InputSchema)
-		out, _ := json.Marshal(tool.OutputSchema)
-		w := want[tool.Name]
-		if !sameJSON(t, in, w.Input) || (w.Output != nil && !sameJSON(t, out, w.Output)) || (w.Output == nil && tool.OutputSchema != nil) {
-			t.Errorf("%s: the running server's schemas differ from the derived ones", tool.Name)
 		}
 	}
 }

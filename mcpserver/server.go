@@ -35,10 +35,6 @@ type Options struct {
 	// mcp-langbase-reasoning 0.1, instead of reasoning_linear, ..., the
 	// names every client accepts.
 	SeedToolNames bool
-
-	// deriveSchemas derives every tool's schemas from its definition
-	// instead of using the generated schemas.json (schemas.go).
-	deriveSchemas bool
 }
 
 // Observer is told about every tool call and failed store operation.
@@ -226,21 +222,9 @@ func (s *Server) addTool(d toolDef) {
 	}
 	t := *d.tool
 	cfg := s.svc.Config()
-	if g, ok := generatedSchemas()[t.Name]; ok && !s.opts.deriveSchemas {
-		t.InputSchema, t.OutputSchema = g.Input, nil
-		if len(g.Output) > 0 {
-			t.OutputSchema = g.Output
-		}
-		if cfg.MaxThoughtLength != reasoning.DefaultConfig().MaxThoughtLength {
-			// schemas.json is derived with the default configuration;
-			// think's maxLength is the configured one.
-			t.InputSchema = d.input.schema(cfg)
-		}
-	} else {
-		t.InputSchema = d.input.schema(cfg)
-		if d.output != nil {
-			t.OutputSchema = outputSchema(d.output)
-		}
+	t.InputSchema = d.input.schema(cfg)
+	if d.output != nil {
+		t.OutputSchema = outputSchema(d.output)
 	}
 	if a := t.Annotations; a != nil && !a.ReadOnlyHint && t.Meta == nil {
 		// A tool that writes to a session shows the graph in hosts with
