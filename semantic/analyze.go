@@ -91,7 +91,7 @@ func (v vectored) sim(i, j int) (float64, bool) {
 	if !ok1 || !ok2 {
 		return 0, false
 	}
-	return float64(dotF32(v.m.row(ri), v.m.row(rj))), true
+	return float64(Dot(v.m.row(ri), v.m.row(rj))), true
 }
 
 // simTo returns the cosine of the doc at position i with the unit vector q.
@@ -100,7 +100,7 @@ func (v vectored) simTo(i int, q []float32) (float64, bool) {
 	if !ok || len(q) != v.m.dim {
 		return 0, false
 	}
-	return float64(dotF32(v.m.row(ri), q)), true
+	return float64(Dot(v.m.row(ri), q)), true
 }
 
 // isQuestion reports whether d asks something: type question, or text that

@@ -93,7 +93,7 @@ func DetectDrift(docs []Doc, goal Vector, opts DriftOptions) []BranchDrift {
 	}
 	var g []float32
 	if len(goal) > 0 {
-		g = asUnit(goal)
+		g = AsUnit(goal)
 	}
 	var out []BranchDrift
 	for _, br := range groupBranches(docs) {
@@ -109,7 +109,7 @@ func DetectDrift(docs []Doc, goal Vector, opts DriftOptions) []BranchDrift {
 			var ss []float64
 			for r, i := range vd.rows {
 				refs = append(refs, Ref(br.docs[i]))
-				ss = append(ss, float64(dotF32(vd.m.row(r), g)))
+				ss = append(ss, float64(Dot(vd.m.row(r), g)))
 			}
 			m := driftMeasure(refs, ss, 0, opts)
 			bd.FromGoal = &m
@@ -120,7 +120,7 @@ func DetectDrift(docs []Doc, goal Vector, opts DriftOptions) []BranchDrift {
 			var ss []float64
 			for r, i := range vd.rows {
 				refs = append(refs, Ref(br.docs[i]))
-				s := float64(dotF32(vd.m.row(r), first))
+				s := float64(Dot(vd.m.row(r), first))
 				if r == 0 {
 					s = 1
 				}
@@ -135,7 +135,7 @@ func DetectDrift(docs []Doc, goal Vector, opts DriftOptions) []BranchDrift {
 				var within, across []float64
 				for i := range n {
 					for j := i + 1; j < n; j++ {
-						c := float64(dotF32(vd.m.row(i), vd.m.row(j)))
+						c := float64(Dot(vd.m.row(i), vd.m.row(j)))
 						switch {
 						case j < h:
 							within = append(within, c)

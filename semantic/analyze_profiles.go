@@ -207,7 +207,7 @@ func MergeCandidates(ps []BranchProfile, minSim float64) []MergeCandidate {
 				if len(x.Vector) == 0 || len(x.Vector) != len(y.Vector) {
 					continue
 				}
-				h = append(h, ThoughtPair{ThoughtA: Ref(x), ThoughtB: Ref(y), Similarity: float64(dotF32(asUnit(x.Vector), asUnit(y.Vector)))})
+				h = append(h, ThoughtPair{ThoughtA: Ref(x), ThoughtB: Ref(y), Similarity: float64(Dot(AsUnit(x.Vector), AsUnit(y.Vector)))})
 			}
 		}
 		slices.SortStableFunc(h, func(p, q ThoughtPair) int { return cmp.Compare(q.Similarity, p.Similarity) })
@@ -233,7 +233,7 @@ func closestTo(docs []Doc, c Vector, k int) []Doc {
 	var all []ds
 	for _, d := range docs {
 		if len(d.Vector) != 0 && len(d.Vector) == len(c) {
-			all = append(all, ds{d, float64(dotF32(asUnit(d.Vector), c))})
+			all = append(all, ds{d, float64(Dot(AsUnit(d.Vector), c))})
 		}
 	}
 	slices.SortStableFunc(all, func(x, y ds) int { return cmp.Compare(y.s, x.s) })

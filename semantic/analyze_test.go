@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/thinkgraph/thinkgraph/semantic/internal/topk"
 )
 
 // tstNegators are the words the test judge treats as negation.
@@ -182,17 +184,17 @@ func TestKNNApproximateAgainstExact(t *testing.T) {
 	g := knnGraph(m, 10, 0.3)
 	hit, total := 0, 0
 	for i := 0; i < m.n; i += 20 {
-		h := topHeap{k: 10}
+		h := topk.Heap{K: 10}
 		for j := 0; j < m.n; j++ {
 			if j != i {
-				if s := dotF32(m.row(i), m.row(j)); s >= 0.3 && h.wants(s) {
-					h.push(scored{i: j, s: s})
+				if s := Dot(m.row(i), m.row(j)); s >= 0.3 && h.Wants(s) {
+					h.Push(topk.Scored{I: j, S: s})
 				}
 			}
 		}
-		for _, it := range h.items {
+		for _, it := range h.Items {
 			total++
-			if slices.ContainsFunc(g[i], func(nb neighbor) bool { return int(nb.j) == it.i }) {
+			if slices.ContainsFunc(g[i], func(nb neighbor) bool { return int(nb.j) == it.I }) {
 				hit++
 			}
 		}
@@ -691,17 +693,17 @@ func tstKNNRecall(m *matrix, g [][]neighbor, k int, minSim float32, queries int)
 	hit, total := 0, 0
 	step := max(m.n/queries, 1)
 	for i := 0; i < m.n; i += step {
-		h := topHeap{k: k}
+		h := topk.Heap{K: k}
 		for j := 0; j < m.n; j++ {
 			if j != i {
-				if s := dotF32(m.row(i), m.row(j)); s >= minSim && h.wants(s) {
-					h.push(scored{i: j, s: s})
+				if s := Dot(m.row(i), m.row(j)); s >= minSim && h.Wants(s) {
+					h.Push(topk.Scored{I: j, S: s})
 				}
 			}
 		}
-		for _, it := range h.items {
+		for _, it := range h.Items {
 			total++
-			if slices.ContainsFunc(g[i], func(nb neighbor) bool { return int(nb.j) == it.i }) {
+			if slices.ContainsFunc(g[i], func(nb neighbor) bool { return int(nb.j) == it.I }) {
 				hit++
 			}
 		}
@@ -823,7 +825,7 @@ func TestBranchTrackerParallelScan(t *testing.T) {
 	best, nbs := tr.scanEarlier(q, len(vs))
 	var all []float64
 	for _, v := range vs {
-		all = append(all, float64(dotF32(q, v)))
+		all = append(all, float64(Dot(q, v)))
 	}
 	slices.Sort(all)
 	slices.Reverse(all)

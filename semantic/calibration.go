@@ -87,3 +87,14 @@ func (c Calibration) Cosine(relatedness float64) float64 {
 	}
 	return c.Unrelated + relatedness*(c.Related-c.Unrelated)
 }
+
+// clampUnit limits x to [0, 1].
+func clampUnit(x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
+}

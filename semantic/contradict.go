@@ -109,7 +109,7 @@ type Contradictor struct {
 // The embedded lexicon is parsed on the first decision, not here, so that a
 // server that never compares texts does not pay for it at start.
 func NewContradictor(lx *Lexicon) (*Contradictor, error) {
-	return &Contradictor{lex: lexiconOr(lx), MinCoverage: 1, cache: map[string]*clause{}}, nil
+	return &Contradictor{lex: LexiconOr(lx), MinCoverage: 1, cache: map[string]*clause{}}, nil
 }
 
 // clause is a text analysed for contradiction.
@@ -255,7 +255,7 @@ func (c *Contradictor) analyse(text string) clause {
 	cl := clause{text: text, toks: Tokenize(text), thanAt: -1}
 	skip := -1 // the particle of a phrasal verb
 	for i, t := range cl.toks {
-		if negators[t] {
+		if IsNegator(t) {
 			// "with no X" and "without X" modify a noun phrase; they do not
 			// negate the clause.
 			if t == "without" || t == "nor" || t == "neither" || (t == "no" && i > 0 && cl.toks[i-1] == "with") {
@@ -288,7 +288,7 @@ func (c *Contradictor) analyse(text string) clause {
 			cl.numbers = append(cl.numbers, n)
 			continue
 		}
-		if t == "non" && i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] {
+		if t == "non" && i+1 < len(cl.toks) && !IsStopWord(cl.toks[i+1]) {
 			// "non-refundable" is one word with a negative prefix.
 			cl.content = append(cl.content, c.wordOf(i, "non"+cl.toks[i+1], false))
 			skip = i + 1
@@ -308,7 +308,7 @@ func (c *Contradictor) analyse(text string) clause {
 			cl.content = append(cl.content, c.wordOf(i, t, false))
 			continue
 		}
-		if stopWords[t] {
+		if IsStopWord(t) {
 			switch t {
 			// Spatial particles (in/out, up/down, on/off) are not used: two
 			// texts differing only in direction usually describe different
@@ -320,7 +320,7 @@ func (c *Contradictor) analyse(text string) clause {
 			}
 			continue
 		}
-		attributive := i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] && !IsNumber(cl.toks[i+1]) && cl.toks[i+1] != "than" && !negators[cl.toks[i+1]]
+		attributive := i+1 < len(cl.toks) && !IsStopWord(cl.toks[i+1]) && !IsNumber(cl.toks[i+1]) && cl.toks[i+1] != "than" && !IsNegator(cl.toks[i+1])
 		if gradeWords[t] {
 			if !(i > 0 && cl.toks[i-1] == "at") {
 				cl.opposers = append(cl.opposers, t)
@@ -329,7 +329,7 @@ func (c *Contradictor) analyse(text string) clause {
 		}
 		// A verb form after a noun heads the predicate ("the rule blocks
 		// inbound traffic"), whatever its most likely sense.
-		if attributive && i > 0 && !stopWords[cl.toks[i-1]] && (strings.HasSuffix(t, "s") || strings.HasSuffix(t, "ed")) && len(cl.content) > 0 && cl.content[len(cl.content)-1].at == i-1 && !strings.HasSuffix(t, "ss") {
+		if attributive && i > 0 && !IsStopWord(cl.toks[i-1]) && (strings.HasSuffix(t, "s") || strings.HasSuffix(t, "ed")) && len(cl.content) > 0 && cl.content[len(cl.content)-1].at == i-1 && !strings.HasSuffix(t, "ss") {
 			attributive = false
 		}
 		w := c.wordOf(i, t, attributive)
@@ -498,12 +498,12 @@ func (c *Contradictor) cover(x, y []word, skip map[int]bool, match func(a, b wor
 
 // Contradiction decides whether a and b contradict each other.
 //
-// Texts of several sentences are compared sentence by sentence (at most
-// maxSentences of each), and each sentence also by the claims it makes
-// besides itself (claimsOf: its main clause, the reason attached to it, a
+// Texts of several sentences are compared sentence by sentence (the at
+// most 12 that SplitSentences returns of each), and each sentence also by
+// the claims it makes besides itself (claimsOf: its main clause, the reason attached to it, a
 // causative read as a condition); the most confident contradiction wins.
 func (c *Contradictor) Contradiction(a, b string) Verdict {
-	sa, sb := splitSentences(a), splitSentences(b)
+	sa, sb := SplitSentences(a), SplitSentences(b)
 	var first, best Verdict
 	for i, x := range sa {
 		for j, y := range sb {
@@ -531,35 +531,6 @@ func (c *Contradictor) Contradiction(a, b string) Verdict {
 		return first // why the sentences as written do not contradict
 	}
 	return Verdict{Reason: "no sentence of A contradicts a sentence of B"}
-}
-
-const maxSentences = 12
-
-// splitSentences splits text at sentence ends (. ! ? ; and line breaks)
-// that are followed by a space or the end, keeping decimals ("3.5") and
-// abbreviations inside a word intact.
-func splitSentences(text string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(text) && len(out) < maxSentences-1; i++ {
-		switch text[i] {
-		case '.', '!', '?', ';', '\n':
-			if i+1 < len(text) && text[i+1] != ' ' && text[i+1] != '\n' && text[i+1] != '\t' && text[i] != '\n' {
-				continue
-			}
-			if s := strings.TrimSpace(text[start:i]); s != "" {
-				out = append(out, s)
-			}
-			start = i + 1
-		}
-	}
-	if s := strings.TrimSpace(text[start:]); s != "" {
-		out = append(out, s)
-	}
-	if len(out) == 0 {
-		out = append(out, text)
-	}
-	return out
 }
 
 const clauseCacheMax = 8192
@@ -848,7 +819,7 @@ func sameNumbers(a, b []string) bool {
 func propositionText(toks []string) string {
 	out := make([]string, 0, len(toks))
 	for i, t := range toks {
-		if negators[t] || t == "longer" && i > 0 && toks[i-1] == "no" {
+		if IsNegator(t) || t == "longer" && i > 0 && toks[i-1] == "no" {
 			continue
 		}
 		if privative(toks, i) {

@@ -35,11 +35,11 @@ func spansOf(s string) []wordSpan {
 				out = append(out, wordSpan{i, i + w, ","})
 			}
 			i += w
-		case isWordRune(r) || r == '\'':
+		case IsWordRune(r) || r == '\'':
 			j := i + w
 			for j < len(s) {
 				r2, w2 := utf8.DecodeRuneInString(s[j:])
-				if !isWordRune(r2) && r2 != '\'' {
+				if !IsWordRune(r2) && r2 != '\'' {
 					break
 				}
 				j += w2
@@ -140,7 +140,7 @@ func reasonSplit(s string) (main, other string, ok bool) {
 		if sp[i-1].w == "not" {
 			continue // "not because of the cache": a denied reason
 		}
-		for _, m := range reasonMarkers {
+		for _, m := range ReasonMarkers {
 			if !spanAt(sp, i, m) || i+len(m) >= len(sp) {
 				continue
 			}
@@ -162,11 +162,11 @@ func reasonSplit(s string) (main, other string, ok bool) {
 		case sp[i].w == "as" && clauseSubjects[sp[i+1].w] && isClause(sp[i+1:]):
 			// "The soup thickens, as the starch gelatinises."
 			return s[:sp[i-1].start], s[sp[i+1].start:], true
-		case sp[i].w == "which" && i >= 2 && !stopWords[sp[i-2].w] && sp[i-2].w != "," && !IsNumber(sp[i-2].w):
+		case sp[i].w == "which" && i >= 2 && !IsStopWord(sp[i-2].w) && sp[i-2].w != "," && !IsNumber(sp[i-2].w):
 			// "We sold the old car, which is not reliable": the relative
 			// clause says it of the words before the break ("old car").
 			k := i - 2
-			for k > 0 && !stopWords[sp[k-1].w] && sp[k-1].w != "," && !IsNumber(sp[k-1].w) {
+			for k > 0 && !IsStopWord(sp[k-1].w) && sp[k-1].w != "," && !IsNumber(sp[k-1].w) {
 				k--
 			}
 			return s[:sp[i-1].start], s[sp[k].start:sp[i-2].end] + " " + s[sp[i+1].start:], true
@@ -208,10 +208,10 @@ func causative(s string) (string, bool) {
 		}
 		subject := false
 		for _, x := range sp[:i] {
-			if x.w == "," || negators[x.w] {
+			if x.w == "," || IsNegator(x.w) {
 				return "", false
 			}
-			if !stopWords[x.w] && !finiteWords[x.w] {
+			if !IsStopWord(x.w) && !finiteWords[x.w] {
 				subject = true
 			}
 		}
@@ -248,11 +248,11 @@ func claimsOf(s string) []string {
 	add := func(t string) {
 		t = strings.TrimSpace(strings.Trim(strings.TrimSpace(t), ",;:"))
 		sp := spansOf(t)
-		if len(sp) < 2 || t == s || contains(out, t) || anaphors[sp[0].w] && (!demonstratives[sp[0].w] || stopWords[sp[1].w]) {
+		if len(sp) < 2 || t == s || contains(out, t) || IsAnaphor(sp[0].w) && (!demonstratives[sp[0].w] || IsStopWord(sp[1].w)) {
 			return
 		}
 		for _, x := range sp {
-			if !stopWords[x.w] && !IsNumber(x.w) && x.w != "," {
+			if !IsStopWord(x.w) && !IsNumber(x.w) && x.w != "," {
 				out = append(out, t)
 				return
 			}

@@ -180,7 +180,7 @@ func (c *Contradictor) quantitiesIn(toks []string) []quantity {
 			if u, isU := unitScale[toks[j]]; isU {
 				q.lo, q.hi, q.unit = v*u.scale, v*u.scale, u.dim
 				j++
-			} else if !stopWords[toks[j]] && !IsNumber(toks[j]) {
+			} else if !IsStopWord(toks[j]) && !IsNumber(toks[j]) {
 				q.unit = c.lex().Lemma(toks[j])
 				if q.unit == "" {
 					q.unit = toks[j]
@@ -208,7 +208,7 @@ func (c *Contradictor) quantitiesIn(toks []string) []quantity {
 						q.lo *= u.scale
 						hi = w * u.scale
 						q.unit = u.dim
-					} else if !stopWords[toks[j+2]] {
+					} else if !IsStopWord(toks[j+2]) {
 						q.unit = c.lex().Lemma(toks[j+2])
 					}
 				}

@@ -689,7 +689,7 @@ func (c *Contradictor) analyseRules(cl *clause) {
 			cl.ruleAt[i] = true
 			continue
 		}
-		if negators[t] && t != "without" && t != "nor" && t != "neither" && !(t == "no" && i > 0 && toks[i-1] == "with") {
+		if IsNegator(t) && t != "without" && t != "nor" && t != "neither" && !(t == "no" && i > 0 && toks[i-1] == "with") {
 			cl.qneg = !cl.qneg
 		}
 		if universal[t] || existential[t] || negUniversal[t] || t == "handful" {
@@ -989,7 +989,7 @@ func leadingCondition(text string) []string {
 	}
 	var out []string
 	for _, t := range toks[1:] {
-		if !stopWords[t] {
+		if !IsStopWord(t) {
 			out = append(out, t)
 		}
 	}

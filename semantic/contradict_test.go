@@ -293,7 +293,7 @@ func TestContradictionMultiSentence(t *testing.T) {
 	if v := c.Contradiction(a, "We benchmarked three stores. SQLite is simpler."); v.Contradicts {
 		t.Fatalf("false contradiction: %+v", v)
 	}
-	if got := splitSentences("Latency is 3.5 ms. Fine!  Next; last"); len(got) != 4 || got[0] != "Latency is 3.5 ms" {
+	if got := SplitSentences("Latency is 3.5 ms. Fine!  Next; last"); len(got) != 4 || got[0] != "Latency is 3.5 ms" {
 		t.Fatalf("splitSentences = %q", got)
 	}
 }

@@ -206,7 +206,7 @@ func TestIndexChunksAgreeWithModel(t *testing.T) {
 			t.Fatalf("step %d: TopK returned %d of %d", step, len(hits), len(model))
 		}
 		for i, h := range hits {
-			if want := float64(dotF32(asUnit(q), Normalize(model[h.ID]))); math.Abs(h.Similarity-want) > 1e-5 {
+			if want := float64(dotF32(AsUnit(q), Normalize(model[h.ID]))); math.Abs(h.Similarity-want) > 1e-5 {
 				t.Fatalf("step %d: hit %d %s similarity %v, want %v", step, i, h.ID, h.Similarity, want)
 			}
 			if i > 0 && h.Similarity > hits[i-1].Similarity {
