@@ -10,6 +10,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 )
 
 // BranchThinking runs the branch-thinking tool on a Service. It keeps, per
@@ -71,7 +72,7 @@ type btState struct {
 	thSet    bool
 
 	vmu      sync.Mutex
-	verdicts map[[2]string]semantic.Verdict
+	verdicts map[[2]string]contradict.Verdict
 
 	// Contradictions: every thought with step ≤ contraStep has been
 	// compared with its nearest neighbours.
@@ -149,7 +150,7 @@ func (st *btState) reset() {
 	st.thSet = false
 	st.vmu.Lock()
 	if st.verdicts == nil || len(st.verdicts) > maxVerdicts {
-		st.verdicts = map[[2]string]semantic.Verdict{}
+		st.verdicts = map[[2]string]contradict.Verdict{}
 	}
 	st.vmu.Unlock()
 	st.contraStep, st.contraPairs, st.contras, st.contraSeen = 0, 0, nil, map[[2]string]bool{}
@@ -159,7 +160,7 @@ func (st *btState) reset() {
 // judge is the contradiction decider as a PairJudge, remembering verdicts
 // (thoughts never change their text). A stated verdict on the pair
 // (branch_verdicts.go) overrides the decider.
-func (st *btState) judgeWith(c *semantic.Contradictor) semantic.PairJudge {
+func (st *btState) judgeWith(c *contradict.Contradictor) semantic.PairJudge {
 	return func(a, b semantic.Doc) (bool, float64, string) {
 		if stated, contra, l := st.stated.contradicts(a.ID, b.ID); stated {
 			if contra {
@@ -178,7 +179,7 @@ func (st *btState) judgeWith(c *semantic.Contradictor) semantic.PairJudge {
 			v = c.Contradiction(a.Content, b.Content)
 			keep := v
 			if !keep.Contradicts {
-				keep = semantic.Verdict{} // the reason of a negative verdict is never shown
+				keep = contradict.Verdict{} // the reason of a negative verdict is never shown
 			}
 			st.vmu.Lock()
 			if len(st.verdicts) > maxVerdicts {

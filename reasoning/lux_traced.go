@@ -11,6 +11,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 )
 
 // traced_reasoning (Lux): the model writes each thought; the server
@@ -521,7 +522,7 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 		gr.null["consistency_score"] = "the semantic engine (and its contradiction decider) is not enabled on this server"
 	} else {
 		score := 1.0
-		worstN, worst := 0, semantic.Verdict{}
+		worstN, worst := 0, contradict.Verdict{}
 		for _, p := range earlier {
 			v := s.sem.cfg.Contradictor.Contradiction(content, p.Content)
 			if v.Contradicts && v.Confidence > worst.Confidence {

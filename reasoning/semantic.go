@@ -12,12 +12,13 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 )
 
 // SemanticConfig wires the semantic engine into the service.
 type SemanticConfig struct {
 	Embedder     semantic.Embedder
-	Contradictor *semantic.Contradictor
+	Contradictor *contradict.Contradictor
 	// EmbedTimeout bounds embedding a thought on the write path; a thought
 	// whose embedding fails or times out is stored without a vector, which is
 	// filled in when its session is next analysed (default 2 s).
@@ -112,7 +113,7 @@ func (s *Service) EnableSemantic(cfg SemanticConfig) error {
 		return errors.New("semantic: no embedder")
 	}
 	if cfg.Contradictor == nil {
-		c, err := semantic.NewContradictor(nil)
+		c, err := contradict.NewContradictor(nil)
 		if err != nil {
 			return err
 		}

@@ -31,6 +31,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 )
 
 // Item is one line of the set.
@@ -110,9 +111,9 @@ func Read(r io.Reader) ([]Item, error) {
 }
 
 // Judge decides whether two thoughts contradict each other;
-// *semantic.Contradictor implements it.
+// *contradict.Contradictor implements it.
 type Judge interface {
-	Contradiction(a, b string) semantic.Verdict
+	Contradiction(a, b string) contradict.Verdict
 }
 
 // Category is the outcome on one pair category: for a contradiction

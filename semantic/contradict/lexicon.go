@@ -1,4 +1,4 @@
-package semantic
+package contradict
 
 // Antonymy through adjective clusters. WordNet pairs the heads of two
 // clusters ("concise" / "prolix") and the builder of the embedded lexicon
