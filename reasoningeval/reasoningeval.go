@@ -30,7 +30,7 @@ import (
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
-	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 )
 
@@ -337,7 +337,7 @@ func write(ctx context.Context, bt *reasoning.BranchThinking, texts []string) ([
 
 // jaccard is the overlap of the thoughts named by found with the involved
 // ones.
-func jaccard(ids []string, involved []int, found []semantic.CircularReasoning) float64 {
+func jaccard(ids []string, involved []int, found []analyze.CircularReasoning) float64 {
 	want := map[string]bool{}
 	for _, i := range involved {
 		if i >= 0 && i < len(ids) {

@@ -1,9 +1,10 @@
-package semantic
+package analyze
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/internal/topk"
 )
 
@@ -89,7 +90,7 @@ func (g *pathGraph) edges(u int, done []bool, f func(v int, s float32)) {
 	fill := func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			if !done[v] {
-				sims[v] = Dot(ru, g.m.row(v))
+				sims[v] = semantic.Dot(ru, g.m.row(v))
 			}
 		}
 	}
@@ -224,7 +225,7 @@ func SemanticPath(docs []Doc, from, to string, minSim float64) (SemanticPathResu
 		return res, fmt.Errorf("semantic: path to %q: %w", to, ErrNoVector)
 	}
 	m := vd.m
-	res.DirectSimilarity = float64(Dot(m.row(src), m.row(dst)))
+	res.DirectSimilarity = float64(semantic.Dot(m.row(src), m.row(dst)))
 	if src == dst {
 		res.Found = true
 		res.Steps = []PathStep{{Thought: Ref(docs[fi])}}

@@ -1,4 +1,4 @@
-package semantic
+package analyze
 
 import (
 	"cmp"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/internal/topk"
 )
 
@@ -192,7 +193,7 @@ const (
 // among a thought's neighbours (0 when none is earlier), and Exact is false.
 // To evaluate a growing branch after every added thought, keep a
 // BranchTracker instead: it computes the same figures incrementally, exactly.
-func EvaluateBranch(docs []Doc, goal Vector, judge PairJudge, th Thresholds) Evaluation {
+func EvaluateBranch(docs []Doc, goal semantic.Vector, judge PairJudge, th Thresholds) Evaluation {
 	return NewBranchTracker(docs, goal, judge, th).Evaluation()
 }
 
@@ -247,7 +248,7 @@ func (t *BranchTracker) confirmedExtra() []Contradiction {
 
 // NewBranchTracker evaluates docs (one branch) like EvaluateBranch and keeps
 // the running state for Add.
-func NewBranchTracker(docs []Doc, goal Vector, judge PairJudge, th Thresholds) *BranchTracker {
+func NewBranchTracker(docs []Doc, goal semantic.Vector, judge PairJudge, th Thresholds) *BranchTracker {
 	t := &BranchTracker{th: th.withDefaults(), judge: judge, docs: byStep(docs), exact: true}
 	if len(t.docs) > 0 {
 		t.lastStep = t.docs[len(t.docs)-1].Step
@@ -315,7 +316,7 @@ func (t *BranchTracker) scanEarlier(v []float32, n int) (float32, []neighbor) {
 		best := float32(-1)
 		h := topk.Heap{K: t.th.Neighbors}
 		for j := lo; j < hi; j++ {
-			s := Dot(v, t.rows[j])
+			s := semantic.Dot(v, t.rows[j])
 			best = max(best, s)
 			if s >= ov && h.Wants(s) {
 				h.Push(topk.Scored{I: j, S: s})
@@ -349,7 +350,7 @@ func (t *BranchTracker) scanEarlier(v []float32, n int) (float32, []neighbor) {
 // already be in t.rows.
 func (t *BranchTracker) addVectorSums(v []float32, i int, maxEarlier float32) {
 	if i > 0 {
-		t.coh += max(0, float64(Dot(t.rows[i-1], v)))
+		t.coh += max(0, float64(semantic.Dot(t.rows[i-1], v)))
 		t.gain += 1 - max(0, float64(maxEarlier))
 		if float64(maxEarlier) >= t.th.NearDuplicate {
 			t.dups++
@@ -369,22 +370,22 @@ func (t *BranchTracker) addConfidence(p int, d Doc) {
 	t.nConf++
 }
 
-func (t *BranchTracker) setGoal(goal Vector) {
+func (t *BranchTracker) setGoal(goal semantic.Vector) {
 	t.goal, t.goalDim, t.goalSum = nil, false, 0
 	if len(goal) == 0 {
 		return
 	}
-	t.goal = AsUnit(goal)
+	t.goal = semantic.AsUnit(goal)
 	t.goalDim = t.dim == 0 || len(goal) == t.dim
 	if t.goalDim {
 		for _, r := range t.rows {
-			t.goalSum += max(0, float64(Dot(r, t.goal)))
+			t.goalSum += max(0, float64(semantic.Dot(r, t.goal)))
 		}
 	}
 }
 
 // SetGoal changes the goal (nil: none); O(m·dim).
-func (t *BranchTracker) SetGoal(goal Vector) { t.setGoal(goal) }
+func (t *BranchTracker) SetGoal(goal semantic.Vector) { t.setGoal(goal) }
 
 // Len returns the number of thoughts tracked.
 func (t *BranchTracker) Len() int { return len(t.docs) }
@@ -412,13 +413,13 @@ func (t *BranchTracker) Add(d Doc) Evaluation {
 			t.goalDim = len(t.goal) == t.dim
 		}
 	}
-	v := AsUnit(d.Vector)
+	v := semantic.AsUnit(d.Vector)
 	i := len(t.rows)
 	best, cand := t.scanEarlier(v, i)
 	t.rows = append(t.rows, v)
 	t.addVectorSums(v, i, best)
 	if t.goal != nil && t.goalDim {
-		t.goalSum += max(0, float64(Dot(v, t.goal)))
+		t.goalSum += max(0, float64(semantic.Dot(v, t.goal)))
 	}
 	if t.judge != nil && len(cand) > 0 {
 		// Map rows back to docs: rows are the docs with vectors, in order.
@@ -601,7 +602,7 @@ func (t *BranchTracker) circular() ([]CircularReasoning, float64) {
 		if prev >= from && row[prev] == row[k]-1 {
 			for _, c := range in[t.docs[k].ID] {
 				if slices.Contains(in[t.docs[prev].ID], c) {
-					lost += max(0, float64(Dot(t.rows[row[prev]], t.rows[row[k]])))
+					lost += max(0, float64(semantic.Dot(t.rows[row[prev]], t.rows[row[k]])))
 					break
 				}
 			}

@@ -1,4 +1,4 @@
-package semantic
+package analyze
 
 // Calibration maps one embedder's raw cosines to relatedness, a figure in
 // [0, 1] that means the same whatever the embedder: 0 is as related as two

@@ -1,4 +1,4 @@
-package semantic
+package analyze
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/internal/topk"
 )
 
@@ -65,10 +66,10 @@ func (m *matrix) row(i int) []float32 { return m.rows[i] }
 // newMatrix wraps the vectors without copying them, except those that are not
 // unit length, which are replaced by normalised copies. All vectors must have
 // length dim.
-func newMatrix(vs []Vector, dim int) *matrix {
+func newMatrix(vs []semantic.Vector, dim int) *matrix {
 	m := &matrix{n: len(vs), dim: dim, rows: make([][]float32, len(vs))}
 	for i, v := range vs {
-		m.rows[i] = AsUnit(v)
+		m.rows[i] = semantic.AsUnit(v)
 	}
 	return m
 }
@@ -116,7 +117,7 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 					if j == i {
 						continue
 					}
-					if s := Dot(ri, m.row(j)); s >= minSim && h.Wants(s) {
+					if s := semantic.Dot(ri, m.row(j)); s >= minSim && h.Wants(s) {
 						h.Push(topk.Scored{I: j, S: s})
 					}
 				}
@@ -174,7 +175,7 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 			for _, c := range near[i*probe : (i+1)*probe] {
 				lo, hi := start[c], start[c+1]
 				sims = slices.Grow(sims[:0], hi-lo)[:hi-lo]
-				DotBatch(rows.row(p), rows.data[lo*m.dim:hi*m.dim], sims)
+				semantic.DotBatch(rows.row(p), rows.data[lo*m.dim:hi*m.dim], sims)
 				for x, s := range sims {
 					if lo+x != p && s >= minSim && h.Wants(s) {
 						h.Push(topk.Scored{I: int(order[lo+x]), S: s})
@@ -275,11 +276,11 @@ func normalizeInPlace(v []float32) {
 // dotAll sets sims[r] to the dot product of q with row r, for every row.
 func (m *matrix) dotAll(q []float32, sims []float32) {
 	if m.data != nil {
-		DotBatch(q, m.data, sims[:m.n])
+		semantic.DotBatch(q, m.data, sims[:m.n])
 		return
 	}
 	for r := range m.n {
-		sims[r] = Dot(q, m.row(r))
+		sims[r] = semantic.Dot(q, m.row(r))
 	}
 }
 

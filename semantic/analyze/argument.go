@@ -1,9 +1,11 @@
-package semantic
+package analyze
 
 import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 // This file reads the argument structure of thoughts: which claim is offered
@@ -25,7 +27,7 @@ type argUnit struct {
 // argWord is a content word of a claim.
 type argWord struct {
 	lemma, stem string
-	senses      []Sense
+	senses      []semantic.Sense
 }
 
 // argEdge says that claim from is offered as support for claim to.
@@ -57,7 +59,7 @@ const argWindow = 8
 // Y"), a forward one before it ("X, so Y"). Markers are matched on whole
 // tokens; longer markers are listed first.
 var (
-	backwardMarkers = append(ReasonMarkers,
+	backwardMarkers = append(semantic.ReasonMarkers,
 		// What a claim rests on: "X requires Y" makes Y a condition of X.
 		[]string{"requires"}, []string{"require"}, []string{"presupposes"}, []string{"presuppose"},
 		[]string{"depends", "on"}, []string{"depend", "on"}, []string{"relies", "on"}, []string{"rely", "on"},
@@ -92,13 +94,13 @@ var conclusionTypes = map[string]bool{"synthesis": true, "answer": true, "conclu
 
 // argReader builds argument graphs with a lexicon.
 type argReader struct {
-	lex   *Lexicon
+	lex   *semantic.Lexicon
 	words map[string]argWord // analysed tokens
 }
 
-func newArgReader(lx *Lexicon) *argReader {
+func newArgReader(lx *semantic.Lexicon) *argReader {
 	if lx == nil {
-		lx = LexiconOr(nil)()
+		lx = semantic.LexiconOr(nil)()
 	}
 	return &argReader{lex: lx, words: map[string]argWord{}}
 }
@@ -109,7 +111,7 @@ func argTokens(sentence string) []string {
 	var toks []string
 	seg := 0
 	flush := func(end int) {
-		toks = AppendTokens(toks, sentence[seg:end])
+		toks = semantic.AppendTokens(toks, sentence[seg:end])
 	}
 	for i, r := range sentence {
 		switch r {
@@ -147,14 +149,14 @@ func (r *argReader) unit(doc int, toks []string) (argUnit, bool) {
 			continue
 		}
 		parts = append(parts, t)
-		if IsNegator(t) {
+		if semantic.IsNegator(t) {
 			u.neg = !u.neg
 			continue
 		}
-		if IsAnaphor(t) {
+		if semantic.IsAnaphor(t) {
 			u.pronoun = true
 		}
-		if IsStopWord(t) || frameWords[t] {
+		if semantic.IsStopWord(t) || frameWords[t] {
 			continue
 		}
 		if w := r.word(t); !frameWords[w.lemma] {
@@ -169,7 +171,7 @@ func (r *argReader) word(t string) argWord {
 	if w, ok := r.words[t]; ok {
 		return w
 	}
-	w := argWord{lemma: t, stem: Stem(t)}
+	w := argWord{lemma: t, stem: semantic.Stem(t)}
 	if l := r.lex.Lemma(t); l != "" {
 		w.lemma = l
 	}
@@ -193,7 +195,7 @@ func (r *argReader) sameWord(a, b argWord) bool {
 			}
 		}
 	}
-	return WordCosine(a.lemma, b.lemma) >= argWordSim
+	return semantic.WordCosine(a.lemma, b.lemma) >= argWordSim
 }
 
 // sameStem reports whether two Porter stems are one word's: equal, or
@@ -281,7 +283,7 @@ func (r *argReader) parse(g *argGraph, doc int, toks []string, prev []int, depth
 				}
 			}
 			// "Since going remote, ..." and "since 2020" tell a time.
-			if m[0] == "since" && len(rest) > 0 && (strings.HasSuffix(rest[0], "ing") || IsNumber(rest[0]) || rest[0] == "then" || rest[0] == "last") {
+			if m[0] == "since" && len(rest) > 0 && (strings.HasSuffix(rest[0], "ing") || semantic.IsNumber(rest[0]) || rest[0] == "then" || rest[0] == "last") {
 				break
 			}
 			if cut > 0 {
@@ -298,7 +300,7 @@ func (r *argReader) parse(g *argGraph, doc int, toks []string, prev []int, depth
 				}
 				// "the reason X is that Y" reads as "X because Y".
 				left := toks[:i]
-				if m[0] == "since" && i+1 < len(toks) && (IsNumber(toks[i+1]) || strings.HasSuffix(toks[i+1], "ing")) {
+				if m[0] == "since" && i+1 < len(toks) && (semantic.IsNumber(toks[i+1]) || strings.HasSuffix(toks[i+1], "ing")) {
 					continue
 				}
 				concl := r.parse(g, doc, left, prev, depth+1)
@@ -388,7 +390,7 @@ func (g *argGraph) link(from, to []int, how string) {
 // before, its own reasons restate the parent's claim (then the parent
 // supports it), or it is a conclusion (type synthesis, answer or
 // conclusion), which its parent supports.
-func readArguments(docs []Doc, lx *Lexicon) (*argGraph, *argReader) {
+func readArguments(docs []Doc, lx *semantic.Lexicon) (*argGraph, *argReader) {
 	r := newArgReader(lx)
 	g := &argGraph{heads: make([][]int, len(docs))}
 	pos := make(map[string]int, len(docs))
@@ -430,7 +432,7 @@ func readArguments(docs []Doc, lx *Lexicon) (*argGraph, *argReader) {
 		firstUnit, firstEdge := len(g.units), len(g.edges)
 		prev := parentHeads
 		var heads []int
-		for _, s := range SplitSentences(d.Content) {
+		for _, s := range semantic.SplitSentences(d.Content) {
 			toks := argTokens(s)
 			for len(toks) > 0 && (toks[0] == "and" || toks[0] == "but" || toks[0] == ",") {
 				toks = toks[1:]
