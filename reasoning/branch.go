@@ -11,6 +11,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 // ThoughtTypes are the ten thought types of branch-thinking (docs/branch-thinking.md).
@@ -64,13 +65,13 @@ type AutoEvalConfig struct {
 // DefaultAutoEval is the auto-evaluation setting of a new session: on, with
 // the seed's thresholds.
 func DefaultAutoEval() AutoEvalConfig {
-	d := semantic.DefaultThresholds()
+	d := analyze.DefaultThresholds()
 	return AutoEvalConfig{Enabled: true, Thresholds: AutoEvalThresholds{Excellent: d.Excellent, Good: d.Good, Moderate: d.Moderate},
 		SuggestPivotThreshold: d.Pivot}
 }
 
-func (c AutoEvalConfig) semantic() semantic.Thresholds {
-	th := semantic.DefaultThresholds()
+func (c AutoEvalConfig) semantic() analyze.Thresholds {
+	th := analyze.DefaultThresholds()
 	th.Excellent, th.Good, th.Moderate, th.Pivot = c.Thresholds.Excellent, c.Thresholds.Good, c.Thresholds.Moderate, c.SuggestPivotThreshold
 	return th
 }
@@ -222,19 +223,19 @@ const (
 
 // BranchThoughtResult is the StandardResponse of an added thought.
 type BranchThoughtResult struct {
-	ThoughtID      string                   `json:"thoughtId"`
-	BranchID       string                   `json:"branchId"`
-	BranchState    string                   `json:"branchState"`
-	BranchPriority float64                  `json:"branchPriority"`
-	NumThoughts    int                      `json:"numThoughts"`
-	ActiveBranch   string                   `json:"activeBranch"`
-	SessionID      string                   `json:"session_id"`
-	Step           int                      `json:"step"`
-	ParentID       string                   `json:"parentThoughtId,omitempty"`
-	CreatedBranch  bool                     `json:"createdBranch,omitempty"`
-	CrossRefs      int                      `json:"crossRefs,omitempty"`
-	Evaluation     *semantic.AutoEvaluation `json:"evaluation,omitempty"`
-	OverlapWarning *OverlapWarning          `json:"overlapWarning,omitempty"`
+	ThoughtID      string                  `json:"thoughtId"`
+	BranchID       string                  `json:"branchId"`
+	BranchState    string                  `json:"branchState"`
+	BranchPriority float64                 `json:"branchPriority"`
+	NumThoughts    int                     `json:"numThoughts"`
+	ActiveBranch   string                  `json:"activeBranch"`
+	SessionID      string                  `json:"session_id"`
+	Step           int                     `json:"step"`
+	ParentID       string                  `json:"parentThoughtId,omitempty"`
+	CreatedBranch  bool                    `json:"createdBranch,omitempty"`
+	CrossRefs      int                     `json:"crossRefs,omitempty"`
+	Evaluation     *analyze.AutoEvaluation `json:"evaluation,omitempty"`
+	OverlapWarning *OverlapWarning         `json:"overlapWarning,omitempty"`
 	// Note explains what happened beyond the fields (a revived branch, an
 	// evaluation that could not be computed).
 	Note string `json:"note,omitempty"`

@@ -13,6 +13,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 // A BranchCommand is one command of branch-thinking: its name, the data
@@ -195,7 +196,7 @@ func (bt *BranchThinking) write(ctx context.Context, ref SessionRef, fn func(tx 
 }
 
 // docs returns the session's analyzer docs after syncing the state.
-func (bt *BranchThinking) docs(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) ([]semantic.Doc, *semantic.Index, error) {
+func (bt *BranchThinking) docs(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) ([]analyze.Doc, *semantic.Index, error) {
 	if bt.svc.sem == nil {
 		return nil, nil, errNoSemantic
 	}
@@ -302,16 +303,16 @@ func branchesAndThoughts(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph
 // StandardResponse of the branch now active.
 type FocusResult struct {
 	Header
-	BranchID         string               `json:"branchId"`
-	BranchState      string               `json:"branchState"`
-	BranchPriority   float64              `json:"branchPriority"`
-	NumThoughts      int                  `json:"numThoughts"`
-	ActiveBranch     string               `json:"activeBranch"`
-	CurrentThoughtID string               `json:"currentThoughtId,omitempty"`
-	PreviousBranch   string               `json:"previousBranch"`
-	From             *semantic.ThoughtRef `json:"from,omitempty"`
-	Related          []RelatedThought     `json:"related,omitempty"`
-	Message          string               `json:"message"`
+	BranchID         string              `json:"branchId"`
+	BranchState      string              `json:"branchState"`
+	BranchPriority   float64             `json:"branchPriority"`
+	NumThoughts      int                 `json:"numThoughts"`
+	ActiveBranch     string              `json:"activeBranch"`
+	CurrentThoughtID string              `json:"currentThoughtId,omitempty"`
+	PreviousBranch   string              `json:"previousBranch"`
+	From             *analyze.ThoughtRef `json:"from,omitempty"`
+	Related          []RelatedThought    `json:"related,omitempty"`
+	Message          string              `json:"message"`
 }
 
 // RelatedThought is a thought with its cosine to a reference, in Branch
@@ -482,21 +483,21 @@ func (bt *BranchThinking) history(ctx context.Context, in CommandInput) (*Histor
 // EvaluateResult is the answer of evaluate.
 type EvaluateResult struct {
 	Header
-	BranchID   string              `json:"branchId"`
-	Evaluation semantic.Evaluation `json:"evaluation"`
-	Goal       string              `json:"goal,omitempty"`
+	BranchID   string             `json:"branchId"`
+	Evaluation analyze.Evaluation `json:"evaluation"`
+	Goal       string             `json:"goal,omitempty"`
 }
 
 // branchEvaluation evaluates one branch through its tracker.
-func (bt *BranchThinking) branchEvaluation(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState, branch string) (semantic.Evaluation, error) {
+func (bt *BranchThinking) branchEvaluation(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState, branch string) (analyze.Evaluation, error) {
 	if bt.svc.sem == nil {
-		return semantic.Evaluation{}, errNoSemantic
+		return analyze.Evaluation{}, errNoSemantic
 	}
 	if err := st.sync(ctx, bt, tx, sess, autoEvalOf(sess)); err != nil {
-		return semantic.Evaluation{}, err
+		return analyze.Evaluation{}, err
 	}
 	if err := st.ensureTracker(ctx, bt, tx, sess, branch); err != nil {
-		return semantic.Evaluation{}, err
+		return analyze.Evaluation{}, err
 	}
 	return st.branches[branch].tracker.Evaluation(), nil
 }
@@ -620,15 +621,15 @@ func (bt *BranchThinking) statistics(ctx context.Context, in CommandInput) (*Sta
 // ContradictionsResult is the answer of findContradictions.
 type ContradictionsResult struct {
 	Header
-	Contradictions  []semantic.Contradiction `json:"contradictions"`
-	Count           int                      `json:"count"`
-	ThoughtsChecked int                      `json:"thoughtsChecked"`
-	CandidatePairs  int                      `json:"candidatePairs"`
-	Search          string                   `json:"search" jsonschema:"full: every thought's nearest neighbours were recomputed; incremental: thoughts added since the last call were compared with their nearest neighbours"`
-	Declared        []IncomingRef            `json:"declaredContradictions,omitempty" jsonschema:"cross-references of type contradictory"`
-	Candidates      []Candidate              `json:"candidates" jsonschema:"pairs the offline judge could not decide, most likely first, each with the question that settles it and the judge call that answers it"`
-	LLMJudge        *LLMJudgeReport          `json:"llmJudge,omitempty" jsonschema:"what the server's language-model judge settled (THINKGRAPH_JUDGE=llm)"`
-	Method          string                   `json:"method"`
+	Contradictions  []analyze.Contradiction `json:"contradictions"`
+	Count           int                     `json:"count"`
+	ThoughtsChecked int                     `json:"thoughtsChecked"`
+	CandidatePairs  int                     `json:"candidatePairs"`
+	Search          string                  `json:"search" jsonschema:"full: every thought's nearest neighbours were recomputed; incremental: thoughts added since the last call were compared with their nearest neighbours"`
+	Declared        []IncomingRef           `json:"declaredContradictions,omitempty" jsonschema:"cross-references of type contradictory"`
+	Candidates      []Candidate             `json:"candidates" jsonschema:"pairs the offline judge could not decide, most likely first, each with the question that settles it and the judge call that answers it"`
+	LLMJudge        *LLMJudgeReport         `json:"llmJudge,omitempty" jsonschema:"what the server's language-model judge settled (THINKGRAPH_JUDGE=llm)"`
+	Method          string                  `json:"method"`
 }
 
 func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
@@ -656,7 +657,7 @@ func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in Command
 		res.SessionID = sess.ID
 		res.Contradictions, res.Count, res.ThoughtsChecked, res.CandidatePairs, res.Search = rep.Contradictions, len(rep.Contradictions), rep.Thoughts, rep.CandidatePairs, search
 		if res.Contradictions == nil {
-			res.Contradictions = []semantic.Contradiction{}
+			res.Contradictions = []analyze.Contradiction{}
 		}
 		if limit := in.Limit; limit != nil && *limit > 0 && len(res.Contradictions) > *limit {
 			res.Contradictions = res.Contradictions[:*limit]
@@ -687,10 +688,10 @@ func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in Command
 // CircularResult is the answer of detectCircular.
 type CircularResult struct {
 	Header
-	Circular   []semantic.CircularReasoning `json:"circularReasoning"`
-	Count      int                          `json:"count"`
-	Candidates []Candidate                  `json:"candidates" jsonschema:"arguments the detector could not decide, most likely first, each with the question that settles it and the judge call that answers it"`
-	Method     string                       `json:"method"`
+	Circular   []analyze.CircularReasoning `json:"circularReasoning"`
+	Count      int                         `json:"count"`
+	Candidates []Candidate                 `json:"candidates" jsonschema:"arguments the detector could not decide, most likely first, each with the question that settles it and the judge call that answers it"`
+	Method     string                      `json:"method"`
 }
 
 func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (*CircularResult, error) {
@@ -705,9 +706,9 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 		for i, d := range docs {
 			byID[d.ID] = i
 		}
-		res.Circular = st.circularWithStated(semantic.DetectCircular(docs, semantic.CircularOptions{}), docs, byID)
+		res.Circular = st.circularWithStated(analyze.DetectCircular(docs, analyze.CircularOptions{}), docs, byID)
 		if res.Circular == nil {
-			res.Circular = []semantic.CircularReasoning{}
+			res.Circular = []analyze.CircularReasoning{}
 		}
 		res.Count = len(res.Circular)
 		res.Candidates = st.circularCandidates(docs, byID, res.Circular)
@@ -726,8 +727,8 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 // PathsResult is the answer of findStrongestPaths.
 type PathsResult struct {
 	Header
-	Paths []semantic.StrongPath `json:"paths"`
-	TopK  int                   `json:"topK"`
+	Paths []analyze.StrongPath `json:"paths"`
+	TopK  int                  `json:"topK"`
 }
 
 func intOr(p *int, def, lo, hi int, field string) (int, error) {
@@ -763,9 +764,9 @@ func (bt *BranchThinking) strongestPaths(ctx context.Context, in CommandInput) (
 				docs[i].Refuted = refuted[docs[i].ID]
 			}
 		}
-		res.Paths = semantic.StrongestPaths(docs, k)
+		res.Paths = analyze.StrongestPaths(docs, k)
 		if res.Paths == nil {
-			res.Paths = []semantic.StrongPath{}
+			res.Paths = []analyze.StrongPath{}
 		}
 		return nil
 	})
@@ -798,7 +799,7 @@ func (bt *BranchThinking) embedQuery(ctx context.Context, text string) (semantic
 	return vs[0], nil
 }
 
-func refsOf(docs []semantic.Doc, byID map[string]int, hits []semantic.Hit) []RelatedThought {
+func refsOf(docs []analyze.Doc, byID map[string]int, hits []semantic.Hit) []RelatedThought {
 	out := make([]RelatedThought, 0, len(hits))
 	for _, h := range hits {
 		if i, ok := byID[h.ID]; ok {
@@ -824,7 +825,7 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 	res := &SimilarResult{Header: Header{Command: "findSimilar"}, Query: in.Query}
 	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		res.SessionID = sess.ID
-		return bt.svc.docsView(ctx, tx, sess.Key, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+		return bt.svc.docsView(ctx, tx, sess.Key, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
 			lex, offline := bt.svc.sem.cfg.Embedder.(*semantic.Lexical)
 			k := limit
 			if offline {
@@ -857,13 +858,13 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 	return res, nil
 }
 
-func findDoc(docs []semantic.Doc, id string) (semantic.Doc, bool) {
+func findDoc(docs []analyze.Doc, id string) (analyze.Doc, bool) {
 	for _, d := range docs {
 		if d.ID == id {
 			return d, true
 		}
 	}
-	return semantic.Doc{}, false
+	return analyze.Doc{}, false
 }
 
 func thoughtNotFound(field, id, sessionID string) error {
@@ -887,15 +888,15 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 	}
 	res := &FocusResult{Header: Header{Command: "jumpToRelated"}}
 	err = bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		var d semantic.Doc
+		var d analyze.Doc
 		var related []RelatedThought
-		err := bt.svc.docsView(ctx, tx, sess.Key, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+		err := bt.svc.docsView(ctx, tx, sess.Key, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
 			i, ok := byID[in.ThoughtID]
 			if !ok {
 				return thoughtNotFound("thoughtId", in.ThoughtID, sess.ID)
 			}
 			d = docs[i]
-			hits, err := semantic.Related(idx, d.ID, limit)
+			hits, err := analyze.Related(idx, d.ID, limit)
 			if err != nil {
 				return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
 			}
@@ -915,7 +916,7 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 		if err := setRelationships(ctx, tx, sess.Key, d.Branch, related); err != nil {
 			return err
 		}
-		ref := semantic.Ref(d)
+		ref := analyze.Ref(d)
 		res.From, res.Related = &ref, related
 		res.Message = fmt.Sprintf("Found %s; focused on branch %q, the branch of thought %s.", thinkgraph.Count(len(related), "related thought", ""), b.ID, d.ID)
 		return nil
@@ -929,7 +930,7 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 // PathResult is the answer of semanticPath.
 type PathResult struct {
 	Header
-	semantic.SemanticPathResult
+	analyze.SemanticPathResult
 }
 
 func (bt *BranchThinking) semanticPath(ctx context.Context, in CommandInput) (*PathResult, error) {
@@ -956,7 +957,7 @@ func (bt *BranchThinking) semanticPath(ctx context.Context, in CommandInput) (*P
 				return thoughtNotFound(f.name, f.v, sess.ID)
 			}
 		}
-		r, err := semantic.SemanticPath(docs, in.FromThoughtID, in.ToThoughtID, minSim)
+		r, err := analyze.SemanticPath(docs, in.FromThoughtID, in.ToThoughtID, minSim)
 		if err != nil {
 			return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "semantic path failed", Err: err}
 		}
@@ -1064,8 +1065,8 @@ func (bt *BranchThinking) autoEval(ctx context.Context, in CommandInput) (*AutoE
 // ProfilesResult is the answer of compareProfiles.
 type ProfilesResult struct {
 	Header
-	Profiles    []semantic.BranchProfile     `json:"profiles"`
-	Comparisons []semantic.ProfileComparison `json:"comparisons"`
+	Profiles    []analyze.BranchProfile     `json:"profiles"`
+	Comparisons []analyze.ProfileComparison `json:"comparisons"`
 }
 
 func (bt *BranchThinking) compareProfiles(ctx context.Context, in CommandInput) (*ProfilesResult, error) {
@@ -1075,13 +1076,13 @@ func (bt *BranchThinking) compareProfiles(ctx context.Context, in CommandInput) 
 		if err != nil {
 			return err
 		}
-		ps := semantic.Profiles(docs)
-		res.SessionID, res.Profiles, res.Comparisons = sess.ID, ps, semantic.CompareProfiles(ps)
+		ps := analyze.Profiles(docs)
+		res.SessionID, res.Profiles, res.Comparisons = sess.ID, ps, analyze.CompareProfiles(ps)
 		if res.Profiles == nil {
-			res.Profiles = []semantic.BranchProfile{}
+			res.Profiles = []analyze.BranchProfile{}
 		}
 		if res.Comparisons == nil {
-			res.Comparisons = []semantic.ProfileComparison{}
+			res.Comparisons = []analyze.ProfileComparison{}
 		}
 		return nil
 	})
@@ -1094,12 +1095,12 @@ func (bt *BranchThinking) compareProfiles(ctx context.Context, in CommandInput) 
 // MergesResult is the answer of suggestMerges.
 type MergesResult struct {
 	Header
-	Suggestions   []semantic.MergeCandidate `json:"suggestions"`
-	MinSimilarity float64                   `json:"minSimilarity"`
+	Suggestions   []analyze.MergeCandidate `json:"suggestions"`
+	MinSimilarity float64                  `json:"minSimilarity"`
 }
 
 // activeDocs drops the thoughts of pruned (and merged) branches.
-func activeDocs(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, docs []semantic.Doc) ([]semantic.Doc, error) {
+func activeDocs(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, docs []analyze.Doc) ([]analyze.Doc, error) {
 	bs, err := tx.Branches(ctx, session)
 	if err != nil {
 		return nil, err
@@ -1113,7 +1114,7 @@ func activeDocs(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.Sessio
 	if len(off) == 0 {
 		return docs, nil
 	}
-	out := make([]semantic.Doc, 0, len(docs))
+	out := make([]analyze.Doc, 0, len(docs))
 	for _, d := range docs {
 		if !off[d.Branch] {
 			out = append(out, d)
@@ -1123,7 +1124,7 @@ func activeDocs(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.Sessio
 }
 
 func (bt *BranchThinking) suggestMerges(ctx context.Context, in CommandInput) (*MergesResult, error) {
-	minSim := semantic.DefaultMergeSimilarity
+	minSim := analyze.DefaultMergeSimilarity
 	if in.MinSimilarity != nil {
 		if *in.MinSimilarity <= 0 || *in.MinSimilarity > 1 {
 			return nil, thinkgraph.Invalid("minSimilarity", "a number in (0, 1]", fmt.Sprint(*in.MinSimilarity), "'minSimilarity' must be in (0, 1]")
@@ -1139,9 +1140,9 @@ func (bt *BranchThinking) suggestMerges(ctx context.Context, in CommandInput) (*
 		if docs, err = activeDocs(ctx, tx, sess.Key, docs); err != nil {
 			return err
 		}
-		res.SessionID, res.Suggestions = sess.ID, semantic.MergeCandidates(semantic.Profiles(docs), minSim)
+		res.SessionID, res.Suggestions = sess.ID, analyze.MergeCandidates(analyze.Profiles(docs), minSim)
 		if res.Suggestions == nil {
-			res.Suggestions = []semantic.MergeCandidate{}
+			res.Suggestions = []analyze.MergeCandidate{}
 		}
 		return nil
 	})
@@ -1154,14 +1155,14 @@ func (bt *BranchThinking) suggestMerges(ctx context.Context, in CommandInput) (*
 // DriftResult is the answer of detectDrift.
 type DriftResult struct {
 	Header
-	Goal      string                 `json:"goal,omitempty"`
-	Branches  []semantic.BranchDrift `json:"branches"`
-	Drifting  []string               `json:"drifting"`
-	Threshold float64                `json:"threshold"`
+	Goal      string                `json:"goal,omitempty"`
+	Branches  []analyze.BranchDrift `json:"branches"`
+	Drifting  []string              `json:"drifting"`
+	Threshold float64               `json:"threshold"`
 	// Calibration is how the active embedder's cosines were mapped to the
 	// relatedness the scores and the threshold are in.
-	Calibration semantic.Calibration `json:"calibration"`
-	Note        string               `json:"note,omitempty"`
+	Calibration analyze.Calibration `json:"calibration"`
+	Note        string              `json:"note,omitempty"`
 }
 
 func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*DriftResult, error) {
@@ -1179,9 +1180,9 @@ func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*Dr
 			return err
 		}
 		res.SessionID, res.Goal = sess.ID, sess.Goal
-		res.Branches = semantic.DetectDrift(docs, st.goalVec, semantic.DriftOptions{Threshold: th, Calibration: res.Calibration})
+		res.Branches = analyze.DetectDrift(docs, st.goalVec, analyze.DriftOptions{Threshold: th, Calibration: res.Calibration})
 		if res.Branches == nil {
-			res.Branches = []semantic.BranchDrift{}
+			res.Branches = []analyze.BranchDrift{}
 		}
 		for _, b := range res.Branches {
 			if b.Drifting {
@@ -1202,8 +1203,8 @@ func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*Dr
 // GapsResult is the answer of detectKnowledgeGaps.
 type GapsResult struct {
 	Header
-	Gaps   []semantic.KnowledgeGap `json:"gaps"`
-	ByKind map[string]int          `json:"byKind"`
+	Gaps   []analyze.KnowledgeGap `json:"gaps"`
+	ByKind map[string]int         `json:"byKind"`
 }
 
 func (bt *BranchThinking) knowledgeGaps(ctx context.Context, in CommandInput) (*GapsResult, error) {
@@ -1213,9 +1214,9 @@ func (bt *BranchThinking) knowledgeGaps(ctx context.Context, in CommandInput) (*
 		if err != nil {
 			return err
 		}
-		res.SessionID, res.Gaps = sess.ID, semantic.DetectKnowledgeGaps(docs, semantic.GapOptions{})
+		res.SessionID, res.Gaps = sess.ID, analyze.DetectKnowledgeGaps(docs, analyze.GapOptions{})
 		if res.Gaps == nil {
-			res.Gaps = []semantic.KnowledgeGap{}
+			res.Gaps = []analyze.KnowledgeGap{}
 		}
 		for _, g := range res.Gaps {
 			res.ByKind[g.Kind]++

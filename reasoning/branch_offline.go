@@ -9,6 +9,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 // Counterfactuals and dialectical synthesis are computed offline, from the
@@ -21,7 +22,7 @@ import (
 // later issue); the offline results are its input and its fallback. An
 // implementation sets Method to name what it used (e.g. "llm:anthropic").
 type Generator interface {
-	Counterfactuals(ctx context.Context, branch []semantic.Doc, offline *CounterfactualsResult) (*CounterfactualsResult, error)
+	Counterfactuals(ctx context.Context, branch []analyze.Doc, offline *CounterfactualsResult) (*CounterfactualsResult, error)
 	Dialectical(ctx context.Context, offline *DialecticalResult) (*DialecticalResult, error)
 }
 
@@ -112,17 +113,17 @@ func lowerFirst(s string) string {
 
 // Counterfactual is one "what if the opposite were true" scenario.
 type Counterfactual struct {
-	BasedOn        semantic.ThoughtRef   `json:"basedOn"`
-	Claim          string                `json:"claim"`
-	Counterfactual string                `json:"counterfactual"`
-	Question       string                `json:"question"`
-	NegatedPoints  []string              `json:"negatedKeyPoints,omitempty"`
-	Confidence     *float64              `json:"claimConfidence"`
-	Supporting     []semantic.ThoughtRef `json:"supportingEvidence"`
-	Challenging    []semantic.ThoughtRef `json:"challengingEvidence"`
-	Dependent      []semantic.ThoughtRef `json:"dependentThoughts" jsonschema:"later thoughts of the branch that follow from the claim and would need revisiting"`
-	Fragility      float64               `json:"fragility" jsonschema:"0..1: high when the claim is confident yet little supports it and much depends on it"`
-	Test           string                `json:"test"`
+	BasedOn        analyze.ThoughtRef   `json:"basedOn"`
+	Claim          string               `json:"claim"`
+	Counterfactual string               `json:"counterfactual"`
+	Question       string               `json:"question"`
+	NegatedPoints  []string             `json:"negatedKeyPoints,omitempty"`
+	Confidence     *float64             `json:"claimConfidence"`
+	Supporting     []analyze.ThoughtRef `json:"supportingEvidence"`
+	Challenging    []analyze.ThoughtRef `json:"challengingEvidence"`
+	Dependent      []analyze.ThoughtRef `json:"dependentThoughts" jsonschema:"later thoughts of the branch that follow from the claim and would need revisiting"`
+	Fragility      float64              `json:"fragility" jsonschema:"0..1: high when the claim is confident yet little supports it and much depends on it"`
+	Test           string               `json:"test"`
 }
 
 // CounterfactualsResult is the answer of generateCounterfactuals.
@@ -149,7 +150,7 @@ func (bt *BranchThinking) counterfactuals(ctx context.Context, in CommandInput) 
 		How: "the branch's most confident claims (by confidence, then key points) are negated by rewriting their first sentence; " +
 			"supporting evidence = validation/example/observation thoughts with cosine ≥ 0.4 or linked to the claim, challenging = counterexample/critique thoughts likewise; " +
 			"dependent = later thoughts of the branch descending from the claim; fragility = confidence × (1 − support/(support+1)) × (dependents/(dependents+2)) normalised"}
-	var branchDocs []semantic.Doc
+	var branchDocs []analyze.Doc
 	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		id := in.BranchID
 		if id == "" {
@@ -162,7 +163,7 @@ func (bt *BranchThinking) counterfactuals(ctx context.Context, in CommandInput) 
 			return err
 		}
 		res.SessionID, res.BranchID = sess.ID, id
-		var branch []semantic.Doc
+		var branch []analyze.Doc
 		for _, d := range docs {
 			if d.Branch == id {
 				branch = append(branch, d)
@@ -185,20 +186,20 @@ func (bt *BranchThinking) counterfactuals(ctx context.Context, in CommandInput) 
 	return res, nil
 }
 
-func counterfactualsOf(branch, all []semantic.Doc, count int) []Counterfactual {
-	var claims []semantic.Doc
+func counterfactualsOf(branch, all []analyze.Doc, count int) []Counterfactual {
+	var claims []analyze.Doc
 	for _, d := range branch {
 		if claimTypes[d.Type] && !strings.HasSuffix(strings.TrimSpace(d.Content), "?") {
 			claims = append(claims, d)
 		}
 	}
-	conf := func(d semantic.Doc) float64 {
+	conf := func(d analyze.Doc) float64 {
 		if d.Confidence == nil {
 			return 0.5
 		}
 		return *d.Confidence
 	}
-	slices.SortStableFunc(claims, func(a, b semantic.Doc) int {
+	slices.SortStableFunc(claims, func(a, b analyze.Doc) int {
 		if c := cmp.Compare(conf(b), conf(a)); c != 0 {
 			return c
 		}
@@ -214,8 +215,8 @@ func counterfactualsOf(branch, all []semantic.Doc, count int) []Counterfactual {
 			break
 		}
 		claim := firstSentence(c.Content)
-		cf := Counterfactual{BasedOn: semantic.Ref(c), Claim: claim, Counterfactual: negate(claim), Confidence: c.Confidence,
-			Supporting: []semantic.ThoughtRef{}, Challenging: []semantic.ThoughtRef{}, Dependent: []semantic.ThoughtRef{}}
+		cf := Counterfactual{BasedOn: analyze.Ref(c), Claim: claim, Counterfactual: negate(claim), Confidence: c.Confidence,
+			Supporting: []analyze.ThoughtRef{}, Challenging: []analyze.ThoughtRef{}, Dependent: []analyze.ThoughtRef{}}
 		cf.Question = "What if " + lowerFirst(cf.Counterfactual) + "?"
 		for _, k := range c.KeyPoints {
 			cf.NegatedPoints = append(cf.NegatedPoints, "without "+k)
@@ -231,9 +232,9 @@ func counterfactualsOf(branch, all []semantic.Doc, count int) []Counterfactual {
 			}
 			switch {
 			case evidenceFor[d.Type]:
-				cf.Supporting = append(cf.Supporting, semantic.Ref(d))
+				cf.Supporting = append(cf.Supporting, analyze.Ref(d))
 			case evidenceAgainst[d.Type]:
-				cf.Challenging = append(cf.Challenging, semantic.Ref(d))
+				cf.Challenging = append(cf.Challenging, analyze.Ref(d))
 			}
 		}
 		// Descendants within the branch.
@@ -241,7 +242,7 @@ func counterfactualsOf(branch, all []semantic.Doc, count int) []Counterfactual {
 		for len(queue) > 0 && len(cf.Dependent) < 20 {
 			i := queue[0]
 			queue = queue[1:]
-			cf.Dependent = append(cf.Dependent, semantic.Ref(branch[i]))
+			cf.Dependent = append(cf.Dependent, analyze.Ref(branch[i]))
 			queue = append(queue, children[branch[i].ID]...)
 		}
 		sup, dep := float64(len(cf.Supporting)), float64(len(cf.Dependent))
@@ -261,25 +262,25 @@ func counterfactualsOf(branch, all []semantic.Doc, count int) []Counterfactual {
 
 // DialecticSide is the thesis or an antithesis of a synthesis.
 type DialecticSide struct {
-	BranchID       string                `json:"branchId"`
-	Claim          string                `json:"claim"`
-	ClaimThought   *semantic.ThoughtRef  `json:"claimThought,omitempty"`
-	KeyPoints      []string              `json:"keyPoints"`
-	MeanConfidence *float64              `json:"meanConfidence"`
-	Evidence       []semantic.ThoughtRef `json:"evidence"`
-	Challenges     []semantic.ThoughtRef `json:"challenges"`
-	Thoughts       int                   `json:"thoughtCount"`
+	BranchID       string               `json:"branchId"`
+	Claim          string               `json:"claim"`
+	ClaimThought   *analyze.ThoughtRef  `json:"claimThought,omitempty"`
+	KeyPoints      []string             `json:"keyPoints"`
+	MeanConfidence *float64             `json:"meanConfidence"`
+	Evidence       []analyze.ThoughtRef `json:"evidence"`
+	Challenges     []analyze.ThoughtRef `json:"challenges"`
+	Thoughts       int                  `json:"thoughtCount"`
 }
 
 // DialecticalResult is the answer of synthesizeDialectical.
 type DialecticalResult struct {
 	Header
-	Thesis       DialecticSide            `json:"thesis"`
-	Antitheses   []DialecticSide          `json:"antitheses"`
-	Tensions     []semantic.Contradiction `json:"tensions"`
+	Thesis       DialecticSide           `json:"thesis"`
+	Antitheses   []DialecticSide         `json:"antitheses"`
+	Tensions     []analyze.Contradiction `json:"tensions"`
 	CommonGround struct {
-		SharedKeyPoints []string               `json:"sharedKeyPoints"`
-		Agreements      []semantic.ThoughtPair `json:"agreements"`
+		SharedKeyPoints []string              `json:"sharedKeyPoints"`
+		Agreements      []analyze.ThoughtPair `json:"agreements"`
 	} `json:"commonGround"`
 	Synthesis struct {
 		Statement     string   `json:"statement"`
@@ -292,9 +293,9 @@ type DialecticalResult struct {
 	Note   string `json:"note,omitempty"`
 }
 
-func sideOf(id string, branch, all []semantic.Doc) DialecticSide {
-	s := DialecticSide{BranchID: id, KeyPoints: []string{}, Evidence: []semantic.ThoughtRef{}, Challenges: []semantic.ThoughtRef{}, Thoughts: len(branch)}
-	var best *semantic.Doc
+func sideOf(id string, branch, all []analyze.Doc) DialecticSide {
+	s := DialecticSide{BranchID: id, KeyPoints: []string{}, Evidence: []analyze.ThoughtRef{}, Challenges: []analyze.ThoughtRef{}, Thoughts: len(branch)}
+	var best *analyze.Doc
 	var cs float64
 	var cn int
 	seen := map[string]bool{}
@@ -314,9 +315,9 @@ func sideOf(id string, branch, all []semantic.Doc) DialecticSide {
 		// counterexamples challenge it.
 		switch {
 		case evidenceFor[d.Type]:
-			s.Evidence = append(s.Evidence, semantic.Ref(*d))
+			s.Evidence = append(s.Evidence, analyze.Ref(*d))
 		case d.Type == "counterexample":
-			s.Challenges = append(s.Challenges, semantic.Ref(*d))
+			s.Challenges = append(s.Challenges, analyze.Ref(*d))
 		}
 		if claimTypes[d.Type] && !strings.HasSuffix(strings.TrimSpace(d.Content), "?") {
 			c := 0.5
@@ -346,7 +347,7 @@ func sideOf(id string, branch, all []semantic.Doc) DialecticSide {
 		best = &branch[0]
 	}
 	if best != nil {
-		r := semantic.Ref(*best)
+		r := analyze.Ref(*best)
 		s.Claim, s.ClaimThought = firstSentence(best.Content), &r
 	}
 	if cn > 0 {
@@ -356,7 +357,7 @@ func sideOf(id string, branch, all []semantic.Doc) DialecticSide {
 	// Challenges from other branches that target this side.
 	for _, d := range all {
 		if d.Branch != id && evidenceAgainst[d.Type] && best != nil && semantic.Cosine(d.Vector, best.Vector) >= 0.4 {
-			s.Challenges = append(s.Challenges, semantic.Ref(d))
+			s.Challenges = append(s.Challenges, analyze.Ref(d))
 		}
 	}
 	return s
@@ -402,7 +403,7 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 			}
 		}
 		res.SessionID = sess.ID
-		byBranch := map[string][]semantic.Doc{}
+		byBranch := map[string][]analyze.Doc{}
 		for _, d := range docs {
 			byBranch[d.Branch] = append(byBranch[d.Branch], d)
 		}
@@ -412,12 +413,12 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 			res.Antitheses = append(res.Antitheses, sideOf(id, byBranch[id], docs))
 		}
 		judge := bt.judge(st)
-		res.Tensions = []semantic.Contradiction{}
-		res.CommonGround.Agreements = []semantic.ThoughtPair{}
+		res.Tensions = []analyze.Contradiction{}
+		res.CommonGround.Agreements = []analyze.ThoughtPair{}
 		thesis := byBranch[ids[0]]
 		for _, id := range ids[1:] {
 			type pair struct {
-				a, b semantic.Doc
+				a, b analyze.Doc
 				sim  float64
 			}
 			var pairs []pair
@@ -434,9 +435,9 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 			}
 			for _, p := range pairs {
 				if ok, conf, reason := judge(p.a, p.b); ok {
-					res.Tensions = append(res.Tensions, semantic.Contradiction{ThoughtA: semantic.Ref(p.a), ThoughtB: semantic.Ref(p.b), Similarity: round3(p.sim), Confidence: conf, Reason: reason})
+					res.Tensions = append(res.Tensions, analyze.Contradiction{ThoughtA: analyze.Ref(p.a), ThoughtB: analyze.Ref(p.b), Similarity: round3(p.sim), Confidence: conf, Reason: reason})
 				} else if p.sim >= 0.6 && len(res.CommonGround.Agreements) < 5 {
-					res.CommonGround.Agreements = append(res.CommonGround.Agreements, semantic.ThoughtPair{ThoughtA: semantic.Ref(p.a), ThoughtB: semantic.Ref(p.b), Similarity: round3(p.sim)})
+					res.CommonGround.Agreements = append(res.CommonGround.Agreements, analyze.ThoughtPair{ThoughtA: analyze.Ref(p.a), ThoughtB: analyze.Ref(p.b), Similarity: round3(p.sim)})
 				}
 			}
 		}
@@ -446,7 +447,7 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 		for i, d := range docs {
 			byID[d.ID] = i
 		}
-		res.Tensions = st.withStated(res.Tensions, docs, byID, func(a, b semantic.Doc) bool {
+		res.Tensions = st.withStated(res.Tensions, docs, byID, func(a, b analyze.Doc) bool {
 			return (a.Branch == ids[0] && slices.Contains(ids[1:], b.Branch)) || (b.Branch == ids[0] && slices.Contains(ids[1:], a.Branch))
 		})
 		// Shared key points (case-insensitive) between the thesis and any antithesis.

@@ -10,11 +10,13 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
+	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 )
 
 // BranchThinking runs the branch-thinking tool on a Service. It keeps, per
 // session, the running state of the analyses (branch centroids, one
-// semantic.BranchTracker per evaluated branch, the contradictions found so
+// analyze.BranchTracker per evaluated branch, the contradictions found so
 // far and the judge's verdicts), so that adding a thought with
 // auto-evaluation and re-running evaluate or findContradictions cost work in
 // proportion to what changed, not to the session's size. The state is a
@@ -67,17 +69,17 @@ type btState struct {
 	branches map[string]*btBranch
 	goal     string
 	goalVec  semantic.Vector
-	th       semantic.Thresholds
+	th       analyze.Thresholds
 	thSet    bool
 
 	vmu      sync.Mutex
-	verdicts map[[2]string]semantic.Verdict
+	verdicts map[[2]string]contradict.Verdict
 
 	// Contradictions: every thought with step ≤ contraStep has been
 	// compared with its nearest neighbours.
 	contraStep  int
 	contraPairs int
-	contras     []semantic.Contradiction
+	contras     []analyze.Contradiction
 	contraSeen  map[[2]string]bool
 	// stated are the session's stated verdicts (branch_verdicts.go), nil
 	// until read; candidates the pairs the judge could not decide that are
@@ -92,7 +94,7 @@ type btState struct {
 type btBranch struct {
 	sum     []float64
 	n       int
-	tracker *semantic.BranchTracker
+	tracker *analyze.BranchTracker
 }
 
 // maxVerdicts bounds the remembered verdicts of a session (about 100 bytes
@@ -149,7 +151,7 @@ func (st *btState) reset() {
 	st.thSet = false
 	st.vmu.Lock()
 	if st.verdicts == nil || len(st.verdicts) > maxVerdicts {
-		st.verdicts = map[[2]string]semantic.Verdict{}
+		st.verdicts = map[[2]string]contradict.Verdict{}
 	}
 	st.vmu.Unlock()
 	st.contraStep, st.contraPairs, st.contras, st.contraSeen = 0, 0, nil, map[[2]string]bool{}
@@ -159,8 +161,8 @@ func (st *btState) reset() {
 // judge is the contradiction decider as a PairJudge, remembering verdicts
 // (thoughts never change their text). A stated verdict on the pair
 // (branch_verdicts.go) overrides the decider.
-func (st *btState) judgeWith(c *semantic.Contradictor) semantic.PairJudge {
-	return func(a, b semantic.Doc) (bool, float64, string) {
+func (st *btState) judgeWith(c *contradict.Contradictor) analyze.PairJudge {
+	return func(a, b analyze.Doc) (bool, float64, string) {
 		if stated, contra, l := st.stated.contradicts(a.ID, b.ID); stated {
 			if contra {
 				return true, 1, declaredReason(l)
@@ -178,7 +180,7 @@ func (st *btState) judgeWith(c *semantic.Contradictor) semantic.PairJudge {
 			v = c.Contradiction(a.Content, b.Content)
 			keep := v
 			if !keep.Contradicts {
-				keep = semantic.Verdict{} // the reason of a negative verdict is never shown
+				keep = contradict.Verdict{} // the reason of a negative verdict is never shown
 			}
 			st.vmu.Lock()
 			if len(st.verdicts) > maxVerdicts {
@@ -191,7 +193,7 @@ func (st *btState) judgeWith(c *semantic.Contradictor) semantic.PairJudge {
 	}
 }
 
-func (bt *BranchThinking) judge(st *btState) semantic.PairJudge {
+func (bt *BranchThinking) judge(st *btState) analyze.PairJudge {
 	return st.judgeWith(bt.svc.sem.cfg.Contradictor)
 }
 
@@ -219,7 +221,7 @@ func (st *btState) sync(ctx context.Context, bt *BranchThinking, tx thinkgraph.T
 		if err != nil {
 			return err
 		}
-		i, _ := slices.BinarySearchFunc(docs, st.step+1, func(d semantic.Doc, step int) int { return cmp.Compare(d.Step, step) })
+		i, _ := slices.BinarySearchFunc(docs, st.step+1, func(d analyze.Doc, step int) int { return cmp.Compare(d.Step, step) })
 		if len(docs)-i > maxTrackerCatchUp {
 			for _, b := range st.branches {
 				b.tracker = nil
@@ -245,7 +247,7 @@ func (st *btState) sync(ctx context.Context, bt *BranchThinking, tx thinkgraph.T
 }
 
 // absorb adds a thought with its vector to the state.
-func (st *btState) absorb(d semantic.Doc) {
+func (st *btState) absorb(d analyze.Doc) {
 	st.step = max(st.step, d.Step)
 	if d.Vector == nil {
 		return
@@ -275,8 +277,8 @@ func (st *btState) ensureTracker(ctx context.Context, bt *BranchThinking, tx thi
 	if b != nil && b.tracker != nil {
 		return nil
 	}
-	var own []semantic.Doc
-	var confirmed []semantic.Contradiction
+	var own []analyze.Doc
+	var confirmed []analyze.Contradiction
 	if b != nil && b.n > 0 {
 		docs, _, err := bt.svc.Docs(ctx, tx, sess.Key)
 		if err != nil {
@@ -289,7 +291,7 @@ func (st *btState) ensureTracker(ctx context.Context, bt *BranchThinking, tx thi
 				own = append(own, d)
 			}
 		}
-		confirmed = st.statedContradictions(docs, byID, func(a, b semantic.Doc) bool {
+		confirmed = st.statedContradictions(docs, byID, func(a, b analyze.Doc) bool {
 			return (a.Branch == branch || b.Branch == branch) && a.Step <= st.step && b.Step <= st.step
 		})
 	}
@@ -297,7 +299,7 @@ func (st *btState) ensureTracker(ctx context.Context, bt *BranchThinking, tx thi
 		b = &btBranch{}
 		st.branches[branch] = b
 	}
-	b.tracker = semantic.NewBranchTracker(own, st.goalVec, bt.judge(st), st.th)
+	b.tracker = analyze.NewBranchTracker(own, st.goalVec, bt.judge(st), st.th)
 	b.tracker.SetConfirmed(confirmed)
 	return nil
 }
@@ -352,7 +354,7 @@ const (
 	contradictionNeighbors = 10
 	contradictionOverlap   = 0.3
 	// contradictionFullMax: sessions up to this size are searched in full
-	// (semantic.FindContradictions) on every call; larger ones are brought
+	// (analyze.FindContradictions) on every call; larger ones are brought
 	// up to date incrementally.
 	contradictionFullMax = 400
 )
@@ -360,16 +362,16 @@ const (
 // contradictions returns the session's contradictions, updating the state
 // with the thoughts not yet checked. Sessions up to contradictionFullMax
 // thoughts (and the first call on a larger one) are searched in full with
-// semantic.FindContradictions; afterwards each new thought is compared with
+// analyze.FindContradictions; afterwards each new thought is compared with
 // its nearest neighbours (semantic.Index.TopK), so a call costs in
 // proportion to what was added since the last one.
-func (st *btState) contradictions(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, session thinkgraph.SessionKey) (semantic.ContradictionReport, string, error) {
-	var rep semantic.ContradictionReport
+func (st *btState) contradictions(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, session thinkgraph.SessionKey) (analyze.ContradictionReport, string, error) {
+	var rep analyze.ContradictionReport
 	var search string
 	if err := st.loadStated(ctx, tx, session); err != nil {
 		return rep, search, err
 	}
-	err := bt.svc.docsView(ctx, tx, session, func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+	err := bt.svc.docsView(ctx, tx, session, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
 		rep, search = st.contradictionsIn(bt, docs, byID, idx)
 		rep.Contradictions = st.withStated(rep.Contradictions, docs, byID, nil)
 		return nil
@@ -377,10 +379,10 @@ func (st *btState) contradictions(ctx context.Context, bt *BranchThinking, tx th
 	return rep, search, err
 }
 
-func (st *btState) contradictionsIn(bt *BranchThinking, docs []semantic.Doc, byID map[string]int, idx *semantic.Index) (semantic.ContradictionReport, string) {
+func (st *btState) contradictionsIn(bt *BranchThinking, docs []analyze.Doc, byID map[string]int, idx *semantic.Index) (analyze.ContradictionReport, string) {
 	col := &candidateCollector{pairs: st.candidates}
 	judge := col.wrap(st, bt.judge(st))
-	opts := semantic.ContradictionOptions{Neighbors: contradictionNeighbors, MinOverlap: contradictionOverlap}
+	opts := analyze.ContradictionOptions{Neighbors: contradictionNeighbors, MinOverlap: contradictionOverlap}
 	last := 0
 	if len(docs) > 0 {
 		last = docs[len(docs)-1].Step
@@ -394,7 +396,7 @@ func (st *btState) contradictionsIn(bt *BranchThinking, docs []semantic.Doc, byI
 	if len(docs) <= contradictionFullMax || st.contraStep == 0 || st.contraStep > last {
 		clear(st.candidates)
 		st.candTop = nil
-		rep := semantic.FindContradictions(docs, idx, judge, opts)
+		rep := analyze.FindContradictions(docs, idx, judge, opts)
 		st.contras, st.contraPairs, st.contraStep = rep.Contradictions, rep.CandidatePairs, last
 		st.contraSeen = map[[2]string]bool{}
 		for _, c := range rep.Contradictions {
@@ -403,7 +405,7 @@ func (st *btState) contradictionsIn(bt *BranchThinking, docs []semantic.Doc, byI
 		rep.Contradictions = slices.Clone(rep.Contradictions)
 		return rep, "full"
 	}
-	i, _ := slices.BinarySearchFunc(docs, st.contraStep+1, func(d semantic.Doc, step int) int { return cmp.Compare(d.Step, step) })
+	i, _ := slices.BinarySearchFunc(docs, st.contraStep+1, func(d analyze.Doc, step int) int { return cmp.Compare(d.Step, step) })
 	for _, d := range docs[i:] {
 		if d.Vector == nil {
 			continue
@@ -428,19 +430,19 @@ func (st *btState) contradictionsIn(bt *BranchThinking, docs []semantic.Doc, byI
 			st.contraSeen[k] = true
 			st.contraPairs++
 			if ok, conf, reason := judge(a, b); ok {
-				st.contras = append(st.contras, semantic.Contradiction{ThoughtA: semantic.Ref(a), ThoughtB: semantic.Ref(b),
+				st.contras = append(st.contras, analyze.Contradiction{ThoughtA: analyze.Ref(a), ThoughtB: analyze.Ref(b),
 					Similarity: h.Similarity, Confidence: conf, Reason: reason})
 			}
 		}
 	}
 	st.contraStep = last
-	slices.SortStableFunc(st.contras, func(x, y semantic.Contradiction) int {
+	slices.SortStableFunc(st.contras, func(x, y analyze.Contradiction) int {
 		if c := cmp.Compare(y.Confidence, x.Confidence); c != 0 {
 			return c
 		}
 		return cmp.Compare(y.Similarity, x.Similarity)
 	})
-	return semantic.ContradictionReport{Contradictions: slices.Clone(st.contras), Thoughts: withVec, CandidatePairs: st.contraPairs}, "incremental"
+	return analyze.ContradictionReport{Contradictions: slices.Clone(st.contras), Thoughts: withVec, CandidatePairs: st.contraPairs}, "incremental"
 }
 
 // docsView is Service.Docs without the copy: it brings the session's cached
@@ -448,7 +450,7 @@ func (st *btState) contradictionsIn(bt *BranchThinking, docs []semantic.Doc, byI
 // fn must neither keep nor modify docs or byID. The documents carry no
 // DependsOn edges from links (use Docs for analyses that need them). At
 // 10,000 thoughts the copy Docs makes is most of the cost of a search.
-func (s *Service) docsView(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, fn func(docs []semantic.Doc, byID map[string]int, idx *semantic.Index) error) error {
+func (s *Service) docsView(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, fn func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error) error {
 	if s.sem == nil {
 		return errNoSemantic
 	}

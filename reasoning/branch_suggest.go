@@ -7,6 +7,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 // ToolSuggestion recommends one of thinkgraph's tools or commands.
@@ -44,7 +45,7 @@ func cmdCall(t string, data map[string]any) map[string]any {
 // contradiction pairs' two sides (77% now).
 const resolvedMinSimilarity = 0.55
 
-func resolved(c semantic.Contradiction, docs []semantic.Doc, byID map[string]int) bool {
+func resolved(c analyze.Contradiction, docs []analyze.Doc, byID map[string]int) bool {
 	a, okA := byID[c.ThoughtA.ID]
 	b, okB := byID[c.ThoughtB.ID]
 	if !okA || !okB {
@@ -124,7 +125,7 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 		if err != nil {
 			return err
 		}
-		var open []semantic.Contradiction
+		var open []analyze.Contradiction
 		for _, c := range rep.Contradictions {
 			if !resolved(c, docs, byID) {
 				open = append(open, c)
@@ -144,31 +145,31 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<which of the two holds, and why>", "type": "critique", "branchId": c.ThoughtA.Branch},
 				Reason: fmt.Sprintf("branch %s contradicts itself: %q vs %q; add a critique or synthesis that resolves it", c.ThoughtA.Branch, clip(c.ThoughtA.Content, 60), clip(c.ThoughtB.Content, 60)), Priority: "high"})
 		}
-		if circ := st.circularWithStated(semantic.DetectCircular(docs, semantic.CircularOptions{}), docs, byID); len(circ) > 0 {
+		if circ := st.circularWithStated(analyze.DetectCircular(docs, analyze.CircularOptions{}), docs, byID); len(circ) > 0 {
 			res.State["circularReasoning"] = len(circ)
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectCircular", Arguments: cmdCall("detectCircular", nil),
 				Reason: fmt.Sprintf("%d circular argument(s), e.g. %s", len(circ), circ[0].Reason), Priority: "high"})
 		}
-		gaps := semantic.DetectKnowledgeGaps(docs, semantic.GapOptions{})
-		kinds := map[string][]semantic.KnowledgeGap{}
+		gaps := analyze.DetectKnowledgeGaps(docs, analyze.GapOptions{})
+		kinds := map[string][]analyze.KnowledgeGap{}
 		for _, g := range gaps {
 			kinds[g.Kind] = append(kinds[g.Kind], g)
 		}
-		res.State["openQuestions"], res.State["unvalidatedHypotheses"], res.State["unsupportedClaims"] = len(kinds[semantic.GapOpenQuestion]), len(kinds[semantic.GapUnvalidatedHypothesis]), len(kinds[semantic.GapUnsupportedClaim])
-		if q := kinds[semantic.GapOpenQuestion]; len(q) > 0 {
+		res.State["openQuestions"], res.State["unvalidatedHypotheses"], res.State["unsupportedClaims"] = len(kinds[analyze.GapOpenQuestion]), len(kinds[analyze.GapUnvalidatedHypothesis]), len(kinds[analyze.GapUnsupportedClaim])
+		if q := kinds[analyze.GapOpenQuestion]; len(q) > 0 {
 			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<answer to: " + clip(q[0].Thought.Content, 80) + ">", "type": "answer", "branchId": q[0].Thought.Branch},
 				Reason: fmt.Sprintf("%d open question(s), e.g. %q (branch %s): answer them with an answer thought", len(q), clip(q[0].Thought.Content, 80), q[0].Thought.Branch), Priority: "high"})
 		}
-		if h := kinds[semantic.GapUnvalidatedHypothesis]; len(h) > 0 {
+		if h := kinds[analyze.GapUnvalidatedHypothesis]; len(h) > 0 {
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "generateCounterfactuals",
 				Arguments: cmdCall("generateCounterfactuals", map[string]any{"branchId": h[0].Thought.Branch, "count": 3}),
 				Reason:    fmt.Sprintf("%d hypothesis(es) without validation, e.g. %q: test them (add validation thoughts) or probe them with counterfactuals", len(h), clip(h[0].Thought.Content, 80)), Priority: "medium"})
 		}
-		if u := kinds[semantic.GapUnsupportedClaim]; len(u) > 0 {
+		if u := kinds[analyze.GapUnsupportedClaim]; len(u) > 0 {
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectKnowledgeGaps", Arguments: cmdCall("detectKnowledgeGaps", nil),
 				Reason: fmt.Sprintf("%d low-confidence claim(s) nothing supports, e.g. %q", len(u), clip(u[0].Thought.Content, 80)), Priority: "low"})
 		}
-		drift := semantic.DetectDrift(docs, st.goalVec, semantic.DriftOptions{Calibration: bt.svc.Calibration()})
+		drift := analyze.DetectDrift(docs, st.goalVec, analyze.DriftOptions{Calibration: bt.svc.Calibration()})
 		var drifting []string
 		for _, d := range drift {
 			if d.Drifting {
@@ -198,8 +199,8 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			}
 		}
 		if active2 >= 3 {
-			ps := semantic.Profiles(docs)
-			if mc := semantic.MergeCandidates(ps, 0); len(mc) > 0 {
+			ps := analyze.Profiles(docs)
+			if mc := analyze.MergeCandidates(ps, 0); len(mc) > 0 {
 				add(ToolSuggestion{Tool: "branch-thinking", Command: "suggestMerges", Arguments: cmdCall("suggestMerges", nil),
 					Reason: fmt.Sprintf("branches %s and %s cover the same ground (centroid cosine %.2f)", mc[0].BranchA, mc[0].BranchB, mc[0].Similarity), Priority: "low"})
 			}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 // Past contradictionFullMax thoughts, findContradictions works
@@ -102,7 +103,7 @@ func TestBranchStateFollowsOtherWriters(t *testing.T) {
 		}
 		return r
 	}
-	eval := func(bt *BranchThinking) semantic.Evaluation {
+	eval := func(bt *BranchThinking) analyze.Evaluation {
 		t.Helper()
 		out, err := bt.Command(ctx, CommandInput{Session: ref, Type: "evaluate", BranchID: "x"})
 		if err != nil {
@@ -137,7 +138,7 @@ func TestBranchStateFollowsOtherWriters(t *testing.T) {
 // stubGenerator stands in for an LLM-backed Generator in tests.
 type stubGenerator struct{ fail bool }
 
-func (g stubGenerator) Counterfactuals(_ context.Context, branch []semantic.Doc, off *CounterfactualsResult) (*CounterfactualsResult, error) {
+func (g stubGenerator) Counterfactuals(_ context.Context, branch []analyze.Doc, off *CounterfactualsResult) (*CounterfactualsResult, error) {
 	if g.fail {
 		return nil, errors.New("provider down")
 	}

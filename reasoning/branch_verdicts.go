@@ -11,6 +11,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 // Stated verdicts. The offline judge decides what it can; the calling model
@@ -124,11 +125,11 @@ func (st *btState) loadStated(ctx context.Context, tx thinkgraph.Tx, session thi
 
 // statedContradictions are the stated contradictions between thoughts in
 // docs for which keep is true (nil: all), earlier thought first.
-func (st *btState) statedContradictions(docs []semantic.Doc, byID map[string]int, keep func(a, b semantic.Doc) bool) []semantic.Contradiction {
+func (st *btState) statedContradictions(docs []analyze.Doc, byID map[string]int, keep func(a, b analyze.Doc) bool) []analyze.Contradiction {
 	if st.stated == nil {
 		return nil
 	}
-	var out []semantic.Contradiction
+	var out []analyze.Contradiction
 	for k, l := range st.stated.contra {
 		if l.Type != LinkContradictory {
 			continue
@@ -145,10 +146,10 @@ func (st *btState) statedContradictions(docs []semantic.Doc, byID map[string]int
 		if keep != nil && !keep(a, b) {
 			continue
 		}
-		out = append(out, semantic.Contradiction{ThoughtA: semantic.Ref(a), ThoughtB: semantic.Ref(b), Similarity: round3(semantic.Cosine(a.Vector, b.Vector)),
+		out = append(out, analyze.Contradiction{ThoughtA: analyze.Ref(a), ThoughtB: analyze.Ref(b), Similarity: round3(semantic.Cosine(a.Vector, b.Vector)),
 			Confidence: 1, Reason: declaredReason(l), Source: "declared"})
 	}
-	slices.SortFunc(out, func(x, y semantic.Contradiction) int {
+	slices.SortFunc(out, func(x, y analyze.Contradiction) int {
 		return cmp.Or(cmp.Compare(x.ThoughtA.Step, y.ThoughtA.Step), cmp.Compare(x.ThoughtB.Step, y.ThoughtB.Step))
 	})
 	return out
@@ -156,7 +157,7 @@ func (st *btState) statedContradictions(docs []semantic.Doc, byID map[string]int
 
 // withStated returns cs with every stated contradiction among docs that
 // keep accepts: those cs holds are marked declared, the others appended.
-func (st *btState) withStated(cs []semantic.Contradiction, docs []semantic.Doc, byID map[string]int, keep func(a, b semantic.Doc) bool) []semantic.Contradiction {
+func (st *btState) withStated(cs []analyze.Contradiction, docs []analyze.Doc, byID map[string]int, keep func(a, b analyze.Doc) bool) []analyze.Contradiction {
 	stated := st.statedContradictions(docs, byID, keep)
 	if len(stated) == 0 {
 		return cs
@@ -172,7 +173,7 @@ func (st *btState) withStated(cs []semantic.Contradiction, docs []semantic.Doc, 
 		}
 		cs = append(cs, s)
 	}
-	slices.SortStableFunc(cs, func(x, y semantic.Contradiction) int {
+	slices.SortStableFunc(cs, func(x, y analyze.Contradiction) int {
 		return cmp.Or(cmp.Compare(y.Confidence, x.Confidence), cmp.Compare(y.Similarity, x.Similarity))
 	})
 	return cs
@@ -181,12 +182,12 @@ func (st *btState) withStated(cs []semantic.Contradiction, docs []semantic.Doc, 
 // Candidate is a pair the offline judge could not decide, with the question
 // that settles it and the call that answers it.
 type Candidate struct {
-	ThoughtA   semantic.ThoughtRef `json:"thoughtA"`
-	ThoughtB   semantic.ThoughtRef `json:"thoughtB"`
-	Similarity float64             `json:"similarity"`
-	Why        string              `json:"why" jsonschema:"why the pair is likely enough to ask about"`
-	Question   string              `json:"question"`
-	Answer     map[string]any      `json:"answer" jsonschema:"the branch-thinking call that stores the verdict; pick one verdict"`
+	ThoughtA   analyze.ThoughtRef `json:"thoughtA"`
+	ThoughtB   analyze.ThoughtRef `json:"thoughtB"`
+	Similarity float64            `json:"similarity"`
+	Why        string             `json:"why" jsonschema:"why the pair is likely enough to ask about"`
+	Question   string             `json:"question"`
+	Answer     map[string]any     `json:"answer" jsonschema:"the branch-thinking call that stores the verdict; pick one verdict"`
 }
 
 // score orders candidates: most likely first.
@@ -219,7 +220,7 @@ func negations(text string) int {
 }
 
 // contradictionCandidate returns the pair as a candidate when it is likely.
-func contradictionCandidate(a, b semantic.Doc) (scoredCandidate, bool) {
+func contradictionCandidate(a, b analyze.Doc) (scoredCandidate, bool) {
 	sim := semantic.Cosine(a.Vector, b.Vector)
 	polar := (negations(a.Content)%2 == 0) != (negations(b.Content)%2 == 0)
 	var why string
@@ -238,7 +239,7 @@ func contradictionCandidate(a, b semantic.Doc) (scoredCandidate, bool) {
 	}
 	q := fmt.Sprintf("Can both be true at once: «%s» and «%s»?", clip(a.Content, 300), clip(b.Content, 300))
 	ans := cmdCall("judge", map[string]any{"thoughtId": a.ID, "otherThoughtId": b.ID, "verdict": "contradiction | compatible", "reason": "<why, in a sentence>"})
-	return scoredCandidate{Candidate{ThoughtA: semantic.Ref(a), ThoughtB: semantic.Ref(b), Similarity: round3(sim), Why: why,
+	return scoredCandidate{Candidate{ThoughtA: analyze.Ref(a), ThoughtB: analyze.Ref(b), Similarity: round3(sim), Why: why,
 		Question: q + " If not, answer with verdict \"contradiction\"; if they can, with \"compatible\" (the pair is then not asked again).", Answer: ans}, score}, true
 }
 
@@ -250,8 +251,8 @@ type candidateCollector struct {
 	pairs map[pairKey]scoredCandidate
 }
 
-func (c *candidateCollector) wrap(st *btState, judge semantic.PairJudge) semantic.PairJudge {
-	return func(a, b semantic.Doc) (bool, float64, string) {
+func (c *candidateCollector) wrap(st *btState, judge analyze.PairJudge) analyze.PairJudge {
+	return func(a, b analyze.Doc) (bool, float64, string) {
 		ok, conf, reason := judge(a, b)
 		if ok {
 			return ok, conf, reason
@@ -319,13 +320,13 @@ func mostLikely(all []scoredCandidate, n int) []Candidate {
 // JudgeResult is the answer of judge.
 type JudgeResult struct {
 	Header
-	Verdict  string              `json:"verdict"`
-	LinkType string              `json:"linkType"`
-	ThoughtA semantic.ThoughtRef `json:"thoughtA"`
-	ThoughtB semantic.ThoughtRef `json:"thoughtB"`
-	Reason   string              `json:"reason,omitempty"`
-	Previous string              `json:"previousVerdict,omitempty" jsonschema:"the verdict this one replaces, if any"`
-	Message  string              `json:"message"`
+	Verdict  string             `json:"verdict"`
+	LinkType string             `json:"linkType"`
+	ThoughtA analyze.ThoughtRef `json:"thoughtA"`
+	ThoughtB analyze.ThoughtRef `json:"thoughtB"`
+	Reason   string             `json:"reason,omitempty"`
+	Previous string             `json:"previousVerdict,omitempty" jsonschema:"the verdict this one replaces, if any"`
+	Message  string             `json:"message"`
 }
 
 // maxReason bounds a verdict's reason.
@@ -387,7 +388,7 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 		if err := tx.AddLink(ctx, l); err != nil {
 			return err
 		}
-		res.SessionID, res.ThoughtA, res.ThoughtB = sess.ID, semantic.Ref(toDoc(a)), semantic.Ref(toDoc(b))
+		res.SessionID, res.ThoughtA, res.ThoughtB = sess.ID, analyze.Ref(toDoc(a)), analyze.Ref(toDoc(b))
 		switch link {
 		case LinkContradictory:
 			res.Message = "Stored: the two thoughts contradict each other. findContradictions, evaluate, synthesizeDialectical, suggestTools and exports count the pair from now on."
@@ -443,11 +444,11 @@ func arguing(text string) bool {
 // circularWithStated applies the stated circularity verdicts: a
 // not_circular verdict on a pair drops the findings of exactly that pair, a
 // circular verdict adds the pair when nothing reports it yet.
-func (st *btState) circularWithStated(found []semantic.CircularReasoning, docs []semantic.Doc, byID map[string]int) []semantic.CircularReasoning {
+func (st *btState) circularWithStated(found []analyze.CircularReasoning, docs []analyze.Doc, byID map[string]int) []analyze.CircularReasoning {
 	if st.stated == nil || len(st.stated.circular) == 0 {
 		return found
 	}
-	pairOf := func(c semantic.CircularReasoning) (pairKey, bool) {
+	pairOf := func(c analyze.CircularReasoning) (pairKey, bool) {
 		if len(c.Thoughts) != 2 {
 			return pairKey{}, false
 		}
@@ -487,14 +488,14 @@ func (st *btState) circularWithStated(found []semantic.CircularReasoning, docs [
 		if r := strings.TrimSpace(l.Reason); r != "" {
 			reason += ": " + r
 		}
-		out = append(out, semantic.CircularReasoning{Kind: "declared", Thoughts: []semantic.ThoughtRef{semantic.Ref(a), semantic.Ref(b)}, Reason: reason})
+		out = append(out, analyze.CircularReasoning{Kind: "declared", Thoughts: []analyze.ThoughtRef{analyze.Ref(a), analyze.Ref(b)}, Reason: reason})
 	}
 	return out
 }
 
 // circularCandidates returns the arguments the detector could not decide
 // that are likely enough to ask about, most similar first.
-func (st *btState) circularCandidates(docs []semantic.Doc, byID map[string]int, found []semantic.CircularReasoning) []Candidate {
+func (st *btState) circularCandidates(docs []analyze.Doc, byID map[string]int, found []analyze.CircularReasoning) []Candidate {
 	inFinding := map[pairKey]bool{}
 	for _, c := range found {
 		for i := range c.Thoughts {
@@ -538,7 +539,7 @@ func (st *btState) circularCandidates(docs []semantic.Doc, byID map[string]int, 
 			if sim < circularCandidateSimilar {
 				continue
 			}
-			all = append(all, scoredCandidate{Candidate{ThoughtA: semantic.Ref(a), ThoughtB: semantic.Ref(b), Similarity: round3(sim),
+			all = append(all, scoredCandidate{Candidate{ThoughtA: analyze.Ref(a), ThoughtB: analyze.Ref(b), Similarity: round3(sim),
 				Why: fmt.Sprintf("the second argues from the first (a connective, and it follows or builds upon it) and says much the same (similarity %.2f)", sim),
 				Question: fmt.Sprintf("Does «%s» assume what it concludes, by resting on «%s», which says the same thing? Answer with verdict \"circular\" or \"not_circular\" (the pair is then not asked again).",
 					clip(b.Content, 300), clip(a.Content, 300)),
@@ -555,10 +556,10 @@ func (st *btState) circularCandidates(docs []semantic.Doc, byID map[string]int, 
 // stated verdicts counted). Exports and the viewer show it, so their figures
 // agree with the commands'.
 type SessionAnalysis struct {
-	Contradictions []semantic.Contradiction
+	Contradictions []analyze.Contradiction
 	// Checked is the number of thoughts with vectors searched.
 	Checked  int
-	Circular []semantic.CircularReasoning
+	Circular []analyze.CircularReasoning
 	// Evaluations are per branch, in the order of the branches' first
 	// thoughts; nil unless asked for.
 	Evaluations []BranchEvaluation
@@ -567,7 +568,7 @@ type SessionAnalysis struct {
 // BranchEvaluation is the evaluation of one branch.
 type BranchEvaluation struct {
 	Branch string `json:"branch"`
-	semantic.Evaluation
+	analyze.Evaluation
 }
 
 // Analyze runs the analyses of one session in tx (see SessionAnalysis);
@@ -595,12 +596,12 @@ func (s *Service) Analyze(ctx context.Context, tx thinkgraph.Tx, sess *thinkgrap
 		}
 	}
 	a := &SessionAnalysis{Contradictions: rep.Contradictions, Checked: rep.Thoughts,
-		Circular: st.circularWithStated(semantic.DetectCircular(docs, semantic.CircularOptions{}), docs, byID)}
+		Circular: st.circularWithStated(analyze.DetectCircular(docs, analyze.CircularOptions{}), docs, byID)}
 	if a.Contradictions == nil {
-		a.Contradictions = []semantic.Contradiction{}
+		a.Contradictions = []analyze.Contradiction{}
 	}
 	if a.Circular == nil {
-		a.Circular = []semantic.CircularReasoning{}
+		a.Circular = []analyze.CircularReasoning{}
 	}
 	for _, b := range order {
 		if !evaluate {

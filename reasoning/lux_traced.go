@@ -11,6 +11,8 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
+	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 )
 
 // traced_reasoning (Lux): the model writes each thought; the server
@@ -47,8 +49,8 @@ const (
 // Thresholds of the guardrails that the seed leaves open.
 const (
 	// CircularSimilarity is the cosine from which a thought may restate an
-	// earlier one (semantic.DefaultNearDuplicate).
-	CircularSimilarity = semantic.DefaultNearDuplicate
+	// earlier one (analyze.DefaultNearDuplicate).
+	CircularSimilarity = analyze.DefaultNearDuplicate
 	// CircularOverlap is the share of the shorter thought's word trigrams
 	// (content words, stemmed) that must also be in the other.
 	CircularOverlap = 0.5
@@ -60,7 +62,7 @@ const (
 // GuardrailConfig configures traced_reasoning's monitoring (Lux).
 type GuardrailConfig struct {
 	SemanticDriftCheck bool `json:"semantic_drift_check"`
-	// SemanticDriftThreshold is a relatedness (semantic.Calibration): a
+	// SemanticDriftThreshold is a relatedness (analyze.Calibration): a
 	// thought drifts when its best relatedness to the query, the earlier
 	// thoughts' mean and its guidance is below it. With the default offline
 	// embedder the default 0.3 stands for a cosine of 0.145 (0 is the mean
@@ -518,7 +520,7 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 		gr.null["consistency_score"] = "the semantic engine (and its contradiction decider) is not enabled on this server"
 	} else {
 		score := 1.0
-		worstN, worst := 0, semantic.Verdict{}
+		worstN, worst := 0, contradict.Verdict{}
 		for _, p := range earlier {
 			v := s.sem.cfg.Contradictor.Contradiction(content, p.Content)
 			if v.Contradicts && v.Confidence > worst.Confidence {
@@ -579,19 +581,19 @@ func luxSeverityRank(s string) int {
 // luxCircular runs the circular-argument detector over the path's earlier
 // thoughts and content (each the child of the one before) and returns a
 // circular argument that content is part of.
-func luxCircular(earlier []pathThought, n int, content string) (semantic.CircularReasoning, bool) {
+func luxCircular(earlier []pathThought, n int, content string) (analyze.CircularReasoning, bool) {
 	// Thoughts are named by number, as the description names them.
 	current := fmt.Sprintf("thought %d", n)
-	docs := make([]semantic.Doc, 0, len(earlier)+1)
+	docs := make([]analyze.Doc, 0, len(earlier)+1)
 	parent := ""
 	for i, p := range earlier {
 		id := fmt.Sprintf("thought %d", p.Meta.Number)
-		docs = append(docs, semantic.Doc{ID: id, ParentID: parent, Step: i + 1, Content: p.Content})
+		docs = append(docs, analyze.Doc{ID: id, ParentID: parent, Step: i + 1, Content: p.Content})
 		parent = id
 	}
-	docs = append(docs, semantic.Doc{ID: current, ParentID: parent, Step: len(earlier) + 1, Content: content})
-	for _, f := range semantic.DetectCircular(docs, semantic.CircularOptions{}) {
-		if f.Kind != semantic.CircularSupport && f.Kind != semantic.CircularRestatedArgument {
+	docs = append(docs, analyze.Doc{ID: current, ParentID: parent, Step: len(earlier) + 1, Content: content})
+	for _, f := range analyze.DetectCircular(docs, analyze.CircularOptions{}) {
+		if f.Kind != analyze.CircularSupport && f.Kind != analyze.CircularRestatedArgument {
 			continue
 		}
 		for _, t := range f.Thoughts {
@@ -600,7 +602,7 @@ func luxCircular(earlier []pathThought, n int, content string) (semantic.Circula
 			}
 		}
 	}
-	return semantic.CircularReasoning{}, false
+	return analyze.CircularReasoning{}, false
 }
 
 // luxTrigrams returns the word trigrams of text's content words, stemmed (the

@@ -12,12 +12,14 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
+	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 )
 
 // SemanticConfig wires the semantic engine into the service.
 type SemanticConfig struct {
 	Embedder     semantic.Embedder
-	Contradictor *semantic.Contradictor
+	Contradictor *contradict.Contradictor
 	// EmbedTimeout bounds embedding a thought on the write path; a thought
 	// whose embedding fails or times out is stored without a vector, which is
 	// filled in when its session is next analysed (default 2 s).
@@ -59,7 +61,7 @@ type sessionDocs struct {
 	id thinkgraph.SessionKey
 
 	mu       sync.Mutex
-	docs     []semantic.Doc
+	docs     []analyze.Doc
 	byID     map[string]int
 	lastStep int
 	// index holds the vectors of docs[:indexed]: it is brought up to date
@@ -112,7 +114,7 @@ func (s *Service) EnableSemantic(cfg SemanticConfig) error {
 		return errors.New("semantic: no embedder")
 	}
 	if cfg.Contradictor == nil {
-		c, err := semantic.NewContradictor(nil)
+		c, err := contradict.NewContradictor(nil)
 		if err != nil {
 			return err
 		}
@@ -198,10 +200,10 @@ func vectorAt(vs []semantic.Vector, i int) semantic.Vector {
 }
 
 // toDoc converts a thought for the analyzers.
-func toDoc(th *thinkgraph.Thought) semantic.Doc {
+func toDoc(th *thinkgraph.Thought) analyze.Doc {
 	// A revision does not build on the thought it revises, so RevisesID is
 	// not a dependency (it would read as a restated premise).
-	return semantic.Doc{
+	return analyze.Doc{
 		ID: th.ID, SessionID: string(th.Session), Branch: th.BranchID, ParentID: th.ParentID, Step: th.Step,
 		Type: th.Type, Content: th.Content, Confidence: th.Confidence, KeyPoints: th.KeyPoints,
 	}
@@ -211,10 +213,10 @@ func toDoc(th *thinkgraph.Thought) semantic.Doc {
 // in step order, and the session's similarity index. The slice is a
 // snapshot the caller may keep. Links of type builds_upon between thoughts
 // become DependsOn edges.
-func (s *Service) Docs(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey) ([]semantic.Doc, *semantic.Index, error) {
-	var docs []semantic.Doc
+func (s *Service) Docs(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey) ([]analyze.Doc, *semantic.Index, error) {
+	var docs []analyze.Doc
 	var index *semantic.Index
-	err := s.docsView(ctx, tx, session, func(cached []semantic.Doc, byID map[string]int, idx *semantic.Index) error {
+	err := s.docsView(ctx, tx, session, func(cached []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
 		docs, index = slices.Clone(cached), idx
 		links, err := tx.Links(ctx, session)
 		if err != nil {
@@ -268,13 +270,13 @@ func (s *Service) docVectors(ctx context.Context, tx thinkgraph.Tx, session thin
 		return nil, nil, err
 	}
 	n := len(sd.docs)
-	doc := func(id string) (semantic.Doc, bool) {
+	doc := func(id string) (analyze.Doc, bool) {
 		sd.mu.Lock()
 		defer sd.mu.Unlock()
 		if i, ok := sd.byID[id]; ok && i < n {
 			return sd.docs[i], true
 		}
-		return semantic.Doc{}, false
+		return analyze.Doc{}, false
 	}
 	vector = func(id string) (semantic.Vector, bool) {
 		d, ok := doc(id)
@@ -391,12 +393,12 @@ func (s *Service) persistVectors(vs []thinkgraph.Vector) {
 }
 
 // Calibration returns the calibration of the active embedder's cosines (see
-// semantic.Calibration): the measured constants of the default offline
-// embedder, semantic.Raw for an embedder that was never measured (an
+// analyze.Calibration): the measured constants of the default offline
+// embedder, analyze.Raw for an embedder that was never measured (an
 // OpenAI-compatible one) or when the semantic engine is off.
-func (s *Service) Calibration() semantic.Calibration {
+func (s *Service) Calibration() analyze.Calibration {
 	if s.sem == nil {
-		return semantic.Raw
+		return analyze.Raw
 	}
-	return semantic.CalibrationFor(s.sem.cfg.Embedder.Model())
+	return analyze.CalibrationFor(s.sem.cfg.Embedder.Model())
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 	"github.com/thinkgraph/thinkgraph/sqlstore/storetest"
 )
@@ -99,7 +100,7 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 	}
 	// Back up: the missing vector is filled in and persisted.
 	emb.down.Store(false)
-	var docs []semantic.Doc
+	var docs []analyze.Doc
 	var idx *semantic.Index
 	err = svc.store.View(ctx, func(tx thinkgraph.Tx) error {
 		docs, idx, err = svc.Docs(ctx, tx, storetest.LocalKey(t, tx, "sem"))
@@ -116,7 +117,7 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 		t.Fatalf("%d vectors after filling in, want 3", n)
 	}
 	// The most similar thought to the negated one is the one it negates.
-	hits, err := semantic.Related(idx, docs[2].ID, 1)
+	hits, err := analyze.Related(idx, docs[2].ID, 1)
 	if err != nil || hits[0].ID != docs[0].ID {
 		t.Fatalf("related: %v %v", hits, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 // calibSessions embeds the retrieval sessions of the dev set: per session
@@ -110,17 +111,17 @@ func calibDists(ss []calibSession) (same, cross, qa, qon, qoff dist) {
 	return
 }
 
-func branchDocs(name string, vs []semantic.Vector) []semantic.Doc {
-	var docs []semantic.Doc
+func branchDocs(name string, vs []semantic.Vector) []analyze.Doc {
+	var docs []analyze.Doc
 	for i, v := range vs {
-		docs = append(docs, semantic.Doc{ID: fmt.Sprintf("%s-%d", name, i), Branch: name, Step: i + 1, Content: name, Vector: v})
+		docs = append(docs, analyze.Doc{ID: fmt.Sprintf("%s-%d", name, i), Branch: name, Step: i + 1, Content: name, Vector: v})
 	}
 	return docs
 }
 
 // TestEmbedderCalibration measures, for the default offline embedder, the
 // cosine distributions the calibration rests on, checks that the stored
-// constants (semantic.CalibrationFor) are the measured ones, and measures
+// constants (analyze.CalibrationFor) are the measured ones, and measures
 // the verdicts they give on branches made of the dev sessions' thoughts:
 // focused branches (6 thoughts of one session, the goal a query of that
 // session that none of them answers), drifting ones (3 thoughts of one
@@ -139,7 +140,7 @@ func TestEmbedderCalibration(t *testing.T) {
 	for _, d := range []dist{same, cross, qa, qon, qoff} {
 		t.Log(d)
 	}
-	cal := semantic.CalibrationFor(emb.Model())
+	cal := analyze.CalibrationFor(emb.Model())
 	if !cal.Calibrated() {
 		t.Fatalf("the default embedder %s has no calibration: add the measured means (thoughts of one session %.3f, of two sessions %.3f) to semantic's calibrations", emb.Model(), same.mean(), cross.mean())
 	}
@@ -158,7 +159,7 @@ func TestEmbedderCalibration(t *testing.T) {
 		pivot                 int
 	}
 	kinds := []*kind{{name: "focused"}, {name: "drifting"}, {name: "off-topic"}}
-	th := semantic.Thresholds{Calibration: cal}
+	th := analyze.Thresholds{Calibration: cal}
 	for a := range ss {
 		b := (a + 1) % len(ss)
 		for w := 0; w+6 <= 16; w += 5 {
@@ -180,10 +181,10 @@ func TestEmbedderCalibration(t *testing.T) {
 				k := kinds[i]
 				docs := branchDocs(k.name, vs)
 				k.n++
-				if semantic.DetectDrift(docs, goal, semantic.DriftOptions{Calibration: cal})[0].Drifting {
+				if analyze.DetectDrift(docs, goal, analyze.DriftOptions{Calibration: cal})[0].Drifting {
 					k.drifting++
 				}
-				ev := semantic.EvaluateBranch(docs, goal, nil, th)
+				ev := analyze.EvaluateBranch(docs, goal, nil, th)
 				k.goal = append(k.goal, *ev.GoalAlignment)
 				if slices.ContainsFunc(ev.Issues, func(s string) bool { return strings.Contains(s, "goal alignment") }) {
 					k.weakGoal++

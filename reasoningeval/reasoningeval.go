@@ -30,7 +30,8 @@ import (
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
-	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
+	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 )
 
 // Item is one line of the set.
@@ -110,9 +111,9 @@ func Read(r io.Reader) ([]Item, error) {
 }
 
 // Judge decides whether two thoughts contradict each other;
-// *semantic.Contradictor implements it.
+// *contradict.Contradictor implements it.
 type Judge interface {
-	Contradiction(a, b string) semantic.Verdict
+	Contradiction(a, b string) contradict.Verdict
 }
 
 // Category is the outcome on one pair category: for a contradiction
@@ -336,7 +337,7 @@ func write(ctx context.Context, bt *reasoning.BranchThinking, texts []string) ([
 
 // jaccard is the overlap of the thoughts named by found with the involved
 // ones.
-func jaccard(ids []string, involved []int, found []semantic.CircularReasoning) float64 {
+func jaccard(ids []string, involved []int, found []analyze.CircularReasoning) float64 {
 	want := map[string]bool{}
 	for _, i := range involved {
 		if i >= 0 && i < len(ids) {

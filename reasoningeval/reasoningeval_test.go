@@ -8,10 +8,11 @@ import (
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
-func newService(t *testing.T) (*reasoning.Service, *semantic.Contradictor, string) {
+func newService(t *testing.T) (*reasoning.Service, *contradict.Contradictor, string) {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "eval.db"), sqlite.Options{})
 	if err != nil {
@@ -22,7 +23,7 @@ func newService(t *testing.T) (*reasoning.Service, *semantic.Contradictor, strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	contra, err := semantic.NewContradictor(nil)
+	contra, err := contradict.NewContradictor(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
-	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 // Graph is the read model of one session: its branches, thoughts (in step
@@ -43,9 +43,9 @@ type Graph struct {
 // Analysis holds what the semantic engine found in a session.
 type Analysis struct {
 	// Unavailable says why no analysis was run ("" when it was).
-	Unavailable    string                       `json:"unavailable,omitempty"`
-	Contradictions []semantic.Contradiction     `json:"contradictions"`
-	Circular       []semantic.CircularReasoning `json:"circular"`
+	Unavailable    string                      `json:"unavailable,omitempty"`
+	Contradictions []analyze.Contradiction     `json:"contradictions"`
+	Circular       []analyze.CircularReasoning `json:"circular"`
 	// Evaluations of the branches, in branch order.
 	Evaluations []BranchEvaluation `json:"evaluations"`
 	// Checked is the number of thoughts with vectors that were analysed.

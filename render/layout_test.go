@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph"
-	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 // box is a rectangle of the drawing.
@@ -108,7 +108,7 @@ func readableGraph() *Graph {
 		g.Links = append(g.Links, thinkgraph.Link{ID: fmt.Sprint("l", i), FromThought: l[0], ToThought: l[1], Type: []string{"alternative", "contradictory", "builds_upon", "complementary", "alternative"}[i],
 			Strength: 0.5, CreatedAt: t0.Add(time.Duration(i))})
 	}
-	g.Analysis = &Analysis{Contradictions: []semantic.Contradiction{{ThoughtA: semantic.ThoughtRef{ID: "6"}, ThoughtB: semantic.ThoughtRef{ID: "5"}, Confidence: 0.8}}}
+	g.Analysis = &Analysis{Contradictions: []analyze.Contradiction{{ThoughtA: analyze.ThoughtRef{ID: "6"}, ThoughtB: analyze.ThoughtRef{ID: "5"}, Confidence: 0.8}}}
 	return g
 }
 
@@ -211,10 +211,10 @@ func TestLayoutEmptyMainTakesNoSpace(t *testing.T) {
 func TestLayoutOneLabelPerContradictoryPair(t *testing.T) {
 	g := readableGraph() // links[1]: #9 contradictory to #7
 	g.Analysis.Contradictions = append(g.Analysis.Contradictions,
-		semantic.Contradiction{ThoughtA: semantic.ThoughtRef{ID: "7"}, ThoughtB: semantic.ThoughtRef{ID: "9"}, Confidence: 1, Reason: "declared contradictory"},
-		semantic.Contradiction{ThoughtA: semantic.ThoughtRef{ID: "9"}, ThoughtB: semantic.ThoughtRef{ID: "7"}, Confidence: 0.7, Reason: "negation: one system versus none"},
+		analyze.Contradiction{ThoughtA: analyze.ThoughtRef{ID: "7"}, ThoughtB: analyze.ThoughtRef{ID: "9"}, Confidence: 1, Reason: "declared contradictory"},
+		analyze.Contradiction{ThoughtA: analyze.ThoughtRef{ID: "9"}, ThoughtB: analyze.ThoughtRef{ID: "7"}, Confidence: 0.7, Reason: "negation: one system versus none"},
 		// Found twice without a declared link: one curve too.
-		semantic.Contradiction{ThoughtA: semantic.ThoughtRef{ID: "5"}, ThoughtB: semantic.ThoughtRef{ID: "6"}, Confidence: 0.6})
+		analyze.Contradiction{ThoughtA: analyze.ThoughtRef{ID: "5"}, ThoughtB: analyze.ThoughtRef{ID: "6"}, Confidence: 0.6})
 	d := readDrawing(t, g)
 	// The links, and the one #5–#6 contradiction.
 	if len(d.labels) != len(g.Links)+1 {

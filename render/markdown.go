@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph"
-	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 // mdEscaper backslash-escapes the characters that have a meaning inside a
@@ -246,7 +246,7 @@ func Markdown(w io.Writer, g *Graph) error {
 }
 
 // metricRows lists the metrics of an evaluation by name and value.
-func metricRows(m semantic.Metrics) [][2]string {
+func metricRows(m analyze.Metrics) [][2]string {
 	f := func(p *float64) string {
 		if p == nil {
 			return "n/a"
@@ -260,7 +260,7 @@ func metricRows(m semantic.Metrics) [][2]string {
 	}
 }
 
-func mdRef(r semantic.ThoughtRef) string {
+func mdRef(r analyze.ThoughtRef) string {
 	return fmt.Sprintf("step %d (%s) “%s”", r.Step, md(r.Branch), md(clip(r.Content, 80)))
 }
 

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph"
-	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 // hardTexts are thought texts that have broken exporters: every format's
@@ -83,15 +83,15 @@ func hardGraph() (*Graph, int) {
 				Reason: hardTexts[len(hardTexts)-1-i], CreatedAt: t0.Add(time.Duration(i) * time.Second)})
 	}
 	g.Links = append(g.Links, thinkgraph.Link{ID: "self", FromThought: z, ToThought: z, Type: "builds_upon", CreatedAt: t0})
-	ref := func(id string) semantic.ThoughtRef {
+	ref := func(id string) analyze.ThoughtRef {
 		th := g.thought(id)
-		return semantic.ThoughtRef{ID: id, Branch: th.BranchID, Step: th.Step, Content: th.Content}
+		return analyze.ThoughtRef{ID: id, Branch: th.BranchID, Step: th.Step, Content: th.Content}
 	}
 	g.Analysis.Contradictions = append(g.Analysis.Contradictions,
-		semantic.Contradiction{ThoughtA: ref(x1), ThoughtB: ref(z), Confidence: 0.77, Reason: hardTexts[0] + hardTexts[5]},
-		semantic.Contradiction{ThoughtA: ref(y), ThoughtB: ref("a"), Confidence: 0.6, Reason: hardTexts[len(hardTexts)-1]})
-	g.Analysis.Circular = []semantic.CircularReasoning{{Kind: semantic.CircularDependencyCycle,
-		Thoughts: []semantic.ThoughtRef{ref(x1), ref(x2), ref(y)}, Reason: hardTexts[4]}}
+		analyze.Contradiction{ThoughtA: ref(x1), ThoughtB: ref(z), Confidence: 0.77, Reason: hardTexts[0] + hardTexts[5]},
+		analyze.Contradiction{ThoughtA: ref(y), ThoughtB: ref("a"), Confidence: 0.6, Reason: hardTexts[len(hardTexts)-1]})
+	g.Analysis.Circular = []analyze.CircularReasoning{{Kind: analyze.CircularDependencyCycle,
+		Thoughts: []analyze.ThoughtRef{ref(x1), ref(x2), ref(y)}, Reason: hardTexts[4]}}
 	edges := len(g.Links) + len(g.Analysis.Contradictions)
 	for _, th := range g.Thoughts {
 		if th.ParentID != "" {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph"
-	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -42,9 +42,9 @@ func smallGraph(analysis bool) *Graph {
 	}
 	if analysis {
 		g.Analysis = &Analysis{Checked: 4,
-			Contradictions: []semantic.Contradiction{{ThoughtA: semantic.ThoughtRef{ID: "a", Branch: "main", Step: 1, Content: "Start: is the cache `fast`?"},
-				ThoughtB: semantic.ThoughtRef{ID: "b", Branch: "main", Step: 2, Content: "It is <script>"}, Confidence: 0.9, Reason: "negation <x>"}},
-			Circular: []semantic.CircularReasoning{}}
+			Contradictions: []analyze.Contradiction{{ThoughtA: analyze.ThoughtRef{ID: "a", Branch: "main", Step: 1, Content: "Start: is the cache `fast`?"},
+				ThoughtB: analyze.ThoughtRef{ID: "b", Branch: "main", Step: 2, Content: "It is <script>"}, Confidence: 0.9, Reason: "negation <x>"}},
+			Circular: []analyze.CircularReasoning{}}
 	}
 	return g
 }
@@ -211,8 +211,8 @@ func TestSVGBands(t *testing.T) {
 
 func TestCircularChainsDrawn(t *testing.T) {
 	g := smallGraph(true)
-	refs := []semantic.ThoughtRef{{ID: "a", Step: 1}, {ID: "b", Step: 2}, {ID: "c", Step: 3}}
-	g.Analysis.Circular = []semantic.CircularReasoning{{Kind: semantic.CircularDependencyCycle, Thoughts: refs, Reason: "a <cycle>"}}
+	refs := []analyze.ThoughtRef{{ID: "a", Step: 1}, {ID: "b", Step: 2}, {ID: "c", Step: 3}}
+	g.Analysis.Circular = []analyze.CircularReasoning{{Kind: analyze.CircularDependencyCycle, Thoughts: refs, Reason: "a <cycle>"}}
 	var b bytes.Buffer
 	if err := SVG(&b, g); err != nil {
 		t.Fatal(err)

@@ -89,9 +89,9 @@ func isUnitNorm(v Vector) bool {
 	return math.Abs(ss-1) < 1e-4
 }
 
-// asUnit returns v itself when it is already normalised, a normalised copy
+// AsUnit returns v itself when it is already normalised, a normalised copy
 // otherwise.
-func asUnit(v Vector) Vector {
+func AsUnit(v Vector) Vector {
 	if isUnitNorm(v) {
 		return v
 	}
@@ -127,35 +127,11 @@ func Centroid(vs []Vector) Vector {
 	return Normalize(out)
 }
 
-// clampUnit limits x to [0, 1].
-func clampUnit(x float64) float64 {
-	if x < 0 {
-		return 0
-	}
-	if x > 1 {
-		return 1
-	}
-	return x
-}
-
 // dotBatchGeneric sets out[r] to the dot product of q with row r of the
 // len(out) consecutive rows of len(q) values in rows.
 func dotBatchGeneric(q, rows []float32, out []float32) {
 	d := len(q)
 	for r := range out {
 		out[r] = dotGeneric(q, rows[r*d:(r+1)*d])
-	}
-}
-
-// fold128 sets dst (128 values) to the signed sum of the consecutive
-// 128-value slices of x; len(x) = len(sign) is a multiple of 128.
-func fold128(dst, x, sign []float32) {
-	clear(dst)
-	for b := 0; b+len(dst) <= len(x); b += len(dst) {
-		xs := x[b : b+len(dst)]
-		ss := sign[b : b+len(dst)]
-		for u := range dst {
-			dst[u] += ss[u] * xs[u]
-		}
 	}
 }

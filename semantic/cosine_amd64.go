@@ -27,9 +27,10 @@ func dotF32(a, b []float32) float32 {
 //go:noescape
 func dotBatchAVX2(q, rows *float32, dim, n int, out *float32)
 
-// dotBatch sets out[r] to the dot product of q with row r of the len(out)
-// consecutive rows of len(q) values in rows.
-func dotBatch(q, rows []float32, out []float32) {
+// DotBatch sets out[r] to the dot product of q with row r of the len(out)
+// consecutive rows of len(q) values in rows (len(rows) ≥ len(out)·len(q)),
+// with the vectorised kernel of Dot when the length allows it.
+func DotBatch(q, rows []float32, out []float32) {
 	d := len(q)
 	if len(out) == 0 {
 		return

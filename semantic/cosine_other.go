@@ -6,6 +6,6 @@ package semantic
 // least len(a).
 func dotF32(a, b []float32) float32 { return dotGeneric(a, b) }
 
-// dotBatch sets out[r] to the dot product of q with row r of the len(out)
-// consecutive rows of len(q) values in rows.
-func dotBatch(q, rows []float32, out []float32) { dotBatchGeneric(q, rows, out) }
+// DotBatch sets out[r] to the dot product of q with row r of the len(out)
+// consecutive rows of len(q) values in rows (len(rows) ≥ len(out)·len(q)).
+func DotBatch(q, rows []float32, out []float32) { dotBatchGeneric(q, rows, out) }

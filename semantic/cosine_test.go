@@ -31,7 +31,7 @@ func TestDotBatchKernelsAgree(t *testing.T) {
 			rows = append(rows, v...)
 		}
 		got := make([]float32, 5)
-		dotBatch(vs[0], rows, got)
+		DotBatch(vs[0], rows, got)
 		for r := range 5 {
 			if want := dotF32(vs[0], vs[r+1]); math.Abs(float64(got[r]-want)) > 1e-5 {
 				t.Fatalf("dim %d row %d: batch %v, dotF32 %v", dim, r, got[r], want)

@@ -220,7 +220,7 @@ const tokenCacheMax = 1 << 13
 
 // NewLexical returns the offline lexical embedder.
 func NewLexical(opts LexicalOptions) (*Lexical, error) {
-	e := &Lexical{dim: opts.Dim, lex: lexiconOr(opts.Lexicon), w: DefaultLexicalWeights()}
+	e := &Lexical{dim: opts.Dim, lex: LexiconOr(opts.Lexicon), w: DefaultLexicalWeights()}
 	if e.dim == 0 {
 		e.dim = DefaultLexicalDim
 	}
@@ -330,7 +330,7 @@ func (e *Lexical) idf(stem string) float64 {
 // EmbedText embeds one text.
 func (e *Lexical) EmbedText(text string) Vector {
 	var buf [48]string
-	toks := appendTokens(buf[:0], text)
+	toks := AppendTokens(buf[:0], text)
 	out := make([]float32, e.dim)
 	acc := out[:e.feat] // the hashed features; out[e.feat:] the distributional part
 	dist := out[e.feat:]

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/thinkgraph/thinkgraph/semantic/internal/topk"
 )
 
 // ErrDimension is returned when a vector's length differs from the index's.
@@ -196,10 +198,6 @@ func ExcludeIDs(ids ...string) Filter {
 	return func(id string) bool { _, ok := set[id]; return !ok }
 }
 
-// parallelMinWork is the number of multiply-adds below which a search runs on
-// one goroutine; under it the goroutine start-up costs more than it saves.
-const parallelMinWork = 1 << 20
-
 // TopK returns the k documents most similar to query by cosine, best first,
 // that pass filter (nil accepts all). Equal similarities are ordered by id.
 // The query need not be normalised. It returns ErrDimension when the query's
@@ -243,7 +241,7 @@ func (x *Index) topK(query Vector, k int, filter Filter, centred bool) ([]Hit, e
 	if len(query) != x.dim {
 		return nil, fmt.Errorf("semantic: query length %d, index has %d: %w", len(query), x.dim, ErrDimension)
 	}
-	q := asUnit(query)
+	q := AsUnit(query)
 	var cen *centre
 	if centred && n > 1 {
 		f := float64(n-1) / float64(n) / float64(n)
@@ -265,14 +263,14 @@ func (x *Index) topK(query Vector, k int, filter Filter, centred bool) ([]Hit, e
 		}
 	}
 	workers := 1
-	if n*x.dim >= parallelMinWork {
+	if n*x.dim >= topk.ParallelMinWork {
 		workers = min(runtime.GOMAXPROCS(0), n/1024+1)
 	}
-	var heaps []topHeap
+	var heaps []topk.Heap
 	if workers == 1 {
-		heaps = []topHeap{x.scan(q, cen, k, filter, 0, n)}
+		heaps = []topk.Heap{x.scan(q, cen, k, filter, 0, n)}
 	} else {
-		heaps = make([]topHeap, workers)
+		heaps = make([]topk.Heap, workers)
 		var wg sync.WaitGroup
 		chunk := (n + workers - 1) / workers
 		for w := range workers {
@@ -281,25 +279,25 @@ func (x *Index) topK(query Vector, k int, filter Filter, centred bool) ([]Hit, e
 		}
 		wg.Wait()
 	}
-	var all []scored
+	var all []topk.Scored
 	for _, h := range heaps {
-		all = append(all, h.items...)
+		all = append(all, h.Items...)
 	}
-	slices.SortFunc(all, func(a, b scored) int {
-		if a.s != b.s {
-			if a.s > b.s {
+	slices.SortFunc(all, func(a, b topk.Scored) int {
+		if a.S != b.S {
+			if a.S > b.S {
 				return -1
 			}
 			return 1
 		}
-		return strings.Compare(x.ids[a.i], x.ids[b.i])
+		return strings.Compare(x.ids[a.I], x.ids[b.I])
 	})
 	if len(all) > k {
 		all = all[:k]
 	}
 	out := make([]Hit, len(all))
 	for i, s := range all {
-		out[i] = Hit{ID: x.ids[s.i], Similarity: float64(s.s)}
+		out[i] = Hit{ID: x.ids[s.I], Similarity: float64(s.S)}
 	}
 	return out, nil
 }
@@ -307,8 +305,8 @@ func (x *Index) topK(query Vector, k int, filter Filter, centred bool) ([]Hit, e
 // scan computes the top k of rows [lo, hi), by plain cosine with the unit
 // query q, or, when cen is not nil, by the cosine of the row minus cen.c
 // and q (then the query minus cen.c). The caller holds the read lock.
-func (x *Index) scan(q []float32, cen *centre, k int, filter Filter, lo, hi int) topHeap {
-	h := topHeap{k: k}
+func (x *Index) scan(q []float32, cen *centre, k int, filter Filter, lo, hi int) topk.Heap {
+	h := topk.Heap{K: k}
 	d := x.dim
 	for i := lo; i < hi; {
 		c := i / chunkRows
@@ -325,65 +323,14 @@ func (x *Index) scan(q []float32, cen *centre, k int, filter Filter, lo, hi int)
 					s = (s - cen.cq) / (float32(math.Sqrt(float64(n2))) * cen.qcNorm)
 				}
 			}
-			if !h.wants(s) {
+			if !h.Wants(s) {
 				continue
 			}
 			if filter != nil && !filter(x.ids[i]) {
 				continue
 			}
-			h.push(scored{i: i, s: s})
+			h.Push(topk.Scored{I: i, S: s})
 		}
 	}
 	return h
-}
-
-// scored is a row index with its similarity.
-type scored struct {
-	i int
-	s float32
-}
-
-// topHeap keeps the k highest-scoring items seen: a min-heap on s, so the
-// root is the item to evict.
-type topHeap struct {
-	k     int
-	items []scored
-}
-
-func (h *topHeap) wants(s float32) bool { return len(h.items) < h.k || s > h.items[0].s }
-
-func (h *topHeap) push(it scored) {
-	if len(h.items) < h.k {
-		h.items = append(h.items, it)
-		j := len(h.items) - 1
-		for j > 0 {
-			p := (j - 1) / 2
-			if h.items[p].s <= h.items[j].s {
-				break
-			}
-			h.items[p], h.items[j] = h.items[j], h.items[p]
-			j = p
-		}
-		return
-	}
-	if it.s <= h.items[0].s {
-		return
-	}
-	h.items[0] = it
-	j, n := 0, len(h.items)
-	for {
-		l := 2*j + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n && h.items[r].s < h.items[l].s {
-			m = r
-		}
-		if h.items[j].s <= h.items[m].s {
-			break
-		}
-		h.items[j], h.items[m] = h.items[m], h.items[j]
-		j = m
-	}
 }

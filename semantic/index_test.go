@@ -4,36 +4,15 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/thinkgraph/thinkgraph/semantic/internal/cputime"
 )
-
-// tstDim is the dimension of the test embedder's vectors.
-const tstDim = 256
-
-// tstEmbed is a tiny test-only embedder: a bag of lower-cased words with a
-// trailing "s" removed, each hashed to one dimension, L2-normalised.
-func tstEmbed(text string) Vector {
-	v := make(Vector, tstDim)
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-	}) {
-		if len(w) > 3 {
-			w = strings.TrimSuffix(w, "s")
-		}
-		h := fnv.New32a()
-		h.Write([]byte(w))
-		v[h.Sum32()%tstDim]++
-	}
-	return Normalize(v)
-}
 
 // tstRandUnit returns n random unit vectors of length dim.
 func tstRandUnit(n, dim int, seed uint64) []Vector {
@@ -206,7 +185,7 @@ func TestIndexChunksAgreeWithModel(t *testing.T) {
 			t.Fatalf("step %d: TopK returned %d of %d", step, len(hits), len(model))
 		}
 		for i, h := range hits {
-			if want := float64(dotF32(asUnit(q), Normalize(model[h.ID]))); math.Abs(h.Similarity-want) > 1e-5 {
+			if want := float64(dotF32(AsUnit(q), Normalize(model[h.ID]))); math.Abs(h.Similarity-want) > 1e-5 {
 				t.Fatalf("step %d: hit %d %s similarity %v, want %v", step, i, h.ID, h.Similarity, want)
 			}
 			if i > 0 && h.Similarity > hits[i-1].Similarity {
@@ -311,7 +290,7 @@ func tstBenchSearch(b *testing.B, n int, search func(*Index, Vector, int, Filter
 		x.Add(fmt.Sprint(i), v)
 	}
 	q := tstRandUnit(1, 512, 43)[0]
-	tstLoop(b, func() {
+	cputime.Loop(b, func() {
 		if _, err := search(x, q, 10, nil); err != nil {
 			b.Fatal(err)
 		}
@@ -349,27 +328,6 @@ func BenchmarkIndexAdd100k(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(worst.Microseconds())/1000, "max-add-ms")
-}
-
-// tstCPUTime returns the CPU time (user + system) used by the process so
-// far; benchmarks report it per operation next to wall time, because wall
-// time on a shared, busy machine includes waiting for a CPU.
-func tstCPUTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// tstLoop runs f b.N times and reports cpu-ns/op.
-func tstLoop(b *testing.B, f func()) {
-	b.ResetTimer()
-	start := tstCPUTime()
-	n := 0
-	for b.Loop() {
-		f()
-		n++
-	}
-	b.ReportMetric(float64(tstCPUTime()-start)/float64(n), "cpu-ns/op")
 }
 
 // TestIndexTopKCentredMatchesBruteForce: after adds, a replacement and

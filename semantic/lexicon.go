@@ -39,10 +39,10 @@ var loadLexicon = sync.OnceValues(func() (*Lexicon, error) {
 	return openLexicon(lexiconData)
 })
 
-// lexiconOr returns lx, or a function that opens the embedded lexicon on
+// LexiconOr returns lx, or a function that opens the embedded lexicon on
 // its first call. The embedded image is checked by the package's tests, so
 // a failure to open it is a broken build: it panics with the cause.
-func lexiconOr(lx *Lexicon) func() *Lexicon {
+func LexiconOr(lx *Lexicon) func() *Lexicon {
 	if lx != nil {
 		return func() *Lexicon { return lx }
 	}
@@ -73,6 +73,10 @@ func openLexicon(image string) (*Lexicon, error) {
 // Senses returns the likely WordNet senses of lemma, most frequent first.
 // The result must not be modified.
 func (lx *Lexicon) Senses(lemma string) []Sense { return lx.im.Senses(lemma) }
+
+// EachWord calls f with every lemma that has senses, in the order of the
+// lexicon image.
+func (lx *Lexicon) EachWord(f func(lemma string)) { lx.im.EachWord(f) }
 
 // Hypernyms returns the direct hypernyms of a synset (for adjective
 // satellites: the head of their cluster). The result must not be modified.

@@ -1,11 +1,13 @@
-// Package semantic holds thinkgraph's semantic engine: embedders that turn
-// thought text into vectors, an exact in-memory similarity index, and the
-// analyzers (contradictions, circular reasoning, drift, redundancy, knowledge
-// gaps, branch profiles and evaluation) that the reasoning tools expose.
+// Package semantic is the core of thinkgraph's semantic engine: text
+// normalisation (tokens, stems, sentences, stop words and negators), vectors
+// and their similarity, the Embedder interface with the offline lexical
+// embedder (over the embedded WordNet lexicon and word vectors) and an
+// OpenAI-compatible one, the exact in-memory similarity index and the
+// reranker of its hits.
 //
-// Analyzers are pure functions of thoughts and vectors: they never touch a
-// database. Callers load thoughts from the store, embed them (or read their
-// persisted vectors) and hand both in.
+// The contradiction judge is in semantic/contradict, the analyzers of a
+// session in semantic/analyze and the SICK evaluation in semantic/sick; all
+// of them build on this package, and none knows thinkgraph's domain types.
 package semantic
 
 import "context"
@@ -23,24 +25,4 @@ type Embedder interface {
 	Dim() int
 	// Embed returns one L2-normalised vector per text, in order.
 	Embed(ctx context.Context, texts []string) ([]Vector, error)
-}
-
-// Doc is one thought as the analyzers see it.
-type Doc struct {
-	ID         string
-	SessionID  string
-	Branch     string   // branch id ("main" by default)
-	ParentID   string   // parent thought id, "" for a root
-	Step       int      // 1-based step number in the session
-	Type       string   // thought type (analysis, hypothesis, ...), may be ""
-	Content    string   // the thought text
-	Confidence *float64 // nil when unknown
-	KeyPoints  []string
-	// DependsOn lists ids of thoughts this one explicitly builds upon
-	// (cross-references, revisions); used by circular-reasoning detection.
-	DependsOn []string
-	Vector    Vector // may be nil until the embedder has filled it in
-	// Refuted marks a thought a person refuted: StrongestPaths leaves out
-	// every path through it.
-	Refuted bool
 }

@@ -13,17 +13,18 @@ import (
 // thousands separators ("1,000") stay one token; hyphenated words are split.
 func Tokenize(s string) []string {
 	toks := make([]string, 0, len(s)/5+1)
-	return appendTokens(toks, s)
+	return AppendTokens(toks, s)
 }
 
-func appendTokens(toks []string, s string) []string {
+// AppendTokens appends the tokens of s, as Tokenize splits them, to toks.
+func AppendTokens(toks []string, s string) []string {
 	i := 0
 	for i < len(s) {
 		r, w := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
 			r, w = utf8.DecodeRuneInString(s[i:])
 		}
-		if !isWordRune(r) {
+		if !IsWordRune(r) {
 			i += w
 			continue
 		}
@@ -35,13 +36,13 @@ func appendTokens(toks []string, s string) []string {
 			if r >= utf8.RuneSelf {
 				r, w = utf8.DecodeRuneInString(s[i:])
 			}
-			if isWordRune(r) {
+			if IsWordRune(r) {
 				i += w
 				continue
 			}
 			// Apostrophe inside a word (don't, man's) or a separator inside a
 			// number (3.5, 1,000).
-			if i+w < len(s) && isWordRune(rune(s[i+w])) {
+			if i+w < len(s) && IsWordRune(rune(s[i+w])) {
 				if r == '\'' || r == '’' {
 					i += w
 					continue
@@ -58,7 +59,9 @@ func appendTokens(toks []string, s string) []string {
 	return toks
 }
 
-func isWordRune(r rune) bool {
+// IsWordRune reports whether r belongs to a word token: a letter or a
+// digit.
+func IsWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 	}
@@ -105,6 +108,59 @@ func IsNumber(tok string) bool {
 		}
 	}
 	return tok[0] != '.'
+}
+
+// ReasonMarkers are the connectives that introduce a reason ("X because
+// Y"), as token sequences, longer ones first. The contradiction judge reads
+// the claim and its reason apart; the argument reader links them.
+var ReasonMarkers = [][]string{
+	{"as", "shown", "by", "the", "fact", "that"}, {"as", "evidenced", "by", "the", "fact", "that"},
+	{"the", "proof", "is", "that"}, {"as", "shown", "by"}, {"as", "evidenced", "by"}, {"as", "proven", "by"},
+	{"follows", "from"}, {"follow", "from"}, {"is", "proven", "by"}, {"is", "shown", "by"},
+	{"given", "that"}, {"in", "view", "of", "the", "fact", "that"}, {"for", "the", "reason", "that"},
+	{"because", "of"}, {"because"}, {"since"}, {"as", "a", "result", "of"},
+}
+
+// anaphors are pronouns that stand for something said before.
+var anaphors = map[string]bool{
+	"it": true, "its": true, "they": true, "them": true, "their": true, "this": true, "that": true,
+	"these": true, "those": true, "he": true, "him": true, "his": true, "she": true, "her": true, "one": true,
+}
+
+// IsAnaphor reports whether tok (a Tokenize token) is a pronoun that stands
+// for something said before ("it", "this", "they").
+func IsAnaphor(tok string) bool { return anaphors[tok] }
+
+// maxSentences bounds the sentences SplitSentences returns.
+const maxSentences = 12
+
+// SplitSentences splits text at sentence ends (. ! ? ; and line breaks)
+// that are followed by a space or the end, keeping decimals ("3.5") and
+// abbreviations inside a word intact. It returns at most maxSentences
+// sentences (the last one holding the rest of the text), and the text
+// itself when it has no sentence.
+func SplitSentences(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(text) && len(out) < maxSentences-1; i++ {
+		switch text[i] {
+		case '.', '!', '?', ';', '\n':
+			if i+1 < len(text) && text[i+1] != ' ' && text[i+1] != '\n' && text[i+1] != '\t' && text[i] != '\n' {
+				continue
+			}
+			if s := strings.TrimSpace(text[start:i]); s != "" {
+				out = append(out, s)
+			}
+			start = i + 1
+		}
+	}
+	if s := strings.TrimSpace(text[start:]); s != "" {
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		out = append(out, text)
+	}
+	return out
 }
 
 // negators are tokens that negate the clause they stand in.

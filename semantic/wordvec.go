@@ -169,6 +169,27 @@ func (wv *wordVectors) vector(lemma string) string {
 	return ""
 }
 
+// WordCosine returns the cosine of the embedded WordNet word vectors of two
+// lemmas, or 0 when either has none.
+func WordCosine(a, b string) float64 {
+	wv := defaultWordVectors()
+	x, y := wv.vector(a), wv.vector(b)
+	if x == "" || y == "" {
+		return 0
+	}
+	var d, nx, ny float64
+	for i := 0; i < len(x); i++ {
+		p, q := float64(int8(x[i])), float64(int8(y[i]))
+		d += p * q
+		nx += p * p
+		ny += q * q
+	}
+	if nx == 0 || ny == 0 {
+		return 0
+	}
+	return d / math.Sqrt(nx*ny)
+}
+
 // find returns the row of a word, or -1.
 func (wv *wordVectors) find(word string) int {
 	i := sort.Search(wv.n, func(i int) bool { return wv.word(i) >= word })

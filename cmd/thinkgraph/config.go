@@ -17,6 +17,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/postgres"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
@@ -296,7 +297,7 @@ func (c *config) semanticEngine(log *slog.Logger) (reasoning.SemanticConfig, err
 	}
 	// The offline engine validates its lexicon image and fills its caches
 	// on first use (a few ms of CPU).
-	contra, err := semantic.NewContradictor(nil)
+	contra, err := contradict.NewContradictor(nil)
 	if err != nil {
 		return reasoning.SemanticConfig{}, err
 	}

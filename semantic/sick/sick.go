@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 )
 
 // Pair is one SICK sentence pair.
@@ -33,9 +34,9 @@ type Pair struct {
 }
 
 // Contradictor decides whether two sentences contradict each other;
-// *semantic.Contradictor implements it.
+// *contradict.Contradictor implements it.
 type Contradictor interface {
-	Contradiction(a, b string) semantic.Verdict
+	Contradiction(a, b string) contradict.Verdict
 }
 
 // Result is the outcome of one evaluation run.

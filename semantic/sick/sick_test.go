@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 )
 
 const sample = "pair_ID\tsentence_A\tsentence_B\tentailment_label\trelatedness_score\tentailment_AB\tentailment_BA\tsentence_A_original\tsentence_B_original\tsentence_A_dataset\tsentence_B_dataset\tSemEval_set\r\n" +
@@ -70,14 +71,14 @@ func TestRunUndefinedFigures(t *testing.T) {
 
 type never struct{}
 
-func (never) Contradiction(a, b string) semantic.Verdict { return semantic.Verdict{} }
+func (never) Contradiction(a, b string) contradict.Verdict { return contradict.Verdict{} }
 
 func TestRun(t *testing.T) {
 	emb, err := semantic.NewLexical(semantic.LexicalOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := semantic.NewContradictor(nil)
+	c, err := contradict.NewContradictor(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestSICKFile(t *testing.T) {
 		t.Skipf("SICK file not available: %v", err)
 	}
 	emb, _ := semantic.NewLexical(semantic.LexicalOptions{})
-	c, _ := semantic.NewContradictor(nil)
+	c, _ := contradict.NewContradictor(nil)
 	for _, tc := range []struct {
 		split                 string
 		n                     int

@@ -1,9 +1,11 @@
-package semantic
+package contradict
 
 import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 func TestContradictionReasoningPairs(t *testing.T) {
@@ -293,7 +295,7 @@ func TestContradictionMultiSentence(t *testing.T) {
 	if v := c.Contradiction(a, "We benchmarked three stores. SQLite is simpler."); v.Contradicts {
 		t.Fatalf("false contradiction: %+v", v)
 	}
-	if got := splitSentences("Latency is 3.5 ms. Fine!  Next; last"); len(got) != 4 || got[0] != "Latency is 3.5 ms" {
+	if got := semantic.SplitSentences("Latency is 3.5 ms. Fine!  Next; last"); len(got) != 4 || got[0] != "Latency is 3.5 ms" {
 		t.Fatalf("splitSentences = %q", got)
 	}
 }

@@ -1,8 +1,11 @@
-package semantic
+package analyze
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/internal/topk"
 )
 
 // PathStep is one thought on a semantic path.
@@ -87,11 +90,11 @@ func (g *pathGraph) edges(u int, done []bool, f func(v int, s float32)) {
 	fill := func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			if !done[v] {
-				sims[v] = dotF32(ru, g.m.row(v))
+				sims[v] = semantic.Dot(ru, g.m.row(v))
 			}
 		}
 	}
-	if n*g.m.dim >= parallelMinWork {
+	if n*g.m.dim >= topk.ParallelMinWork {
 		parallelRows(n, fill)
 	} else {
 		fill(0, n)
@@ -222,7 +225,7 @@ func SemanticPath(docs []Doc, from, to string, minSim float64) (SemanticPathResu
 		return res, fmt.Errorf("semantic: path to %q: %w", to, ErrNoVector)
 	}
 	m := vd.m
-	res.DirectSimilarity = float64(dotF32(m.row(src), m.row(dst)))
+	res.DirectSimilarity = float64(semantic.Dot(m.row(src), m.row(dst)))
 	if src == dst {
 		res.Found = true
 		res.Steps = []PathStep{{Thought: Ref(docs[fi])}}

@@ -1,9 +1,11 @@
-package semantic
+package contradict
 
 import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 // A sentence can make more than one claim. "P because Q" asserts P and,
@@ -35,11 +37,11 @@ func spansOf(s string) []wordSpan {
 				out = append(out, wordSpan{i, i + w, ","})
 			}
 			i += w
-		case isWordRune(r) || r == '\'':
+		case semantic.IsWordRune(r) || r == '\'':
 			j := i + w
 			for j < len(s) {
 				r2, w2 := utf8.DecodeRuneInString(s[j:])
-				if !isWordRune(r2) && r2 != '\'' {
+				if !semantic.IsWordRune(r2) && r2 != '\'' {
 					break
 				}
 				j += w2
@@ -100,7 +102,7 @@ var finiteWords = map[string]bool{
 // phrase: a pronoun or quantified subject, an auxiliary, or a verb form
 // after the subject's first two words ("the starch gelatinises").
 func isClause(sp []wordSpan) bool {
-	if len(sp) == 0 || IsNumber(sp[0].w) || strings.HasSuffix(sp[0].w, "ing") {
+	if len(sp) == 0 || semantic.IsNumber(sp[0].w) || strings.HasSuffix(sp[0].w, "ing") {
 		return false
 	}
 	if sp[0].w != "the" && sp[0].w != "our" && sp[0].w != "their" && sp[0].w != "its" && clauseSubjects[sp[0].w] {
@@ -140,7 +142,7 @@ func reasonSplit(s string) (main, other string, ok bool) {
 		if sp[i-1].w == "not" {
 			continue // "not because of the cache": a denied reason
 		}
-		for _, m := range reasonMarkers {
+		for _, m := range semantic.ReasonMarkers {
 			if !spanAt(sp, i, m) || i+len(m) >= len(sp) {
 				continue
 			}
@@ -162,11 +164,11 @@ func reasonSplit(s string) (main, other string, ok bool) {
 		case sp[i].w == "as" && clauseSubjects[sp[i+1].w] && isClause(sp[i+1:]):
 			// "The soup thickens, as the starch gelatinises."
 			return s[:sp[i-1].start], s[sp[i+1].start:], true
-		case sp[i].w == "which" && i >= 2 && !stopWords[sp[i-2].w] && sp[i-2].w != "," && !IsNumber(sp[i-2].w):
+		case sp[i].w == "which" && i >= 2 && !semantic.IsStopWord(sp[i-2].w) && sp[i-2].w != "," && !semantic.IsNumber(sp[i-2].w):
 			// "We sold the old car, which is not reliable": the relative
 			// clause says it of the words before the break ("old car").
 			k := i - 2
-			for k > 0 && !stopWords[sp[k-1].w] && sp[k-1].w != "," && !IsNumber(sp[k-1].w) {
+			for k > 0 && !semantic.IsStopWord(sp[k-1].w) && sp[k-1].w != "," && !semantic.IsNumber(sp[k-1].w) {
 				k--
 			}
 			return s[:sp[i-1].start], s[sp[k].start:sp[i-2].end] + " " + s[sp[i+1].start:], true
@@ -208,10 +210,10 @@ func causative(s string) (string, bool) {
 		}
 		subject := false
 		for _, x := range sp[:i] {
-			if x.w == "," || negators[x.w] {
+			if x.w == "," || semantic.IsNegator(x.w) {
 				return "", false
 			}
-			if !stopWords[x.w] && !finiteWords[x.w] {
+			if !semantic.IsStopWord(x.w) && !finiteWords[x.w] {
 				subject = true
 			}
 		}
@@ -248,11 +250,11 @@ func claimsOf(s string) []string {
 	add := func(t string) {
 		t = strings.TrimSpace(strings.Trim(strings.TrimSpace(t), ",;:"))
 		sp := spansOf(t)
-		if len(sp) < 2 || t == s || contains(out, t) || anaphors[sp[0].w] && (!demonstratives[sp[0].w] || stopWords[sp[1].w]) {
+		if len(sp) < 2 || t == s || contains(out, t) || semantic.IsAnaphor(sp[0].w) && (!demonstratives[sp[0].w] || semantic.IsStopWord(sp[1].w)) {
 			return
 		}
 		for _, x := range sp {
-			if !stopWords[x.w] && !IsNumber(x.w) && x.w != "," {
+			if !semantic.IsStopWord(x.w) && !semantic.IsNumber(x.w) && x.w != "," {
 				out = append(out, t)
 				return
 			}
@@ -330,7 +332,7 @@ func shortFor(a, b word) bool {
 		if b.count != "" && b.count != a.compoundCount {
 			return false
 		}
-		return a.compoundRest == b.lemma || a.compoundRest == b.tok || Stem(a.compoundRest) == b.stem || clipped(a.compoundRest, b)
+		return a.compoundRest == b.lemma || a.compoundRest == b.tok || semantic.Stem(a.compoundRest) == b.stem || clipped(a.compoundRest, b)
 	}
 	return clipped(a.tok, b) || strings.HasSuffix(a.tok, "s") && clipped(a.tok[:len(a.tok)-1], b)
 }

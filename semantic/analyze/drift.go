@@ -1,9 +1,11 @@
-package semantic
+package analyze
 
 import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 // DriftOptions tunes DetectDrift; zero values mean the defaults.
@@ -84,7 +86,7 @@ type BranchDrift struct {
 // vectors: one thought's low similarity is no trend. The measures are
 // reported for shorter branches too. Branches are returned in order of
 // their largest score, descending.
-func DetectDrift(docs []Doc, goal Vector, opts DriftOptions) []BranchDrift {
+func DetectDrift(docs []Doc, goal semantic.Vector, opts DriftOptions) []BranchDrift {
 	if opts.Threshold <= 0 {
 		opts.Threshold = 0.3
 	}
@@ -93,7 +95,7 @@ func DetectDrift(docs []Doc, goal Vector, opts DriftOptions) []BranchDrift {
 	}
 	var g []float32
 	if len(goal) > 0 {
-		g = asUnit(goal)
+		g = semantic.AsUnit(goal)
 	}
 	var out []BranchDrift
 	for _, br := range groupBranches(docs) {
@@ -109,7 +111,7 @@ func DetectDrift(docs []Doc, goal Vector, opts DriftOptions) []BranchDrift {
 			var ss []float64
 			for r, i := range vd.rows {
 				refs = append(refs, Ref(br.docs[i]))
-				ss = append(ss, float64(dotF32(vd.m.row(r), g)))
+				ss = append(ss, float64(semantic.Dot(vd.m.row(r), g)))
 			}
 			m := driftMeasure(refs, ss, 0, opts)
 			bd.FromGoal = &m
@@ -120,7 +122,7 @@ func DetectDrift(docs []Doc, goal Vector, opts DriftOptions) []BranchDrift {
 			var ss []float64
 			for r, i := range vd.rows {
 				refs = append(refs, Ref(br.docs[i]))
-				s := float64(dotF32(vd.m.row(r), first))
+				s := float64(semantic.Dot(vd.m.row(r), first))
 				if r == 0 {
 					s = 1
 				}
@@ -135,7 +137,7 @@ func DetectDrift(docs []Doc, goal Vector, opts DriftOptions) []BranchDrift {
 				var within, across []float64
 				for i := range n {
 					for j := i + 1; j < n; j++ {
-						c := float64(dotF32(vd.m.row(i), vd.m.row(j)))
+						c := float64(semantic.Dot(vd.m.row(i), vd.m.row(j)))
 						switch {
 						case j < h:
 							within = append(within, c)

@@ -1,9 +1,17 @@
-package semantic
+// Package contradict is thinkgraph's contradiction judge: the Contradictor
+// decides whether two short texts contradict each other, offline, from the
+// words of each clause, the WordNet lexicon of package semantic (synonyms,
+// hypernyms, antonyms), quantities and numbers, and the claims a sentence
+// makes besides itself. The analyzers of semantic/analyze take it through
+// their PairJudge, adapted by the caller.
+package contradict
 
 import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 // Verdict is the contradiction decider's answer for one pair of texts.
@@ -90,7 +98,7 @@ type Verdict struct {
 // Confidence grows with how completely the content matches. The judge is
 // lexical: it does not resolve coreference, world knowledge or sarcasm.
 type Contradictor struct {
-	lex func() *Lexicon // the lexicon, loaded on first use
+	lex func() *semantic.Lexicon // the lexicon, loaded on first use
 
 	mu    sync.Mutex
 	cache map[string]*clause // analysed sentences, bounded
@@ -108,8 +116,8 @@ type Contradictor struct {
 //
 // The embedded lexicon is parsed on the first decision, not here, so that a
 // server that never compares texts does not pay for it at start.
-func NewContradictor(lx *Lexicon) (*Contradictor, error) {
-	return &Contradictor{lex: lexiconOr(lx), MinCoverage: 1, cache: map[string]*clause{}}, nil
+func NewContradictor(lx *semantic.Lexicon) (*Contradictor, error) {
+	return &Contradictor{lex: semantic.LexiconOr(lx), MinCoverage: 1, cache: map[string]*clause{}}, nil
 }
 
 // clause is a text analysed for contradiction.
@@ -144,7 +152,7 @@ type word struct {
 	stem       string   // Porter stem of tok
 	lemmaStem  string   // Porter stem of lemma
 	lemmas     []string // every base form ("faster": "faster", "fast")
-	senses     []Sense
+	senses     []semantic.Sense
 	ancestors  []int32  // hypernyms of senses, three levels up
 	heads      []string // lemmas of the adjective cluster heads of its senses
 	negBases   []string // stems of the word without a negative prefix ("immutable": "mutabl")
@@ -252,10 +260,10 @@ var transient = map[string]bool{
 }
 
 func (c *Contradictor) analyse(text string) clause {
-	cl := clause{text: text, toks: Tokenize(text), thanAt: -1}
+	cl := clause{text: text, toks: semantic.Tokenize(text), thanAt: -1}
 	skip := -1 // the particle of a phrasal verb
 	for i, t := range cl.toks {
-		if negators[t] {
+		if semantic.IsNegator(t) {
 			// "with no X" and "without X" modify a noun phrase; they do not
 			// negate the clause.
 			if t == "without" || t == "nor" || t == "neither" || (t == "no" && i > 0 && cl.toks[i-1] == "with") {
@@ -280,7 +288,7 @@ func (c *Contradictor) analyse(text string) clause {
 			cl.thanAt = len(cl.content)
 			continue
 		}
-		if IsNumber(t) {
+		if semantic.IsNumber(t) {
 			cl.numbers = append(cl.numbers, t)
 			continue
 		}
@@ -288,7 +296,7 @@ func (c *Contradictor) analyse(text string) clause {
 			cl.numbers = append(cl.numbers, n)
 			continue
 		}
-		if t == "non" && i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] {
+		if t == "non" && i+1 < len(cl.toks) && !semantic.IsStopWord(cl.toks[i+1]) {
 			// "non-refundable" is one word with a negative prefix.
 			cl.content = append(cl.content, c.wordOf(i, "non"+cl.toks[i+1], false))
 			skip = i + 1
@@ -308,7 +316,7 @@ func (c *Contradictor) analyse(text string) clause {
 			cl.content = append(cl.content, c.wordOf(i, t, false))
 			continue
 		}
-		if stopWords[t] {
+		if semantic.IsStopWord(t) {
 			switch t {
 			// Spatial particles (in/out, up/down, on/off) are not used: two
 			// texts differing only in direction usually describe different
@@ -320,7 +328,7 @@ func (c *Contradictor) analyse(text string) clause {
 			}
 			continue
 		}
-		attributive := i+1 < len(cl.toks) && !stopWords[cl.toks[i+1]] && !IsNumber(cl.toks[i+1]) && cl.toks[i+1] != "than" && !negators[cl.toks[i+1]]
+		attributive := i+1 < len(cl.toks) && !semantic.IsStopWord(cl.toks[i+1]) && !semantic.IsNumber(cl.toks[i+1]) && cl.toks[i+1] != "than" && !semantic.IsNegator(cl.toks[i+1])
 		if gradeWords[t] {
 			if !(i > 0 && cl.toks[i-1] == "at") {
 				cl.opposers = append(cl.opposers, t)
@@ -329,7 +337,7 @@ func (c *Contradictor) analyse(text string) clause {
 		}
 		// A verb form after a noun heads the predicate ("the rule blocks
 		// inbound traffic"), whatever its most likely sense.
-		if attributive && i > 0 && !stopWords[cl.toks[i-1]] && (strings.HasSuffix(t, "s") || strings.HasSuffix(t, "ed")) && len(cl.content) > 0 && cl.content[len(cl.content)-1].at == i-1 && !strings.HasSuffix(t, "ss") {
+		if attributive && i > 0 && !semantic.IsStopWord(cl.toks[i-1]) && (strings.HasSuffix(t, "s") || strings.HasSuffix(t, "ed")) && len(cl.content) > 0 && cl.content[len(cl.content)-1].at == i-1 && !strings.HasSuffix(t, "ss") {
 			attributive = false
 		}
 		w := c.wordOf(i, t, attributive)
@@ -352,7 +360,7 @@ func (c *Contradictor) wordOf(i int, t string, attributive bool) word {
 	if lemma == "" {
 		lemma = t
 	}
-	var senses []Sense
+	var senses []semantic.Sense
 	lemmas := c.lex().Lemmas(t)
 	if len(lemmas) == 0 {
 		lemmas = []string{t}
@@ -360,7 +368,7 @@ func (c *Contradictor) wordOf(i int, t string, attributive bool) word {
 	for _, l := range lemmas {
 		senses = append(senses, c.lex().Senses(l)...)
 	}
-	w := word{at: i, tok: t, lemma: lemma, stem: Stem(t), lemmaStem: Stem(lemma), lemmas: lemmas, senses: senses,
+	w := word{at: i, tok: t, lemma: lemma, stem: semantic.Stem(t), lemmaStem: semantic.Stem(lemma), lemmas: lemmas, senses: senses,
 		ancestors: c.ancestors(senses), attributive: attributive && !verbFirst(senses)}
 	if len(senses) == 0 {
 		w.compoundCount, w.compoundRest = compoundOf(t)
@@ -417,7 +425,7 @@ func (c *Contradictor) isA(a, b word) bool {
 }
 
 // ancestors returns the hypernyms of senses up to three levels up.
-func (c *Contradictor) ancestors(senses []Sense) []int32 {
+func (c *Contradictor) ancestors(senses []semantic.Sense) []int32 {
 	var out, level []int32
 	for _, s := range senses {
 		level = append(level, s.Synset)
@@ -498,12 +506,12 @@ func (c *Contradictor) cover(x, y []word, skip map[int]bool, match func(a, b wor
 
 // Contradiction decides whether a and b contradict each other.
 //
-// Texts of several sentences are compared sentence by sentence (at most
-// maxSentences of each), and each sentence also by the claims it makes
-// besides itself (claimsOf: its main clause, the reason attached to it, a
+// Texts of several sentences are compared sentence by sentence (the at
+// most 12 that SplitSentences returns of each), and each sentence also by
+// the claims it makes besides itself (claimsOf: its main clause, the reason attached to it, a
 // causative read as a condition); the most confident contradiction wins.
 func (c *Contradictor) Contradiction(a, b string) Verdict {
-	sa, sb := splitSentences(a), splitSentences(b)
+	sa, sb := semantic.SplitSentences(a), semantic.SplitSentences(b)
 	var first, best Verdict
 	for i, x := range sa {
 		for j, y := range sb {
@@ -531,35 +539,6 @@ func (c *Contradictor) Contradiction(a, b string) Verdict {
 		return first // why the sentences as written do not contradict
 	}
 	return Verdict{Reason: "no sentence of A contradicts a sentence of B"}
-}
-
-const maxSentences = 12
-
-// splitSentences splits text at sentence ends (. ! ? ; and line breaks)
-// that are followed by a space or the end, keeping decimals ("3.5") and
-// abbreviations inside a word intact.
-func splitSentences(text string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(text) && len(out) < maxSentences-1; i++ {
-		switch text[i] {
-		case '.', '!', '?', ';', '\n':
-			if i+1 < len(text) && text[i+1] != ' ' && text[i+1] != '\n' && text[i+1] != '\t' && text[i] != '\n' {
-				continue
-			}
-			if s := strings.TrimSpace(text[start:i]); s != "" {
-				out = append(out, s)
-			}
-			start = i + 1
-		}
-	}
-	if s := strings.TrimSpace(text[start:]); s != "" {
-		out = append(out, s)
-	}
-	if len(out) == 0 {
-		out = append(out, text)
-	}
-	return out
 }
 
 const clauseCacheMax = 8192
@@ -848,7 +827,7 @@ func sameNumbers(a, b []string) bool {
 func propositionText(toks []string) string {
 	out := make([]string, 0, len(toks))
 	for i, t := range toks {
-		if negators[t] || t == "longer" && i > 0 && toks[i-1] == "no" {
+		if semantic.IsNegator(t) || t == "longer" && i > 0 && toks[i-1] == "no" {
 			continue
 		}
 		if privative(toks, i) {

@@ -1,4 +1,4 @@
-package semantic
+package contradict
 
 // Antonymy through adjective clusters. WordNet pairs the heads of two
 // clusters ("concise" / "prolix") and the builder of the embedded lexicon
@@ -46,7 +46,7 @@ func (c *Contradictor) headLemmas(w string) []string {
 func (c *Contradictor) buildHeads() {
 	c.heads = map[int32][]string{}
 	lx := c.lex()
-	lx.im.EachWord(func(l string) {
+	lx.EachWord(func(l string) {
 		for _, s := range lx.Senses(l) {
 			if isAdjField(s.Field) && len(lx.Hypernyms(s.Synset)) == 0 {
 				c.heads[s.Synset] = append(c.heads[s.Synset], l)
@@ -71,7 +71,7 @@ func (c *Contradictor) headsOpposed(ha, hb []string) bool {
 	}
 	for _, x := range ha {
 		for _, y := range hb {
-			if direct, ok := c.lex().im.Antonyms(x, y); ok && direct {
+			if conf, ok := c.lex().Antonyms(x, y); ok && conf == 1 { // a direct pair
 				return true
 			}
 		}

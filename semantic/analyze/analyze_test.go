@@ -1,4 +1,4 @@
-package semantic
+package analyze
 
 import (
 	"encoding/json"
@@ -8,6 +8,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/internal/cputime"
+	"github.com/thinkgraph/thinkgraph/semantic/internal/topk"
 )
 
 // tstNegators are the words the test judge treats as negation.
@@ -72,7 +76,7 @@ func TestFindContradictionsPlanted(t *testing.T) {
 		[4]string{"t3", "alt", "observation", "The cache does not improve read latency for hot keys"},
 		[4]string{"t4", "alt", "hypothesis", "Sharding by region keeps data near its users"},
 	)
-	idx := NewIndex(tstDim)
+	idx := semantic.NewIndex(tstDim)
 	for _, d := range docs {
 		idx.Add(d.ID, d.Vector)
 	}
@@ -102,18 +106,18 @@ func TestFindContradictionsPlanted(t *testing.T) {
 // tstClustered returns n unit vectors around `topics` random topic
 // directions: topic + noise·g with g ~ N(0, I/dim), so two vectors of one
 // topic have cosine ≈ 1/(1+noise²).
-func tstClustered(n, dim, topics int, noise float64, seed uint64) []Vector {
+func tstClustered(n, dim, topics int, noise float64, seed uint64) []semantic.Vector {
 	r := rand.New(rand.NewPCG(seed, 11))
 	tv := tstRandUnit(topics, dim, seed+1)
-	out := make([]Vector, n)
+	out := make([]semantic.Vector, n)
 	sd := noise / math.Sqrt(float64(dim))
 	for i := range out {
 		t := tv[r.IntN(topics)]
-		v := make(Vector, dim)
+		v := make(semantic.Vector, dim)
 		for j := range v {
 			v[j] = t[j] + float32(sd*r.NormFloat64())
 		}
-		out[i] = Normalize(v)
+		out[i] = semantic.Normalize(v)
 	}
 	return out
 }
@@ -129,11 +133,11 @@ func tstPlant(n, dim int) (docs []Doc, planted map[[2]string]bool) {
 		d := Doc{ID: fmt.Sprintf("d%05d", i), Branch: fmt.Sprintf("b%d", i%50), Step: i + 1, Content: "plain", Vector: vs[i]}
 		if i%50 == 1 {
 			prev := docs[i-1]
-			v := make(Vector, dim)
+			v := make(semantic.Vector, dim)
 			for j := range v {
 				v[j] = prev.Vector[j] + float32(0.33/math.Sqrt(float64(dim))*r.NormFloat64())
 			}
-			d.Vector = Normalize(v)
+			d.Vector = semantic.Normalize(v)
 			d.Content = "twin of " + prev.ID
 			planted[[2]string{prev.ID, d.ID}] = true
 		}
@@ -182,17 +186,17 @@ func TestKNNApproximateAgainstExact(t *testing.T) {
 	g := knnGraph(m, 10, 0.3)
 	hit, total := 0, 0
 	for i := 0; i < m.n; i += 20 {
-		h := topHeap{k: 10}
+		h := topk.Heap{K: 10}
 		for j := 0; j < m.n; j++ {
 			if j != i {
-				if s := dotF32(m.row(i), m.row(j)); s >= 0.3 && h.wants(s) {
-					h.push(scored{i: j, s: s})
+				if s := semantic.Dot(m.row(i), m.row(j)); s >= 0.3 && h.Wants(s) {
+					h.Push(topk.Scored{I: j, S: s})
 				}
 			}
 		}
-		for _, it := range h.items {
+		for _, it := range h.Items {
 			total++
-			if slices.ContainsFunc(g[i], func(nb neighbor) bool { return int(nb.j) == it.i }) {
+			if slices.ContainsFunc(g[i], func(nb neighbor) bool { return int(nb.j) == it.I }) {
 				hit++
 			}
 		}
@@ -236,16 +240,16 @@ func TestKNNRecallPlanted(t *testing.T) {
 const tstRecallFloor, tstTwinFloor = 0.66, 0.95
 
 func TestSemanticPath(t *testing.T) {
-	deg := func(a float64) Vector {
+	deg := func(a float64) semantic.Vector {
 		r := a * math.Pi / 180
-		return Vector{float32(math.Cos(r)), float32(math.Sin(r)), 0}
+		return semantic.Vector{float32(math.Cos(r)), float32(math.Sin(r)), 0}
 	}
 	docs := []Doc{
 		{ID: "a", Branch: "main", Step: 1, Vector: deg(0)},
 		{ID: "b", Branch: "main", Step: 2, Vector: deg(30)},
 		{ID: "c", Branch: "main", Step: 3, Vector: deg(60)},
 		{ID: "d", Branch: "main", Step: 4, Vector: deg(90)},
-		{ID: "e", Branch: "main", Step: 5, Vector: Vector{0, 0, 1}},
+		{ID: "e", Branch: "main", Step: 5, Vector: semantic.Vector{0, 0, 1}},
 		{ID: "f", Branch: "main", Step: 6},
 	}
 	res, err := SemanticPath(docs, "a", "d", 0.4)
@@ -283,7 +287,7 @@ func TestSimilarAndRelated(t *testing.T) {
 		[4]string{"t2", "main", "", "performance optimization with caching"},
 		[4]string{"t3", "main", "", "the weather is nice today"},
 	)
-	idx := NewIndex(tstDim)
+	idx := semantic.NewIndex(tstDim)
 	for _, d := range docs {
 		idx.Add(d.ID, d.Vector)
 	}
@@ -346,16 +350,16 @@ func TestDetectCircular(t *testing.T) {
 
 func TestDetectDrift(t *testing.T) {
 	docs := []Doc{
-		{ID: "1", Branch: "off", Step: 1, Vector: Vector{1, 0}},
-		{ID: "2", Branch: "off", Step: 2, Vector: Vector{1, 0}},
-		{ID: "3", Branch: "off", Step: 3, Vector: Vector{0, 1}},
-		{ID: "3b", Branch: "off", Step: 4, Vector: Vector{0, 1}},
-		{ID: "4", Branch: "on", Step: 5, Vector: Vector{1, 0}},
-		{ID: "5", Branch: "on", Step: 6, Vector: Vector{1, 0}},
-		{ID: "6", Branch: "on", Step: 7, Vector: Vector{1, 0}},
-		{ID: "7", Branch: "on", Step: 8, Vector: Vector{1, 0}},
+		{ID: "1", Branch: "off", Step: 1, Vector: semantic.Vector{1, 0}},
+		{ID: "2", Branch: "off", Step: 2, Vector: semantic.Vector{1, 0}},
+		{ID: "3", Branch: "off", Step: 3, Vector: semantic.Vector{0, 1}},
+		{ID: "3b", Branch: "off", Step: 4, Vector: semantic.Vector{0, 1}},
+		{ID: "4", Branch: "on", Step: 5, Vector: semantic.Vector{1, 0}},
+		{ID: "5", Branch: "on", Step: 6, Vector: semantic.Vector{1, 0}},
+		{ID: "6", Branch: "on", Step: 7, Vector: semantic.Vector{1, 0}},
+		{ID: "7", Branch: "on", Step: 8, Vector: semantic.Vector{1, 0}},
 	}
-	got := DetectDrift(docs, Vector{1, 0}, DriftOptions{})
+	got := DetectDrift(docs, semantic.Vector{1, 0}, DriftOptions{})
 	if len(got) != 2 || got[0].Branch != "off" || !got[0].Drifting || got[1].Drifting {
 		t.Fatalf("drift = %+v", got)
 	}
@@ -380,7 +384,7 @@ func TestDetectDrift(t *testing.T) {
 	// One thought's low similarity is no trend: with 2 or 3 thoughts the
 	// measures are reported but nothing is called drifting.
 	for _, short := range [][]Doc{docs[1:3], docs[:3]} {
-		got = DetectDrift(short, Vector{1, 0}, DriftOptions{})
+		got = DetectDrift(short, semantic.Vector{1, 0}, DriftOptions{})
 		if got[0].Drifting || got[0].FromStart == nil || got[0].FromGoal.Score != 1 || !strings.Contains(got[0].Reason, "needs a trend over at least 4") {
 			t.Fatalf("%d thoughts: %+v", len(short), got[0])
 		}
@@ -391,17 +395,17 @@ func TestDetectDrift(t *testing.T) {
 	// but not at 0.6, and the end (0.5) is not below 0.5 at 0.3 either when
 	// the second half is at 0.2 — so it stays not drifting.
 	cal := Calibration{Unrelated: 0.1, Related: 0.3}
-	at := func(c float64) Vector { return Vector{float32(c), float32(math.Sqrt(1 - c*c))} }
+	at := func(c float64) semantic.Vector { return semantic.Vector{float32(c), float32(math.Sqrt(1 - c*c))} }
 	var cd []Doc
 	for i, c := range []float64{0.3, 0.3, 0.2, 0.2} {
 		cd = append(cd, Doc{ID: fmt.Sprint(i), Branch: "b", Step: i + 1, Vector: at(c)})
 	}
-	got = DetectDrift(cd, Vector{1, 0}, DriftOptions{Calibration: cal})
+	got = DetectDrift(cd, semantic.Vector{1, 0}, DriftOptions{Calibration: cal})
 	if g := got[0].FromGoal; math.Abs(g.Start-1) > 1e-6 || math.Abs(g.End-0.5) > 1e-6 || math.Abs(g.Score-0.5) > 1e-6 || got[0].Drifting {
 		t.Fatalf("calibrated, end at 0.5: %+v %+v", got[0], g)
 	}
 	cd[2].Vector, cd[3].Vector = at(0.15), at(0.15)
-	got = DetectDrift(cd, Vector{1, 0}, DriftOptions{Calibration: cal})
+	got = DetectDrift(cd, semantic.Vector{1, 0}, DriftOptions{Calibration: cal})
 	if g := got[0].FromGoal; math.Abs(g.End-0.25) > 1e-6 || !got[0].Drifting {
 		t.Fatalf("calibrated, end at 0.25: %+v %+v", got[0], g)
 	}
@@ -485,7 +489,7 @@ func TestProfilesCompareAndMerge(t *testing.T) {
 	if len(cmp) != 3 {
 		t.Fatalf("comparisons = %+v", cmp)
 	}
-	want := Cosine(Centroid([]Vector{docs[0].Vector, docs[1].Vector}), docs[2].Vector)
+	want := semantic.Cosine(semantic.Centroid([]semantic.Vector{docs[0].Vector, docs[1].Vector}), docs[2].Vector)
 	if cmp[0].BranchA != "oauth" || cmp[0].BranchB != "jwt" || math.Abs(cmp[0].Similarity-want) > 1e-5 {
 		t.Fatalf("best comparison = %+v, want oauth/jwt %.4f", cmp[0], want)
 	}
@@ -497,10 +501,10 @@ func TestProfilesCompareAndMerge(t *testing.T) {
 
 func TestStrongestPaths(t *testing.T) {
 	docs := []Doc{
-		{ID: "r", Step: 1, Confidence: tstF(0.8), Vector: Vector{1, 0}},
-		{ID: "a", Step: 2, ParentID: "r", Confidence: tstF(0.6), Vector: Vector{1, 0}},
-		{ID: "b", Step: 3, ParentID: "r", Confidence: tstF(1.0), Vector: Vector{0, 1}},
-		{ID: "c", Step: 4, ParentID: "b", Vector: Vector{0, 1}},
+		{ID: "r", Step: 1, Confidence: tstF(0.8), Vector: semantic.Vector{1, 0}},
+		{ID: "a", Step: 2, ParentID: "r", Confidence: tstF(0.6), Vector: semantic.Vector{1, 0}},
+		{ID: "b", Step: 3, ParentID: "r", Confidence: tstF(1.0), Vector: semantic.Vector{0, 1}},
+		{ID: "c", Step: 4, ParentID: "b", Vector: semantic.Vector{0, 1}},
 		{ID: "x", Step: 5, ParentID: "y"}, // parent unknown: root and leaf
 	}
 	got := StrongestPaths(docs, 2)
@@ -520,11 +524,11 @@ func TestStrongestPaths(t *testing.T) {
 // no path; its parent ends a path when no other child goes on.
 func TestStrongestPathsRefuted(t *testing.T) {
 	docs := []Doc{
-		{ID: "r", Step: 1, Confidence: tstF(0.8), Vector: Vector{1, 0}},
-		{ID: "a", Step: 2, ParentID: "r", Confidence: tstF(0.6), Vector: Vector{1, 0}},
-		{ID: "b", Step: 3, ParentID: "r", Confidence: tstF(1.0), Vector: Vector{0, 1}},
-		{ID: "c", Step: 4, ParentID: "b", Vector: Vector{0, 1}},
-		{ID: "d", Step: 5, ParentID: "a", Confidence: tstF(0.9), Vector: Vector{1, 0}, Refuted: true},
+		{ID: "r", Step: 1, Confidence: tstF(0.8), Vector: semantic.Vector{1, 0}},
+		{ID: "a", Step: 2, ParentID: "r", Confidence: tstF(0.6), Vector: semantic.Vector{1, 0}},
+		{ID: "b", Step: 3, ParentID: "r", Confidence: tstF(1.0), Vector: semantic.Vector{0, 1}},
+		{ID: "c", Step: 4, ParentID: "b", Vector: semantic.Vector{0, 1}},
+		{ID: "d", Step: 5, ParentID: "a", Confidence: tstF(0.9), Vector: semantic.Vector{1, 0}, Refuted: true},
 	}
 	// Without the refutation r→a→d (0.767) is the strongest path.
 	docs[4].Refuted = false
@@ -547,11 +551,11 @@ func TestStrongestPathsRefuted(t *testing.T) {
 
 func TestEvaluateBranchExactValues(t *testing.T) {
 	docs := []Doc{
-		{ID: "t1", Step: 1, Confidence: tstF(0.5), Vector: Vector{1, 0}, Content: "x"},
-		{ID: "t2", Step: 2, Confidence: tstF(0.7), Vector: Vector{1, 0}, Content: "x"},
-		{ID: "t3", Step: 3, Confidence: tstF(0.9), Vector: Vector{0, 1}, Content: "y"},
+		{ID: "t1", Step: 1, Confidence: tstF(0.5), Vector: semantic.Vector{1, 0}, Content: "x"},
+		{ID: "t2", Step: 2, Confidence: tstF(0.7), Vector: semantic.Vector{1, 0}, Content: "x"},
+		{ID: "t3", Step: 3, Confidence: tstF(0.9), Vector: semantic.Vector{0, 1}, Content: "y"},
 	}
-	ev := EvaluateBranch(docs, Vector{1, 0}, nil, Thresholds{})
+	ev := EvaluateBranch(docs, semantic.Vector{1, 0}, nil, Thresholds{})
 	check := func(name string, got *float64, want float64) {
 		t.Helper()
 		if got == nil || math.Abs(*got-want) > 1e-6 {
@@ -577,7 +581,7 @@ func TestEvaluateBranchExactValues(t *testing.T) {
 
 	// A judge that flags t1/t2: the only candidate pair (t1·t3 = t2·t3 = 0).
 	judge := func(a, b Doc) (bool, float64, string) { return a.Content == b.Content, 1, "test" }
-	ev = EvaluateBranch(docs, Vector{1, 0}, judge, Thresholds{})
+	ev = EvaluateBranch(docs, semantic.Vector{1, 0}, judge, Thresholds{})
 	check("contradiction", ev.ContradictionScore, 1)
 	check("overall with judge", ev.OverallScore, 0.125+0.1+0.2*2/3+0.035+0.05)
 	if ev.Quality != "Poor" || len(ev.Contradictions) != 1 || !strings.Contains(ev.Issues[0], "1 contradiction(s) between thoughts t1 and t2") {
@@ -602,12 +606,12 @@ func TestEvaluateBranchExactValues(t *testing.T) {
 
 func TestEvaluateBranchPivot(t *testing.T) {
 	docs := []Doc{
-		{ID: "t1", Step: 1, Vector: Vector{1, 0}},
-		{ID: "t2", Step: 2, Vector: Vector{-1, 0}},
-		{ID: "t3", Step: 3, Vector: Vector{1, 0}},
-		{ID: "t4", Step: 4, Vector: Vector{-1, 0}},
+		{ID: "t1", Step: 1, Vector: semantic.Vector{1, 0}},
+		{ID: "t2", Step: 2, Vector: semantic.Vector{-1, 0}},
+		{ID: "t3", Step: 3, Vector: semantic.Vector{1, 0}},
+		{ID: "t4", Step: 4, Vector: semantic.Vector{-1, 0}},
 	}
-	ev := EvaluateBranch(docs, Vector{0, 1}, nil, Thresholds{})
+	ev := EvaluateBranch(docs, semantic.Vector{0, 1}, nil, Thresholds{})
 	// coherence 0, information gain (1 + 0 + 0)/3, redundancy 2/3, goal 0:
 	// (0.2·1/3 + 0.1·1/3) / 0.75 = 0.4/3.
 	if ev.OverallScore == nil || math.Abs(*ev.OverallScore-0.4/3) > 1e-9 || ev.Quality != "Poor" || !ev.ShouldPivot || !strings.Contains(ev.PivotReason, "below the pivot threshold 0.40") {
@@ -615,7 +619,7 @@ func TestEvaluateBranchPivot(t *testing.T) {
 	}
 	// Three thoughts score as low (0.2) but are no trend: no pivot, and
 	// the reason says so.
-	three := EvaluateBranch(docs[:3], Vector{0, 1}, nil, Thresholds{})
+	three := EvaluateBranch(docs[:3], semantic.Vector{0, 1}, nil, Thresholds{})
 	if three.OverallScore == nil || math.Abs(*three.OverallScore-0.2) > 1e-9 || three.ShouldPivot || !strings.Contains(three.PivotReason, "no pivot verdict") {
 		t.Fatalf("three thoughts: %+v", three)
 	}
@@ -627,7 +631,7 @@ func TestEvaluateBranchPivot(t *testing.T) {
 		t.Fatalf("auto = %+v", auto)
 	}
 	// A custom pivot threshold below the score: no pivot.
-	ev = EvaluateBranch(docs, Vector{0, 1}, nil, Thresholds{Pivot: 0.1})
+	ev = EvaluateBranch(docs, semantic.Vector{0, 1}, nil, Thresholds{Pivot: 0.1})
 	if ev.ShouldPivot {
 		t.Fatal("pivot despite threshold 0.1")
 	}
@@ -647,7 +651,7 @@ func tstCheapJudge(a, b Doc) (bool, float64, string) {
 
 func BenchmarkFindContradictions10k(b *testing.B) {
 	docs, _ := tstPlant(10_000, 512)
-	tstLoop(b, func() {
+	cputime.Loop(b, func() {
 		rep := FindContradictions(docs, nil, tstTagJudge, ContradictionOptions{})
 		if len(rep.Contradictions) == 0 {
 			b.Fatal("no contradictions")
@@ -661,7 +665,7 @@ func BenchmarkFindContradictions10k(b *testing.B) {
 func BenchmarkFindContradictions100k(b *testing.B) {
 	docs, planted := tstPlant(100_000, 512)
 	found := 0
-	tstLoop(b, func() {
+	cputime.Loop(b, func() {
 		rep := FindContradictions(docs, nil, tstTagJudge, ContradictionOptions{})
 		if len(rep.Contradictions) == 0 {
 			b.Fatal("no contradictions")
@@ -680,7 +684,7 @@ func BenchmarkKNNGraph100k(b *testing.B) {
 	docs, _ := tstPlant(100_000, 512)
 	vd := vectorsOf(docs, nil)
 	var g [][]neighbor
-	tstLoop(b, func() { g = knnGraph(vd.m, 10, 0.3) })
+	cputime.Loop(b, func() { g = knnGraph(vd.m, 10, 0.3) })
 	b.StopTimer()
 	b.ReportMetric(tstKNNRecall(vd.m, g, 10, 0.3, 500), "recall")
 }
@@ -691,17 +695,17 @@ func tstKNNRecall(m *matrix, g [][]neighbor, k int, minSim float32, queries int)
 	hit, total := 0, 0
 	step := max(m.n/queries, 1)
 	for i := 0; i < m.n; i += step {
-		h := topHeap{k: k}
+		h := topk.Heap{K: k}
 		for j := 0; j < m.n; j++ {
 			if j != i {
-				if s := dotF32(m.row(i), m.row(j)); s >= minSim && h.wants(s) {
-					h.push(scored{i: j, s: s})
+				if s := semantic.Dot(m.row(i), m.row(j)); s >= minSim && h.Wants(s) {
+					h.Push(topk.Scored{I: j, S: s})
 				}
 			}
 		}
-		for _, it := range h.items {
+		for _, it := range h.Items {
 			total++
-			if slices.ContainsFunc(g[i], func(nb neighbor) bool { return int(nb.j) == it.i }) {
+			if slices.ContainsFunc(g[i], func(nb neighbor) bool { return int(nb.j) == it.I }) {
 				hit++
 			}
 		}
@@ -719,7 +723,7 @@ func tstBenchEvaluate(b *testing.B, n int) {
 		docs[i].Branch = "main"
 		docs[i].Confidence = tstF(float64(i%10) / 10)
 	}
-	tstLoop(b, func() {
+	cputime.Loop(b, func() {
 		ev := EvaluateBranch(docs, goal, tstCheapJudge, Thresholds{})
 		if ev.OverallScore == nil {
 			b.Fatal("no score")
@@ -800,7 +804,7 @@ func BenchmarkBranchTrackerAdd10k(b *testing.B) {
 	goal := tstRandUnit(1, 512, 77)[0]
 	tr := NewBranchTracker(docs, goal, tstCheapJudge, Thresholds{})
 	i := 0
-	tstLoop(b, func() {
+	cputime.Loop(b, func() {
 		d := extra[i%len(extra)]
 		d.ID, d.Step = fmt.Sprintf("x%d", i), 20_000+i
 		i++
@@ -823,7 +827,7 @@ func TestBranchTrackerParallelScan(t *testing.T) {
 	best, nbs := tr.scanEarlier(q, len(vs))
 	var all []float64
 	for _, v := range vs {
-		all = append(all, float64(dotF32(q, v)))
+		all = append(all, float64(semantic.Dot(q, v)))
 	}
 	slices.Sort(all)
 	slices.Reverse(all)
@@ -840,7 +844,7 @@ func tstStones(n, dim int) []Doc {
 		docs = append(docs, Doc{ID: fmt.Sprintf("bg%d", i), Step: i + 1, Vector: v})
 	}
 	for k := 0; k <= 10; k++ {
-		v := make(Vector, dim)
+		v := make(semantic.Vector, dim)
 		a := float64(k) * 9 * math.Pi / 180
 		v[0], v[1] = float32(math.Cos(a)), float32(math.Sin(a))
 		docs = append(docs, Doc{ID: fmt.Sprintf("s%d", k), Step: n + k + 1, Vector: v})
@@ -866,7 +870,7 @@ func TestSemanticPathSparse(t *testing.T) {
 
 func BenchmarkSemanticPath10k(b *testing.B) {
 	docs := tstStones(10_000, 512)
-	tstLoop(b, func() {
+	cputime.Loop(b, func() {
 		if res, err := SemanticPath(docs, "s0", "s10", 0.5); err != nil || !res.Found {
 			b.Fatal(err, res.Reason)
 		}
@@ -899,34 +903,34 @@ func tstSession(n int) []Doc {
 func BenchmarkAnalyzers10k(b *testing.B) {
 	docs := tstSession(10_000)
 	goal := tstRandUnit(1, 512, 3)[0]
-	b.Run("DetectCircular", func(b *testing.B) { tstLoop(b, func() { DetectCircular(docs, CircularOptions{}) }) })
-	b.Run("DetectDrift", func(b *testing.B) { tstLoop(b, func() { DetectDrift(docs, goal, DriftOptions{}) }) })
-	b.Run("FindRedundancy", func(b *testing.B) { tstLoop(b, func() { FindRedundancy(docs, 0) }) })
-	b.Run("DetectKnowledgeGaps", func(b *testing.B) { tstLoop(b, func() { DetectKnowledgeGaps(docs, GapOptions{}) }) })
+	b.Run("DetectCircular", func(b *testing.B) { cputime.Loop(b, func() { DetectCircular(docs, CircularOptions{}) }) })
+	b.Run("DetectDrift", func(b *testing.B) { cputime.Loop(b, func() { DetectDrift(docs, goal, DriftOptions{}) }) })
+	b.Run("FindRedundancy", func(b *testing.B) { cputime.Loop(b, func() { FindRedundancy(docs, 0) }) })
+	b.Run("DetectKnowledgeGaps", func(b *testing.B) { cputime.Loop(b, func() { DetectKnowledgeGaps(docs, GapOptions{}) }) })
 	b.Run("ProfilesAndMerges", func(b *testing.B) {
-		tstLoop(b, func() { MergeCandidates(Profiles(docs), 0.5) })
+		cputime.Loop(b, func() { MergeCandidates(Profiles(docs), 0.5) })
 	})
-	b.Run("StrongestPaths", func(b *testing.B) { tstLoop(b, func() { StrongestPaths(docs, 5) }) })
+	b.Run("StrongestPaths", func(b *testing.B) { cputime.Loop(b, func() { StrongestPaths(docs, 5) }) })
 }
 
 func TestBranchOverlap(t *testing.T) {
 	docs := []Doc{
-		{ID: "1", Branch: "a", Vector: Vector{1, 0}},
-		{ID: "2", Branch: "b", Vector: Vector{0, 1}},
-		{ID: "3", Branch: "b", Vector: Vector{0, 1}},
+		{ID: "1", Branch: "a", Vector: semantic.Vector{1, 0}},
+		{ID: "2", Branch: "b", Vector: semantic.Vector{0, 1}},
+		{ID: "3", Branch: "b", Vector: semantic.Vector{0, 1}},
 	}
 	cs := BranchCentroids(docs)
-	w := BranchOverlap(cs, "a", Vector{0.6, 0.8}, 0)
+	w := BranchOverlap(cs, "a", semantic.Vector{0.6, 0.8}, 0)
 	if w == nil || w.SuggestedBranch != "b" || math.Abs(w.CurrentSimilarity-0.6) > 1e-6 || math.Abs(w.SuggestedSimilarity-0.8) > 1e-6 {
 		t.Fatalf("warning = %+v", w)
 	}
-	if w := BranchOverlap(cs, "a", Vector{0.8, 0.6}, 0); w != nil {
+	if w := BranchOverlap(cs, "a", semantic.Vector{0.8, 0.6}, 0); w != nil {
 		t.Fatalf("fits its own branch, warning %+v", w)
 	}
-	if w := BranchOverlap(cs, "a", Vector{0.68, 0.733}, 0.1); w != nil {
+	if w := BranchOverlap(cs, "a", semantic.Vector{0.68, 0.733}, 0.1); w != nil {
 		t.Fatalf("within the margin, warning %+v", w)
 	}
-	if w := BranchOverlap(cs, "new", Vector{0, 1}, 0); w != nil {
+	if w := BranchOverlap(cs, "new", semantic.Vector{0, 1}, 0); w != nil {
 		t.Fatalf("new branch, warning %+v", w)
 	}
 }
@@ -937,7 +941,7 @@ func TestContradictionsWith(t *testing.T) {
 		[4]string{"t2", "main", "analysis", "We should shard the database by customer region"},
 		[4]string{"t3", "alt", "observation", "The cache does not improve read latency for hot keys"},
 	)
-	idx := NewIndex(tstDim)
+	idx := semantic.NewIndex(tstDim)
 	byID := map[string]Doc{}
 	for _, d := range docs {
 		idx.Add(d.ID, d.Vector)
@@ -957,9 +961,9 @@ func TestContradictionsWith(t *testing.T) {
 }
 
 func TestSemanticPathWidest(t *testing.T) {
-	deg := func(a float64) Vector {
+	deg := func(a float64) semantic.Vector {
 		r := a * math.Pi / 180
-		return Vector{float32(math.Cos(r)), float32(math.Sin(r)), 0}
+		return semantic.Vector{float32(math.Cos(r)), float32(math.Sin(r)), 0}
 	}
 	// a to d directly is at 80° (cos 0.17); through b and c every link is
 	// 40° or less, through x one link is 60°: the widest path goes a–b–c–d
@@ -968,12 +972,12 @@ func TestSemanticPathWidest(t *testing.T) {
 		{ID: "a", Step: 1, Vector: deg(0)},
 		{ID: "x", Step: 2, Vector: deg(20)},
 		{ID: "b", Step: 3, Vector: deg(-30)},
-		{ID: "c", Step: 4, Vector: Vector{0.2, -0.2, 0.96}},
+		{ID: "c", Step: 4, Vector: semantic.Vector{0.2, -0.2, 0.96}},
 		{ID: "d", Step: 5, Vector: deg(80)},
-		{ID: "far", Step: 6, Vector: Vector{-0.5, 0, 0.3}},
+		{ID: "far", Step: 6, Vector: semantic.Vector{-0.5, 0, 0.3}},
 	}
 	for i := range docs {
-		docs[i].Vector = Normalize(docs[i].Vector)
+		docs[i].Vector = semantic.Normalize(docs[i].Vector)
 	}
 	res, err := SemanticPath(docs, "a", "d", 0)
 	if err != nil || !res.Found || res.MinSimilarity != 0 {
@@ -1007,7 +1011,7 @@ func TestSemanticPathWidest(t *testing.T) {
 		t.Fatalf("far: %+v %v", res, err)
 	}
 	// Not connected: no positive cosine to anything.
-	lone := append(slices.Clone(docs[:1]), Doc{ID: "z", Step: 9, Vector: Vector{0, 0, -1}})
+	lone := append(slices.Clone(docs[:1]), Doc{ID: "z", Step: 9, Vector: semantic.Vector{0, 0, -1}})
 	res, err = SemanticPath(lone, "a", "z", 0)
 	if err != nil || res.Found || !strings.Contains(res.Reason, "not connected") {
 		t.Fatalf("lone: %+v %v", res, err)

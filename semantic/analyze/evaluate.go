@@ -1,4 +1,4 @@
-package semantic
+package analyze
 
 import (
 	"cmp"
@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/internal/topk"
 )
 
 // Thresholds configure EvaluateBranch. Zero fields mean the defaults of
@@ -190,7 +193,7 @@ const (
 // among a thought's neighbours (0 when none is earlier), and Exact is false.
 // To evaluate a growing branch after every added thought, keep a
 // BranchTracker instead: it computes the same figures incrementally, exactly.
-func EvaluateBranch(docs []Doc, goal Vector, judge PairJudge, th Thresholds) Evaluation {
+func EvaluateBranch(docs []Doc, goal semantic.Vector, judge PairJudge, th Thresholds) Evaluation {
 	return NewBranchTracker(docs, goal, judge, th).Evaluation()
 }
 
@@ -245,7 +248,7 @@ func (t *BranchTracker) confirmedExtra() []Contradiction {
 
 // NewBranchTracker evaluates docs (one branch) like EvaluateBranch and keeps
 // the running state for Add.
-func NewBranchTracker(docs []Doc, goal Vector, judge PairJudge, th Thresholds) *BranchTracker {
+func NewBranchTracker(docs []Doc, goal semantic.Vector, judge PairJudge, th Thresholds) *BranchTracker {
 	t := &BranchTracker{th: th.withDefaults(), judge: judge, docs: byStep(docs), exact: true}
 	if len(t.docs) > 0 {
 		t.lastStep = t.docs[len(t.docs)-1].Step
@@ -309,33 +312,33 @@ func NewBranchTracker(docs []Doc, goal Vector, judge PairJudge, th Thresholds) *
 // Neighbors most similar rows with cosine ≥ TopicalOverlap.
 func (t *BranchTracker) scanEarlier(v []float32, n int) (float32, []neighbor) {
 	ov := float32(t.th.TopicalOverlap)
-	scan := func(lo, hi int) (float32, topHeap) {
+	scan := func(lo, hi int) (float32, topk.Heap) {
 		best := float32(-1)
-		h := topHeap{k: t.th.Neighbors}
+		h := topk.Heap{K: t.th.Neighbors}
 		for j := lo; j < hi; j++ {
-			s := dotF32(v, t.rows[j])
+			s := semantic.Dot(v, t.rows[j])
 			best = max(best, s)
-			if s >= ov && h.wants(s) {
-				h.push(scored{i: j, s: s})
+			if s >= ov && h.Wants(s) {
+				h.Push(topk.Scored{I: j, S: s})
 			}
 		}
 		return best, h
 	}
-	if n*len(v) < parallelMinWork {
+	if n*len(v) < topk.ParallelMinWork {
 		best, h := scan(0, n)
 		return best, heapToNeighbors(h)
 	}
 	var mu sync.Mutex
 	best := float32(-1)
-	all := topHeap{k: t.th.Neighbors}
+	all := topk.Heap{K: t.th.Neighbors}
 	parallelRows(n, func(lo, hi int) {
 		b, h := scan(lo, hi)
 		mu.Lock()
 		defer mu.Unlock()
 		best = max(best, b)
-		for _, it := range h.items {
-			if all.wants(it.s) {
-				all.push(it)
+		for _, it := range h.Items {
+			if all.Wants(it.S) {
+				all.Push(it)
 			}
 		}
 	})
@@ -347,7 +350,7 @@ func (t *BranchTracker) scanEarlier(v []float32, n int) (float32, []neighbor) {
 // already be in t.rows.
 func (t *BranchTracker) addVectorSums(v []float32, i int, maxEarlier float32) {
 	if i > 0 {
-		t.coh += max(0, float64(dotF32(t.rows[i-1], v)))
+		t.coh += max(0, float64(semantic.Dot(t.rows[i-1], v)))
 		t.gain += 1 - max(0, float64(maxEarlier))
 		if float64(maxEarlier) >= t.th.NearDuplicate {
 			t.dups++
@@ -367,22 +370,22 @@ func (t *BranchTracker) addConfidence(p int, d Doc) {
 	t.nConf++
 }
 
-func (t *BranchTracker) setGoal(goal Vector) {
+func (t *BranchTracker) setGoal(goal semantic.Vector) {
 	t.goal, t.goalDim, t.goalSum = nil, false, 0
 	if len(goal) == 0 {
 		return
 	}
-	t.goal = asUnit(goal)
+	t.goal = semantic.AsUnit(goal)
 	t.goalDim = t.dim == 0 || len(goal) == t.dim
 	if t.goalDim {
 		for _, r := range t.rows {
-			t.goalSum += max(0, float64(dotF32(r, t.goal)))
+			t.goalSum += max(0, float64(semantic.Dot(r, t.goal)))
 		}
 	}
 }
 
 // SetGoal changes the goal (nil: none); O(m·dim).
-func (t *BranchTracker) SetGoal(goal Vector) { t.setGoal(goal) }
+func (t *BranchTracker) SetGoal(goal semantic.Vector) { t.setGoal(goal) }
 
 // Len returns the number of thoughts tracked.
 func (t *BranchTracker) Len() int { return len(t.docs) }
@@ -410,13 +413,13 @@ func (t *BranchTracker) Add(d Doc) Evaluation {
 			t.goalDim = len(t.goal) == t.dim
 		}
 	}
-	v := asUnit(d.Vector)
+	v := semantic.AsUnit(d.Vector)
 	i := len(t.rows)
 	best, cand := t.scanEarlier(v, i)
 	t.rows = append(t.rows, v)
 	t.addVectorSums(v, i, best)
 	if t.goal != nil && t.goalDim {
-		t.goalSum += max(0, float64(dotF32(v, t.goal)))
+		t.goalSum += max(0, float64(semantic.Dot(v, t.goal)))
 	}
 	if t.judge != nil && len(cand) > 0 {
 		// Map rows back to docs: rows are the docs with vectors, in order.
@@ -599,7 +602,7 @@ func (t *BranchTracker) circular() ([]CircularReasoning, float64) {
 		if prev >= from && row[prev] == row[k]-1 {
 			for _, c := range in[t.docs[k].ID] {
 				if slices.Contains(in[t.docs[prev].ID], c) {
-					lost += max(0, float64(dotF32(t.rows[row[prev]], t.rows[row[k]])))
+					lost += max(0, float64(semantic.Dot(t.rows[row[prev]], t.rows[row[k]])))
 					break
 				}
 			}

@@ -1,4 +1,4 @@
-package semantic
+package analyze
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 // ContradictionOptions tunes FindContradictions; zero values mean the
@@ -71,7 +73,7 @@ type ContradictionReport struct {
 // goroutines, so judge must be safe for concurrent use; verdicts with
 // confidence below opts.MinConfidence are dropped. Results are sorted by
 // confidence, then similarity, descending.
-func FindContradictions(docs []Doc, idx *Index, judge PairJudge, opts ContradictionOptions) ContradictionReport {
+func FindContradictions(docs []Doc, idx *semantic.Index, judge PairJudge, opts ContradictionOptions) ContradictionReport {
 	opts = opts.withDefaults()
 	vd := vectorsOf(docs, idx)
 	pairs := candidatePairs(vd, opts.Neighbors, float32(opts.MinOverlap))
@@ -187,7 +189,7 @@ func judgePairs(docs []Doc, vd vectored, pairs []rowPair, judge PairJudge, minCo
 // costs one TopK and at most opts.Neighbors judge calls, so it suits
 // checking each thought as it is added. The thought's vector is d.Vector, or
 // the indexed one when d has none (ErrNoVector when neither exists).
-func ContradictionsWith(d Doc, idx *Index, lookup func(id string) (Doc, bool), judge PairJudge, opts ContradictionOptions) ([]Contradiction, error) {
+func ContradictionsWith(d Doc, idx *semantic.Index, lookup func(id string) (Doc, bool), judge PairJudge, opts ContradictionOptions) ([]Contradiction, error) {
 	opts = opts.withDefaults()
 	v := d.Vector
 	if len(v) == 0 {
@@ -196,7 +198,7 @@ func ContradictionsWith(d Doc, idx *Index, lookup func(id string) (Doc, bool), j
 			return nil, fmt.Errorf("semantic: contradictions with %q: %w", d.ID, ErrNoVector)
 		}
 	}
-	hits, err := idx.TopK(v, opts.Neighbors, ExcludeIDs(d.ID))
+	hits, err := idx.TopK(v, opts.Neighbors, semantic.ExcludeIDs(d.ID))
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package semantic
+package analyze
 
 // Calibration maps one embedder's raw cosines to relatedness, a figure in
 // [0, 1] that means the same whatever the embedder: 0 is as related as two
@@ -86,4 +86,15 @@ func (c Calibration) Cosine(relatedness float64) float64 {
 		return relatedness
 	}
 	return c.Unrelated + relatedness*(c.Related-c.Unrelated)
+}
+
+// clampUnit limits x to [0, 1].
+func clampUnit(x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
 }

@@ -1,4 +1,4 @@
-package semantic
+package analyze
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 // BranchProfile summarises what a branch is about.
@@ -14,7 +16,7 @@ type BranchProfile struct {
 	Size   int    `json:"size"`
 	// Centroid is the normalised mean of the branch's thought vectors (nil
 	// when none has a vector).
-	Centroid Vector `json:"-"`
+	Centroid semantic.Vector `json:"-"`
 	// Cohesion is the mean cosine of the branch's thoughts with its centroid
 	// (nil without vectors).
 	Cohesion *float64 `json:"cohesion,omitempty"`
@@ -46,7 +48,7 @@ func Profiles(docs []Doc) []BranchProfile {
 	df := map[string]int{}
 	for _, br := range brs {
 		p := BranchProfile{Branch: br.id, Size: len(br.docs), docs: br.docs, terms: map[string]float64{}}
-		var vs []Vector
+		var vs []semantic.Vector
 		var confSum float64
 		for _, d := range br.docs {
 			if d.Vector != nil {
@@ -74,13 +76,13 @@ func Profiles(docs []Doc) []BranchProfile {
 			m := confSum / float64(p.WithConfidence)
 			p.MeanConfidence = &m
 		}
-		p.Centroid = Centroid(vs)
+		p.Centroid = semantic.Centroid(vs)
 		if p.Centroid != nil {
 			var sum float64
 			var n int
 			for _, v := range vs {
 				if len(v) == len(p.Centroid) {
-					sum += Cosine(v, p.Centroid)
+					sum += semantic.Cosine(v, p.Centroid)
 					n++
 				}
 			}
@@ -118,8 +120,8 @@ func Profiles(docs []Doc) []BranchProfile {
 // profileTokens returns the content words of s used for key terms.
 func profileTokens(s string) []string {
 	var out []string
-	for _, t := range Tokenize(s) {
-		if len(t) < 3 || IsStopWord(t) || IsNumber(t) {
+	for _, t := range semantic.Tokenize(s) {
+		if len(t) < 3 || semantic.IsStopWord(t) || semantic.IsNumber(t) {
 			continue
 		}
 		out = append(out, t)
@@ -145,7 +147,7 @@ func CompareProfiles(ps []BranchProfile) []ProfileComparison {
 			if ps[i].Centroid == nil || ps[j].Centroid == nil || len(ps[i].Centroid) != len(ps[j].Centroid) {
 				continue
 			}
-			c := ProfileComparison{BranchA: ps[i].Branch, BranchB: ps[j].Branch, Similarity: Cosine(ps[i].Centroid, ps[j].Centroid), SharedKeys: []string{}}
+			c := ProfileComparison{BranchA: ps[i].Branch, BranchB: ps[j].Branch, Similarity: semantic.Cosine(ps[i].Centroid, ps[j].Centroid), SharedKeys: []string{}}
 			for _, t := range ps[i].KeyTerms {
 				if slices.Contains(ps[j].KeyTerms, t) {
 					c.SharedKeys = append(c.SharedKeys, t)
@@ -207,7 +209,7 @@ func MergeCandidates(ps []BranchProfile, minSim float64) []MergeCandidate {
 				if len(x.Vector) == 0 || len(x.Vector) != len(y.Vector) {
 					continue
 				}
-				h = append(h, ThoughtPair{ThoughtA: Ref(x), ThoughtB: Ref(y), Similarity: float64(dotF32(asUnit(x.Vector), asUnit(y.Vector)))})
+				h = append(h, ThoughtPair{ThoughtA: Ref(x), ThoughtB: Ref(y), Similarity: float64(semantic.Dot(semantic.AsUnit(x.Vector), semantic.AsUnit(y.Vector)))})
 			}
 		}
 		slices.SortStableFunc(h, func(p, q ThoughtPair) int { return cmp.Compare(q.Similarity, p.Similarity) })
@@ -225,7 +227,7 @@ func MergeCandidates(ps []BranchProfile, minSim float64) []MergeCandidate {
 const mergeEvidencePool = 64
 
 // closestTo returns up to k docs with vectors, most similar to c first.
-func closestTo(docs []Doc, c Vector, k int) []Doc {
+func closestTo(docs []Doc, c semantic.Vector, k int) []Doc {
 	type ds struct {
 		d Doc
 		s float64
@@ -233,7 +235,7 @@ func closestTo(docs []Doc, c Vector, k int) []Doc {
 	var all []ds
 	for _, d := range docs {
 		if len(d.Vector) != 0 && len(d.Vector) == len(c) {
-			all = append(all, ds{d, float64(dotF32(asUnit(d.Vector), c))})
+			all = append(all, ds{d, float64(semantic.Dot(semantic.AsUnit(d.Vector), c))})
 		}
 	}
 	slices.SortStableFunc(all, func(x, y ds) int { return cmp.Compare(y.s, x.s) })
@@ -246,16 +248,16 @@ func closestTo(docs []Doc, c Vector, k int) []Doc {
 
 // BranchCentroids returns the centroid (normalised mean vector) of each
 // branch's thoughts that have vectors; "" counts as "main".
-func BranchCentroids(docs []Doc) map[string]Vector {
-	out := map[string]Vector{}
+func BranchCentroids(docs []Doc) map[string]semantic.Vector {
+	out := map[string]semantic.Vector{}
 	for _, br := range groupBranches(docs) {
-		var vs []Vector
+		var vs []semantic.Vector
 		for _, d := range br.docs {
 			if d.Vector != nil {
 				vs = append(vs, d.Vector)
 			}
 		}
-		if c := Centroid(vs); c != nil {
+		if c := semantic.Centroid(vs); c != nil {
 			out[br.id] = c
 		}
 	}
@@ -280,7 +282,7 @@ const DefaultOverlapMargin = 0.1
 // branch's by at least margin (values ≤ 0 mean DefaultOverlapMargin), and nil
 // otherwise, or when the own branch has no centroid yet (nothing to compare
 // with).
-func BranchOverlap(centroids map[string]Vector, branch string, v Vector, margin float64) *OverlapWarning {
+func BranchOverlap(centroids map[string]semantic.Vector, branch string, v semantic.Vector, margin float64) *OverlapWarning {
 	if margin <= 0 {
 		margin = DefaultOverlapMargin
 	}
@@ -291,7 +293,7 @@ func BranchOverlap(centroids map[string]Vector, branch string, v Vector, margin 
 	if !ok || len(own) != len(v) {
 		return nil
 	}
-	cur := Cosine(v, own)
+	cur := semantic.Cosine(v, own)
 	best, bestSim := "", cur+margin
 	ids := make([]string, 0, len(centroids))
 	for id := range centroids {
@@ -303,7 +305,7 @@ func BranchOverlap(centroids map[string]Vector, branch string, v Vector, margin 
 		if id == branch || len(c) != len(v) {
 			continue
 		}
-		if s := Cosine(v, c); s >= bestSim {
+		if s := semantic.Cosine(v, c); s >= bestSim {
 			best, bestSim = id, s
 		}
 	}

@@ -1,11 +1,43 @@
-package semantic
+// Package analyze holds the analyses of a session that the reasoning tools
+// expose: contradictions (decided by a PairJudge the caller adapts, such as
+// semantic/contradict), circular reasoning and the argument graph it reads,
+// drift, redundancy, knowledge gaps, branch profiles, semantic and strongest
+// paths, and branch evaluation, with the calibration of an embedder's
+// cosines they use.
+//
+// Analyzers are pure functions of thoughts and vectors: they never touch a
+// database. Callers load thoughts from the store, embed them (or read their
+// persisted vectors) and hand both in.
+package analyze
 
 import (
 	"cmp"
 	"errors"
 	"slices"
 	"strings"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
+
+// Doc is one thought as the analyzers see it.
+type Doc struct {
+	ID         string
+	SessionID  string
+	Branch     string   // branch id ("main" by default)
+	ParentID   string   // parent thought id, "" for a root
+	Step       int      // 1-based step number in the session
+	Type       string   // thought type (analysis, hypothesis, ...), may be ""
+	Content    string   // the thought text
+	Confidence *float64 // nil when unknown
+	KeyPoints  []string
+	// DependsOn lists ids of thoughts this one explicitly builds upon
+	// (cross-references, revisions); used by circular-reasoning detection.
+	DependsOn []string
+	Vector    semantic.Vector // may be nil until the embedder has filled it in
+	// Refuted marks a thought a person refuted: StrongestPaths leaves out
+	// every path through it.
+	Refuted bool
+}
 
 // ErrNotFound is returned when a thought id is not among the given thoughts
 // or in the index.
@@ -57,8 +89,8 @@ type vectored struct {
 // vectorsOf collects the vectors of docs (taking a missing one from idx when
 // idx is not nil) into a matrix. Docs without a vector, or whose vector
 // length differs from the first one found, are left out.
-func vectorsOf(docs []Doc, idx *Index) vectored {
-	vs := make([]Vector, 0, len(docs))
+func vectorsOf(docs []Doc, idx *semantic.Index) vectored {
+	vs := make([]semantic.Vector, 0, len(docs))
 	vd := vectored{row: make(map[int]int, len(docs))}
 	dim := 0
 	for i, d := range docs {
@@ -91,7 +123,7 @@ func (v vectored) sim(i, j int) (float64, bool) {
 	if !ok1 || !ok2 {
 		return 0, false
 	}
-	return float64(dotF32(v.m.row(ri), v.m.row(rj))), true
+	return float64(semantic.Dot(v.m.row(ri), v.m.row(rj))), true
 }
 
 // simTo returns the cosine of the doc at position i with the unit vector q.
@@ -100,7 +132,7 @@ func (v vectored) simTo(i int, q []float32) (float64, bool) {
 	if !ok || len(q) != v.m.dim {
 		return 0, false
 	}
-	return float64(dotF32(v.m.row(ri), q)), true
+	return float64(semantic.Dot(v.m.row(ri), q)), true
 }
 
 // isQuestion reports whether d asks something: type question, or text that

@@ -1,8 +1,10 @@
-package semantic
+package contradict
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 // Closed-class word lists and the clause-level rules of the contradiction
@@ -303,7 +305,7 @@ func orderOf(toks []string) (at, dir int) {
 var completion = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range []string{"finish", "complete", "end", "stop", "conclude", "done", "close", "wrap"} {
-		m[Stem(w)] = true
+		m[semantic.Stem(w)] = true
 	}
 	return m
 }()
@@ -407,7 +409,7 @@ func (cl *clause) split(at int) (before, after []word) {
 		}
 	}
 	for i, t := range cl.toks {
-		if !IsNumber(t) {
+		if !semantic.IsNumber(t) {
 			continue
 		}
 		n := word{at: i, tok: t, lemma: t, stem: t, lemmaStem: t, lemmas: []string{t}}
@@ -634,8 +636,8 @@ func (c *Contradictor) siblings(x, y word) bool {
 }
 
 // nounSenses returns the noun senses (WordNet lexicographer files 3–28).
-func nounSenses(ss []Sense) []Sense {
-	var out []Sense
+func nounSenses(ss []semantic.Sense) []semantic.Sense {
+	var out []semantic.Sense
 	for _, s := range ss {
 		if s.Field >= 3 && s.Field <= 28 {
 			out = append(out, s)
@@ -654,7 +656,7 @@ func (cl *clause) ruleWord(w word) bool {
 // verbFirst reports whether a word's most likely sense is a verb (WordNet
 // lexicographer files 29–43): such a word followed by a noun is a verb and
 // its object ("forbids inline scripts"), not a modifier.
-func verbFirst(senses []Sense) bool {
+func verbFirst(senses []semantic.Sense) bool {
 	return len(senses) > 0 && senses[0].Field >= 29 && senses[0].Field <= 43
 }
 
@@ -689,7 +691,7 @@ func (c *Contradictor) analyseRules(cl *clause) {
 			cl.ruleAt[i] = true
 			continue
 		}
-		if negators[t] && t != "without" && t != "nor" && t != "neither" && !(t == "no" && i > 0 && toks[i-1] == "with") {
+		if semantic.IsNegator(t) && t != "without" && t != "nor" && t != "neither" && !(t == "no" && i > 0 && toks[i-1] == "with") {
 			cl.qneg = !cl.qneg
 		}
 		if universal[t] || existential[t] || negUniversal[t] || t == "handful" {
@@ -796,7 +798,7 @@ func negationBases(l string) []string {
 		if !ok || len(rest) < 4 || (p == "a" && len(rest) < 7) {
 			continue
 		}
-		out = append(out, Stem(strings.TrimPrefix(rest, "-")))
+		out = append(out, semantic.Stem(strings.TrimPrefix(rest, "-")))
 	}
 	return out
 }
@@ -983,13 +985,13 @@ func leadingCondition(text string) []string {
 	if comma < 0 {
 		return nil
 	}
-	toks := Tokenize(text[:comma])
+	toks := semantic.Tokenize(text[:comma])
 	if len(toks) < 2 || !conditionWords[toks[0]] {
 		return nil
 	}
 	var out []string
 	for _, t := range toks[1:] {
-		if !stopWords[t] {
+		if !semantic.IsStopWord(t) {
 			out = append(out, t)
 		}
 	}
@@ -1013,9 +1015,9 @@ func (c *Contradictor) conditionsDiffer(A, B *clause) bool {
 // ("single" / "monorepo"), or a short form of it (see shortFor).
 func (c *Contradictor) carries(from *clause, cond []string, cl *clause) bool {
 	for _, t := range cond {
-		st, found := Stem(t), false
+		st, found := semantic.Stem(t), false
 		for _, w := range cl.content {
-			if w.stem == st || Stem(w.lemma) == st || countWords[t] != "" && w.compoundCount == countWords[t] {
+			if w.stem == st || semantic.Stem(w.lemma) == st || countWords[t] != "" && w.compoundCount == countWords[t] {
 				found = true
 				break
 			}
@@ -1043,7 +1045,7 @@ func (c *Contradictor) carries(from *clause, cond []string, cl *clause) bool {
 // ("version 3 ... before version 2").
 func (cl *clause) numbersAround(at int) (before, after []string) {
 	for i, t := range cl.toks {
-		if IsNumber(t) {
+		if semantic.IsNumber(t) {
 			if i < at {
 				before = append(before, t)
 			} else {
@@ -1113,7 +1115,7 @@ func notHedge(toks []string, i int) bool {
 	}
 	p := toks[i-1]
 	if toks[i] == "may" {
-		return monthPrep[p] || i+1 < len(toks) && IsNumber(toks[i+1])
+		return monthPrep[p] || i+1 < len(toks) && semantic.IsNumber(toks[i+1])
 	}
 	return determiners[p] && toks[i] != "chance"
 }
@@ -1133,7 +1135,7 @@ func cantBefore(toks []string, i int) bool {
 
 // countWord reports whether a token can count the unit after it.
 func countWord(t string) bool {
-	if IsNumber(t) || t == "a" || t == "an" || t == "per" || t == "half" || t == "few" || t == "several" {
+	if semantic.IsNumber(t) || t == "a" || t == "an" || t == "per" || t == "half" || t == "few" || t == "several" {
 		return true
 	}
 	_, ok := spelled(t)
@@ -1155,7 +1157,7 @@ func privative(toks []string, i int) bool {
 		if i+1 < len(toks) {
 			n := toks[i+1]
 			_, spelledNum := spelled(n)
-			return !determiners[n] && !IsNumber(n) && !spelledNum && n != "some" && n != "one"
+			return !determiners[n] && !semantic.IsNumber(n) && !spelledNum && n != "some" && n != "one"
 		}
 		return true
 	}

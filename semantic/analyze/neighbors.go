@@ -1,10 +1,13 @@
-package semantic
+package analyze
 
 import (
 	"math"
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/internal/topk"
 )
 
 // This file builds the k-nearest-neighbour lists that the analyzers use to
@@ -63,10 +66,10 @@ func (m *matrix) row(i int) []float32 { return m.rows[i] }
 // newMatrix wraps the vectors without copying them, except those that are not
 // unit length, which are replaced by normalised copies. All vectors must have
 // length dim.
-func newMatrix(vs []Vector, dim int) *matrix {
+func newMatrix(vs []semantic.Vector, dim int) *matrix {
 	m := &matrix{n: len(vs), dim: dim, rows: make([][]float32, len(vs))}
 	for i, v := range vs {
-		m.rows[i] = asUnit(v)
+		m.rows[i] = semantic.AsUnit(v)
 	}
 	return m
 }
@@ -108,14 +111,14 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 	if m.n <= knnExactMax {
 		parallelRows(m.n, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				h := topHeap{k: k}
+				h := topk.Heap{K: k}
 				ri := m.row(i)
 				for j := 0; j < m.n; j++ {
 					if j == i {
 						continue
 					}
-					if s := dotF32(ri, m.row(j)); s >= minSim && h.wants(s) {
-						h.push(scored{i: j, s: s})
+					if s := semantic.Dot(ri, m.row(j)); s >= minSim && h.Wants(s) {
+						h.Push(topk.Scored{I: j, S: s})
 					}
 				}
 				out[i] = heapToNeighbors(h)
@@ -164,18 +167,18 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 		}
 	})
 	parallelRows(m.n, func(lo, hi int) {
-		h := topHeap{k: k, items: make([]scored, 0, k)}
+		h := topk.Heap{K: k, Items: make([]topk.Scored, 0, k)}
 		var sims []float32
 		for p := lo; p < hi; p++ {
 			i := int(order[p])
-			h.items = h.items[:0]
+			h.Items = h.Items[:0]
 			for _, c := range near[i*probe : (i+1)*probe] {
 				lo, hi := start[c], start[c+1]
 				sims = slices.Grow(sims[:0], hi-lo)[:hi-lo]
-				dotBatch(rows.row(p), rows.data[lo*m.dim:hi*m.dim], sims)
+				semantic.DotBatch(rows.row(p), rows.data[lo*m.dim:hi*m.dim], sims)
 				for x, s := range sims {
-					if lo+x != p && s >= minSim && h.wants(s) {
-						h.push(scored{i: int(order[lo+x]), s: s})
+					if lo+x != p && s >= minSim && h.Wants(s) {
+						h.Push(topk.Scored{I: int(order[lo+x]), S: s})
 					}
 				}
 			}
@@ -185,13 +188,13 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 	return out
 }
 
-func heapToNeighbors(h topHeap) []neighbor {
-	if len(h.items) == 0 {
+func heapToNeighbors(h topk.Heap) []neighbor {
+	if len(h.Items) == 0 {
 		return nil
 	}
-	nb := make([]neighbor, len(h.items))
-	for i, it := range h.items {
-		nb[i] = neighbor{j: int32(it.i), s: it.s}
+	nb := make([]neighbor, len(h.Items))
+	for i, it := range h.Items {
+		nb[i] = neighbor{j: int32(it.I), s: it.S}
 	}
 	slices.SortFunc(nb, func(a, b neighbor) int {
 		if a.s != b.s {
@@ -273,11 +276,11 @@ func normalizeInPlace(v []float32) {
 // dotAll sets sims[r] to the dot product of q with row r, for every row.
 func (m *matrix) dotAll(q []float32, sims []float32) {
 	if m.data != nil {
-		dotBatch(q, m.data, sims[:m.n])
+		semantic.DotBatch(q, m.data, sims[:m.n])
 		return
 	}
 	for r := range m.n {
-		sims[r] = dotF32(q, m.row(r))
+		sims[r] = semantic.Dot(q, m.row(r))
 	}
 }
 
@@ -297,11 +300,11 @@ func nearestCentroids(sk, cent *matrix, p int) []int32 {
 	parallelRows(sk.n, func(lo, hi int) {
 		sims := make([]float32, cent.n)
 		for i := lo; i < hi; i++ {
-			h := topHeap{k: p}
+			h := topk.Heap{K: p}
 			cent.dotAll(sk.row(i), sims)
 			for c, s := range sims {
-				if h.wants(s) {
-					h.push(scored{i: c, s: s})
+				if h.Wants(s) {
+					h.Push(topk.Scored{I: c, S: s})
 				}
 			}
 			nb := heapToNeighbors(h)
@@ -332,4 +335,17 @@ func recomputeCentroids(sk, cent *matrix, assign []int32) *matrix {
 		normalizeInPlace(nc.row(c))
 	}
 	return nc
+}
+
+// fold128 sets dst (128 values) to the signed sum of the consecutive
+// 128-value slices of x; len(x) = len(sign) is a multiple of 128.
+func fold128(dst, x, sign []float32) {
+	clear(dst)
+	for b := 0; b+len(dst) <= len(x); b += len(dst) {
+		xs := x[b : b+len(dst)]
+		ss := sign[b : b+len(dst)]
+		for u := range dst {
+			dst[u] += ss[u] * xs[u]
+		}
+	}
 }

@@ -1,15 +1,17 @@
-package semantic
+package analyze
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 // CircularOptions tunes DetectCircular; zero values mean the defaults.
 type CircularOptions struct {
 	// Lexicon reads the thoughts' words (nil: the embedded lexicon).
-	Lexicon *Lexicon
+	Lexicon *semantic.Lexicon
 }
 
 // Kinds of circular reasoning reported by DetectCircular.
@@ -188,7 +190,7 @@ func DetectCircular(docs []Doc, opts CircularOptions) []CircularReasoning {
 
 // circularSupport finds the circular arguments among docs (see
 // DetectCircular).
-func circularSupport(docs []Doc, lx *Lexicon) []CircularReasoning {
+func circularSupport(docs []Doc, lx *semantic.Lexicon) []CircularReasoning {
 	g, r := readArguments(docs, lx)
 	n := len(g.units)
 	if n == 0 {

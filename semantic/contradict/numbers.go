@@ -1,10 +1,12 @@
-package semantic
+package contradict
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 // quantity is a number a text states, read as the interval of values it
@@ -59,7 +61,7 @@ var fractionWords = map[string]float64{"half": 50, "third": 100.0 / 3, "quarter"
 func numberToks(text string, toks []string) []string {
 	if !strings.ContainsAny(text, "%$:€") {
 		if toks == nil {
-			toks = Tokenize(text)
+			toks = semantic.Tokenize(text)
 		}
 		return toks // nothing to rewrite: the clause's own tokens
 	}
@@ -79,7 +81,7 @@ func numberToks(text string, toks []string) []string {
 		}
 	}
 	s := strings.ReplaceAll(b.String(), "€", " eur ")
-	return Tokenize(s)
+	return semantic.Tokenize(s)
 }
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
@@ -94,7 +96,7 @@ func parseNumber(t string) (float64, bool) {
 			break
 		}
 	}
-	if !IsNumber(t) {
+	if !semantic.IsNumber(t) {
 		return 0, false
 	}
 	v, err := strconv.ParseFloat(t, 64)
@@ -180,7 +182,7 @@ func (c *Contradictor) quantitiesIn(toks []string) []quantity {
 			if u, isU := unitScale[toks[j]]; isU {
 				q.lo, q.hi, q.unit = v*u.scale, v*u.scale, u.dim
 				j++
-			} else if !stopWords[toks[j]] && !IsNumber(toks[j]) {
+			} else if !semantic.IsStopWord(toks[j]) && !semantic.IsNumber(toks[j]) {
 				q.unit = c.lex().Lemma(toks[j])
 				if q.unit == "" {
 					q.unit = toks[j]
@@ -208,7 +210,7 @@ func (c *Contradictor) quantitiesIn(toks []string) []quantity {
 						q.lo *= u.scale
 						hi = w * u.scale
 						q.unit = u.dim
-					} else if !stopWords[toks[j+2]] {
+					} else if !semantic.IsStopWord(toks[j+2]) {
 						q.unit = c.lex().Lemma(toks[j+2])
 					}
 				}
@@ -361,7 +363,7 @@ func hasNoun(ws []word) bool {
 // ordinal reads "1st", "2nd", "3rd", "20th".
 func ordinal(t string) (float64, bool) {
 	for _, suf := range []string{"st", "nd", "rd", "th"} {
-		if n, ok := strings.CutSuffix(t, suf); ok && n != "" && IsNumber(n) && !strings.Contains(n, ".") {
+		if n, ok := strings.CutSuffix(t, suf); ok && n != "" && semantic.IsNumber(n) && !strings.Contains(n, ".") {
 			v, err := strconv.ParseFloat(n, 64)
 			return v, err == nil && v >= 1 && v <= 31
 		}

@@ -1,10 +1,11 @@
-package semantic
+package analyze
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"strings"
+
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 // This file reads the argument structure of thoughts: which claim is offered
@@ -26,7 +27,7 @@ type argUnit struct {
 // argWord is a content word of a claim.
 type argWord struct {
 	lemma, stem string
-	senses      []Sense
+	senses      []semantic.Sense
 }
 
 // argEdge says that claim from is offered as support for claim to.
@@ -58,16 +59,7 @@ const argWindow = 8
 // Y"), a forward one before it ("X, so Y"). Markers are matched on whole
 // tokens; longer markers are listed first.
 var (
-	// reasonMarkers introduce a reason ("X because Y"); the contradiction
-	// judge reads them too (see claimsOf).
-	reasonMarkers = [][]string{
-		{"as", "shown", "by", "the", "fact", "that"}, {"as", "evidenced", "by", "the", "fact", "that"},
-		{"the", "proof", "is", "that"}, {"as", "shown", "by"}, {"as", "evidenced", "by"}, {"as", "proven", "by"},
-		{"follows", "from"}, {"follow", "from"}, {"is", "proven", "by"}, {"is", "shown", "by"},
-		{"given", "that"}, {"in", "view", "of", "the", "fact", "that"}, {"for", "the", "reason", "that"},
-		{"because", "of"}, {"because"}, {"since"}, {"as", "a", "result", "of"},
-	}
-	backwardMarkers = append(reasonMarkers,
+	backwardMarkers = append(semantic.ReasonMarkers,
 		// What a claim rests on: "X requires Y" makes Y a condition of X.
 		[]string{"requires"}, []string{"require"}, []string{"presupposes"}, []string{"presuppose"},
 		[]string{"depends", "on"}, []string{"depend", "on"}, []string{"relies", "on"}, []string{"rely", "on"},
@@ -97,27 +89,20 @@ var frameWords = map[string]bool{
 	"make": true, "cause": true, "become": true, "remain": true, "seem": true,
 }
 
-// anaphors are pronouns that stand for something said before.
-var anaphors = map[string]bool{
-	"it": true, "its": true, "they": true, "them": true, "their": true, "this": true, "that": true,
-	"these": true, "those": true, "he": true, "him": true, "his": true, "she": true, "her": true, "one": true,
-}
-
 // conclusionTypes are the thought types that state a result.
 var conclusionTypes = map[string]bool{"synthesis": true, "answer": true, "conclusion": true}
 
 // argReader builds argument graphs with a lexicon.
 type argReader struct {
-	lex   *Lexicon
-	vecs  *wordVectors
+	lex   *semantic.Lexicon
 	words map[string]argWord // analysed tokens
 }
 
-func newArgReader(lx *Lexicon) *argReader {
+func newArgReader(lx *semantic.Lexicon) *argReader {
 	if lx == nil {
-		lx = lexiconOr(nil)()
+		lx = semantic.LexiconOr(nil)()
 	}
-	return &argReader{lex: lx, vecs: defaultWordVectors(), words: map[string]argWord{}}
+	return &argReader{lex: lx, words: map[string]argWord{}}
 }
 
 // argTokens splits a sentence into lower-case tokens, with "," for every
@@ -126,7 +111,7 @@ func argTokens(sentence string) []string {
 	var toks []string
 	seg := 0
 	flush := func(end int) {
-		toks = appendTokens(toks, sentence[seg:end])
+		toks = semantic.AppendTokens(toks, sentence[seg:end])
 	}
 	for i, r := range sentence {
 		switch r {
@@ -164,14 +149,14 @@ func (r *argReader) unit(doc int, toks []string) (argUnit, bool) {
 			continue
 		}
 		parts = append(parts, t)
-		if negators[t] {
+		if semantic.IsNegator(t) {
 			u.neg = !u.neg
 			continue
 		}
-		if anaphors[t] {
+		if semantic.IsAnaphor(t) {
 			u.pronoun = true
 		}
-		if stopWords[t] || frameWords[t] {
+		if semantic.IsStopWord(t) || frameWords[t] {
 			continue
 		}
 		if w := r.word(t); !frameWords[w.lemma] {
@@ -186,7 +171,7 @@ func (r *argReader) word(t string) argWord {
 	if w, ok := r.words[t]; ok {
 		return w
 	}
-	w := argWord{lemma: t, stem: Stem(t)}
+	w := argWord{lemma: t, stem: semantic.Stem(t)}
 	if l := r.lex.Lemma(t); l != "" {
 		w.lemma = l
 	}
@@ -210,7 +195,7 @@ func (r *argReader) sameWord(a, b argWord) bool {
 			}
 		}
 	}
-	return r.wordSim(a.lemma, b.lemma) >= argWordSim
+	return semantic.WordCosine(a.lemma, b.lemma) >= argWordSim
 }
 
 // sameStem reports whether two Porter stems are one word's: equal, or
@@ -231,24 +216,6 @@ func sameStem(a, b string) bool {
 // argWordSim is the word-vector cosine from which two words count as saying
 // the same in a restatement ("choice"/"option", "trust"/"reliable").
 const argWordSim = 0.45
-
-func (r *argReader) wordSim(a, b string) float64 {
-	x, y := r.vecs.vector(a), r.vecs.vector(b)
-	if x == "" || y == "" {
-		return 0
-	}
-	var d, nx, ny float64
-	for i := 0; i < len(x); i++ {
-		p, q := float64(int8(x[i])), float64(int8(y[i]))
-		d += p * q
-		nx += p * p
-		ny += q * q
-	}
-	if nx == 0 || ny == 0 {
-		return 0
-	}
-	return d / math.Sqrt(nx*ny)
-}
 
 // restates reports whether one claim says what the other says: the same
 // polarity, every content word of the claim with fewer of them matched
@@ -316,7 +283,7 @@ func (r *argReader) parse(g *argGraph, doc int, toks []string, prev []int, depth
 				}
 			}
 			// "Since going remote, ..." and "since 2020" tell a time.
-			if m[0] == "since" && len(rest) > 0 && (strings.HasSuffix(rest[0], "ing") || IsNumber(rest[0]) || rest[0] == "then" || rest[0] == "last") {
+			if m[0] == "since" && len(rest) > 0 && (strings.HasSuffix(rest[0], "ing") || semantic.IsNumber(rest[0]) || rest[0] == "then" || rest[0] == "last") {
 				break
 			}
 			if cut > 0 {
@@ -333,7 +300,7 @@ func (r *argReader) parse(g *argGraph, doc int, toks []string, prev []int, depth
 				}
 				// "the reason X is that Y" reads as "X because Y".
 				left := toks[:i]
-				if m[0] == "since" && i+1 < len(toks) && (IsNumber(toks[i+1]) || strings.HasSuffix(toks[i+1], "ing")) {
+				if m[0] == "since" && i+1 < len(toks) && (semantic.IsNumber(toks[i+1]) || strings.HasSuffix(toks[i+1], "ing")) {
 					continue
 				}
 				concl := r.parse(g, doc, left, prev, depth+1)
@@ -423,7 +390,7 @@ func (g *argGraph) link(from, to []int, how string) {
 // before, its own reasons restate the parent's claim (then the parent
 // supports it), or it is a conclusion (type synthesis, answer or
 // conclusion), which its parent supports.
-func readArguments(docs []Doc, lx *Lexicon) (*argGraph, *argReader) {
+func readArguments(docs []Doc, lx *semantic.Lexicon) (*argGraph, *argReader) {
 	r := newArgReader(lx)
 	g := &argGraph{heads: make([][]int, len(docs))}
 	pos := make(map[string]int, len(docs))
@@ -465,7 +432,7 @@ func readArguments(docs []Doc, lx *Lexicon) (*argGraph, *argReader) {
 		firstUnit, firstEdge := len(g.units), len(g.edges)
 		prev := parentHeads
 		var heads []int
-		for _, s := range splitSentences(d.Content) {
+		for _, s := range semantic.SplitSentences(d.Content) {
 			toks := argTokens(s)
 			for len(toks) > 0 && (toks[0] == "and" || toks[0] == "but" || toks[0] == ",") {
 				toks = toks[1:]
