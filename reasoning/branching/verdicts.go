@@ -1,4 +1,4 @@
-package reasoning
+package branching
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
@@ -236,7 +237,7 @@ func contradictionCandidate(a, b semantic.Doc) (scoredCandidate, bool) {
 	if a.Branch != b.Branch {
 		score += 0.05
 	}
-	q := fmt.Sprintf("Can both be true at once: «%s» and «%s»?", clip(a.Content, 300), clip(b.Content, 300))
+	q := fmt.Sprintf("Can both be true at once: «%s» and «%s»?", reasoning.Clip(a.Content, 300), reasoning.Clip(b.Content, 300))
 	ans := cmdCall("judge", map[string]any{"thoughtId": a.ID, "otherThoughtId": b.ID, "verdict": "contradiction | compatible", "reason": "<why, in a sentence>"})
 	return scoredCandidate{Candidate{ThoughtA: semantic.Ref(a), ThoughtB: semantic.Ref(b), Similarity: round3(sim), Why: why,
 		Question: q + " If not, answer with verdict \"contradiction\"; if they can, with \"compatible\" (the pair is then not asked again).", Answer: ans}, score}, true
@@ -339,11 +340,11 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 		}
 	}
 	if in.ThoughtID == in.OtherThoughtID {
-		return nil, thinkgraph.Invalid("otherThoughtId", "a thought other than thoughtId", clip(in.OtherThoughtID, 64), "'otherThoughtId' must name another thought than 'thoughtId'")
+		return nil, thinkgraph.Invalid("otherThoughtId", "a thought other than thoughtId", reasoning.Clip(in.OtherThoughtID, 64), "'otherThoughtId' must name another thought than 'thoughtId'")
 	}
 	link, ok := verdictLink[in.Verdict]
 	if !ok {
-		received := clip(in.Verdict, 40)
+		received := reasoning.Clip(in.Verdict, 40)
 		if in.Verdict == "" {
 			received = "none"
 		}
@@ -360,7 +361,7 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 			th, err := tx.Thought(ctx, sess.Key, f.v)
 			if err != nil {
 				if errors.Is(err, thinkgraph.ErrNotFound) {
-					return thoughtNotFound(f.name, f.v, sess.ID)
+					return reasoning.ThoughtNotFound(f.name, f.v, sess.ID)
 				}
 				return err
 			}
@@ -382,12 +383,12 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 		if l, ok := family[keyOf(a.ID, b.ID)]; ok {
 			res.Previous = l.Type
 		}
-		l := &thinkgraph.Link{ID: NewID(), Session: sess.Key, FromBranch: b.BranchID, ToBranch: a.BranchID, FromThought: b.ID, ToThought: a.ID,
-			Type: link, Reason: res.Reason, Strength: 1, CreatedAt: bt.svc.now()}
+		l := &thinkgraph.Link{ID: reasoning.NewID(), Session: sess.Key, FromBranch: b.BranchID, ToBranch: a.BranchID, FromThought: b.ID, ToThought: a.ID,
+			Type: link, Reason: res.Reason, Strength: 1, CreatedAt: bt.svc.Now()}
 		if err := tx.AddLink(ctx, l); err != nil {
 			return err
 		}
-		res.SessionID, res.ThoughtA, res.ThoughtB = sess.ID, semantic.Ref(toDoc(a)), semantic.Ref(toDoc(b))
+		res.SessionID, res.ThoughtA, res.ThoughtB = sess.ID, semantic.Ref(reasoning.ToDoc(a)), semantic.Ref(reasoning.ToDoc(b))
 		switch link {
 		case LinkContradictory:
 			res.Message = "Stored: the two thoughts contradict each other. findContradictions, evaluate, synthesizeDialectical, suggestTools and exports count the pair from now on."
@@ -541,7 +542,7 @@ func (st *btState) circularCandidates(docs []semantic.Doc, byID map[string]int, 
 			all = append(all, scoredCandidate{Candidate{ThoughtA: semantic.Ref(a), ThoughtB: semantic.Ref(b), Similarity: round3(sim),
 				Why: fmt.Sprintf("the second argues from the first (a connective, and it follows or builds upon it) and says much the same (similarity %.2f)", sim),
 				Question: fmt.Sprintf("Does «%s» assume what it concludes, by resting on «%s», which says the same thing? Answer with verdict \"circular\" or \"not_circular\" (the pair is then not asked again).",
-					clip(b.Content, 300), clip(a.Content, 300)),
+					reasoning.Clip(b.Content, 300), reasoning.Clip(a.Content, 300)),
 				Answer: cmdCall("judge", map[string]any{"thoughtId": a.ID, "otherThoughtId": b.ID, "verdict": "circular | not_circular", "reason": "<why, in a sentence>"})}, sim})
 		}
 	}
@@ -570,14 +571,15 @@ type BranchEvaluation struct {
 	semantic.Evaluation
 }
 
-// Analyze runs the analyses of one session in tx (see SessionAnalysis);
-// evaluate adds the branch evaluations. It keeps no state between calls.
-func (s *Service) Analyze(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, evaluate bool) (*SessionAnalysis, error) {
-	if s.sem == nil {
-		return nil, errNoSemantic
+// Analyze runs the analyses of one session of s in tx (see
+// SessionAnalysis); evaluate adds the branch evaluations. It keeps no state
+// between calls.
+func Analyze(ctx context.Context, s *reasoning.Service, tx thinkgraph.Tx, sess *thinkgraph.Session, evaluate bool) (*SessionAnalysis, error) {
+	if s.Semantic() == nil {
+		return nil, reasoning.ErrNoSemantic
 	}
 	bt := NewBranchThinking(s)
-	st := bt.stateOf(luxRef(sess))
+	st := bt.stateOf(reasoning.SessionRef{ID: sess.ID, Explicit: true, Tenant: sess.Tenant})
 	rep, _, err := st.contradictions(ctx, bt, tx, sess.Key)
 	if err != nil {
 		return nil, err

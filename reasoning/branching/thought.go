@@ -1,4 +1,4 @@
-package reasoning
+package branching
 
 import (
 	"context"
@@ -10,21 +10,13 @@ import (
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 // ThoughtTypes are the ten thought types of branch-thinking (docs/branch-thinking.md).
 var ThoughtTypes = []string{"analysis", "hypothesis", "validation", "synthesis", "observation",
 	"question", "answer", "example", "counterexample", "critique"}
-
-// CrossRefTypes are the types of a branch-thinking cross-reference.
-var CrossRefTypes = []string{"builds_upon", "contradictory", "complementary", "alternative"}
-
-// MaxKeyPoints and MaxCrossRefs bound a branch-thinking thought.
-const (
-	MaxKeyPoints = 32
-	MaxCrossRefs = 16
-)
 
 // CrossRef is a cross-reference from a new thought's branch to another
 // branch.
@@ -35,9 +27,12 @@ type CrossRef struct {
 	Strength *float64 `json:"strength"`
 }
 
+// MaxCrossRefs bounds the cross-references of a branch-thinking thought.
+const MaxCrossRefs = 16
+
 // BranchThoughtInput is a thought of the branch-thinking tool.
 type BranchThoughtInput struct {
-	Session        SessionRef
+	Session        reasoning.SessionRef
 	Content        string
 	Type           string
 	BranchID       string
@@ -115,7 +110,7 @@ func setAutoEval(sess *thinkgraph.Session, cfg AutoEvalConfig) error {
 }
 
 func (in *BranchThoughtInput) validate(maxLen int) error {
-	if err := validateContent("content", in.Content, maxLen); err != nil {
+	if err := reasoning.ValidateContent("content", in.Content, maxLen); err != nil {
 		return err
 	}
 	if in.Type == "" {
@@ -123,23 +118,23 @@ func (in *BranchThoughtInput) validate(maxLen int) error {
 			"'type' is required: one of %s", strings.Join(ThoughtTypes, ", "))
 	}
 	if !slices.Contains(ThoughtTypes, in.Type) {
-		return thinkgraph.Invalid("type", "one of: "+strings.Join(ThoughtTypes, ", "), clip(in.Type, 40),
-			"'type' %q is not a thought type; use one of %s", clip(in.Type, 40), strings.Join(ThoughtTypes, ", "))
+		return thinkgraph.Invalid("type", "one of: "+strings.Join(ThoughtTypes, ", "), reasoning.Clip(in.Type, 40),
+			"'type' %q is not a thought type; use one of %s", reasoning.Clip(in.Type, 40), strings.Join(ThoughtTypes, ", "))
 	}
-	if err := ValidateConfidence("confidence", in.Confidence); err != nil {
+	if err := reasoning.ValidateConfidence("confidence", in.Confidence); err != nil {
 		return err
 	}
 	if in.BranchID != "" {
-		if err := ValidateBranchID("branchId", in.BranchID); err != nil {
+		if err := reasoning.ValidateBranchID("branchId", in.BranchID); err != nil {
 			return err
 		}
 	}
 	if in.ParentBranchID != "" {
-		if err := ValidateBranchID("parentBranchId", in.ParentBranchID); err != nil {
+		if err := reasoning.ValidateBranchID("parentBranchId", in.ParentBranchID); err != nil {
 			return err
 		}
 	}
-	if err := validateKeyPoints("keyPoints", in.KeyPoints); err != nil {
+	if err := reasoning.ValidateKeyPoints("keyPoints", in.KeyPoints); err != nil {
 		return err
 	}
 	if len(in.CrossRefs) > MaxCrossRefs {
@@ -151,52 +146,14 @@ func (in *BranchThoughtInput) validate(maxLen int) error {
 		if c.ToBranch == "" {
 			return thinkgraph.Invalid(f+".toBranch", "the id of an existing branch", "none", "'%s.toBranch' is required", f)
 		}
-		if err := ValidateBranchID(f+".toBranch", c.ToBranch); err != nil {
+		if err := reasoning.ValidateBranchID(f+".toBranch", c.ToBranch); err != nil {
 			return err
 		}
-		if err := validateLink(f, c.Type, c.Reason, c.Strength); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// maxKeyPointLength and maxLinkReasonLength bound a key point and the
-// reason of a cross-reference, in characters.
-const (
-	maxKeyPointLength   = 500
-	maxLinkReasonLength = 2000
-)
-
-// validateKeyPoints checks the key points of a thought (field names them):
-// at most MaxKeyPoints texts of at most maxKeyPointLength characters.
-func validateKeyPoints(field string, kps []string) error {
-	if len(kps) > MaxKeyPoints {
-		return thinkgraph.Invalid(field, fmt.Sprintf("at most %d key points", MaxKeyPoints), fmt.Sprint(len(kps)),
-			"'%s' has %d entries; at most %d are allowed", field, len(kps), MaxKeyPoints)
-	}
-	for i, k := range kps {
-		if err := validateContent(fmt.Sprintf("%s[%d]", field, i), k, maxKeyPointLength); err != nil {
+		if err := reasoning.ValidateLink(f, c.Type, c.Reason, c.Strength); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// validateLink checks a cross-reference (f names it): its type one of
-// CrossRefTypes, its reason none or a text of at most maxLinkReasonLength
-// characters, its strength, if given, from 0 to 1.
-func validateLink(f, typ, reason string, strength *float64) error {
-	if !slices.Contains(CrossRefTypes, typ) {
-		return thinkgraph.Invalid(f+".type", "one of: "+strings.Join(CrossRefTypes, ", "), clip(typ, 40),
-			"'%s.type' must be one of %s", f, strings.Join(CrossRefTypes, ", "))
-	}
-	if reason != "" {
-		if err := validateContent(f+".reason", reason, maxLinkReasonLength); err != nil {
-			return err
-		}
-	}
-	return ValidateConfidence(f+".strength", strength)
 }
 
 // OverlapWarning says that an added thought fits another branch clearly
@@ -255,8 +212,8 @@ func branchNotFound(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Sess
 		sugg = append(sugg, "add a thought with a new branchId to create a branch")
 	}
 	return &thinkgraph.Error{
-		Code: thinkgraph.CodeBranchNotFound, Field: field, Expected: "one of: " + strings.Join(ids, ", "), Received: clip(id, 64),
-		Message:     fmt.Sprintf("'%s': branch %q does not exist in session %q", field, clip(id, 64), sess.ID),
+		Code: thinkgraph.CodeBranchNotFound, Field: field, Expected: "one of: " + strings.Join(ids, ", "), Received: reasoning.Clip(id, 64),
+		Message:     fmt.Sprintf("'%s': branch %q does not exist in session %q", field, reasoning.Clip(id, 64), sess.ID),
 		Suggestions: sugg,
 	}
 }
@@ -333,16 +290,16 @@ func circular(field, received string, cycle []string, format string, args ...any
 // target branch; its branch becomes active.
 func (bt *BranchThinking) AddThought(ctx context.Context, in BranchThoughtInput) (*BranchThoughtResult, error) {
 	s := bt.svc
-	if err := in.validate(s.cfg.MaxThoughtLength); err != nil {
+	if err := in.validate(s.Config().MaxThoughtLength); err != nil {
 		return nil, err
 	}
-	vec := vectorAt(s.embedForWrite(ctx, in.Content), 0)
+	vec := reasoning.VectorAt(s.EmbedForWrite(ctx, in.Content), 0)
 	var res BranchThoughtResult
 	err := bt.withState(ctx, in.Session, func(st *btState) error {
-		return s.store.Update(ctx, func(tx thinkgraph.Tx) error {
+		return s.Store().Update(ctx, func(tx thinkgraph.Tx) error {
 			st.beginWrite()
 			res = BranchThoughtResult{}
-			sess, err := s.session(ctx, tx, in.Session, true, "branch")
+			sess, err := s.Session(ctx, tx, in.Session, true, "branch")
 			if err != nil {
 				return err
 			}
@@ -357,7 +314,7 @@ func (bt *BranchThinking) AddThought(ctx context.Context, in BranchThoughtInput)
 
 func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *btState, sess *thinkgraph.Session, in BranchThoughtInput, vec semantic.Vector, res *BranchThoughtResult) error {
 	s := bt.svc
-	now := s.now()
+	now := s.Now()
 	target := in.BranchID
 	if target == "" {
 		target = sess.ActiveBranch
@@ -416,7 +373,7 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 
 	th := &thinkgraph.Thought{
 		Content: in.Content, Type: in.Type, Confidence: in.Confidence, KeyPoints: in.KeyPoints, BranchID: target,
-		BranchPoint: in.Confidence != nil && *in.Confidence < s.cfg.ConfidenceThreshold,
+		BranchPoint: in.Confidence != nil && *in.Confidence < s.Config().ConfidenceThreshold,
 		Author:      "client", Tool: "branch-thinking",
 	}
 	if b == nil {
@@ -480,7 +437,7 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 	// Semantic state before the write: docs up to the previous step.
 	cfg := autoEvalOf(sess)
 	var evalReady bool
-	if s.sem != nil && vec != nil {
+	if s.Semantic() != nil && vec != nil {
 		if err := st.sync(ctx, bt, tx, sess, cfg); err != nil {
 			return err
 		}
@@ -503,11 +460,11 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 	// appendThought attaches a thought without parent to the current
 	// thought; make that the intended parent ("" for a root).
 	sess.CurrentThoughtID = th.ParentID
-	if err := s.appendThought(ctx, tx, sess, th, vec); err != nil {
+	if err := s.AppendThought(ctx, tx, sess, th, vec); err != nil {
 		return err
 	}
 	for _, c := range in.CrossRefs {
-		l := &thinkgraph.Link{ID: NewID(), Session: sess.Key, FromBranch: target, ToBranch: c.ToBranch, FromThought: th.ID,
+		l := &thinkgraph.Link{ID: reasoning.NewID(), Session: sess.Key, FromBranch: target, ToBranch: c.ToBranch, FromThought: th.ID,
 			Type: c.Type, Reason: c.Reason, CreatedAt: now, Strength: 0.5}
 		if c.Strength != nil {
 			l.Strength = *c.Strength
@@ -530,8 +487,8 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 	}
 	res.CrossRefs = len(in.CrossRefs)
 
-	if s.sem != nil && vec != nil {
-		d := toDoc(th)
+	if s.Semantic() != nil && vec != nil {
+		d := reasoning.ToDoc(th)
 		d.Vector = vec
 		st.absorb(d)
 		if evalReady && slices.ContainsFunc(in.CrossRefs, func(c CrossRef) bool { return c.Type == LinkContradictory }) {
@@ -555,11 +512,11 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 				}
 			}
 		}
-	} else if s.sem != nil && cfg.Enabled {
+	} else if s.Semantic() != nil && cfg.Enabled {
 		res.Note = "the thought was stored without a vector (the embedder failed); it is evaluated on the next analysis"
 	}
 	n := 0
-	if bs := st.branches[target]; s.sem != nil && vec != nil && bs != nil && st.current {
+	if bs := st.branches[target]; s.Semantic() != nil && vec != nil && bs != nil && st.current {
 		n = bs.n
 	} else {
 		all, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: target})
