@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
@@ -312,32 +313,81 @@ func (bt *BranchThinking) AddThought(ctx context.Context, in BranchThoughtInput)
 	return &res, nil
 }
 
+// addition is one AddThought in its transaction: what its steps share.
+type addition struct {
+	bt   *BranchThinking
+	tx   thinkgraph.Tx
+	st   *btState
+	sess *thinkgraph.Session
+	in   BranchThoughtInput
+	vec  semantic.Vector
+	res  *BranchThoughtResult
+	now  time.Time
+
+	// target is the thought's branch; b is that branch once placed (nil
+	// before when it does not exist yet).
+	target        string
+	branches      []thinkgraph.Branch
+	links         []thinkgraph.Link
+	byID          map[string]*thinkgraph.Branch
+	b             *thinkgraph.Branch
+	parentChanged bool
+	th            *thinkgraph.Thought
+	// cfg is the session's auto-evaluation; evalReady says the target's
+	// tracker is built, so the thought is evaluated once written.
+	cfg       AutoEvalConfig
+	evalReady bool
+}
+
+// addThought runs the steps of AddThought in tx, in order: load the
+// branches, check the named branches, check that no loop is closed, place
+// the thought on its branch (creating or reviving it), prepare the
+// evaluation, write the thought and its cross-references, evaluate, count.
 func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *btState, sess *thinkgraph.Session, in BranchThoughtInput, vec semantic.Vector, res *BranchThoughtResult) error {
-	s := bt.svc
-	now := s.Now()
-	target := in.BranchID
-	if target == "" {
-		target = sess.ActiveBranch
+	a := &addition{bt: bt, tx: tx, st: st, sess: sess, in: in, vec: vec, res: res, now: bt.svc.Now()}
+	for _, step := range []func(context.Context) error{
+		a.load, a.checkBranches, a.checkLoops, a.place, a.prepareEvaluation,
+		a.write, a.writeCrossRefs, a.evaluate, a.result,
+	} {
+		if err := step(ctx); err != nil {
+			return err
+		}
 	}
-	if target == "" {
-		target = thinkgraph.DefaultBranch
+	return nil
+}
+
+// load resolves the target branch (default: the active one) and reads the
+// session's branches and links.
+func (a *addition) load(ctx context.Context) error {
+	a.target = a.in.BranchID
+	if a.target == "" {
+		a.target = a.sess.ActiveBranch
 	}
-	branches, err := tx.Branches(ctx, sess.Key)
-	if err != nil {
+	if a.target == "" {
+		a.target = thinkgraph.DefaultBranch
+	}
+	var err error
+	if a.branches, err = a.tx.Branches(ctx, a.sess.Key); err != nil {
 		return err
 	}
-	links, err := tx.Links(ctx, sess.Key)
-	if err != nil {
+	if a.links, err = a.tx.Links(ctx, a.sess.Key); err != nil {
 		return err
 	}
-	byID := map[string]*thinkgraph.Branch{}
-	for i := range branches {
-		byID[branches[i].ID] = &branches[i]
+	a.byID = map[string]*thinkgraph.Branch{}
+	for i := range a.branches {
+		a.byID[a.branches[i].ID] = &a.branches[i]
 	}
-	b := byID[target]
+	a.b = a.byID[a.target]
+	return nil
+}
+
+// checkBranches checks that the parent branch and the cross-references'
+// branches exist, and that the parent is not the target itself.
+func (a *addition) checkBranches(ctx context.Context) error {
+	in, target := a.in, a.target
 	if in.ParentBranchID != "" {
-		if _, ok := byID[in.ParentBranchID]; !ok {
-			return branchNotFound(ctx, tx, sess, "parentBranchId", in.ParentBranchID)
+		if _, ok := a.byID[in.ParentBranchID]; !ok {
+			return branchNotFound(ctx, a.tx, a.sess, "parentBranchId", in.ParentBranchID)
 		}
 		if in.ParentBranchID == target {
 			return circular("parentBranchId", in.ParentBranchID, []string{target, target}, "branch %q cannot be its own parent", target)
@@ -346,19 +396,24 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 	for i, c := range in.CrossRefs {
 		// A cross-reference to the thought's own branch is allowed, as
 		// in Branch Thinking (a thought relating to earlier ones).
-		if _, ok := byID[c.ToBranch]; !ok {
-			return branchNotFound(ctx, tx, sess, fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch)
+		if _, ok := a.byID[c.ToBranch]; !ok {
+			return branchNotFound(ctx, a.tx, a.sess, fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch)
 		}
 	}
-	// The parent tree and the builds_upon graph must each stay acyclic.
-	parents, deps := branchDeps(branches, links)
-	var parentChanged bool
+	return nil
+}
+
+// checkLoops checks that the parent tree and the builds_upon graph each
+// stay acyclic, and notes whether an existing branch gets a new parent.
+func (a *addition) checkLoops(context.Context) error {
+	in, target, b := a.in, a.target, a.b
+	parents, deps := branchDeps(a.branches, a.links)
 	if in.ParentBranchID != "" && (b == nil || b.ParentBranchID != in.ParentBranchID) {
 		if p := depPath(parents, in.ParentBranchID, target); b != nil && p != nil {
 			return circular("parentBranchId", in.ParentBranchID, append([]string{target}, p...),
 				"making %q the parent of %q would close a loop of parent branches", in.ParentBranchID, target)
 		}
-		parentChanged = b != nil
+		a.parentChanged = b != nil
 	}
 	for i, c := range in.CrossRefs {
 		if c.Type != "builds_upon" || c.ToBranch == target {
@@ -370,102 +425,140 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 		}
 		deps[target] = append(deps[target], c.ToBranch)
 	}
+	return nil
+}
 
-	th := &thinkgraph.Thought{
-		Content: in.Content, Type: in.Type, Confidence: in.Confidence, KeyPoints: in.KeyPoints, BranchID: target,
-		BranchPoint: in.Confidence != nil && *in.Confidence < s.Config().ConfidenceThreshold,
+// place makes the thought and puts it on its branch: a new branch is
+// created, an existing one continued.
+func (a *addition) place(ctx context.Context) error {
+	in := a.in
+	a.th = &thinkgraph.Thought{
+		Content: in.Content, Type: in.Type, Confidence: in.Confidence, KeyPoints: in.KeyPoints, BranchID: a.target,
+		BranchPoint: in.Confidence != nil && *in.Confidence < a.bt.svc.Config().ConfidenceThreshold,
 		Author:      "client", Tool: "branch-thinking",
 	}
-	if b == nil {
-		b = &thinkgraph.Branch{Session: sess.Key, ID: target, State: "active", Priority: 1, ParentBranchID: in.ParentBranchID, CreatedAt: now, UpdatedAt: now}
-		if parent := in.ParentBranchID; parent == "" {
-			// No parent branch named: the branch is an alternative from the
-			// start, so it forks from the session's root thought, never from
-			// whatever was written last on another branch.
-			if target != thinkgraph.DefaultBranch {
-				root, err := rootThought(ctx, tx, sess.Key)
-				if err != nil {
-					return err
-				}
-				if root != nil {
-					b.ParentBranchID, b.ForkThoughtID = root.BranchID, root.ID
-				}
-			}
-		} else {
-			last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: parent, Last: 1})
+	if a.b == nil {
+		return a.createBranch(ctx)
+	}
+	return a.continueBranch(ctx)
+}
+
+// createBranch creates the target branch: with a parent branch it forks
+// from that branch's latest thought, without one from the session's root
+// thought (see rootThought).
+func (a *addition) createBranch(ctx context.Context) error {
+	tx, sess, now, target := a.tx, a.sess, a.now, a.target
+	b := &thinkgraph.Branch{Session: sess.Key, ID: target, State: "active", Priority: 1, ParentBranchID: a.in.ParentBranchID, CreatedAt: now, UpdatedAt: now}
+	if parent := a.in.ParentBranchID; parent == "" {
+		// No parent branch named: the branch is an alternative from the
+		// start, so it forks from the session's root thought, never from
+		// whatever was written last on another branch.
+		if target != thinkgraph.DefaultBranch {
+			root, err := rootThought(ctx, tx, sess.Key)
 			if err != nil {
 				return err
 			}
-			if len(last) > 0 {
-				b.ForkThoughtID = last[0].ID
-			} else if pb := byID[parent]; pb != nil {
-				b.ForkThoughtID = pb.ForkThoughtID
+			if root != nil {
+				b.ParentBranchID, b.ForkThoughtID = root.BranchID, root.ID
 			}
 		}
-		th.ParentID = b.ForkThoughtID
-		res.CreatedBranch = true
-		if err := tx.PutBranch(ctx, b); err != nil {
-			return err
-		}
-		branches = append(branches, *b)
 	} else {
-		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: target, Last: 1})
+		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: parent, Last: 1})
 		if err != nil {
 			return err
 		}
 		if len(last) > 0 {
-			th.ParentID = last[0].ID
-		} else {
-			th.ParentID = b.ForkThoughtID
-		}
-		changed := parentChanged
-		if parentChanged {
-			b.ParentBranchID = in.ParentBranchID
-		}
-		if b.State != "active" {
-			res.Note = fmt.Sprintf("branch %q was %s; adding a thought made it active again", b.ID, b.State)
-			b.State = "active"
-			changed = true
-		}
-		if changed {
-			b.UpdatedAt = now
-			if err := tx.PutBranch(ctx, b); err != nil {
-				return err
-			}
+			b.ForkThoughtID = last[0].ID
+		} else if pb := a.byID[parent]; pb != nil {
+			b.ForkThoughtID = pb.ForkThoughtID
 		}
 	}
-	// Semantic state before the write: docs up to the previous step.
-	cfg := autoEvalOf(sess)
-	var evalReady bool
-	if s.Semantic() != nil && vec != nil {
-		if err := st.sync(ctx, bt, tx, sess, cfg); err != nil {
-			return err
-		}
-		if cfg.Enabled {
-			if err := st.ensureTracker(ctx, bt, tx, sess, target); err != nil {
-				return err
-			}
-			evalReady = true
-		}
-		skip := map[string]bool{}
-		for _, ob := range branches {
-			if ob.State == "pruned" {
-				skip[ob.ID] = true
-			}
-		}
-		res.OverlapWarning = st.overlap(target, vec, skip)
-	}
-
-	sess.ActiveBranch = target
-	// appendThought attaches a thought without parent to the current
-	// thought; make that the intended parent ("" for a root).
-	sess.CurrentThoughtID = th.ParentID
-	if err := s.AppendThought(ctx, tx, sess, th, vec); err != nil {
+	a.th.ParentID = b.ForkThoughtID
+	a.res.CreatedBranch = true
+	if err := tx.PutBranch(ctx, b); err != nil {
 		return err
 	}
-	for _, c := range in.CrossRefs {
-		l := &thinkgraph.Link{ID: reasoning.NewID(), Session: sess.Key, FromBranch: target, ToBranch: c.ToBranch, FromThought: th.ID,
-			Type: c.Type, Reason: c.Reason, CreatedAt: now, Strength: 0.5}
+	a.b = b
+	a.branches = append(a.branches, *b)
+	return nil
+}
+
+// continueBranch puts the thought after the latest thought of the existing
+// target branch, giving the branch its new parent and making it active
+// again.
+func (a *addition) continueBranch(ctx context.Context) error {
+	b := a.b
+	last, err := a.tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: a.sess.Key, BranchID: a.target, Last: 1})
+	if err != nil {
+		return err
+	}
+	if len(last) > 0 {
+		a.th.ParentID = last[0].ID
+	} else {
+		a.th.ParentID = b.ForkThoughtID
+	}
+	changed := a.parentChanged
+	if a.parentChanged {
+		b.ParentBranchID = a.in.ParentBranchID
+	}
+	if b.State != "active" {
+		a.res.Note = fmt.Sprintf("branch %q was %s; adding a thought made it active again", b.ID, b.State)
+		b.State = "active"
+		changed = true
+	}
+	if changed {
+		b.UpdatedAt = a.now
+		if err := a.tx.PutBranch(ctx, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prepareEvaluation brings the semantic state up to the previous step,
+// builds the target's tracker when auto-evaluation is on and applies the
+// overlap rule.
+func (a *addition) prepareEvaluation(ctx context.Context) error {
+	st, bt := a.st, a.bt
+	a.cfg = autoEvalOf(a.sess)
+	if bt.svc.Semantic() == nil || a.vec == nil {
+		return nil
+	}
+	if err := st.sync(ctx, bt, a.tx, a.sess, a.cfg); err != nil {
+		return err
+	}
+	if a.cfg.Enabled {
+		if err := st.ensureTracker(ctx, bt, a.tx, a.sess, a.target); err != nil {
+			return err
+		}
+		a.evalReady = true
+	}
+	skip := map[string]bool{}
+	for _, ob := range a.branches {
+		if ob.State == "pruned" {
+			skip[ob.ID] = true
+		}
+	}
+	a.res.OverlapWarning = st.overlap(a.target, a.vec, skip)
+	return nil
+}
+
+// write stores the thought on its branch and makes the branch active.
+func (a *addition) write(ctx context.Context) error {
+	a.sess.ActiveBranch = a.target
+	// AppendThought attaches a thought without parent to the current
+	// thought; make that the intended parent ("" for a root).
+	a.sess.CurrentThoughtID = a.th.ParentID
+	return a.bt.svc.AppendThought(ctx, a.tx, a.sess, a.th, a.vec)
+}
+
+// writeCrossRefs stores the cross-references as links from the thought to
+// the latest thought of each target branch.
+func (a *addition) writeCrossRefs(ctx context.Context) error {
+	tx, sess, th := a.tx, a.sess, a.th
+	for _, c := range a.in.CrossRefs {
+		l := &thinkgraph.Link{ID: reasoning.NewID(), Session: sess.Key, FromBranch: a.target, ToBranch: c.ToBranch, FromThought: th.ID,
+			Type: c.Type, Reason: c.Reason, CreatedAt: a.now, Strength: 0.5}
 		if c.Strength != nil {
 			l.Strength = *c.Strength
 		}
@@ -485,48 +578,67 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 			return err
 		}
 	}
-	res.CrossRefs = len(in.CrossRefs)
+	a.res.CrossRefs = len(a.in.CrossRefs)
+	return nil
+}
 
-	if s.Semantic() != nil && vec != nil {
-		d := reasoning.ToDoc(th)
-		d.Vector = vec
-		st.absorb(d)
-		if evalReady && slices.ContainsFunc(in.CrossRefs, func(c CrossRef) bool { return c.Type == LinkContradictory }) {
-			// The declared contradiction counts in this evaluation too.
-			if err := st.loadStated(ctx, tx, sess.Key); err != nil {
-				return err
-			}
-			if err := st.ensureTracker(ctx, bt, tx, sess, target); err != nil {
-				return err
-			}
-		}
-		if evalReady {
-			ev := st.branches[target].tracker.Evaluation()
-			auto := ev.Auto()
-			res.Evaluation = &auto
-			if ev.OverallScore != nil {
-				b.Priority = math.Round(*ev.OverallScore*1000) / 1000
-				b.UpdatedAt = now
-				if err := tx.PutBranch(ctx, b); err != nil {
-					return err
-				}
-			}
-		}
-	} else if s.Semantic() != nil && cfg.Enabled {
-		res.Note = "the thought was stored without a vector (the embedder failed); it is evaluated on the next analysis"
+// evaluate adds the written thought to the semantic state and, with
+// auto-evaluation, evaluates its branch and stores the branch's priority.
+func (a *addition) evaluate(ctx context.Context) error {
+	st, bt, b := a.st, a.bt, a.b
+	if bt.svc.Semantic() == nil {
+		return nil
 	}
+	if a.vec == nil {
+		if a.cfg.Enabled {
+			a.res.Note = "the thought was stored without a vector (the embedder failed); it is evaluated on the next analysis"
+		}
+		return nil
+	}
+	d := reasoning.ToDoc(a.th)
+	d.Vector = a.vec
+	st.absorb(d)
+	if !a.evalReady {
+		return nil
+	}
+	if slices.ContainsFunc(a.in.CrossRefs, func(c CrossRef) bool { return c.Type == LinkContradictory }) {
+		// The declared contradiction counts in this evaluation too.
+		if err := st.loadStated(ctx, a.tx, a.sess.Key); err != nil {
+			return err
+		}
+		if err := st.ensureTracker(ctx, bt, a.tx, a.sess, a.target); err != nil {
+			return err
+		}
+	}
+	ev := st.branches[a.target].tracker.Evaluation()
+	auto := ev.Auto()
+	a.res.Evaluation = &auto
+	if ev.OverallScore != nil {
+		b.Priority = math.Round(*ev.OverallScore*1000) / 1000
+		b.UpdatedAt = a.now
+		if err := a.tx.PutBranch(ctx, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// result counts the branch's thoughts (from the semantic state when it is
+// current) and fills in the answer.
+func (a *addition) result(ctx context.Context) error {
+	st, res, th, b, sess := a.st, a.res, a.th, a.b, a.sess
 	n := 0
-	if bs := st.branches[target]; s.Semantic() != nil && vec != nil && bs != nil && st.current {
+	if bs := st.branches[a.target]; a.bt.svc.Semantic() != nil && a.vec != nil && bs != nil && st.current {
 		n = bs.n
 	} else {
-		all, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: target})
+		all, err := a.tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: a.target})
 		if err != nil {
 			return err
 		}
 		n = len(all)
 	}
 	*res = BranchThoughtResult{
-		ThoughtID: th.ID, BranchID: target, BranchState: b.State, BranchPriority: b.Priority, NumThoughts: n,
+		ThoughtID: th.ID, BranchID: a.target, BranchState: b.State, BranchPriority: b.Priority, NumThoughts: n,
 		ActiveBranch: sess.ActiveBranch, SessionID: sess.ID, Step: th.Step, ParentID: th.ParentID,
 		CreatedBranch: res.CreatedBranch, CrossRefs: res.CrossRefs, Evaluation: res.Evaluation, OverlapWarning: res.OverlapWarning, Note: res.Note,
 	}
