@@ -57,9 +57,9 @@ type AutoEvalConfig struct {
 	SuggestPivotThreshold float64            `json:"suggestPivotThreshold"`
 }
 
-// DefaultAutoEval is the auto-evaluation setting of a new session: on, with
+// defaultAutoEval is the auto-evaluation setting of a new session: on, with
 // the seed's thresholds.
-func DefaultAutoEval() AutoEvalConfig {
+func defaultAutoEval() AutoEvalConfig {
 	d := semantic.DefaultThresholds()
 	return AutoEvalConfig{Enabled: true, Thresholds: AutoEvalThresholds{Excellent: d.Excellent, Good: d.Good, Moderate: d.Moderate},
 		SuggestPivotThreshold: d.Pivot}
@@ -81,7 +81,7 @@ type branchSettings struct {
 
 // autoEvalOf reads the auto-evaluation setting of a session.
 func autoEvalOf(sess *thinkgraph.Session) AutoEvalConfig {
-	cfg := DefaultAutoEval()
+	cfg := defaultAutoEval()
 	var all map[string]json.RawMessage
 	if json.Unmarshal(sess.Settings, &all) != nil {
 		return cfg
@@ -601,7 +601,7 @@ func (a *addition) evaluate(ctx context.Context) error {
 	if !a.evalReady {
 		return nil
 	}
-	if slices.ContainsFunc(a.in.CrossRefs, func(c CrossRef) bool { return c.Type == LinkContradictory }) {
+	if slices.ContainsFunc(a.in.CrossRefs, func(c CrossRef) bool { return c.Type == linkContradictory }) {
 		// The declared contradiction counts in this evaluation too.
 		if err := st.loadStated(ctx, a.tx, a.sess.Key); err != nil {
 			return err

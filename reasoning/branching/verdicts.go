@@ -31,17 +31,17 @@ import (
 
 // Link types of stated verdicts (contradictory is also a cross-reference type).
 const (
-	LinkContradictory = "contradictory"
-	LinkCompatible    = "compatible"
-	LinkCircular      = "circular"
-	LinkNotCircular   = "not_circular"
+	linkContradictory = "contradictory"
+	linkCompatible    = "compatible"
+	linkCircular      = "circular"
+	linkNotCircular   = "not_circular"
 )
 
-// Verdicts are the verdicts the judge command takes, with the link type
+// judgeVerdicts are the verdicts the judge command takes, with the link type
 // each is stored as.
-var Verdicts = []string{"contradiction", "compatible", "circular", "not_circular"}
+var judgeVerdicts = []string{"contradiction", "compatible", "circular", "not_circular"}
 
-var verdictLink = map[string]string{"contradiction": LinkContradictory, "compatible": LinkCompatible, "circular": LinkCircular, "not_circular": LinkNotCircular}
+var verdictLink = map[string]string{"contradiction": linkContradictory, "compatible": linkCompatible, "circular": linkCircular, "not_circular": linkNotCircular}
 
 // maxCandidates bounds the candidates an analysis returns.
 const maxCandidates = 5
@@ -77,9 +77,9 @@ func statedOf(links []thinkgraph.Link) *statedVerdicts {
 		}
 		k := keyOf(l.FromThought, l.ToThought)
 		switch l.Type {
-		case LinkContradictory, LinkCompatible:
+		case linkContradictory, linkCompatible:
 			v.contra[k] = l
-		case LinkCircular, LinkNotCircular:
+		case linkCircular, linkNotCircular:
 			v.circular[k] = l
 		}
 	}
@@ -93,7 +93,7 @@ func (v *statedVerdicts) contradicts(a, b string) (stated, contradictory bool, l
 		return false, false, l
 	}
 	l, ok := v.contra[keyOf(a, b)]
-	return ok, ok && l.Type == LinkContradictory, l
+	return ok, ok && l.Type == linkContradictory, l
 }
 
 func declaredReason(l thinkgraph.Link) string {
@@ -131,7 +131,7 @@ func (st *btState) statedContradictions(docs []semantic.Doc, byID map[string]int
 	}
 	var out []semantic.Contradiction
 	for k, l := range st.stated.contra {
-		if l.Type != LinkContradictory {
+		if l.Type != linkContradictory {
 			continue
 		}
 		i, okA := byID[k[0]]
@@ -348,8 +348,8 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 		if in.Verdict == "" {
 			received = "none"
 		}
-		return nil, thinkgraph.Invalid("verdict", "one of: "+strings.Join(Verdicts, ", "), received,
-			"'verdict' must be one of %s: contradiction/compatible answer a findContradictions candidate, circular/not_circular a detectCircular one", strings.Join(Verdicts, ", "))
+		return nil, thinkgraph.Invalid("verdict", "one of: "+strings.Join(judgeVerdicts, ", "), received,
+			"'verdict' must be one of %s: contradiction/compatible answer a findContradictions candidate, circular/not_circular a detectCircular one", strings.Join(judgeVerdicts, ", "))
 	}
 	if len([]rune(in.Reason)) > maxReason {
 		return nil, thinkgraph.Invalid("reason", fmt.Sprintf("at most %d characters", maxReason), fmt.Sprint(len([]rune(in.Reason))), "'reason' is longer than %d characters", maxReason)
@@ -377,7 +377,7 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 		}
 		prev := statedOf(links)
 		family := prev.contra
-		if link == LinkCircular || link == LinkNotCircular {
+		if link == linkCircular || link == linkNotCircular {
 			family = prev.circular
 		}
 		if l, ok := family[keyOf(a.ID, b.ID)]; ok {
@@ -390,11 +390,11 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 		}
 		res.SessionID, res.ThoughtA, res.ThoughtB = sess.ID, semantic.Ref(reasoning.ToDoc(a)), semantic.Ref(reasoning.ToDoc(b))
 		switch link {
-		case LinkContradictory:
+		case linkContradictory:
 			res.Message = "Stored: the two thoughts contradict each other. findContradictions, evaluate, synthesizeDialectical, suggestTools and exports count the pair from now on."
-		case LinkCompatible:
+		case linkCompatible:
 			res.Message = "Stored: the two thoughts are compatible. The pair is no longer a contradiction or a candidate in any analysis."
-		case LinkCircular:
+		case linkCircular:
 			res.Message = "Stored: the argument is circular. detectCircular reports it from now on."
 		default:
 			res.Message = "Stored: the argument is not circular. detectCircular no longer reports or asks about the pair."
@@ -459,7 +459,7 @@ func (st *btState) circularWithStated(found []semantic.CircularReasoning, docs [
 	for _, c := range found {
 		k, ok := pairOf(c)
 		if ok {
-			if l, stated := st.stated.circular[k]; stated && l.Type == LinkNotCircular {
+			if l, stated := st.stated.circular[k]; stated && l.Type == linkNotCircular {
 				continue
 			}
 			reported[k] = true
@@ -468,7 +468,7 @@ func (st *btState) circularWithStated(found []semantic.CircularReasoning, docs [
 	}
 	var keys []pairKey
 	for k, l := range st.stated.circular {
-		if l.Type == LinkCircular && !reported[k] {
+		if l.Type == linkCircular && !reported[k] {
 			keys = append(keys, k)
 		}
 	}
