@@ -11,5 +11,5 @@ out=bench/results
 mkdir -p "$out"
 THINKGRAPH_BENCH_SIZES=$SIZES go test -run '^$' -timeout 60m -benchtime 20x \
 	-bench 'BranchThinking(AddThought|Evaluate|FindSimilar|FindContradictions|Export)$|ThinkManySessions' \
-	./reasoning/ | tee "$out/scale.txt"
+	./reasoning/branching/ | tee "$out/scale.txt"
 go run ./bench/scaleplot -in "$out/scale.txt" -svg "$out/scale.svg" -md "$out/scale.md"

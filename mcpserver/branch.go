@@ -13,6 +13,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/branching"
 )
 
 // The Branch Thinking tool, branch-thinking (docs/branch-thinking.md).
@@ -21,10 +22,10 @@ const branchDescription = `Multi-path reasoning on the session graph: named bran
 Send EITHER a thought (content, type, ...; returns thoughtId, branchId, the branch's state and, when on, an evaluation) OR a command {"command": {"type": ..., "data": {...}}} (its data fields are listed under command.data). Errors carry code, details {field, expected, received} and suggestions.`
 
 // commandData describes each command's data fields (command.data), from
-// reasoning.BranchCommands.
+// branching.BranchCommands.
 func commandData() string {
-	parts := make([]string, len(reasoning.BranchCommands))
-	for i, c := range reasoning.BranchCommands {
+	parts := make([]string, len(branching.BranchCommands))
+	for i, c := range branching.BranchCommands {
 		parts[i] = c.Name
 		if c.Document != "" {
 			parts[i] += " {data = " + c.Document + "}"
@@ -41,7 +42,7 @@ func commandData() string {
 // commandsTaking lists the commands that take the data field name.
 func commandsTaking(name string) string {
 	var names []string
-	for _, c := range reasoning.BranchCommands {
+	for _, c := range branching.BranchCommands {
 		if slices.Contains(c.FieldNames(), name) {
 			names = append(names, c.Name)
 		}
@@ -57,16 +58,16 @@ func branchInputSchema() *jsonschema.Schema {
 	unit := func(desc string) *jsonschema.Schema {
 		return &jsonschema.Schema{Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1.0), Description: desc}
 	}
-	types := make([]any, len(reasoning.ThoughtTypes))
-	for i, t := range reasoning.ThoughtTypes {
+	types := make([]any, len(branching.ThoughtTypes))
+	for i, t := range branching.ThoughtTypes {
 		types[i] = t
 	}
 	refTypes := make([]any, len(reasoning.CrossRefTypes))
 	for i, t := range reasoning.CrossRefTypes {
 		refTypes[i] = t
 	}
-	cmds := make([]any, len(reasoning.BranchCommands))
-	for i, c := range reasoning.BranchCommands {
+	cmds := make([]any, len(branching.BranchCommands))
+	for i, c := range branching.BranchCommands {
 		cmds[i] = c.Name
 	}
 	return &jsonschema.Schema{
@@ -101,7 +102,7 @@ func branchInputSchema() *jsonschema.Schema {
 }
 
 func (s *Server) addBranchThinkingTool() {
-	bt := reasoning.NewBranchThinking(s.svc)
+	bt := branching.NewBranchThinking(s.svc)
 	s.addTool(toolDef{
 		tool: &mcp.Tool{
 			Name:        "branch-thinking",
@@ -124,7 +125,7 @@ func (s *Server) addBranchThinkingTool() {
 				}
 				in.Session = ref
 				out, err := bt.Command(ctx, *in)
-				if imp, ok := out.(*reasoning.ImportResult); ok && err == nil && !ref.Explicit {
+				if imp, ok := out.(*branching.ImportResult); ok && err == nil && !ref.Explicit {
 					// As Branch Thinking's import replaces the graph,
 					// the connection goes on with the imported session.
 					s.moveConnSession(req.Session, imp.SessionID)
@@ -157,14 +158,14 @@ func branchIDArg(a *args, name string) (string, error) {
 	return v, nil
 }
 
-func parseBranchThought(a *args) (*reasoning.BranchThoughtInput, error) {
+func parseBranchThought(a *args) (*branching.BranchThoughtInput, error) {
 	if _, ok := a.get("content"); !ok {
 		if _, hasType := a.get("type"); !hasType {
 			return nil, thinkgraph.Invalid("content", "a thought (content, type, ...) or a command {type, data}", "neither",
 				"give either a thought ('content' and 'type') or a 'command' ({\"command\": {\"type\": \"list\"}})")
 		}
 	}
-	in := &reasoning.BranchThoughtInput{}
+	in := &branching.BranchThoughtInput{}
 	var err error
 	if in.Content, _, err = a.str("content"); err != nil {
 		return nil, err
@@ -188,9 +189,9 @@ func parseBranchThought(a *args) (*reasoning.BranchThoughtInput, error) {
 	if _, err := a.decode("crossRefs", "an array of {toBranch, type, reason, strength} objects", &refs); err != nil {
 		return nil, err
 	}
-	if len(refs) > reasoning.MaxCrossRefs {
-		return nil, thinkgraph.Invalid("crossRefs", fmt.Sprintf("at most %d cross-references", reasoning.MaxCrossRefs), fmt.Sprint(len(refs)),
-			"'crossRefs' has %d entries; at most %d are allowed", len(refs), reasoning.MaxCrossRefs)
+	if len(refs) > branching.MaxCrossRefs {
+		return nil, thinkgraph.Invalid("crossRefs", fmt.Sprintf("at most %d cross-references", branching.MaxCrossRefs), fmt.Sprint(len(refs)),
+			"'crossRefs' has %d entries; at most %d are allowed", len(refs), branching.MaxCrossRefs)
 	}
 	for i, r := range refs {
 		prefix := fmt.Sprintf("crossRefs[%d]", i)
@@ -198,7 +199,7 @@ func parseBranchThought(a *args) (*reasoning.BranchThoughtInput, error) {
 		if err != nil {
 			return nil, prefixed(prefix, err)
 		}
-		var c reasoning.CrossRef
+		var c branching.CrossRef
 		if c.ToBranch, _, err = ra.str("toBranch"); err != nil {
 			return nil, prefixed(prefix, err)
 		}
@@ -241,7 +242,7 @@ func stringList(a *args, name string) ([]string, error) {
 // parseCommand reads the command form: command {type, data?, fields...}.
 // Fields given directly in command and in data are merged; a field given in
 // both with different values is an error.
-func parseCommand(a *args) (*reasoning.CommandInput, error) {
+func parseCommand(a *args) (*branching.CommandInput, error) {
 	for _, f := range thoughtFields {
 		if f == "branchId" {
 			continue
@@ -261,12 +262,12 @@ func parseCommand(a *args) (*reasoning.CommandInput, error) {
 	if err != nil {
 		return nil, prefixed("command", err)
 	}
-	c, known := reasoning.FindBranchCommand(typ)
+	c, known := branching.FindBranchCommand(typ)
 	if !known {
-		return nil, reasoning.UnknownCommand(typ)
+		return nil, branching.UnknownCommand(typ)
 	}
 	fields := c.FieldNames()
-	in := &reasoning.CommandInput{Type: typ}
+	in := &branching.CommandInput{Type: typ}
 	dataRaw, hasData := ca.get("data")
 	if c.Document != "" {
 		if !hasData {
@@ -373,7 +374,7 @@ func parseCommand(a *args) (*reasoning.CommandInput, error) {
 		if err != nil {
 			return nil, prefixed("thresholds", err)
 		}
-		t := &reasoning.PartialThresholds{}
+		t := &branching.PartialThresholds{}
 		for _, f := range []struct {
 			name string
 			dst  **float64

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/branching"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
@@ -644,7 +645,7 @@ func FuzzBranchThinking(f *testing.F) {
 	})
 }
 
-// Every command of reasoning.BranchCommands answers through the MCP tool
+// Every command of branching.BranchCommands answers through the MCP tool
 // (the data fields this test has a sample for filled in, which must include
 // the required ones), is in the input schema's enum, and
 // an unknown or missing command type lists all of them.
@@ -658,7 +659,7 @@ func TestBranchThinkingEveryCommandReachable(t *testing.T) {
 		"fromThoughtId": a["thoughtId"], "toThoughtId": b["thoughtId"], "goal": "Decide on caching", "verdict": "compatible",
 		"branches": []string{"main", "b1"}}
 	var names []string
-	for _, c := range reasoning.BranchCommands {
+	for _, c := range branching.BranchCommands {
 		names = append(names, c.Name)
 		var data map[string]any
 		for i, f := range c.FieldNames() {
@@ -723,13 +724,13 @@ func TestBranchThinkingEveryCommandReachable(t *testing.T) {
 	}
 }
 
-// Every data field of reasoning.BranchCommands is read by parseCommand: a
+// Every data field of branching.BranchCommands is read by parseCommand: a
 // value of the wrong form is an error naming it, not silently ignored.
 func TestBranchThinkingEveryCommandFieldIsRead(t *testing.T) {
 	e := newTestEnv(t)
 	s := btSession{t, e.connect(), "fields"}
 	s.thought("A thought, so that the session exists", "analysis")
-	for _, c := range reasoning.BranchCommands {
+	for _, c := range branching.BranchCommands {
 		for _, f := range c.FieldNames() {
 			out, text := mustFail(t, s.cs, bt, s.args(map[string]any{"command": map[string]any{"type": c.Name, "data": map[string]any{f: [][]int{{1}}}}}))
 			if d := obj(out, "details"); out["code"] != "ValidationError" || !strings.HasPrefix(fmt.Sprint(d["field"]), f) {

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/thinkgraph/thinkgraph"
@@ -290,7 +292,7 @@ func (doc *Exchange) validate(maxLen int) error {
 		if err := ValidateConfidence("data."+f+".confidence", t.Confidence); err != nil {
 			return err
 		}
-		if err := validateKeyPoints("data."+f+".keyPoints", t.KeyPoints); err != nil {
+		if err := ValidateKeyPoints("data."+f+".keyPoints", t.KeyPoints); err != nil {
 			return err
 		}
 		for _, l := range []struct{ name, text string }{{"type", t.Type}, {"author", t.Author}, {"tool", t.Tool}} {
@@ -324,7 +326,7 @@ func (doc *Exchange) validate(maxLen int) error {
 	}
 	for i, l := range doc.Links {
 		f := fmt.Sprintf("links[%d]", i)
-		if err := validateLink("data."+f, l.Type, l.Reason, &l.Strength); err != nil {
+		if err := ValidateLink("data."+f, l.Type, l.Reason, &l.Strength); err != nil {
 			return err
 		}
 		for _, ref := range []struct{ name, id string }{{"fromBranch", l.FromBranch}, {"toBranch", l.ToBranch}} {
@@ -397,6 +399,50 @@ func validateLabel(field, name string) error {
 		return nil
 	}
 	return validateContent(field, name, maxLabelLength)
+}
+
+// CrossRefTypes are the types of a link between thoughts (a branch-thinking cross-reference).
+var CrossRefTypes = []string{"builds_upon", "contradictory", "complementary", "alternative"}
+
+// MaxKeyPoints bounds the key points of a thought.
+const MaxKeyPoints = 32
+
+// maxKeyPointLength and maxLinkReasonLength bound a key point and the
+// reason of a cross-reference, in characters.
+const (
+	maxKeyPointLength   = 500
+	maxLinkReasonLength = 2000
+)
+
+// ValidateKeyPoints checks the key points of a thought (field names them):
+// at most MaxKeyPoints texts of at most maxKeyPointLength characters.
+func ValidateKeyPoints(field string, kps []string) error {
+	if len(kps) > MaxKeyPoints {
+		return thinkgraph.Invalid(field, fmt.Sprintf("at most %d key points", MaxKeyPoints), fmt.Sprint(len(kps)),
+			"'%s' has %d entries; at most %d are allowed", field, len(kps), MaxKeyPoints)
+	}
+	for i, k := range kps {
+		if err := validateContent(fmt.Sprintf("%s[%d]", field, i), k, maxKeyPointLength); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ValidateLink checks a cross-reference (f names it): its type one of
+// CrossRefTypes, its reason none or a text of at most maxLinkReasonLength
+// characters, its strength, if given, from 0 to 1.
+func ValidateLink(f, typ, reason string, strength *float64) error {
+	if !slices.Contains(CrossRefTypes, typ) {
+		return thinkgraph.Invalid(f+".type", "one of: "+strings.Join(CrossRefTypes, ", "), clip(typ, 40),
+			"'%s.type' must be one of %s", f, strings.Join(CrossRefTypes, ", "))
+	}
+	if reason != "" {
+		if err := validateContent(f+".reason", reason, maxLinkReasonLength); err != nil {
+			return err
+		}
+	}
+	return ValidateConfidence(f+".strength", strength)
 }
 
 // ImportReport says what an import created.
@@ -522,51 +568,4 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 	}
 	rep.Branches, rep.Thoughts, rep.Links, rep.Feedback = len(doc.Branches), len(doc.Thoughts), len(doc.Links), len(doc.Feedback)
 	return rep, nil
-}
-
-// ExportResult is the answer of export.
-type ExportResult struct {
-	Header
-	Document *Exchange `json:"document"`
-	Message  string    `json:"message"`
-}
-
-func (bt *BranchThinking) export(ctx context.Context, in CommandInput) (*ExportResult, error) {
-	res := &ExportResult{Header: Header{Command: "export"}}
-	err := bt.svc.viewOrEmpty(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
-		doc, err := ExportSession(ctx, tx, sess, bt.svc.now())
-		if err != nil {
-			return err
-		}
-		res.SessionID, res.Document = sess.ID, doc
-		res.Message = fmt.Sprintf("Exported %d branches, %d thoughts, %d links and %d feedback as %s version %d; pass the document as command.data of import to restore it as a new session.",
-			len(doc.Branches), len(doc.Thoughts), len(doc.Links), len(doc.Feedback), ExchangeFormat, ExchangeVersion)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
-}
-
-// ImportResult is the answer of import.
-type ImportResult struct {
-	Command string `json:"command"`
-	ImportReport
-	Message string `json:"message"`
-}
-
-func (bt *BranchThinking) importSession(ctx context.Context, in CommandInput) (*ImportResult, error) {
-	doc, err := ParseExchange(in.Document, bt.svc.cfg.MaxThoughtLength)
-	if err != nil {
-		return nil, err
-	}
-	rep, err := bt.svc.ImportSession(ctx, doc, in.Session.Tenant)
-	if err != nil {
-		return nil, err
-	}
-	res := &ImportResult{Command: "import", ImportReport: *rep}
-	res.Message = fmt.Sprintf("Imported %d branches, %d thoughts, %d links and %d feedback as the new session %q (all thought and link ids were remapped, see thoughtIdMap); pass session_id %q to continue it.",
-		rep.Branches, rep.Thoughts, rep.Links, rep.Feedback, rep.SessionID, rep.SessionID)
-	return res, nil
 }

@@ -40,7 +40,7 @@ func (s *Service) AddFeedback(ctx context.Context, in FeedbackInput) (*thinkgrap
 		f = &thinkgraph.Feedback{ID: NewID(), Session: sess.Key, ThoughtID: in.ThoughtID, Kind: in.Kind, Text: in.Text,
 			Author: thinkgraph.FeedbackAuthor, CreatedAt: now}
 		if err := tx.AddFeedback(ctx, f); errors.Is(err, thinkgraph.ErrNotFound) {
-			return thoughtNotFound("thought_id", in.ThoughtID, sess.ID)
+			return ThoughtNotFound("thought_id", in.ThoughtID, sess.ID)
 		} else if err != nil {
 			return err
 		}

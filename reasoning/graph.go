@@ -242,7 +242,7 @@ func (s *Service) Backtrack(ctx context.Context, ref SessionRef) (*BacktrackResu
 func (s *Service) CurrentPath(ctx context.Context, ref SessionRef) (*thinkgraph.Session, []thinkgraph.Thought, error) {
 	var sess *thinkgraph.Session
 	var path []thinkgraph.Thought
-	err := s.viewOrEmpty(ctx, ref, func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
+	err := s.ViewOrEmpty(ctx, ref, func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
 		sess = se
 		if se.CurrentThoughtID == "" {
 			return nil
@@ -265,7 +265,7 @@ type Unexplored struct {
 func (s *Service) UnexploredBranches(ctx context.Context, ref SessionRef) (*thinkgraph.Session, []Unexplored, error) {
 	var sess *thinkgraph.Session
 	var out []Unexplored
-	err := s.viewOrEmpty(ctx, ref, func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
+	err := s.ViewOrEmpty(ctx, ref, func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
 		sess = se
 		// Only the open alternatives and their parents are read, not the
 		// whole session.
@@ -300,9 +300,9 @@ func (s *Service) UnexploredBranches(ctx context.Context, ref SessionRef) (*thin
 	return sess, out, err
 }
 
-// viewOrEmpty is View, except that the not-yet-created session of a
+// ViewOrEmpty is View, except that the not-yet-created session of a
 // connection reads as an empty session rather than an error.
-func (s *Service) viewOrEmpty(ctx context.Context, ref SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session) error) error {
+func (s *Service) ViewOrEmpty(ctx context.Context, ref SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session) error) error {
 	err := s.View(ctx, ref, fn)
 	var te *thinkgraph.Error
 	if !ref.Explicit && errors.As(err, &te) && te.Code == thinkgraph.CodeSessionNotFound {

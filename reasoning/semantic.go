@@ -65,7 +65,7 @@ type sessionDocs struct {
 	byID     map[string]int
 	lastStep int
 	// index holds the vectors of docs[:indexed]: it is brought up to date
-	// when it is handed out (docsView), not on each write. The tools that
+	// when it is handed out (DocsView), not on each write. The tools that
 	// only look vectors up (docVectors: traced_reasoning's guardrails on
 	// every step) then never pay for it, in particular not for the copy
 	// of every vector of the session each time its storage grows (a
@@ -150,8 +150,8 @@ func (s *Service) Close() {
 	}
 }
 
-// errNoSemantic is returned by analyses when no embedder is configured.
-var errNoSemantic = &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "the semantic engine is not enabled on this server"}
+// ErrNoSemantic is returned by analyses when no embedder is configured.
+var ErrNoSemantic = &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "the semantic engine is not enabled on this server"}
 
 // embedForWrite embeds the texts of thoughts about to be written, within
 // EmbedTimeout. On failure it returns nil and the thoughts are stored
@@ -199,8 +199,8 @@ func vectorAt(vs []semantic.Vector, i int) semantic.Vector {
 	return nil
 }
 
-// toDoc converts a thought for the analyzers.
-func toDoc(th *thinkgraph.Thought) analyze.Doc {
+// ToDoc converts a thought for the analyzers.
+func ToDoc(th *thinkgraph.Thought) analyze.Doc {
 	// A revision does not build on the thought it revises, so RevisesID is
 	// not a dependency (it would read as a restated premise).
 	return analyze.Doc{
@@ -216,7 +216,7 @@ func toDoc(th *thinkgraph.Thought) analyze.Doc {
 func (s *Service) Docs(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey) ([]analyze.Doc, *semantic.Index, error) {
 	var docs []analyze.Doc
 	var index *semantic.Index
-	err := s.docsView(ctx, tx, session, func(cached []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
+	err := s.DocsView(ctx, tx, session, func(cached []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
 		docs, index = slices.Clone(cached), idx
 		links, err := tx.Links(ctx, session)
 		if err != nil {
@@ -235,6 +235,27 @@ func (s *Service) Docs(ctx context.Context, tx thinkgraph.Tx, session thinkgraph
 		return nil, nil, err
 	}
 	return docs, index, nil
+}
+
+// DocsView is Service.Docs without the copy: it brings the session's cached
+// documents up to date and runs fn on them while holding the cache's lock.
+// fn must neither keep nor modify docs or byID. The documents carry no
+// DependsOn edges from links (use Docs for analyses that need them). At
+// 10,000 thoughts the copy Docs makes is most of the cost of a search.
+func (s *Service) DocsView(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, fn func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error) error {
+	if s.sem == nil {
+		return ErrNoSemantic
+	}
+	sd := s.sem.session(session)
+	sd.mu.Lock()
+	defer sd.mu.Unlock()
+	if err := s.refreshDocs(ctx, tx, sd); err != nil {
+		return err
+	}
+	if err := sd.syncIndex(); err != nil {
+		return err
+	}
+	return fn(sd.docs, sd.byID, sd.index)
 }
 
 // refreshDocs appends the session's thoughts written since the cache last
@@ -261,7 +282,7 @@ func (s *Service) refreshDocs(ctx context.Context, tx thinkgraph.Tx, sd *session
 // call.
 func (s *Service) docVectors(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey) (vector func(id string) (semantic.Vector, bool), step func(id string) (int, bool), err error) {
 	if s.sem == nil {
-		return nil, nil, errNoSemantic
+		return nil, nil, ErrNoSemantic
 	}
 	sd := s.sem.session(session)
 	sd.mu.Lock()
@@ -362,7 +383,7 @@ func (e *engine) extend(ctx context.Context, tx thinkgraph.Tx, sd *sessionDocs, 
 		fresh = append(fresh, thinkgraph.Vector{ThoughtID: th.ID, Session: th.Session, Model: model, Dim: len(v), Values: v, CreatedAt: time.Now().UTC()})
 	}
 	for i := range ths {
-		d := toDoc(&ths[i])
+		d := ToDoc(&ths[i])
 		d.Vector = stored[ths[i].ID]
 		if err := sd.checkVector(d.ID, d.Vector); err != nil {
 			return nil, err

@@ -1,7 +1,10 @@
 // Package reasoning is thinkgraph's domain service: the operations behind the
 // MCP tools (think, the confidence graph, sequential thinking, ...). Each
 // operation validates its input, then runs its logic in one Store transaction,
-// so a tool call either writes everything it reports or nothing.
+// so a tool call either writes everything it reports or nothing. It is the
+// core the tool families' packages build on (reasoning/branching:
+// branch-thinking): sessions, thoughts, embedding and the similarity index,
+// provider calls and their invocations, feedback and the exchange document.
 package reasoning
 
 import (
@@ -34,6 +37,10 @@ type Config struct {
 	// (THINKGRAPH_JUDGE).
 	Judge string
 }
+
+// JudgeLLM is the Config.Judge value (THINKGRAPH_JUDGE=llm) that lets the
+// server settle contradiction candidates with its configured provider.
+const JudgeLLM = "llm"
 
 // DefaultConfig returns the defaults of the original servers (docs/contracts.md).
 func DefaultConfig() Config {
@@ -95,11 +102,12 @@ func (r SessionRef) tenant() string {
 	return r.Tenant
 }
 
-// refKey names a session before it is read: session ids are unique only
+// RefKey names a session before it is read: session ids are unique only
 // within a tenant, so caches of sessions by id key them by both.
-type refKey struct{ tenant, id string }
+type RefKey struct{ Tenant, ID string }
 
-func (r SessionRef) key() refKey { return refKey{r.tenant(), r.ID} }
+// Key is the RefKey of r.
+func (r SessionRef) Key() RefKey { return RefKey{r.tenant(), r.ID} }
 
 // ValidateSessionID checks a caller-supplied session id.
 func ValidateSessionID(id string) error {
@@ -168,6 +176,16 @@ func sessionNotFound(id string) *thinkgraph.Error {
 			"omit session_id to use this connection's session",
 			"use a session_id returned by an earlier call",
 		},
+	}
+}
+
+// ThoughtNotFound is the ThoughtNotFoundError of a thought id given in
+// field that names no thought of session sessionID.
+func ThoughtNotFound(field, id, sessionID string) error {
+	return &thinkgraph.Error{
+		Code: thinkgraph.CodeThoughtNotFound, Field: field, Expected: "the id of a thought in this session", Received: clip(id, 64),
+		Message:     fmt.Sprintf("'%s': no thought %q in session %q", field, clip(id, 64), sessionID),
+		Suggestions: []string{"use a thoughtId returned when the thought was added, or one listed by history or findSimilar"},
 	}
 }
 

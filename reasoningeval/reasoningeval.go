@@ -30,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/branching"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 )
@@ -176,7 +177,7 @@ func f1(tp, fp, fn int) *float64 {
 func Run(ctx context.Context, items []Item, svc *reasoning.Service, judge Judge, embedder string) (Result, error) {
 	res := Result{Embedder: embedder}
 	cats := map[string]*Category{}
-	bt := reasoning.NewBranchThinking(svc)
+	bt := branching.NewBranchThinking(svc)
 	var jac float64
 	for _, it := range items {
 		switch it.Kind {
@@ -216,11 +217,11 @@ func Run(ctx context.Context, items []Item, svc *reasoning.Service, judge Judge,
 			}
 			limit := len(it.Docs)
 			for qi, q := range it.Queries {
-				out, err := bt.Command(ctx, reasoning.CommandInput{Session: sess, Type: "findSimilar", Query: q.Q, Limit: &limit})
+				out, err := bt.Command(ctx, branching.CommandInput{Session: sess, Type: "findSimilar", Query: q.Q, Limit: &limit})
 				if err != nil {
 					return Result{}, fmt.Errorf("%s query %d: %w", it.ID, qi, err)
 				}
-				hits := out.(*reasoning.SimilarResult).Results
+				hits := out.(*branching.SimilarResult).Results
 				res.Queries++
 				rank := 0
 				for i, h := range hits {
@@ -249,11 +250,11 @@ func Run(ctx context.Context, items []Item, svc *reasoning.Service, judge Judge,
 			if err != nil {
 				return Result{}, fmt.Errorf("%s: %w", it.ID, err)
 			}
-			out, err := bt.Command(ctx, reasoning.CommandInput{Session: sess, Type: "detectCircular"})
+			out, err := bt.Command(ctx, branching.CommandInput{Session: sess, Type: "detectCircular"})
 			if err != nil {
 				return Result{}, fmt.Errorf("%s: %w", it.ID, err)
 			}
-			found := out.(*reasoning.CircularResult).Circular
+			found := out.(*branching.CircularResult).Circular
 			res.CircularItems++
 			pred := len(found) > 0
 			switch {
@@ -321,12 +322,12 @@ func Run(ctx context.Context, items []Item, svc *reasoning.Service, judge Judge,
 // write adds texts as thoughts, in order, on the main branch of a fresh
 // session, all of one type (the checks must not depend on it), and returns
 // their ids.
-func write(ctx context.Context, bt *reasoning.BranchThinking, texts []string) ([]string, reasoning.SessionRef, error) {
+func write(ctx context.Context, bt *branching.BranchThinking, texts []string) ([]string, reasoning.SessionRef, error) {
 	// Like a connection's own session: created by its first thought.
 	sess := reasoning.SessionRef{ID: reasoning.NewID()}
 	ids := make([]string, len(texts))
 	for i, t := range texts {
-		out, err := bt.AddThought(ctx, reasoning.BranchThoughtInput{Session: sess, Content: t, Type: "analysis"})
+		out, err := bt.AddThought(ctx, branching.BranchThoughtInput{Session: sess, Content: t, Type: "analysis"})
 		if err != nil {
 			return nil, sess, err
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/branching"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
@@ -56,7 +57,7 @@ type Analysis struct {
 }
 
 // BranchEvaluation is the evaluation of one branch.
-type BranchEvaluation = reasoning.BranchEvaluation
+type BranchEvaluation = branching.BranchEvaluation
 
 // index holds what the renderers derive from a Graph.
 type index struct {
@@ -205,12 +206,12 @@ func (l *Loader) Load(ctx context.Context, ref reasoning.SessionRef, analyze boo
 }
 
 // analyze runs the analyses as the branch-thinking commands do
-// (reasoning.Service.Analyze): the same contradictions as
+// (branching.Analyze): the same contradictions as
 // findContradictions, the same findings as detectCircular and the same
 // evaluation as evaluate, with the session's goal, so an export agrees
 // with the commands.
 func (l *Loader) analyze(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session) *Analysis {
-	sa, err := l.Svc.Analyze(ctx, tx, sess, !l.NoEvaluation)
+	sa, err := branching.Analyze(ctx, l.Svc, tx, sess, !l.NoEvaluation)
 	if err != nil {
 		return &Analysis{Unavailable: thinkgraph.AsError(err).Message}
 	}

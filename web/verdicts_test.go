@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/branching"
 )
 
 // The viewer counts a declared contradiction, and its Markdown download
@@ -15,21 +16,21 @@ import (
 func TestViewerAgreesWithEvaluate(t *testing.T) {
 	srv, svc := newTestViewer(t)
 	ctx := context.Background()
-	bt := reasoning.NewBranchThinking(svc)
+	bt := branching.NewBranchThinking(svc)
 	ref := reasoning.SessionRef{ID: "venue", Explicit: true, Tenant: "a"}
 	goal := "Choose where the team meets for the offsite"
-	if _, err := bt.Command(ctx, reasoning.CommandInput{Session: ref, Type: "setGoal", Goal: &goal}); err != nil {
+	if _, err := bt.Command(ctx, branching.CommandInput{Session: ref, Type: "setGoal", Goal: &goal}); err != nil {
 		t.Fatal(err)
 	}
-	add := func(content, branch string, refs ...reasoning.CrossRef) {
+	add := func(content, branch string, refs ...branching.CrossRef) {
 		t.Helper()
-		if _, err := bt.AddThought(ctx, reasoning.BranchThoughtInput{Session: ref, Content: content, Type: "analysis", BranchID: branch, CrossRefs: refs}); err != nil {
+		if _, err := bt.AddThought(ctx, branching.BranchThoughtInput{Session: ref, Content: content, Type: "analysis", BranchID: branch, CrossRefs: refs}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	add("The offsite should be held in Lisbon", "main")
 	add("Lisbon has cheap direct flights for most of the team", "main")
-	add("The offsite should be held in a cabin in the mountains", "mountains", reasoning.CrossRef{ToBranch: "main", Type: "contradictory", Reason: "one venue only"})
+	add("The offsite should be held in a cabin in the mountains", "mountains", branching.CrossRef{ToBranch: "main", Type: "contradictory", Reason: "one venue only"})
 
 	_, _, js := get(t, srv, "tok-a", "/sessions/venue/graph")
 	var p struct {
@@ -38,11 +39,11 @@ func TestViewerAgreesWithEvaluate(t *testing.T) {
 	if err := json.Unmarshal([]byte(js), &p); err != nil || p.Contradictions != 1 {
 		t.Fatalf("viewer: %d contradictions (%v)", p.Contradictions, err)
 	}
-	out, err := bt.Command(ctx, reasoning.CommandInput{Session: ref, Type: "evaluate", BranchID: "main"})
+	out, err := bt.Command(ctx, branching.CommandInput{Session: ref, Type: "evaluate", BranchID: "main"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := out.(*reasoning.EvaluateResult).Evaluation
+	ev := out.(*branching.EvaluateResult).Evaluation
 	if ev.GoalAlignment == nil {
 		t.Fatalf("evaluate without goal alignment: %+v", ev)
 	}

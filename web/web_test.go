@@ -17,6 +17,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/branching"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
@@ -262,12 +263,12 @@ func TestViewerOverview(t *testing.T) {
 	srv, svc := newTestViewer(t)
 	ctx := context.Background()
 	ref := reasoning.SessionRef{ID: "ov", Explicit: true, Tenant: "a"}
-	bt := reasoning.NewBranchThinking(svc)
+	bt := branching.NewBranchThinking(svc)
 	goal := "Pick a <session> store"
-	if _, err := bt.Command(ctx, reasoning.CommandInput{Session: ref, Type: "setGoal", Goal: &goal}); err != nil {
+	if _, err := bt.Command(ctx, branching.CommandInput{Session: ref, Type: "setGoal", Goal: &goal}); err != nil {
 		t.Fatal(err)
 	}
-	for _, th := range []reasoning.BranchThoughtInput{
+	for _, th := range []branching.BranchThoughtInput{
 		{Content: "The cache is fast", Type: "analysis"},
 		{Content: "The cache is not fast", Type: "critique"},
 		{Content: "Use PostgreSQL", Type: "hypothesis", BranchID: "pg"},

@@ -1,4 +1,4 @@
-package reasoning
+package branching
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
@@ -142,7 +143,7 @@ func (bt *BranchThinking) counterfactuals(ctx context.Context, in CommandInput) 
 		return nil, err
 	}
 	if in.BranchID != "" {
-		if err := ValidateBranchID("branchId", in.BranchID); err != nil {
+		if err := reasoning.ValidateBranchID("branchId", in.BranchID); err != nil {
 			return nil, err
 		}
 	}
@@ -373,7 +374,7 @@ func (s DialecticSide) strength() float64 {
 
 func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*DialecticalResult, error) {
 	for i, b := range in.Branches {
-		if err := ValidateBranchID(fmt.Sprintf("branches[%d]", i), b); err != nil {
+		if err := reasoning.ValidateBranchID(fmt.Sprintf("branches[%d]", i), b); err != nil {
 			return nil, err
 		}
 	}

@@ -1,4 +1,9 @@
-package reasoning
+// Package branching is the branch-thinking tool (docs/branch-thinking.md)
+// on the reasoning core: thoughts on named branches with cross-references,
+// its commands (one table, BranchCommands), the per-session analysis state,
+// stated verdicts, the language-model judge, the offline generator, tool
+// suggestions, and export and import of a session.
+package branching
 
 import (
 	"cmp"
@@ -9,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 	"github.com/thinkgraph/thinkgraph/semantic/contradict"
@@ -23,10 +29,10 @@ import (
 // cache: it is rebuilt from the store whenever it is behind (another process
 // or tool wrote to the session) or a write failed.
 type BranchThinking struct {
-	svc *Service
+	svc *reasoning.Service
 
 	mu     sync.Mutex
-	states map[refKey]*list.Element // of *btState
+	states map[reasoning.RefKey]*list.Element // of *btState
 	lru    *list.List
 	max    int
 	// gen writes counterfactuals and syntheses with a language model; nil
@@ -43,22 +49,22 @@ type BranchThinking struct {
 func (bt *BranchThinking) SetGenerator(g Generator) { bt.gen = g }
 
 // NewBranchThinking returns the branch-thinking tool on svc.
-func NewBranchThinking(svc *Service) *BranchThinking {
+func NewBranchThinking(svc *reasoning.Service) *BranchThinking {
 	max := 64
-	if svc.sem != nil {
-		max = svc.sem.cfg.MaxSessions
+	if svc.Semantic() != nil {
+		max = svc.Semantic().MaxSessions
 	}
-	return &BranchThinking{svc: svc, states: map[refKey]*list.Element{}, lru: list.New(), max: max}
+	return &BranchThinking{svc: svc, states: map[reasoning.RefKey]*list.Element{}, lru: list.New(), max: max}
 }
 
 // Service returns the service the tool runs on.
-func (bt *BranchThinking) Service() *Service { return bt.svc }
+func (bt *BranchThinking) Service() *reasoning.Service { return bt.svc }
 
 // btState is the analysis state of one session. Its mutex is held for a
 // whole tool call.
 type btState struct {
 	mu  sync.Mutex
-	key refKey
+	key reasoning.RefKey
 	// writing is set while a write transaction may have changed the state;
 	// if the transaction fails or is retried the state is reset.
 	writing bool
@@ -81,7 +87,7 @@ type btState struct {
 	contraPairs int
 	contras     []analyze.Contradiction
 	contraSeen  map[[2]string]bool
-	// stated are the session's stated verdicts (branch_verdicts.go), nil
+	// stated are the session's stated verdicts (verdicts.go), nil
 	// until read; candidates the pairs the judge could not decide that are
 	// likely enough to ask about.
 	stated     *statedVerdicts
@@ -101,8 +107,8 @@ type btBranch struct {
 // each; the map is emptied when it is full).
 const maxVerdicts = 1 << 17
 
-func (bt *BranchThinking) stateOf(ref SessionRef) *btState {
-	key := ref.key()
+func (bt *BranchThinking) stateOf(ref reasoning.SessionRef) *btState {
+	key := ref.Key()
 	bt.mu.Lock()
 	defer bt.mu.Unlock()
 	if el, ok := bt.states[key]; ok {
@@ -122,7 +128,7 @@ func (bt *BranchThinking) stateOf(ref SessionRef) *btState {
 
 // withState runs fn with the session's state locked; a failed write resets
 // the state.
-func (bt *BranchThinking) withState(ctx context.Context, ref SessionRef, fn func(st *btState) error) error {
+func (bt *BranchThinking) withState(ctx context.Context, ref reasoning.SessionRef, fn func(st *btState) error) error {
 	st := bt.stateOf(ref)
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -160,7 +166,7 @@ func (st *btState) reset() {
 
 // judge is the contradiction decider as a PairJudge, remembering verdicts
 // (thoughts never change their text). A stated verdict on the pair
-// (branch_verdicts.go) overrides the decider.
+// (verdicts.go) overrides the decider.
 func (st *btState) judgeWith(c *contradict.Contradictor) analyze.PairJudge {
 	return func(a, b analyze.Doc) (bool, float64, string) {
 		if stated, contra, l := st.stated.contradicts(a.ID, b.ID); stated {
@@ -194,7 +200,7 @@ func (st *btState) judgeWith(c *contradict.Contradictor) analyze.PairJudge {
 }
 
 func (bt *BranchThinking) judge(st *btState) analyze.PairJudge {
-	return st.judgeWith(bt.svc.sem.cfg.Contradictor)
+	return st.judgeWith(bt.svc.Semantic().Contradictor)
 }
 
 // maxTrackerCatchUp is the number of new thoughts up to which existing
@@ -235,7 +241,7 @@ func (st *btState) sync(ctx context.Context, bt *BranchThinking, tx thinkgraph.T
 	if sess.Goal != st.goal {
 		st.goal, st.goalVec = sess.Goal, nil
 		if sess.Goal != "" {
-			st.goalVec = vectorAt(bt.svc.embedForWrite(ctx, sess.Goal), 0)
+			st.goalVec = reasoning.VectorAt(bt.svc.EmbedForWrite(ctx, sess.Goal), 0)
 		}
 		for _, b := range st.branches {
 			if b.tracker != nil {
@@ -371,7 +377,7 @@ func (st *btState) contradictions(ctx context.Context, bt *BranchThinking, tx th
 	if err := st.loadStated(ctx, tx, session); err != nil {
 		return rep, search, err
 	}
-	err := bt.svc.docsView(ctx, tx, session, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
+	err := bt.svc.DocsView(ctx, tx, session, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
 		rep, search = st.contradictionsIn(bt, docs, byID, idx)
 		rep.Contradictions = st.withStated(rep.Contradictions, docs, byID, nil)
 		return nil
@@ -443,25 +449,4 @@ func (st *btState) contradictionsIn(bt *BranchThinking, docs []analyze.Doc, byID
 		return cmp.Compare(y.Similarity, x.Similarity)
 	})
 	return analyze.ContradictionReport{Contradictions: slices.Clone(st.contras), Thoughts: withVec, CandidatePairs: st.contraPairs}, "incremental"
-}
-
-// docsView is Service.Docs without the copy: it brings the session's cached
-// documents up to date and runs fn on them while holding the cache's lock.
-// fn must neither keep nor modify docs or byID. The documents carry no
-// DependsOn edges from links (use Docs for analyses that need them). At
-// 10,000 thoughts the copy Docs makes is most of the cost of a search.
-func (s *Service) docsView(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, fn func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error) error {
-	if s.sem == nil {
-		return errNoSemantic
-	}
-	sd := s.sem.session(session)
-	sd.mu.Lock()
-	defer sd.mu.Unlock()
-	if err := s.refreshDocs(ctx, tx, sd); err != nil {
-		return err
-	}
-	if err := sd.syncIndex(); err != nil {
-		return err
-	}
-	return fn(sd.docs, sd.byID, sd.index)
 }

@@ -1,4 +1,4 @@
-package reasoning
+package branching
 
 import (
 	"context"
@@ -9,11 +9,8 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 )
-
-// JudgeLLM is the Config.Judge value (THINKGRAPH_JUDGE=llm) that lets the
-// server settle contradiction candidates with its configured provider.
-const JudgeLLM = "llm"
 
 // llmJudgeCalls bounds the candidates the language-model judge settles per
 // findContradictions call.
@@ -63,9 +60,9 @@ Answer with JSON only: {"verdict": "contradiction" or "compatible", "reason": "<
 // candidates and stores each verdict as a link (as the judge command
 // would). Each call is an invocation of the session; a failed call leaves
 // the pair to the offline verdict.
-func (bt *BranchThinking) settleWithLLM(ctx context.Context, ref SessionRef, sessionID string, cands []Candidate) *LLMJudgeReport {
+func (bt *BranchThinking) settleWithLLM(ctx context.Context, ref reasoning.SessionRef, sessionID string, cands []Candidate) *LLMJudgeReport {
 	rep := &LLMJudgeReport{}
-	p, err := bt.svc.provider("branch-thinking.judge", SessionRef{ID: sessionID, Explicit: true, Tenant: ref.Tenant}, false, LLMCall{})
+	p, err := bt.svc.Provider("branch-thinking.judge", reasoning.SessionRef{ID: sessionID, Explicit: true, Tenant: ref.Tenant}, false, reasoning.LLMCall{})
 	if err != nil {
 		rep.Error = "no language-model provider: " + thinkgraph.AsError(err).Message + "; the offline verdicts stand"
 		return rep
@@ -86,7 +83,7 @@ func (bt *BranchThinking) settleWithLLM(ctx context.Context, ref SessionRef, ses
 		}
 		req := llm.Request{Messages: []llm.Message{{Role: llm.RoleSystem, Content: judgePrompt},
 			{Role: llm.RoleUser, Content: fmt.Sprintf("Statement A: %s\nStatement B: %s", c.ThoughtA.Content, c.ThoughtB.Content)}}, MaxTokens: 200}
-		resp, err := bt.svc.complete(ctx, p, LLMCall{}, req)
+		resp, err := bt.svc.Complete(ctx, p, reasoning.LLMCall{}, req)
 		if err != nil {
 			rep.Failed++
 			errs = append(errs, thinkgraph.AsError(err).Message)
@@ -98,10 +95,10 @@ func (bt *BranchThinking) settleWithLLM(ctx context.Context, ref SessionRef, ses
 		}
 		if err := llm.ExtractJSON(resp.Content, &out); err != nil || (out.Verdict != "contradiction" && out.Verdict != "compatible") {
 			rep.Failed++
-			errs = append(errs, fmt.Sprintf("the model's answer is not a verdict: %q", clip(resp.Content, 80)))
+			errs = append(errs, fmt.Sprintf("the model's answer is not a verdict: %q", reasoning.Clip(resp.Content, 80)))
 			continue
 		}
-		v := llmVerdict{out.Verdict, clip(strings.TrimSpace(out.Reason), maxReason-100)}
+		v := llmVerdict{out.Verdict, reasoning.Clip(strings.TrimSpace(out.Reason), maxReason-100)}
 		if name := strings.TrimSpace(resp.Provider + " " + resp.Model); name != "" {
 			v.reason = "judged by " + name + ": " + v.reason
 		}
@@ -115,10 +112,10 @@ func (bt *BranchThinking) settleWithLLM(ctx context.Context, ref SessionRef, ses
 		return rep
 	}
 	err = bt.write(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
-		now := bt.svc.now()
+		now := bt.svc.Now()
 		for _, d := range done {
 			a, b := d.c.ThoughtA, d.c.ThoughtB
-			l := &thinkgraph.Link{ID: NewID(), Session: sess.Key, FromBranch: b.Branch, ToBranch: a.Branch, FromThought: b.ID, ToThought: a.ID,
+			l := &thinkgraph.Link{ID: reasoning.NewID(), Session: sess.Key, FromBranch: b.Branch, ToBranch: a.Branch, FromThought: b.ID, ToThought: a.ID,
 				Type: verdictLink[d.v.verdict], Reason: d.v.reason, Strength: 1, CreatedAt: now}
 			if err := tx.AddLink(ctx, l); err != nil {
 				return err

@@ -1,4 +1,4 @@
-package reasoning
+package branching
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
@@ -31,17 +32,17 @@ import (
 
 // Link types of stated verdicts (contradictory is also a cross-reference type).
 const (
-	LinkContradictory = "contradictory"
-	LinkCompatible    = "compatible"
-	LinkCircular      = "circular"
-	LinkNotCircular   = "not_circular"
+	linkContradictory = "contradictory"
+	linkCompatible    = "compatible"
+	linkCircular      = "circular"
+	linkNotCircular   = "not_circular"
 )
 
-// Verdicts are the verdicts the judge command takes, with the link type
+// judgeVerdicts are the verdicts the judge command takes, with the link type
 // each is stored as.
-var Verdicts = []string{"contradiction", "compatible", "circular", "not_circular"}
+var judgeVerdicts = []string{"contradiction", "compatible", "circular", "not_circular"}
 
-var verdictLink = map[string]string{"contradiction": LinkContradictory, "compatible": LinkCompatible, "circular": LinkCircular, "not_circular": LinkNotCircular}
+var verdictLink = map[string]string{"contradiction": linkContradictory, "compatible": linkCompatible, "circular": linkCircular, "not_circular": linkNotCircular}
 
 // maxCandidates bounds the candidates an analysis returns.
 const maxCandidates = 5
@@ -77,9 +78,9 @@ func statedOf(links []thinkgraph.Link) *statedVerdicts {
 		}
 		k := keyOf(l.FromThought, l.ToThought)
 		switch l.Type {
-		case LinkContradictory, LinkCompatible:
+		case linkContradictory, linkCompatible:
 			v.contra[k] = l
-		case LinkCircular, LinkNotCircular:
+		case linkCircular, linkNotCircular:
 			v.circular[k] = l
 		}
 	}
@@ -93,7 +94,7 @@ func (v *statedVerdicts) contradicts(a, b string) (stated, contradictory bool, l
 		return false, false, l
 	}
 	l, ok := v.contra[keyOf(a, b)]
-	return ok, ok && l.Type == LinkContradictory, l
+	return ok, ok && l.Type == linkContradictory, l
 }
 
 func declaredReason(l thinkgraph.Link) string {
@@ -131,7 +132,7 @@ func (st *btState) statedContradictions(docs []analyze.Doc, byID map[string]int,
 	}
 	var out []analyze.Contradiction
 	for k, l := range st.stated.contra {
-		if l.Type != LinkContradictory {
+		if l.Type != linkContradictory {
 			continue
 		}
 		i, okA := byID[k[0]]
@@ -237,7 +238,7 @@ func contradictionCandidate(a, b analyze.Doc) (scoredCandidate, bool) {
 	if a.Branch != b.Branch {
 		score += 0.05
 	}
-	q := fmt.Sprintf("Can both be true at once: «%s» and «%s»?", clip(a.Content, 300), clip(b.Content, 300))
+	q := fmt.Sprintf("Can both be true at once: «%s» and «%s»?", reasoning.Clip(a.Content, 300), reasoning.Clip(b.Content, 300))
 	ans := cmdCall("judge", map[string]any{"thoughtId": a.ID, "otherThoughtId": b.ID, "verdict": "contradiction | compatible", "reason": "<why, in a sentence>"})
 	return scoredCandidate{Candidate{ThoughtA: analyze.Ref(a), ThoughtB: analyze.Ref(b), Similarity: round3(sim), Why: why,
 		Question: q + " If not, answer with verdict \"contradiction\"; if they can, with \"compatible\" (the pair is then not asked again).", Answer: ans}, score}, true
@@ -340,16 +341,16 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 		}
 	}
 	if in.ThoughtID == in.OtherThoughtID {
-		return nil, thinkgraph.Invalid("otherThoughtId", "a thought other than thoughtId", clip(in.OtherThoughtID, 64), "'otherThoughtId' must name another thought than 'thoughtId'")
+		return nil, thinkgraph.Invalid("otherThoughtId", "a thought other than thoughtId", reasoning.Clip(in.OtherThoughtID, 64), "'otherThoughtId' must name another thought than 'thoughtId'")
 	}
 	link, ok := verdictLink[in.Verdict]
 	if !ok {
-		received := clip(in.Verdict, 40)
+		received := reasoning.Clip(in.Verdict, 40)
 		if in.Verdict == "" {
 			received = "none"
 		}
-		return nil, thinkgraph.Invalid("verdict", "one of: "+strings.Join(Verdicts, ", "), received,
-			"'verdict' must be one of %s: contradiction/compatible answer a findContradictions candidate, circular/not_circular a detectCircular one", strings.Join(Verdicts, ", "))
+		return nil, thinkgraph.Invalid("verdict", "one of: "+strings.Join(judgeVerdicts, ", "), received,
+			"'verdict' must be one of %s: contradiction/compatible answer a findContradictions candidate, circular/not_circular a detectCircular one", strings.Join(judgeVerdicts, ", "))
 	}
 	if len([]rune(in.Reason)) > maxReason {
 		return nil, thinkgraph.Invalid("reason", fmt.Sprintf("at most %d characters", maxReason), fmt.Sprint(len([]rune(in.Reason))), "'reason' is longer than %d characters", maxReason)
@@ -361,7 +362,7 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 			th, err := tx.Thought(ctx, sess.Key, f.v)
 			if err != nil {
 				if errors.Is(err, thinkgraph.ErrNotFound) {
-					return thoughtNotFound(f.name, f.v, sess.ID)
+					return reasoning.ThoughtNotFound(f.name, f.v, sess.ID)
 				}
 				return err
 			}
@@ -377,24 +378,24 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 		}
 		prev := statedOf(links)
 		family := prev.contra
-		if link == LinkCircular || link == LinkNotCircular {
+		if link == linkCircular || link == linkNotCircular {
 			family = prev.circular
 		}
 		if l, ok := family[keyOf(a.ID, b.ID)]; ok {
 			res.Previous = l.Type
 		}
-		l := &thinkgraph.Link{ID: NewID(), Session: sess.Key, FromBranch: b.BranchID, ToBranch: a.BranchID, FromThought: b.ID, ToThought: a.ID,
-			Type: link, Reason: res.Reason, Strength: 1, CreatedAt: bt.svc.now()}
+		l := &thinkgraph.Link{ID: reasoning.NewID(), Session: sess.Key, FromBranch: b.BranchID, ToBranch: a.BranchID, FromThought: b.ID, ToThought: a.ID,
+			Type: link, Reason: res.Reason, Strength: 1, CreatedAt: bt.svc.Now()}
 		if err := tx.AddLink(ctx, l); err != nil {
 			return err
 		}
-		res.SessionID, res.ThoughtA, res.ThoughtB = sess.ID, analyze.Ref(toDoc(a)), analyze.Ref(toDoc(b))
+		res.SessionID, res.ThoughtA, res.ThoughtB = sess.ID, analyze.Ref(reasoning.ToDoc(a)), analyze.Ref(reasoning.ToDoc(b))
 		switch link {
-		case LinkContradictory:
+		case linkContradictory:
 			res.Message = "Stored: the two thoughts contradict each other. findContradictions, evaluate, synthesizeDialectical, suggestTools and exports count the pair from now on."
-		case LinkCompatible:
+		case linkCompatible:
 			res.Message = "Stored: the two thoughts are compatible. The pair is no longer a contradiction or a candidate in any analysis."
-		case LinkCircular:
+		case linkCircular:
 			res.Message = "Stored: the argument is circular. detectCircular reports it from now on."
 		default:
 			res.Message = "Stored: the argument is not circular. detectCircular no longer reports or asks about the pair."
@@ -459,7 +460,7 @@ func (st *btState) circularWithStated(found []analyze.CircularReasoning, docs []
 	for _, c := range found {
 		k, ok := pairOf(c)
 		if ok {
-			if l, stated := st.stated.circular[k]; stated && l.Type == LinkNotCircular {
+			if l, stated := st.stated.circular[k]; stated && l.Type == linkNotCircular {
 				continue
 			}
 			reported[k] = true
@@ -468,7 +469,7 @@ func (st *btState) circularWithStated(found []analyze.CircularReasoning, docs []
 	}
 	var keys []pairKey
 	for k, l := range st.stated.circular {
-		if l.Type == LinkCircular && !reported[k] {
+		if l.Type == linkCircular && !reported[k] {
 			keys = append(keys, k)
 		}
 	}
@@ -542,7 +543,7 @@ func (st *btState) circularCandidates(docs []analyze.Doc, byID map[string]int, f
 			all = append(all, scoredCandidate{Candidate{ThoughtA: analyze.Ref(a), ThoughtB: analyze.Ref(b), Similarity: round3(sim),
 				Why: fmt.Sprintf("the second argues from the first (a connective, and it follows or builds upon it) and says much the same (similarity %.2f)", sim),
 				Question: fmt.Sprintf("Does «%s» assume what it concludes, by resting on «%s», which says the same thing? Answer with verdict \"circular\" or \"not_circular\" (the pair is then not asked again).",
-					clip(b.Content, 300), clip(a.Content, 300)),
+					reasoning.Clip(b.Content, 300), reasoning.Clip(a.Content, 300)),
 				Answer: cmdCall("judge", map[string]any{"thoughtId": a.ID, "otherThoughtId": b.ID, "verdict": "circular | not_circular", "reason": "<why, in a sentence>"})}, sim})
 		}
 	}
@@ -571,14 +572,15 @@ type BranchEvaluation struct {
 	analyze.Evaluation
 }
 
-// Analyze runs the analyses of one session in tx (see SessionAnalysis);
-// evaluate adds the branch evaluations. It keeps no state between calls.
-func (s *Service) Analyze(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, evaluate bool) (*SessionAnalysis, error) {
-	if s.sem == nil {
-		return nil, errNoSemantic
+// Analyze runs the analyses of one session of s in tx (see
+// SessionAnalysis); evaluate adds the branch evaluations. It keeps no state
+// between calls.
+func Analyze(ctx context.Context, s *reasoning.Service, tx thinkgraph.Tx, sess *thinkgraph.Session, evaluate bool) (*SessionAnalysis, error) {
+	if s.Semantic() == nil {
+		return nil, reasoning.ErrNoSemantic
 	}
 	bt := NewBranchThinking(s)
-	st := bt.stateOf(luxRef(sess))
+	st := bt.stateOf(reasoning.SessionRef{ID: sess.ID, Explicit: true, Tenant: sess.Tenant})
 	rep, _, err := st.contradictions(ctx, bt, tx, sess.Key)
 	if err != nil {
 		return nil, err

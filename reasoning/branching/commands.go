@@ -1,4 +1,4 @@
-package reasoning
+package branching
 
 import (
 	"cmp"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
@@ -113,7 +114,7 @@ type PartialThresholds struct {
 // CommandInput is a branch-thinking command with every field any command
 // takes (command-level fields and data fields merged).
 type CommandInput struct {
-	Session   SessionRef
+	Session   reasoning.SessionRef
 	Type      string
 	BranchID  string
 	Goal      *string
@@ -148,8 +149,8 @@ type Header struct {
 // UnknownCommand is the error for a command type that does not exist.
 func UnknownCommand(t string) error {
 	names := strings.Join(branchCommandNames(), ", ")
-	e := thinkgraph.Invalid("command.type", "one of: "+names, clip(t, 40),
-		"unknown command %q; valid commands: %s", clip(t, 40), names)
+	e := thinkgraph.Invalid("command.type", "one of: "+names, reasoning.Clip(t, 40),
+		"unknown command %q; valid commands: %s", reasoning.Clip(t, 40), names)
 	if t == "" {
 		e.Message = "'command.type' is required; valid commands: " + names
 		e.Received = "none"
@@ -168,9 +169,9 @@ func (bt *BranchThinking) Command(ctx context.Context, in CommandInput) (any, er
 
 // read runs fn on the session in a read transaction with its state locked;
 // a connection session not created yet reads as empty.
-func (bt *BranchThinking) read(ctx context.Context, ref SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error) error {
+func (bt *BranchThinking) read(ctx context.Context, ref reasoning.SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error) error {
 	return bt.withState(ctx, ref, func(st *btState) error {
-		return bt.svc.viewOrEmpty(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+		return bt.svc.ViewOrEmpty(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 			return fn(tx, sess, st)
 		})
 	})
@@ -178,18 +179,18 @@ func (bt *BranchThinking) read(ctx context.Context, ref SessionRef, fn func(tx t
 
 // write runs fn on the session (created if needed) in a write transaction
 // and saves the session afterwards.
-func (bt *BranchThinking) write(ctx context.Context, ref SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error) error {
+func (bt *BranchThinking) write(ctx context.Context, ref reasoning.SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error) error {
 	return bt.withState(ctx, ref, func(st *btState) error {
-		return bt.svc.store.Update(ctx, func(tx thinkgraph.Tx) error {
+		return bt.svc.Store().Update(ctx, func(tx thinkgraph.Tx) error {
 			st.beginWrite()
-			sess, err := bt.svc.session(ctx, tx, ref, true, "branch")
+			sess, err := bt.svc.Session(ctx, tx, ref, true, "branch")
 			if err != nil {
 				return err
 			}
 			if err := fn(tx, sess, st); err != nil {
 				return err
 			}
-			sess.UpdatedAt = bt.svc.now()
+			sess.UpdatedAt = bt.svc.Now()
 			return tx.UpdateSession(ctx, sess)
 		})
 	})
@@ -197,8 +198,8 @@ func (bt *BranchThinking) write(ctx context.Context, ref SessionRef, fn func(tx 
 
 // docs returns the session's analyzer docs after syncing the state.
 func (bt *BranchThinking) docs(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) ([]analyze.Doc, *semantic.Index, error) {
-	if bt.svc.sem == nil {
-		return nil, nil, errNoSemantic
+	if bt.svc.Semantic() == nil {
+		return nil, nil, reasoning.ErrNoSemantic
 	}
 	if err := st.sync(ctx, bt, tx, sess, autoEvalOf(sess)); err != nil {
 		return nil, nil, err
@@ -353,7 +354,7 @@ func (in *CommandInput) requireBranch() error {
 	if in.BranchID == "" {
 		return thinkgraph.Invalid("branchId", "the id of an existing branch", "none", "'%s' needs 'branchId' (in command or command.data)", in.Type)
 	}
-	return ValidateBranchID("branchId", in.BranchID)
+	return reasoning.ValidateBranchID("branchId", in.BranchID)
 }
 
 func (bt *BranchThinking) focus(ctx context.Context, in CommandInput) (*FocusResult, error) {
@@ -427,7 +428,7 @@ type IncomingRef struct {
 
 func (bt *BranchThinking) history(ctx context.Context, in CommandInput) (*HistoryResult, error) {
 	if in.BranchID != "" {
-		if err := ValidateBranchID("branchId", in.BranchID); err != nil {
+		if err := reasoning.ValidateBranchID("branchId", in.BranchID); err != nil {
 			return nil, err
 		}
 	}
@@ -490,8 +491,8 @@ type EvaluateResult struct {
 
 // branchEvaluation evaluates one branch through its tracker.
 func (bt *BranchThinking) branchEvaluation(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState, branch string) (analyze.Evaluation, error) {
-	if bt.svc.sem == nil {
-		return analyze.Evaluation{}, errNoSemantic
+	if bt.svc.Semantic() == nil {
+		return analyze.Evaluation{}, reasoning.ErrNoSemantic
 	}
 	if err := st.sync(ctx, bt, tx, sess, autoEvalOf(sess)); err != nil {
 		return analyze.Evaluation{}, err
@@ -563,7 +564,7 @@ func (bt *BranchThinking) statistics(ctx context.Context, in CommandInput) (*Sta
 		}
 		res.SessionID, res.ActiveBranch, res.Goal = sess.ID, activeOf(sess), sess.Goal
 		res.TotalThoughts, res.TotalBranches = len(ths), len(bs)
-		res.AutoEval, res.SemanticEngine = autoEvalOf(sess), bt.svc.sem != nil
+		res.AutoEval, res.SemanticEngine = autoEvalOf(sess), bt.svc.Semantic() != nil
 		if !sess.CreatedAt.IsZero() {
 			res.CreatedAt, res.UpdatedAt = &sess.CreatedAt, &sess.UpdatedAt
 		}
@@ -634,7 +635,7 @@ type ContradictionsResult struct {
 
 func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
 	res, err := bt.findContradictionsOnce(ctx, in)
-	if err != nil || bt.svc.cfg.Judge != JudgeLLM || len(res.Candidates) == 0 {
+	if err != nil || bt.svc.Config().Judge != reasoning.JudgeLLM || len(res.Candidates) == 0 {
 		return res, err
 	}
 	rep := bt.settleWithLLM(ctx, in.Session, res.SessionID, res.Candidates)
@@ -757,7 +758,7 @@ func (bt *BranchThinking) strongestPaths(ctx context.Context, in CommandInput) (
 		if err != nil {
 			return err
 		}
-		if refuted := Refuted(fb); len(refuted) > 0 {
+		if refuted := reasoning.Refuted(fb); len(refuted) > 0 {
 			// A copy: docs may be the session's cached documents.
 			docs = slices.Clone(docs)
 			for i := range docs {
@@ -786,12 +787,12 @@ type SimilarResult struct {
 }
 
 func (bt *BranchThinking) embedQuery(ctx context.Context, text string) (semantic.Vector, error) {
-	if bt.svc.sem == nil {
-		return nil, errNoSemantic
+	if bt.svc.Semantic() == nil {
+		return nil, reasoning.ErrNoSemantic
 	}
-	ctx, cancel := context.WithTimeout(ctx, bt.svc.sem.cfg.EmbedTimeout)
+	ctx, cancel := context.WithTimeout(ctx, bt.svc.Semantic().EmbedTimeout)
 	defer cancel()
-	vs, err := bt.svc.sem.cfg.Embedder.Embed(ctx, []string{text})
+	vs, err := bt.svc.Semantic().Embedder.Embed(ctx, []string{text})
 	if err != nil || len(vs) != 1 {
 		return nil, &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "embedding the query failed", Err: err,
 			Suggestions: []string{"retry; check that the embedding service is up"}}
@@ -811,7 +812,7 @@ func refsOf(docs []analyze.Doc, byID map[string]int, hits []semantic.Hit) []Rela
 }
 
 func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*SimilarResult, error) {
-	if err := validateContent("query", in.Query, bt.svc.cfg.MaxThoughtLength); err != nil {
+	if err := reasoning.ValidateContent("query", in.Query, bt.svc.Config().MaxThoughtLength); err != nil {
 		return nil, err
 	}
 	limit, err := intOr(in.Limit, 5, 1, 100, "limit")
@@ -825,8 +826,8 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 	res := &SimilarResult{Header: Header{Command: "findSimilar"}, Query: in.Query}
 	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		res.SessionID = sess.ID
-		return bt.svc.docsView(ctx, tx, sess.Key, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
-			lex, offline := bt.svc.sem.cfg.Embedder.(*semantic.Lexical)
+		return bt.svc.DocsView(ctx, tx, sess.Key, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
+			lex, offline := bt.svc.Semantic().Embedder.(*semantic.Lexical)
 			k := limit
 			if offline {
 				k = max(limit, semantic.RerankPool)
@@ -867,14 +868,6 @@ func findDoc(docs []analyze.Doc, id string) (analyze.Doc, bool) {
 	return analyze.Doc{}, false
 }
 
-func thoughtNotFound(field, id, sessionID string) error {
-	return &thinkgraph.Error{
-		Code: thinkgraph.CodeThoughtNotFound, Field: field, Expected: "the id of a thought in this session", Received: clip(id, 64),
-		Message:     fmt.Sprintf("'%s': no thought %q in session %q", field, clip(id, 64), sessionID),
-		Suggestions: []string{"use a thoughtId returned when the thought was added, or one listed by history or findSimilar"},
-	}
-}
-
 func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*FocusResult, error) {
 	if in.ThoughtID == "" {
 		return nil, thinkgraph.Invalid("thoughtId", "the id of a thought in this session", "none", "'jumpToRelated' needs 'thoughtId' in command.data")
@@ -883,17 +876,17 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 	if err != nil {
 		return nil, err
 	}
-	if bt.svc.sem == nil {
-		return nil, errNoSemantic
+	if bt.svc.Semantic() == nil {
+		return nil, reasoning.ErrNoSemantic
 	}
 	res := &FocusResult{Header: Header{Command: "jumpToRelated"}}
 	err = bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		var d analyze.Doc
 		var related []RelatedThought
-		err := bt.svc.docsView(ctx, tx, sess.Key, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
+		err := bt.svc.DocsView(ctx, tx, sess.Key, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
 			i, ok := byID[in.ThoughtID]
 			if !ok {
-				return thoughtNotFound("thoughtId", in.ThoughtID, sess.ID)
+				return reasoning.ThoughtNotFound("thoughtId", in.ThoughtID, sess.ID)
 			}
 			d = docs[i]
 			hits, err := analyze.Related(idx, d.ID, limit)
@@ -954,7 +947,7 @@ func (bt *BranchThinking) semanticPath(ctx context.Context, in CommandInput) (*P
 		}
 		for _, f := range []struct{ name, v string }{{"fromThoughtId", in.FromThoughtID}, {"toThoughtId", in.ToThoughtID}} {
 			if _, ok := findDoc(docs, f.v); !ok {
-				return thoughtNotFound(f.name, f.v, sess.ID)
+				return reasoning.ThoughtNotFound(f.name, f.v, sess.ID)
 			}
 		}
 		r, err := analyze.SemanticPath(docs, in.FromThoughtID, in.ToThoughtID, minSim)
@@ -982,7 +975,7 @@ func (bt *BranchThinking) setGoal(ctx context.Context, in CommandInput) (*GoalRe
 	if in.Goal == nil {
 		return nil, thinkgraph.Invalid("goal", "a non-empty string", "none", "'setGoal' needs 'goal' (in command or command.data)")
 	}
-	if err := validateContent("goal", *in.Goal, bt.svc.cfg.MaxThoughtLength); err != nil {
+	if err := reasoning.ValidateContent("goal", *in.Goal, bt.svc.Config().MaxThoughtLength); err != nil {
 		return nil, err
 	}
 	res := &GoalResult{Header: Header{Command: "setGoal"}, Goal: strings.TrimSpace(*in.Goal)}
@@ -1252,8 +1245,8 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 	if in.Threshold != nil && (*in.Threshold < 0 || *in.Threshold > 1) {
 		return nil, thinkgraph.Invalid("threshold", "a number from 0 to 1", fmt.Sprint(*in.Threshold), "'threshold' must be from 0 to 1")
 	}
-	if bt.svc.sem == nil {
-		return nil, errNoSemantic
+	if bt.svc.Semantic() == nil {
+		return nil, reasoning.ErrNoSemantic
 	}
 	res := &PruneResult{Header: Header{Command: "prune"}, Pruned: []PruneEntry{}, Kept: []PruneEntry{}, Skipped: []PruneEntry{}}
 	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
@@ -1267,7 +1260,7 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 		if err != nil {
 			return err
 		}
-		now := bt.svc.now()
+		now := bt.svc.Now()
 		var best string
 		bestScore := -1.0
 		for i := range bs {

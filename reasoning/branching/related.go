@@ -1,4 +1,4 @@
-package reasoning
+package branching
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package reasoning
+package branching
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
@@ -40,7 +41,7 @@ func benchText(r *rand.Rand, branch int) string {
 
 // benchSession imports a generated session of n thoughts over 50 branches
 // and warms the caches (as a running server would be after the first call).
-func benchSession(b *testing.B, n int) (*BranchThinking, SessionRef) {
+func benchSession(b *testing.B, n int) (*BranchThinking, reasoning.SessionRef) {
 	b.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{})
 	if err != nil {
@@ -51,19 +52,19 @@ func benchSession(b *testing.B, n int) (*BranchThinking, SessionRef) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := New(store, Config{})
-	if err := svc.EnableSemantic(SemanticConfig{Embedder: lex, EmbedTimeout: time.Minute}); err != nil {
+	svc := reasoning.New(store, reasoning.Config{})
+	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: lex, EmbedTimeout: time.Minute}); err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(svc.Close)
 	const branches = 50
 	r := rand.New(rand.NewPCG(uint64(n), 7))
 	now := time.Now().UTC()
-	doc := &Exchange{Format: ExchangeFormat, Version: ExchangeVersion, Session: ExchangeSession{ID: "bench", Goal: "Cut the API's tail latency under peak load",
+	doc := &reasoning.Exchange{Format: reasoning.ExchangeFormat, Version: reasoning.ExchangeVersion, Session: reasoning.ExchangeSession{ID: "bench", Goal: "Cut the API's tail latency under peak load",
 		ActiveBranch: "b0", StepCount: n, CreatedAt: now, UpdatedAt: now}}
 	last := map[string]string{}
 	for i := range branches {
-		doc.Branches = append(doc.Branches, ExchangeBranch{ID: fmt.Sprintf("b%d", i), State: "active", Priority: 1, CreatedAt: now, UpdatedAt: now})
+		doc.Branches = append(doc.Branches, reasoning.ExchangeBranch{ID: fmt.Sprintf("b%d", i), State: "active", Priority: 1, CreatedAt: now, UpdatedAt: now})
 	}
 	types := ThoughtTypes
 	for i := range n {
@@ -71,7 +72,7 @@ func benchSession(b *testing.B, n int) (*BranchThinking, SessionRef) {
 		id := fmt.Sprintf("t%d", i)
 		c := float64(5+r.IntN(5)) / 10
 		bid := fmt.Sprintf("b%d", br)
-		doc.Thoughts = append(doc.Thoughts, ExchangeThought{ID: id, Step: i + 1, BranchID: bid, ParentID: last[bid], Content: benchText(r, br),
+		doc.Thoughts = append(doc.Thoughts, reasoning.ExchangeThought{ID: id, Step: i + 1, BranchID: bid, ParentID: last[bid], Content: benchText(r, br),
 			Type: types[r.IntN(len(types))], Confidence: &c, Author: "client", Tool: "branch-thinking", CreatedAt: now})
 		last[bid] = id
 	}
@@ -80,7 +81,7 @@ func benchSession(b *testing.B, n int) (*BranchThinking, SessionRef) {
 		b.Fatal(err)
 	}
 	bt := NewBranchThinking(svc)
-	ref := SessionRef{ID: rep.SessionID, Explicit: true}
+	ref := reasoning.SessionRef{ID: rep.SessionID, Explicit: true}
 	// Warm: the docs cache, the contradiction state and the trackers of
 	// every branch.
 	start := time.Now()
@@ -171,8 +172,8 @@ func BenchmarkThinkManySessions(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := New(store, Config{})
-	if err := svc.EnableSemantic(SemanticConfig{Embedder: lex}); err != nil {
+	svc := reasoning.New(store, reasoning.Config{})
+	if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: lex}); err != nil {
 		b.Fatal(err)
 	}
 	defer svc.Close()
@@ -181,13 +182,13 @@ func BenchmarkThinkManySessions(b *testing.B) {
 	const sessions = 1000
 	for s := range sessions {
 		for i := range 10 {
-			if _, err := svc.Think(ctx, ThinkInput{Session: SessionRef{ID: fmt.Sprintf("s%d", s), Explicit: true}, Thought: benchText(r, i)}); err != nil {
+			if _, err := svc.Think(ctx, reasoning.ThinkInput{Session: reasoning.SessionRef{ID: fmt.Sprintf("s%d", s), Explicit: true}, Thought: benchText(r, i)}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
 	loop(b, func(i int) {
-		if _, err := svc.Think(ctx, ThinkInput{Session: SessionRef{ID: fmt.Sprintf("s%d", r.IntN(sessions)), Explicit: true}, Thought: benchText(r, i)}); err != nil {
+		if _, err := svc.Think(ctx, reasoning.ThinkInput{Session: reasoning.SessionRef{ID: fmt.Sprintf("s%d", r.IntN(sessions)), Explicit: true}, Thought: benchText(r, i)}); err != nil {
 			b.Fatal(err)
 		}
 	})
@@ -290,8 +291,8 @@ func BenchmarkBranchThinkingDocs(b *testing.B) {
 		bt, ref := benchSession(b, n)
 		ctx := context.Background()
 		loop(b, func(int) {
-			err := bt.svc.store.View(ctx, func(tx thinkgraph.Tx) error {
-				sess, err := tx.Session(ctx, ref.tenant(), ref.ID)
+			err := bt.svc.Store().View(ctx, func(tx thinkgraph.Tx) error {
+				sess, err := tx.Session(ctx, ref.Key().Tenant, ref.ID)
 				if err != nil {
 					return err
 				}

@@ -1,4 +1,4 @@
-package reasoning
+package branching
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
@@ -94,7 +95,7 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 		}
 		var weak []thinkgraph.Thought
 		for _, th := range ths {
-			if th.Confidence != nil && *th.Confidence < bt.svc.cfg.ConfidenceThreshold && children[th.ID] < 2 {
+			if th.Confidence != nil && *th.Confidence < bt.svc.Config().ConfidenceThreshold && children[th.ID] < 2 {
 				weak = append(weak, th)
 			}
 		}
@@ -103,13 +104,13 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			w := weak[len(weak)-1]
 			if w.ID == sess.CurrentThoughtID {
 				add(ToolSuggestion{Tool: "select_path", Arguments: map[string]any{"alternatives": []map[string]any{{"thought": "<option A>", "confidence": 0.7}, {"thought": "<option B>", "confidence": 0.6}}, "selected_index": 0},
-					Reason: fmt.Sprintf("the current thought (step %d, confidence %.2g) is below %.2g: propose alternatives and pick one", w.Step, *w.Confidence, bt.svc.cfg.ConfidenceThreshold), Priority: "high"})
+					Reason: fmt.Sprintf("the current thought (step %d, confidence %.2g) is below %.2g: propose alternatives and pick one", w.Step, *w.Confidence, bt.svc.Config().ConfidenceThreshold), Priority: "high"})
 			} else {
 				add(ToolSuggestion{Tool: "backtrack",
-					Reason: fmt.Sprintf("%d thought(s) have confidence below %.2g without explored alternatives (latest: step %d %q); backtrack to the last confident thought or explore alternatives with select_path", len(weak), bt.svc.cfg.ConfidenceThreshold, w.Step, clip(w.Content, 60)), Priority: "medium"})
+					Reason: fmt.Sprintf("%d thought(s) have confidence below %.2g without explored alternatives (latest: step %d %q); backtrack to the last confident thought or explore alternatives with select_path", len(weak), bt.svc.Config().ConfidenceThreshold, w.Step, reasoning.Clip(w.Content, 60)), Priority: "medium"})
 			}
 		}
-		if bt.svc.sem == nil {
+		if bt.svc.Semantic() == nil {
 			res.State["semanticEngine"] = false
 			return nil
 		}
@@ -136,14 +137,14 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			if c.ThoughtA.Branch != c.ThoughtB.Branch {
 				add(ToolSuggestion{Tool: "branch-thinking", Command: "synthesizeDialectical",
 					Arguments: cmdCall("synthesizeDialectical", map[string]any{"branches": []string{c.ThoughtA.Branch, c.ThoughtB.Branch}}),
-					Reason:    fmt.Sprintf("%d unresolved contradiction(s); e.g. branch %s says %q and branch %s says %q", len(open), c.ThoughtA.Branch, clip(c.ThoughtA.Content, 60), c.ThoughtB.Branch, clip(c.ThoughtB.Content, 60)), Priority: "high"})
+					Reason:    fmt.Sprintf("%d unresolved contradiction(s); e.g. branch %s says %q and branch %s says %q", len(open), c.ThoughtA.Branch, reasoning.Clip(c.ThoughtA.Content, 60), c.ThoughtB.Branch, reasoning.Clip(c.ThoughtB.Content, 60)), Priority: "high"})
 				break
 			}
 		}
 		if len(open) > 0 && open[0].ThoughtA.Branch == open[0].ThoughtB.Branch {
 			c := open[0]
 			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<which of the two holds, and why>", "type": "critique", "branchId": c.ThoughtA.Branch},
-				Reason: fmt.Sprintf("branch %s contradicts itself: %q vs %q; add a critique or synthesis that resolves it", c.ThoughtA.Branch, clip(c.ThoughtA.Content, 60), clip(c.ThoughtB.Content, 60)), Priority: "high"})
+				Reason: fmt.Sprintf("branch %s contradicts itself: %q vs %q; add a critique or synthesis that resolves it", c.ThoughtA.Branch, reasoning.Clip(c.ThoughtA.Content, 60), reasoning.Clip(c.ThoughtB.Content, 60)), Priority: "high"})
 		}
 		if circ := st.circularWithStated(analyze.DetectCircular(docs, analyze.CircularOptions{}), docs, byID); len(circ) > 0 {
 			res.State["circularReasoning"] = len(circ)
@@ -157,17 +158,17 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 		}
 		res.State["openQuestions"], res.State["unvalidatedHypotheses"], res.State["unsupportedClaims"] = len(kinds[analyze.GapOpenQuestion]), len(kinds[analyze.GapUnvalidatedHypothesis]), len(kinds[analyze.GapUnsupportedClaim])
 		if q := kinds[analyze.GapOpenQuestion]; len(q) > 0 {
-			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<answer to: " + clip(q[0].Thought.Content, 80) + ">", "type": "answer", "branchId": q[0].Thought.Branch},
-				Reason: fmt.Sprintf("%d open question(s), e.g. %q (branch %s): answer them with an answer thought", len(q), clip(q[0].Thought.Content, 80), q[0].Thought.Branch), Priority: "high"})
+			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<answer to: " + reasoning.Clip(q[0].Thought.Content, 80) + ">", "type": "answer", "branchId": q[0].Thought.Branch},
+				Reason: fmt.Sprintf("%d open question(s), e.g. %q (branch %s): answer them with an answer thought", len(q), reasoning.Clip(q[0].Thought.Content, 80), q[0].Thought.Branch), Priority: "high"})
 		}
 		if h := kinds[analyze.GapUnvalidatedHypothesis]; len(h) > 0 {
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "generateCounterfactuals",
 				Arguments: cmdCall("generateCounterfactuals", map[string]any{"branchId": h[0].Thought.Branch, "count": 3}),
-				Reason:    fmt.Sprintf("%d hypothesis(es) without validation, e.g. %q: test them (add validation thoughts) or probe them with counterfactuals", len(h), clip(h[0].Thought.Content, 80)), Priority: "medium"})
+				Reason:    fmt.Sprintf("%d hypothesis(es) without validation, e.g. %q: test them (add validation thoughts) or probe them with counterfactuals", len(h), reasoning.Clip(h[0].Thought.Content, 80)), Priority: "medium"})
 		}
 		if u := kinds[analyze.GapUnsupportedClaim]; len(u) > 0 {
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectKnowledgeGaps", Arguments: cmdCall("detectKnowledgeGaps", nil),
-				Reason: fmt.Sprintf("%d low-confidence claim(s) nothing supports, e.g. %q", len(u), clip(u[0].Thought.Content, 80)), Priority: "low"})
+				Reason: fmt.Sprintf("%d low-confidence claim(s) nothing supports, e.g. %q", len(u), reasoning.Clip(u[0].Thought.Content, 80)), Priority: "low"})
 		}
 		drift := analyze.DetectDrift(docs, st.goalVec, analyze.DriftOptions{Calibration: bt.svc.Calibration()})
 		var drifting []string

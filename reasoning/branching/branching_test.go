@@ -1,4 +1,4 @@
-package reasoning
+package branching
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
@@ -23,12 +24,12 @@ func TestBranchContradictionsIncremental(t *testing.T) {
 	}
 	svc := newSemanticService(t, filepath.Join(t.TempDir(), "c.db"), lex)
 	now := time.Now().UTC()
-	doc := &Exchange{Format: ExchangeFormat, Version: ExchangeVersion, Session: ExchangeSession{ID: "big", ActiveBranch: "main", CreatedAt: now, UpdatedAt: now},
-		Branches: []ExchangeBranch{{ID: "main", State: "active", Priority: 1}}}
+	doc := &reasoning.Exchange{Format: reasoning.ExchangeFormat, Version: reasoning.ExchangeVersion, Session: reasoning.ExchangeSession{ID: "big", ActiveBranch: "main", CreatedAt: now, UpdatedAt: now},
+		Branches: []reasoning.ExchangeBranch{{ID: "main", State: "active", Priority: 1}}}
 	prev := ""
 	for i := range contradictionFullMax + 20 {
 		id := fmt.Sprintf("t%d", i)
-		doc.Thoughts = append(doc.Thoughts, ExchangeThought{ID: id, Step: i + 1, BranchID: "main", ParentID: prev, Type: "observation",
+		doc.Thoughts = append(doc.Thoughts, reasoning.ExchangeThought{ID: id, Step: i + 1, BranchID: "main", ParentID: prev, Type: "observation",
 			Content: fmt.Sprintf("Service %d answers request number %d from region %d", i, i*7, i%9), CreatedAt: now})
 		prev = id
 	}
@@ -38,7 +39,7 @@ func TestBranchContradictionsIncremental(t *testing.T) {
 		t.Fatal(err)
 	}
 	bt := NewBranchThinking(svc)
-	ref := SessionRef{ID: rep.SessionID, Explicit: true}
+	ref := reasoning.SessionRef{ID: rep.SessionID, Explicit: true}
 	ctx := context.Background()
 	run := func() *ContradictionsResult {
 		t.Helper()
@@ -94,7 +95,7 @@ func TestBranchStateFollowsOtherWriters(t *testing.T) {
 	a := NewBranchThinking(newSemanticService(t, path, lex))
 	b := NewBranchThinking(newSemanticService(t, path, lex))
 	ctx := context.Background()
-	ref := SessionRef{ID: "shared", Explicit: true}
+	ref := reasoning.SessionRef{ID: "shared", Explicit: true}
 	add := func(bt *BranchThinking, content string) *BranchThoughtResult {
 		t.Helper()
 		r, err := bt.AddThought(ctx, BranchThoughtInput{Session: ref, Content: content, Type: "analysis", BranchID: "x"})
@@ -166,7 +167,7 @@ func TestBranchGeneratorSeam(t *testing.T) {
 	}
 	bt := NewBranchThinking(newSemanticService(t, filepath.Join(t.TempDir(), "g.db"), lex))
 	ctx := context.Background()
-	ref := SessionRef{ID: "gen", Explicit: true}
+	ref := reasoning.SessionRef{ID: "gen", Explicit: true}
 	for _, in := range []BranchThoughtInput{
 		{Content: "We should use PostgreSQL for the store", Type: "hypothesis", BranchID: "a"},
 		{Content: "We should not use PostgreSQL for the store", Type: "hypothesis", BranchID: "b"},

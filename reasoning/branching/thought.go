@@ -1,4 +1,4 @@
-package reasoning
+package branching
 
 import (
 	"context"
@@ -8,8 +8,10 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
@@ -17,15 +19,6 @@ import (
 // ThoughtTypes are the ten thought types of branch-thinking (docs/branch-thinking.md).
 var ThoughtTypes = []string{"analysis", "hypothesis", "validation", "synthesis", "observation",
 	"question", "answer", "example", "counterexample", "critique"}
-
-// CrossRefTypes are the types of a branch-thinking cross-reference.
-var CrossRefTypes = []string{"builds_upon", "contradictory", "complementary", "alternative"}
-
-// MaxKeyPoints and MaxCrossRefs bound a branch-thinking thought.
-const (
-	MaxKeyPoints = 32
-	MaxCrossRefs = 16
-)
 
 // CrossRef is a cross-reference from a new thought's branch to another
 // branch.
@@ -36,9 +29,12 @@ type CrossRef struct {
 	Strength *float64 `json:"strength"`
 }
 
+// MaxCrossRefs bounds the cross-references of a branch-thinking thought.
+const MaxCrossRefs = 16
+
 // BranchThoughtInput is a thought of the branch-thinking tool.
 type BranchThoughtInput struct {
-	Session        SessionRef
+	Session        reasoning.SessionRef
 	Content        string
 	Type           string
 	BranchID       string
@@ -62,9 +58,9 @@ type AutoEvalConfig struct {
 	SuggestPivotThreshold float64            `json:"suggestPivotThreshold"`
 }
 
-// DefaultAutoEval is the auto-evaluation setting of a new session: on, with
+// defaultAutoEval is the auto-evaluation setting of a new session: on, with
 // the seed's thresholds.
-func DefaultAutoEval() AutoEvalConfig {
+func defaultAutoEval() AutoEvalConfig {
 	d := analyze.DefaultThresholds()
 	return AutoEvalConfig{Enabled: true, Thresholds: AutoEvalThresholds{Excellent: d.Excellent, Good: d.Good, Moderate: d.Moderate},
 		SuggestPivotThreshold: d.Pivot}
@@ -86,7 +82,7 @@ type branchSettings struct {
 
 // autoEvalOf reads the auto-evaluation setting of a session.
 func autoEvalOf(sess *thinkgraph.Session) AutoEvalConfig {
-	cfg := DefaultAutoEval()
+	cfg := defaultAutoEval()
 	var all map[string]json.RawMessage
 	if json.Unmarshal(sess.Settings, &all) != nil {
 		return cfg
@@ -116,7 +112,7 @@ func setAutoEval(sess *thinkgraph.Session, cfg AutoEvalConfig) error {
 }
 
 func (in *BranchThoughtInput) validate(maxLen int) error {
-	if err := validateContent("content", in.Content, maxLen); err != nil {
+	if err := reasoning.ValidateContent("content", in.Content, maxLen); err != nil {
 		return err
 	}
 	if in.Type == "" {
@@ -124,23 +120,23 @@ func (in *BranchThoughtInput) validate(maxLen int) error {
 			"'type' is required: one of %s", strings.Join(ThoughtTypes, ", "))
 	}
 	if !slices.Contains(ThoughtTypes, in.Type) {
-		return thinkgraph.Invalid("type", "one of: "+strings.Join(ThoughtTypes, ", "), clip(in.Type, 40),
-			"'type' %q is not a thought type; use one of %s", clip(in.Type, 40), strings.Join(ThoughtTypes, ", "))
+		return thinkgraph.Invalid("type", "one of: "+strings.Join(ThoughtTypes, ", "), reasoning.Clip(in.Type, 40),
+			"'type' %q is not a thought type; use one of %s", reasoning.Clip(in.Type, 40), strings.Join(ThoughtTypes, ", "))
 	}
-	if err := ValidateConfidence("confidence", in.Confidence); err != nil {
+	if err := reasoning.ValidateConfidence("confidence", in.Confidence); err != nil {
 		return err
 	}
 	if in.BranchID != "" {
-		if err := ValidateBranchID("branchId", in.BranchID); err != nil {
+		if err := reasoning.ValidateBranchID("branchId", in.BranchID); err != nil {
 			return err
 		}
 	}
 	if in.ParentBranchID != "" {
-		if err := ValidateBranchID("parentBranchId", in.ParentBranchID); err != nil {
+		if err := reasoning.ValidateBranchID("parentBranchId", in.ParentBranchID); err != nil {
 			return err
 		}
 	}
-	if err := validateKeyPoints("keyPoints", in.KeyPoints); err != nil {
+	if err := reasoning.ValidateKeyPoints("keyPoints", in.KeyPoints); err != nil {
 		return err
 	}
 	if len(in.CrossRefs) > MaxCrossRefs {
@@ -152,52 +148,14 @@ func (in *BranchThoughtInput) validate(maxLen int) error {
 		if c.ToBranch == "" {
 			return thinkgraph.Invalid(f+".toBranch", "the id of an existing branch", "none", "'%s.toBranch' is required", f)
 		}
-		if err := ValidateBranchID(f+".toBranch", c.ToBranch); err != nil {
+		if err := reasoning.ValidateBranchID(f+".toBranch", c.ToBranch); err != nil {
 			return err
 		}
-		if err := validateLink(f, c.Type, c.Reason, c.Strength); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// maxKeyPointLength and maxLinkReasonLength bound a key point and the
-// reason of a cross-reference, in characters.
-const (
-	maxKeyPointLength   = 500
-	maxLinkReasonLength = 2000
-)
-
-// validateKeyPoints checks the key points of a thought (field names them):
-// at most MaxKeyPoints texts of at most maxKeyPointLength characters.
-func validateKeyPoints(field string, kps []string) error {
-	if len(kps) > MaxKeyPoints {
-		return thinkgraph.Invalid(field, fmt.Sprintf("at most %d key points", MaxKeyPoints), fmt.Sprint(len(kps)),
-			"'%s' has %d entries; at most %d are allowed", field, len(kps), MaxKeyPoints)
-	}
-	for i, k := range kps {
-		if err := validateContent(fmt.Sprintf("%s[%d]", field, i), k, maxKeyPointLength); err != nil {
+		if err := reasoning.ValidateLink(f, c.Type, c.Reason, c.Strength); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// validateLink checks a cross-reference (f names it): its type one of
-// CrossRefTypes, its reason none or a text of at most maxLinkReasonLength
-// characters, its strength, if given, from 0 to 1.
-func validateLink(f, typ, reason string, strength *float64) error {
-	if !slices.Contains(CrossRefTypes, typ) {
-		return thinkgraph.Invalid(f+".type", "one of: "+strings.Join(CrossRefTypes, ", "), clip(typ, 40),
-			"'%s.type' must be one of %s", f, strings.Join(CrossRefTypes, ", "))
-	}
-	if reason != "" {
-		if err := validateContent(f+".reason", reason, maxLinkReasonLength); err != nil {
-			return err
-		}
-	}
-	return ValidateConfidence(f+".strength", strength)
 }
 
 // OverlapWarning says that an added thought fits another branch clearly
@@ -256,8 +214,8 @@ func branchNotFound(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Sess
 		sugg = append(sugg, "add a thought with a new branchId to create a branch")
 	}
 	return &thinkgraph.Error{
-		Code: thinkgraph.CodeBranchNotFound, Field: field, Expected: "one of: " + strings.Join(ids, ", "), Received: clip(id, 64),
-		Message:     fmt.Sprintf("'%s': branch %q does not exist in session %q", field, clip(id, 64), sess.ID),
+		Code: thinkgraph.CodeBranchNotFound, Field: field, Expected: "one of: " + strings.Join(ids, ", "), Received: reasoning.Clip(id, 64),
+		Message:     fmt.Sprintf("'%s': branch %q does not exist in session %q", field, reasoning.Clip(id, 64), sess.ID),
 		Suggestions: sugg,
 	}
 }
@@ -334,16 +292,16 @@ func circular(field, received string, cycle []string, format string, args ...any
 // target branch; its branch becomes active.
 func (bt *BranchThinking) AddThought(ctx context.Context, in BranchThoughtInput) (*BranchThoughtResult, error) {
 	s := bt.svc
-	if err := in.validate(s.cfg.MaxThoughtLength); err != nil {
+	if err := in.validate(s.Config().MaxThoughtLength); err != nil {
 		return nil, err
 	}
-	vec := vectorAt(s.embedForWrite(ctx, in.Content), 0)
+	vec := reasoning.VectorAt(s.EmbedForWrite(ctx, in.Content), 0)
 	var res BranchThoughtResult
 	err := bt.withState(ctx, in.Session, func(st *btState) error {
-		return s.store.Update(ctx, func(tx thinkgraph.Tx) error {
+		return s.Store().Update(ctx, func(tx thinkgraph.Tx) error {
 			st.beginWrite()
 			res = BranchThoughtResult{}
-			sess, err := s.session(ctx, tx, in.Session, true, "branch")
+			sess, err := s.Session(ctx, tx, in.Session, true, "branch")
 			if err != nil {
 				return err
 			}
@@ -356,32 +314,81 @@ func (bt *BranchThinking) AddThought(ctx context.Context, in BranchThoughtInput)
 	return &res, nil
 }
 
+// addition is one AddThought in its transaction: what its steps share.
+type addition struct {
+	bt   *BranchThinking
+	tx   thinkgraph.Tx
+	st   *btState
+	sess *thinkgraph.Session
+	in   BranchThoughtInput
+	vec  semantic.Vector
+	res  *BranchThoughtResult
+	now  time.Time
+
+	// target is the thought's branch; b is that branch once placed (nil
+	// before when it does not exist yet).
+	target        string
+	branches      []thinkgraph.Branch
+	links         []thinkgraph.Link
+	byID          map[string]*thinkgraph.Branch
+	b             *thinkgraph.Branch
+	parentChanged bool
+	th            *thinkgraph.Thought
+	// cfg is the session's auto-evaluation; evalReady says the target's
+	// tracker is built, so the thought is evaluated once written.
+	cfg       AutoEvalConfig
+	evalReady bool
+}
+
+// addThought runs the steps of AddThought in tx, in order: load the
+// branches, check the named branches, check that no loop is closed, place
+// the thought on its branch (creating or reviving it), prepare the
+// evaluation, write the thought and its cross-references, evaluate, count.
 func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *btState, sess *thinkgraph.Session, in BranchThoughtInput, vec semantic.Vector, res *BranchThoughtResult) error {
-	s := bt.svc
-	now := s.now()
-	target := in.BranchID
-	if target == "" {
-		target = sess.ActiveBranch
+	a := &addition{bt: bt, tx: tx, st: st, sess: sess, in: in, vec: vec, res: res, now: bt.svc.Now()}
+	for _, step := range []func(context.Context) error{
+		a.load, a.checkBranches, a.checkLoops, a.place, a.prepareEvaluation,
+		a.write, a.writeCrossRefs, a.evaluate, a.result,
+	} {
+		if err := step(ctx); err != nil {
+			return err
+		}
 	}
-	if target == "" {
-		target = thinkgraph.DefaultBranch
+	return nil
+}
+
+// load resolves the target branch (default: the active one) and reads the
+// session's branches and links.
+func (a *addition) load(ctx context.Context) error {
+	a.target = a.in.BranchID
+	if a.target == "" {
+		a.target = a.sess.ActiveBranch
 	}
-	branches, err := tx.Branches(ctx, sess.Key)
-	if err != nil {
+	if a.target == "" {
+		a.target = thinkgraph.DefaultBranch
+	}
+	var err error
+	if a.branches, err = a.tx.Branches(ctx, a.sess.Key); err != nil {
 		return err
 	}
-	links, err := tx.Links(ctx, sess.Key)
-	if err != nil {
+	if a.links, err = a.tx.Links(ctx, a.sess.Key); err != nil {
 		return err
 	}
-	byID := map[string]*thinkgraph.Branch{}
-	for i := range branches {
-		byID[branches[i].ID] = &branches[i]
+	a.byID = map[string]*thinkgraph.Branch{}
+	for i := range a.branches {
+		a.byID[a.branches[i].ID] = &a.branches[i]
 	}
-	b := byID[target]
+	a.b = a.byID[a.target]
+	return nil
+}
+
+// checkBranches checks that the parent branch and the cross-references'
+// branches exist, and that the parent is not the target itself.
+func (a *addition) checkBranches(ctx context.Context) error {
+	in, target := a.in, a.target
 	if in.ParentBranchID != "" {
-		if _, ok := byID[in.ParentBranchID]; !ok {
-			return branchNotFound(ctx, tx, sess, "parentBranchId", in.ParentBranchID)
+		if _, ok := a.byID[in.ParentBranchID]; !ok {
+			return branchNotFound(ctx, a.tx, a.sess, "parentBranchId", in.ParentBranchID)
 		}
 		if in.ParentBranchID == target {
 			return circular("parentBranchId", in.ParentBranchID, []string{target, target}, "branch %q cannot be its own parent", target)
@@ -390,19 +397,24 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 	for i, c := range in.CrossRefs {
 		// A cross-reference to the thought's own branch is allowed, as
 		// in Branch Thinking (a thought relating to earlier ones).
-		if _, ok := byID[c.ToBranch]; !ok {
-			return branchNotFound(ctx, tx, sess, fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch)
+		if _, ok := a.byID[c.ToBranch]; !ok {
+			return branchNotFound(ctx, a.tx, a.sess, fmt.Sprintf("crossRefs[%d].toBranch", i), c.ToBranch)
 		}
 	}
-	// The parent tree and the builds_upon graph must each stay acyclic.
-	parents, deps := branchDeps(branches, links)
-	var parentChanged bool
+	return nil
+}
+
+// checkLoops checks that the parent tree and the builds_upon graph each
+// stay acyclic, and notes whether an existing branch gets a new parent.
+func (a *addition) checkLoops(context.Context) error {
+	in, target, b := a.in, a.target, a.b
+	parents, deps := branchDeps(a.branches, a.links)
 	if in.ParentBranchID != "" && (b == nil || b.ParentBranchID != in.ParentBranchID) {
 		if p := depPath(parents, in.ParentBranchID, target); b != nil && p != nil {
 			return circular("parentBranchId", in.ParentBranchID, append([]string{target}, p...),
 				"making %q the parent of %q would close a loop of parent branches", in.ParentBranchID, target)
 		}
-		parentChanged = b != nil
+		a.parentChanged = b != nil
 	}
 	for i, c := range in.CrossRefs {
 		if c.Type != "builds_upon" || c.ToBranch == target {
@@ -414,102 +426,140 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 		}
 		deps[target] = append(deps[target], c.ToBranch)
 	}
+	return nil
+}
 
-	th := &thinkgraph.Thought{
-		Content: in.Content, Type: in.Type, Confidence: in.Confidence, KeyPoints: in.KeyPoints, BranchID: target,
-		BranchPoint: in.Confidence != nil && *in.Confidence < s.cfg.ConfidenceThreshold,
+// place makes the thought and puts it on its branch: a new branch is
+// created, an existing one continued.
+func (a *addition) place(ctx context.Context) error {
+	in := a.in
+	a.th = &thinkgraph.Thought{
+		Content: in.Content, Type: in.Type, Confidence: in.Confidence, KeyPoints: in.KeyPoints, BranchID: a.target,
+		BranchPoint: in.Confidence != nil && *in.Confidence < a.bt.svc.Config().ConfidenceThreshold,
 		Author:      "client", Tool: "branch-thinking",
 	}
-	if b == nil {
-		b = &thinkgraph.Branch{Session: sess.Key, ID: target, State: "active", Priority: 1, ParentBranchID: in.ParentBranchID, CreatedAt: now, UpdatedAt: now}
-		if parent := in.ParentBranchID; parent == "" {
-			// No parent branch named: the branch is an alternative from the
-			// start, so it forks from the session's root thought, never from
-			// whatever was written last on another branch.
-			if target != thinkgraph.DefaultBranch {
-				root, err := rootThought(ctx, tx, sess.Key)
-				if err != nil {
-					return err
-				}
-				if root != nil {
-					b.ParentBranchID, b.ForkThoughtID = root.BranchID, root.ID
-				}
-			}
-		} else {
-			last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: parent, Last: 1})
+	if a.b == nil {
+		return a.createBranch(ctx)
+	}
+	return a.continueBranch(ctx)
+}
+
+// createBranch creates the target branch: with a parent branch it forks
+// from that branch's latest thought, without one from the session's root
+// thought (see rootThought).
+func (a *addition) createBranch(ctx context.Context) error {
+	tx, sess, now, target := a.tx, a.sess, a.now, a.target
+	b := &thinkgraph.Branch{Session: sess.Key, ID: target, State: "active", Priority: 1, ParentBranchID: a.in.ParentBranchID, CreatedAt: now, UpdatedAt: now}
+	if parent := a.in.ParentBranchID; parent == "" {
+		// No parent branch named: the branch is an alternative from the
+		// start, so it forks from the session's root thought, never from
+		// whatever was written last on another branch.
+		if target != thinkgraph.DefaultBranch {
+			root, err := rootThought(ctx, tx, sess.Key)
 			if err != nil {
 				return err
 			}
-			if len(last) > 0 {
-				b.ForkThoughtID = last[0].ID
-			} else if pb := byID[parent]; pb != nil {
-				b.ForkThoughtID = pb.ForkThoughtID
+			if root != nil {
+				b.ParentBranchID, b.ForkThoughtID = root.BranchID, root.ID
 			}
 		}
-		th.ParentID = b.ForkThoughtID
-		res.CreatedBranch = true
-		if err := tx.PutBranch(ctx, b); err != nil {
-			return err
-		}
-		branches = append(branches, *b)
 	} else {
-		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: target, Last: 1})
+		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: parent, Last: 1})
 		if err != nil {
 			return err
 		}
 		if len(last) > 0 {
-			th.ParentID = last[0].ID
-		} else {
-			th.ParentID = b.ForkThoughtID
-		}
-		changed := parentChanged
-		if parentChanged {
-			b.ParentBranchID = in.ParentBranchID
-		}
-		if b.State != "active" {
-			res.Note = fmt.Sprintf("branch %q was %s; adding a thought made it active again", b.ID, b.State)
-			b.State = "active"
-			changed = true
-		}
-		if changed {
-			b.UpdatedAt = now
-			if err := tx.PutBranch(ctx, b); err != nil {
-				return err
-			}
+			b.ForkThoughtID = last[0].ID
+		} else if pb := a.byID[parent]; pb != nil {
+			b.ForkThoughtID = pb.ForkThoughtID
 		}
 	}
-	// Semantic state before the write: docs up to the previous step.
-	cfg := autoEvalOf(sess)
-	var evalReady bool
-	if s.sem != nil && vec != nil {
-		if err := st.sync(ctx, bt, tx, sess, cfg); err != nil {
-			return err
-		}
-		if cfg.Enabled {
-			if err := st.ensureTracker(ctx, bt, tx, sess, target); err != nil {
-				return err
-			}
-			evalReady = true
-		}
-		skip := map[string]bool{}
-		for _, ob := range branches {
-			if ob.State == "pruned" {
-				skip[ob.ID] = true
-			}
-		}
-		res.OverlapWarning = st.overlap(target, vec, skip)
-	}
-
-	sess.ActiveBranch = target
-	// appendThought attaches a thought without parent to the current
-	// thought; make that the intended parent ("" for a root).
-	sess.CurrentThoughtID = th.ParentID
-	if err := s.appendThought(ctx, tx, sess, th, vec); err != nil {
+	a.th.ParentID = b.ForkThoughtID
+	a.res.CreatedBranch = true
+	if err := tx.PutBranch(ctx, b); err != nil {
 		return err
 	}
-	for _, c := range in.CrossRefs {
-		l := &thinkgraph.Link{ID: NewID(), Session: sess.Key, FromBranch: target, ToBranch: c.ToBranch, FromThought: th.ID,
-			Type: c.Type, Reason: c.Reason, CreatedAt: now, Strength: 0.5}
+	a.b = b
+	a.branches = append(a.branches, *b)
+	return nil
+}
+
+// continueBranch puts the thought after the latest thought of the existing
+// target branch, giving the branch its new parent and making it active
+// again.
+func (a *addition) continueBranch(ctx context.Context) error {
+	b := a.b
+	last, err := a.tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: a.sess.Key, BranchID: a.target, Last: 1})
+	if err != nil {
+		return err
+	}
+	if len(last) > 0 {
+		a.th.ParentID = last[0].ID
+	} else {
+		a.th.ParentID = b.ForkThoughtID
+	}
+	changed := a.parentChanged
+	if a.parentChanged {
+		b.ParentBranchID = a.in.ParentBranchID
+	}
+	if b.State != "active" {
+		a.res.Note = fmt.Sprintf("branch %q was %s; adding a thought made it active again", b.ID, b.State)
+		b.State = "active"
+		changed = true
+	}
+	if changed {
+		b.UpdatedAt = a.now
+		if err := a.tx.PutBranch(ctx, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prepareEvaluation brings the semantic state up to the previous step,
+// builds the target's tracker when auto-evaluation is on and applies the
+// overlap rule.
+func (a *addition) prepareEvaluation(ctx context.Context) error {
+	st, bt := a.st, a.bt
+	a.cfg = autoEvalOf(a.sess)
+	if bt.svc.Semantic() == nil || a.vec == nil {
+		return nil
+	}
+	if err := st.sync(ctx, bt, a.tx, a.sess, a.cfg); err != nil {
+		return err
+	}
+	if a.cfg.Enabled {
+		if err := st.ensureTracker(ctx, bt, a.tx, a.sess, a.target); err != nil {
+			return err
+		}
+		a.evalReady = true
+	}
+	skip := map[string]bool{}
+	for _, ob := range a.branches {
+		if ob.State == "pruned" {
+			skip[ob.ID] = true
+		}
+	}
+	a.res.OverlapWarning = st.overlap(a.target, a.vec, skip)
+	return nil
+}
+
+// write stores the thought on its branch and makes the branch active.
+func (a *addition) write(ctx context.Context) error {
+	a.sess.ActiveBranch = a.target
+	// AppendThought attaches a thought without parent to the current
+	// thought; make that the intended parent ("" for a root).
+	a.sess.CurrentThoughtID = a.th.ParentID
+	return a.bt.svc.AppendThought(ctx, a.tx, a.sess, a.th, a.vec)
+}
+
+// writeCrossRefs stores the cross-references as links from the thought to
+// the latest thought of each target branch.
+func (a *addition) writeCrossRefs(ctx context.Context) error {
+	tx, sess, th := a.tx, a.sess, a.th
+	for _, c := range a.in.CrossRefs {
+		l := &thinkgraph.Link{ID: reasoning.NewID(), Session: sess.Key, FromBranch: a.target, ToBranch: c.ToBranch, FromThought: th.ID,
+			Type: c.Type, Reason: c.Reason, CreatedAt: a.now, Strength: 0.5}
 		if c.Strength != nil {
 			l.Strength = *c.Strength
 		}
@@ -529,48 +579,67 @@ func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *
 			return err
 		}
 	}
-	res.CrossRefs = len(in.CrossRefs)
+	a.res.CrossRefs = len(a.in.CrossRefs)
+	return nil
+}
 
-	if s.sem != nil && vec != nil {
-		d := toDoc(th)
-		d.Vector = vec
-		st.absorb(d)
-		if evalReady && slices.ContainsFunc(in.CrossRefs, func(c CrossRef) bool { return c.Type == LinkContradictory }) {
-			// The declared contradiction counts in this evaluation too.
-			if err := st.loadStated(ctx, tx, sess.Key); err != nil {
-				return err
-			}
-			if err := st.ensureTracker(ctx, bt, tx, sess, target); err != nil {
-				return err
-			}
-		}
-		if evalReady {
-			ev := st.branches[target].tracker.Evaluation()
-			auto := ev.Auto()
-			res.Evaluation = &auto
-			if ev.OverallScore != nil {
-				b.Priority = math.Round(*ev.OverallScore*1000) / 1000
-				b.UpdatedAt = now
-				if err := tx.PutBranch(ctx, b); err != nil {
-					return err
-				}
-			}
-		}
-	} else if s.sem != nil && cfg.Enabled {
-		res.Note = "the thought was stored without a vector (the embedder failed); it is evaluated on the next analysis"
+// evaluate adds the written thought to the semantic state and, with
+// auto-evaluation, evaluates its branch and stores the branch's priority.
+func (a *addition) evaluate(ctx context.Context) error {
+	st, bt, b := a.st, a.bt, a.b
+	if bt.svc.Semantic() == nil {
+		return nil
 	}
+	if a.vec == nil {
+		if a.cfg.Enabled {
+			a.res.Note = "the thought was stored without a vector (the embedder failed); it is evaluated on the next analysis"
+		}
+		return nil
+	}
+	d := reasoning.ToDoc(a.th)
+	d.Vector = a.vec
+	st.absorb(d)
+	if !a.evalReady {
+		return nil
+	}
+	if slices.ContainsFunc(a.in.CrossRefs, func(c CrossRef) bool { return c.Type == linkContradictory }) {
+		// The declared contradiction counts in this evaluation too.
+		if err := st.loadStated(ctx, a.tx, a.sess.Key); err != nil {
+			return err
+		}
+		if err := st.ensureTracker(ctx, bt, a.tx, a.sess, a.target); err != nil {
+			return err
+		}
+	}
+	ev := st.branches[a.target].tracker.Evaluation()
+	auto := ev.Auto()
+	a.res.Evaluation = &auto
+	if ev.OverallScore != nil {
+		b.Priority = math.Round(*ev.OverallScore*1000) / 1000
+		b.UpdatedAt = a.now
+		if err := a.tx.PutBranch(ctx, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// result counts the branch's thoughts (from the semantic state when it is
+// current) and fills in the answer.
+func (a *addition) result(ctx context.Context) error {
+	st, res, th, b, sess := a.st, a.res, a.th, a.b, a.sess
 	n := 0
-	if bs := st.branches[target]; s.sem != nil && vec != nil && bs != nil && st.current {
+	if bs := st.branches[a.target]; a.bt.svc.Semantic() != nil && a.vec != nil && bs != nil && st.current {
 		n = bs.n
 	} else {
-		all, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: target})
+		all, err := a.tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: a.target})
 		if err != nil {
 			return err
 		}
 		n = len(all)
 	}
 	*res = BranchThoughtResult{
-		ThoughtID: th.ID, BranchID: target, BranchState: b.State, BranchPriority: b.Priority, NumThoughts: n,
+		ThoughtID: th.ID, BranchID: a.target, BranchState: b.State, BranchPriority: b.Priority, NumThoughts: n,
 		ActiveBranch: sess.ActiveBranch, SessionID: sess.ID, Step: th.Step, ParentID: th.ParentID,
 		CreatedBranch: res.CreatedBranch, CrossRefs: res.CrossRefs, Evaluation: res.Evaluation, OverlapWarning: res.OverlapWarning, Note: res.Note,
 	}

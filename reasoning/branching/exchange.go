@@ -1,0 +1,56 @@
+package branching
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
+)
+
+// ExportResult is the answer of export.
+type ExportResult struct {
+	Header
+	Document *reasoning.Exchange `json:"document"`
+	Message  string              `json:"message"`
+}
+
+func (bt *BranchThinking) export(ctx context.Context, in CommandInput) (*ExportResult, error) {
+	res := &ExportResult{Header: Header{Command: "export"}}
+	err := bt.svc.ViewOrEmpty(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+		doc, err := reasoning.ExportSession(ctx, tx, sess, bt.svc.Now())
+		if err != nil {
+			return err
+		}
+		res.SessionID, res.Document = sess.ID, doc
+		res.Message = fmt.Sprintf("Exported %d branches, %d thoughts, %d links and %d feedback as %s version %d; pass the document as command.data of import to restore it as a new session.",
+			len(doc.Branches), len(doc.Thoughts), len(doc.Links), len(doc.Feedback), reasoning.ExchangeFormat, reasoning.ExchangeVersion)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// ImportResult is the answer of import.
+type ImportResult struct {
+	Command string `json:"command"`
+	reasoning.ImportReport
+	Message string `json:"message"`
+}
+
+func (bt *BranchThinking) importSession(ctx context.Context, in CommandInput) (*ImportResult, error) {
+	doc, err := reasoning.ParseExchange(in.Document, bt.svc.Config().MaxThoughtLength)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := bt.svc.ImportSession(ctx, doc, in.Session.Tenant)
+	if err != nil {
+		return nil, err
+	}
+	res := &ImportResult{Command: "import", ImportReport: *rep}
+	res.Message = fmt.Sprintf("Imported %d branches, %d thoughts, %d links and %d feedback as the new session %q (all thought and link ids were remapped, see thoughtIdMap); pass session_id %q to continue it.",
+		rep.Branches, rep.Thoughts, rep.Links, rep.Feedback, rep.SessionID, rep.SessionID)
+	return res, nil
+}
