@@ -12,6 +12,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/lux"
 )
 
 // The Lux tools (docs/lux.md): confer, traced_reasoning, biased_reasoning and
@@ -28,7 +29,7 @@ type conferOutput struct {
 const luxProviderNote = " The server calls the configured language model (OpenAI-compatible, Anthropic, Langbase, or the client's own model through MCP sampling); every step is stored in the session graph and every model call is logged as an invocation."
 
 func temperatureProp(def string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(reasoning.MaxTemperature),
+	return &jsonschema.Schema{Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(lux.MaxTemperature),
 		Description: "Sampling temperature, 0 to 2" + def}
 }
 
@@ -46,25 +47,25 @@ type tracedMetadata struct {
 }
 
 type tracedOutput struct {
-	Status            string                       `json:"status" jsonschema:"thinking, intervention_needed or conclusion_reached"`
-	ThoughtNumber     int                          `json:"thought_number"`
-	TotalThoughts     int                          `json:"total_thoughts"`
-	NextThoughtNeeded bool                         `json:"next_thought_needed"`
-	ThoughtContent    string                       `json:"thought_content" jsonschema:"the thought the model wrote"`
-	ThoughtType       string                       `json:"thought_type" jsonschema:"Initial, Exploration, Analysis, Synthesis, Validation or Conclusion"`
-	Metrics           reasoning.StepMetrics        `json:"metrics"`
-	Metadata          tracedMetadata               `json:"metadata"`
-	ContinuationID    string                       `json:"continuation_id" jsonschema:"pass as continuation_id or session_id to continue"`
-	SessionID         string                       `json:"session_id"`
-	ThoughtID         string                       `json:"thought_id" jsonschema:"id of the thought in the session graph"`
-	ReasoningComplete *bool                        `json:"reasoning_complete"`
-	FinalAnswer       *string                      `json:"final_answer"`
-	NextSteps         *string                      `json:"next_steps"`
-	Intervention      *reasoning.Intervention      `json:"intervention" jsonschema:"the most severe open intervention"`
-	Interventions     []reasoning.Intervention     `json:"interventions" jsonschema:"every intervention raised on this thought"`
-	OverallMetrics    *reasoning.ReasoningMetrics  `json:"overall_metrics"`
-	ModelUsed         *string                      `json:"model_used"`
-	SynthesisSnapshot *reasoning.SynthesisSnapshot `json:"synthesis_snapshot"`
+	Status            string                 `json:"status" jsonschema:"thinking, intervention_needed or conclusion_reached"`
+	ThoughtNumber     int                    `json:"thought_number"`
+	TotalThoughts     int                    `json:"total_thoughts"`
+	NextThoughtNeeded bool                   `json:"next_thought_needed"`
+	ThoughtContent    string                 `json:"thought_content" jsonschema:"the thought the model wrote"`
+	ThoughtType       string                 `json:"thought_type" jsonschema:"Initial, Exploration, Analysis, Synthesis, Validation or Conclusion"`
+	Metrics           lux.StepMetrics        `json:"metrics"`
+	Metadata          tracedMetadata         `json:"metadata"`
+	ContinuationID    string                 `json:"continuation_id" jsonschema:"pass as continuation_id or session_id to continue"`
+	SessionID         string                 `json:"session_id"`
+	ThoughtID         string                 `json:"thought_id" jsonschema:"id of the thought in the session graph"`
+	ReasoningComplete *bool                  `json:"reasoning_complete"`
+	FinalAnswer       *string                `json:"final_answer"`
+	NextSteps         *string                `json:"next_steps"`
+	Intervention      *lux.Intervention      `json:"intervention" jsonschema:"the most severe open intervention"`
+	Interventions     []lux.Intervention     `json:"interventions" jsonschema:"every intervention raised on this thought"`
+	OverallMetrics    *lux.ReasoningMetrics  `json:"overall_metrics"`
+	ModelUsed         *string                `json:"model_used"`
+	SynthesisSnapshot *lux.SynthesisSnapshot `json:"synthesis_snapshot"`
 }
 
 type plannerMetadata struct {
@@ -79,37 +80,37 @@ type plannerMetadata struct {
 }
 
 type plannerOutput struct {
-	Status            string                  `json:"status" jsonschema:"planning, revising, branching or complete"`
-	StepNumber        int                     `json:"step_number"`
-	TotalSteps        int                     `json:"total_steps"`
-	NextStepRequired  bool                    `json:"next_step_required"`
-	StepContent       string                  `json:"step_content" jsonschema:"the plan step the model wrote"`
-	Metadata          plannerMetadata         `json:"metadata"`
-	ContinuationID    string                  `json:"continuation_id"`
-	SessionID         string                  `json:"session_id"`
-	ThoughtID         string                  `json:"thought_id"`
-	PlanningComplete  *bool                   `json:"planning_complete"`
-	PlanSummary       *string                 `json:"plan_summary"`
-	NextSteps         *string                 `json:"next_steps"`
-	ThinkingRequired  *bool                   `json:"thinking_required" jsonschema:"whether the model said this step leaves questions that need careful thought; null when its answer did not say"`
-	RequiredThinking  []string                `json:"required_thinking" jsonschema:"those questions; null when the model's answer did not say"`
-	PlannerRequired   *bool                   `json:"planner_required" jsonschema:"whether more planning steps are needed (next_step_required or more_steps_needed)"`
-	ModelUsed         *string                 `json:"model_used"`
-	SynthesisSnapshot *reasoning.PlanSnapshot `json:"synthesis_snapshot"`
+	Status            string            `json:"status" jsonschema:"planning, revising, branching or complete"`
+	StepNumber        int               `json:"step_number"`
+	TotalSteps        int               `json:"total_steps"`
+	NextStepRequired  bool              `json:"next_step_required"`
+	StepContent       string            `json:"step_content" jsonschema:"the plan step the model wrote"`
+	Metadata          plannerMetadata   `json:"metadata"`
+	ContinuationID    string            `json:"continuation_id"`
+	SessionID         string            `json:"session_id"`
+	ThoughtID         string            `json:"thought_id"`
+	PlanningComplete  *bool             `json:"planning_complete"`
+	PlanSummary       *string           `json:"plan_summary"`
+	NextSteps         *string           `json:"next_steps"`
+	ThinkingRequired  *bool             `json:"thinking_required" jsonschema:"whether the model said this step leaves questions that need careful thought; null when its answer did not say"`
+	RequiredThinking  []string          `json:"required_thinking" jsonschema:"those questions; null when the model's answer did not say"`
+	PlannerRequired   *bool             `json:"planner_required" jsonschema:"whether more planning steps are needed (next_step_required or more_steps_needed)"`
+	ModelUsed         *string           `json:"model_used"`
+	SynthesisSnapshot *lux.PlanSnapshot `json:"synthesis_snapshot"`
 }
 
 type biasedOutput struct {
-	StepType          string                    `json:"step_type" jsonschema:"Query, Reasoning, BiasAnalysis, Correction, Guidance or Synthesis"`
-	StepNumber        int                       `json:"step_number"`
-	Content           string                    `json:"content"`
-	ModelUsed         string                    `json:"model_used" jsonschema:"the model that wrote this step (client for the query)"`
-	NextAction        string                    `json:"next_action" jsonschema:"BiasCheck, ContinueReasoning, RequestGuidance, Synthesize or Complete"`
-	SessionID         string                    `json:"session_id"`
-	SessionStatus     reasoning.BiasedStatus    `json:"session_status"`
-	BiasDetected      *reasoning.BiasInfo       `json:"bias_detected"`
-	SynthesisSnapshot *reasoning.BiasedSnapshot `json:"synthesis_snapshot"`
-	FinalSynthesis    *string                   `json:"final_synthesis"`
-	ThoughtID         string                    `json:"thought_id" jsonschema:"id of the step in the session graph"`
+	StepType          string              `json:"step_type" jsonschema:"Query, Reasoning, BiasAnalysis, Correction, Guidance or Synthesis"`
+	StepNumber        int                 `json:"step_number"`
+	Content           string              `json:"content"`
+	ModelUsed         string              `json:"model_used" jsonschema:"the model that wrote this step (client for the query)"`
+	NextAction        string              `json:"next_action" jsonschema:"BiasCheck, ContinueReasoning, RequestGuidance, Synthesize or Complete"`
+	SessionID         string              `json:"session_id"`
+	SessionStatus     lux.BiasedStatus    `json:"session_status"`
+	BiasDetected      *lux.BiasInfo       `json:"bias_detected"`
+	SynthesisSnapshot *lux.BiasedSnapshot `json:"synthesis_snapshot"`
+	FinalSynthesis    *string             `json:"final_synthesis"`
+	ThoughtID         string              `json:"thought_id" jsonschema:"id of the step in the session graph"`
 }
 
 // luxSession resolves session_id and its alias continuation_id.
@@ -191,8 +192,8 @@ type guardrailsArg struct {
 	AttentionEntropyAnalysis   *bool    `json:"attention_entropy_analysis"`
 }
 
-func parseGuardrails(a *args) (reasoning.GuardrailConfig, error) {
-	g := reasoning.DefaultGuardrails()
+func parseGuardrails(a *args) (lux.GuardrailConfig, error) {
+	g := lux.DefaultGuardrails()
 	raw, ok := a.get("guardrails")
 	if !ok {
 		return g, nil
@@ -226,6 +227,7 @@ func parseGuardrails(a *args) (reasoning.GuardrailConfig, error) {
 func strPtr(s string) *string { return &s }
 
 func (s *Server) addLuxTools() {
+	lx := lux.New(s.svc)
 	s.addTool(toolDef{
 		llm: true,
 		tool: &mcp.Tool{
@@ -248,7 +250,7 @@ func (s *Server) addLuxTools() {
 			if err != nil {
 				return nil, err
 			}
-			in := reasoning.ConferInput{Session: ref, Call: s.llmCall(ctx, req)}
+			in := lux.ConferInput{Session: ref, Call: s.llmCall(ctx, req)}
 			if in.Message, _, err = a.str("message"); err != nil {
 				return nil, err
 			}
@@ -261,7 +263,7 @@ func (s *Server) addLuxTools() {
 			if in.MaxTokens, err = a.integer("max_tokens"); err != nil {
 				return nil, err
 			}
-			res, err := s.svc.Confer(ctx, in)
+			res, err := lx.Confer(ctx, in)
 			if err != nil {
 				return nil, err
 			}
@@ -320,7 +322,7 @@ func (s *Server) addLuxTools() {
 			if err != nil {
 				return nil, err
 			}
-			in := reasoning.TracedInput{Session: ref, Call: s.llmCall(ctx, req)}
+			in := lux.TracedInput{Session: ref, Call: s.llmCall(ctx, req)}
 			if in.Thought, _, err = a.str("thought"); err != nil {
 				return nil, err
 			}
@@ -357,7 +359,7 @@ func (s *Server) addLuxTools() {
 			if in.Guardrails, err = parseGuardrails(a); err != nil {
 				return nil, err
 			}
-			res, err := s.svc.Traced(ctx, in)
+			res, err := lx.Traced(ctx, in)
 			if err != nil {
 				return nil, continuationError(a, err)
 			}
@@ -369,7 +371,7 @@ func (s *Server) addLuxTools() {
 					CurrentConfidence: res.CurrentConfidence, IsRevision: in.RevisesThought != nil, RevisesThought: in.RevisesThought,
 					NeedsMoreThoughts: in.NeedsMoreThoughts, NullMetrics: res.NullMetrics}}
 			if out.Interventions == nil {
-				out.Interventions = []reasoning.Intervention{}
+				out.Interventions = []lux.Intervention{}
 			}
 			if res.Step.BranchID != thinkgraph.DefaultBranch {
 				out.Metadata.BranchID = strPtr(res.Step.BranchID)
@@ -419,7 +421,7 @@ func (s *Server) addLuxTools() {
 			if err != nil {
 				return nil, err
 			}
-			in := reasoning.PlannerInput{Session: ref, Call: s.llmCall(ctx, req)}
+			in := lux.PlannerInput{Session: ref, Call: s.llmCall(ctx, req)}
 			if in.Step, _, err = a.str("step"); err != nil {
 				return nil, err
 			}
@@ -456,7 +458,7 @@ func (s *Server) addLuxTools() {
 			if in.Temperature, err = a.number("temperature"); err != nil {
 				return nil, err
 			}
-			res, err := s.svc.Planner(ctx, in)
+			res, err := lx.Planner(ctx, in)
 			if err != nil {
 				return nil, continuationError(a, err)
 			}
@@ -491,12 +493,12 @@ func (s *Server) addLuxTools() {
 			Description: fmt.Sprintf("Step-by-step reasoning checked for cognitive biases, one step per call: Query → Reasoning (primary_model) → BiasAnalysis "+
 				"(verifier_model) → Correction when a bias was found → another BiasAnalysis … up to max_analysis_rounds analyses (default %d) → Synthesis → "+
 				"complete. Call again with the session_id to take the next step; next_action says what it will be. A query that differs from the question "+
-				"is recorded as guidance for the next step. new_session starts a fresh session.", reasoning.DefaultMaxAnalysisRounds) + luxProviderNote,
+				"is recorded as guidance for the next step. new_session starts a fresh session.", lux.DefaultMaxAnalysisRounds) + luxProviderNote,
 			InputSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
 				"query":               strProp("The question to analyse (required to start; later, optional guidance)"),
 				"session_id":          sessionIDProp,
 				"new_session":         boolProp("Start a fresh session"),
-				"max_analysis_rounds": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(reasoning.MaxAnalysisRounds)), Description: "Maximum bias analyses (default 3)"},
+				"max_analysis_rounds": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(lux.MaxAnalysisRounds)), Description: "Maximum bias analyses (default 3)"},
 				"primary_model":       strProp("Model that reasons, corrects and synthesises"),
 				"verifier_model":      strProp("Model that checks for bias"),
 			}},
@@ -508,7 +510,7 @@ func (s *Server) addLuxTools() {
 			if err != nil {
 				return nil, err
 			}
-			in := reasoning.BiasedInput{Session: ref, Call: s.llmCall(ctx, req)}
+			in := lux.BiasedInput{Session: ref, Call: s.llmCall(ctx, req)}
 			if in.Query, _, err = a.str("query"); err != nil {
 				return nil, err
 			}
@@ -524,7 +526,7 @@ func (s *Server) addLuxTools() {
 			if in.VerifierModel, _, err = a.str("verifier_model"); err != nil {
 				return nil, err
 			}
-			res, err := s.svc.Biased(ctx, in)
+			res, err := lx.Biased(ctx, in)
 			if err != nil {
 				return nil, err
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/pipes"
 )
 
 // The reasoning tools of mcp-langbase-reasoning (reasoning_linear, ...; mcp-langbase-reasoning named them
@@ -94,12 +95,12 @@ func (s *Server) llmCall(ctx context.Context, req *mcp.CallToolRequest) reasonin
 	return call
 }
 
-func (s *Server) reasoningInput(ctx context.Context, req *mcp.CallToolRequest, a *args) (reasoning.ReasoningInput, error) {
+func (s *Server) reasoningInput(ctx context.Context, req *mcp.CallToolRequest, a *args) (pipes.ReasoningInput, error) {
 	ref, err := s.sessionRef(req, a)
 	if err != nil {
-		return reasoning.ReasoningInput{}, err
+		return pipes.ReasoningInput{}, err
 	}
-	in := reasoning.ReasoningInput{Session: ref, Call: s.llmCall(ctx, req)}
+	in := pipes.ReasoningInput{Session: ref, Call: s.llmCall(ctx, req)}
 	if in.Content, _, err = a.str("content"); err != nil {
 		return in, err
 	}
@@ -128,6 +129,7 @@ func llmAnnotations(title string) *mcp.ToolAnnotations {
 const providerNote = " A language model answers (a Langbase pipe, the configured provider, or your client's model); input and answer are stored in the session."
 
 func (s *Server) addReasoningTools() {
+	modes := pipes.New(s.svc)
 	s.addTool(toolDef{
 		llm: true,
 		tool: &mcp.Tool{
@@ -143,7 +145,7 @@ func (s *Server) addReasoningTools() {
 			if err != nil {
 				return nil, err
 			}
-			res, err := s.svc.Linear(ctx, in)
+			res, err := modes.Linear(ctx, in)
 			if err != nil {
 				return nil, err
 			}
@@ -174,7 +176,7 @@ func (s *Server) addReasoningTools() {
 			if err != nil {
 				return nil, err
 			}
-			res, err := s.svc.Tree(ctx, in, n)
+			res, err := modes.Tree(ctx, in, n)
 			if err != nil {
 				return nil, err
 			}
@@ -209,7 +211,7 @@ func (s *Server) addReasoningTools() {
 			if err != nil {
 				return nil, err
 			}
-			res, err := s.svc.Divergent(ctx, in, n)
+			res, err := modes.Divergent(ctx, in, n)
 			if err != nil {
 				return nil, err
 			}
@@ -230,10 +232,10 @@ func (s *Server) addReasoningTools() {
 			Name:  "reasoning_reflection",
 			Title: "Reflective reasoning",
 			Description: fmt.Sprintf("Critique and improve a stored thought (thought_id) or new content, 1-%d rounds. "+
-				"Returns each round's critique and improved thought, and the final one.", reasoning.MaxReflectionIterations) + providerNote,
+				"Returns each round's critique and improved thought, and the final one.", pipes.MaxReflectionIterations) + providerNote,
 			InputSchema: reasoningSchema(map[string]*jsonschema.Schema{
 				"thought_id": {Type: "string", Description: "Reflect on this stored thought instead of new content"},
-				"iterations": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(reasoning.MaxReflectionIterations)), Description: "Critique-and-improve rounds"},
+				"iterations": {Type: "integer", Minimum: jsonschema.Ptr(1.0), Maximum: jsonschema.Ptr(float64(pipes.MaxReflectionIterations)), Description: "Critique-and-improve rounds"},
 			}),
 			Annotations: llmAnnotations("Reflective reasoning"),
 		},
@@ -251,7 +253,7 @@ func (s *Server) addReasoningTools() {
 			if err != nil {
 				return nil, err
 			}
-			res, err := s.svc.Reflection(ctx, in, id, n)
+			res, err := modes.Reflection(ctx, in, id, n)
 			if err != nil {
 				return nil, err
 			}

@@ -95,6 +95,12 @@ func (r SessionRef) tenant() string {
 	return r.Tenant
 }
 
+// luxRef names an existing session explicitly (branch-thinking's
+// verdicts read its state by it).
+func luxRef(sess *thinkgraph.Session) SessionRef {
+	return SessionRef{ID: sess.ID, Explicit: true, Tenant: sess.Tenant}
+}
+
 // refKey names a session before it is read: session ids are unique only
 // within a tenant, so caches of sessions by id key them by both.
 type refKey struct{ tenant, id string }

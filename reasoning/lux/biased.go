@@ -1,4 +1,4 @@
-package reasoning
+package lux
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
@@ -44,13 +45,13 @@ const (
 
 // BiasedInput is one call of biased_reasoning.
 type BiasedInput struct {
-	Session       SessionRef
+	Session       reasoning.SessionRef
 	NewSession    bool
 	Query         string
 	MaxRounds     *int
 	PrimaryModel  string
 	VerifierModel string
-	Call          LLMCall
+	Call          reasoning.LLMCall
 }
 
 // BiasInfo is a bias the verifier found.
@@ -160,27 +161,27 @@ Answer with JSON only: {"bias_detected": true or false, "bias_type": "<the bias,
 )
 
 // Biased takes the next step of a biased reasoning session.
-func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, error) {
+func (lx *Tools) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, error) {
 	const tool = "biased_reasoning"
 	if in.NewSession {
 		if in.Session.Explicit {
 			return nil, thinkgraph.Invalid("new_session", "new_session without session_id", "both",
 				"'new_session' starts a fresh session: do not pass 'session_id' with it")
 		}
-		in.Session = SessionRef{ID: NewID(), Tenant: in.Session.Tenant}
+		in.Session = reasoning.SessionRef{ID: reasoning.NewID(), Tenant: in.Session.Tenant}
 	}
 	if strings.TrimSpace(in.Query) != "" {
-		if err := validateContent("query", in.Query, s.cfg.MaxThoughtLength); err != nil {
+		if err := reasoning.ValidateContent("query", in.Query, lx.svc.Config().MaxThoughtLength); err != nil {
 			return nil, err
 		}
 	}
-	maxRounds, err := clampCount("max_analysis_rounds", in.MaxRounds, DefaultMaxAnalysisRounds, 1, MaxAnalysisRounds)
+	maxRounds, err := reasoning.ClampCount("max_analysis_rounds", in.MaxRounds, DefaultMaxAnalysisRounds, 1, MaxAnalysisRounds)
 	if err != nil {
 		return nil, err
 	}
 	// Without a model the analysis cannot go on: refuse before the first
 	// step records anything.
-	p, err := s.provider(tool, in.Session, false, in.Call)
+	p, err := lx.svc.Provider(tool, in.Session, false, in.Call)
 	if err != nil {
 		return nil, err
 	}
@@ -188,14 +189,14 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 	// transaction, before the model is called.
 	var vecs []semantic.Vector
 	if strings.TrimSpace(in.Query) != "" {
-		vecs = s.embedForWrite(ctx, in.Query)
+		vecs = lx.svc.EmbedForWrite(ctx, in.Query)
 	}
 	var st biasedState
 	var query *thinkgraph.Thought
-	var reasoning, guidance string
-	sess, err := s.luxWrite(ctx, in.Session, "biased", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
-		st, query, reasoning, guidance = biasedState{}, nil, "", ""
-		found, err := getSessionMeta(sess, biasedKey, &st)
+	var lastReasoning, guidance string
+	sess, err := lx.luxWrite(ctx, in.Session, "biased", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+		st, query, lastReasoning, guidance = biasedState{}, nil, "", ""
+		found, err := reasoning.GetSessionMeta(sess, biasedKey, &st)
 		if err != nil {
 			return err
 		}
@@ -218,13 +219,13 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 				return thinkgraph.Invalid("query", "a non-empty string", "", "'query' is required to start a bias analysis")
 			}
 			th := &thinkgraph.Thought{Content: in.Query, Tool: tool, Author: "client", Type: "query", Metadata: luxJSON(map[string]any{"step_type": BiasedQuery})}
-			if err := s.addThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
+			if err := lx.svc.AddThought(ctx, tx, sess, th, reasoning.VectorAt(vecs, 0)); err != nil {
 				return err
 			}
 			st.Query, st.QueryID, st.Pending = in.Query, th.ID, BiasedReasoning
 			st.TotalSteps = 1
 			query = th
-			return setSessionMeta(sess, biasedKey, st)
+			return reasoning.SetSessionMeta(sess, biasedKey, st)
 		}
 		if q := strings.TrimSpace(in.Query); q != "" && q != strings.TrimSpace(st.Query) && !slices.Contains(st.Guidance, q) {
 			// Another text than the question: guidance for the next model step.
@@ -232,7 +233,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 			if st.InputID != "" {
 				th.ParentID = st.InputID // guidance after guidance not yet answered
 			}
-			if err := s.addInput(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
+			if err := lx.svc.AddInput(ctx, tx, sess, th, reasoning.VectorAt(vecs, 0)); err != nil {
 				return err
 			}
 			st.Guidance, st.InputID = append(st.Guidance, q), th.ID
@@ -243,9 +244,9 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 			if err != nil {
 				return err
 			}
-			reasoning = th.Content
+			lastReasoning = th.Content
 		}
-		return setSessionMeta(sess, biasedKey, st)
+		return reasoning.SetSessionMeta(sess, biasedKey, st)
 	})
 	if err != nil {
 		return nil, err
@@ -266,18 +267,18 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 	switch step {
 	case BiasedBiasAnalysis:
 		model, system = st.Verifier, biasedVerifierPrompt
-		user = "Question: " + st.Query + "\n\nReasoning to check:\n" + reasoning
+		user = "Question: " + st.Query + "\n\nReasoning to check:\n" + lastReasoning
 	case BiasedCorrection:
 		system = biasedCorrectionPrompt
 		b := BiasInfo{BiasType: "unspecified"}
 		if st.LastBias != nil {
 			b = *st.LastBias
 		}
-		user += fmt.Sprintf("\n\nReasoning:\n%s\n\nBias found: %s (%s severity): %s\nSuggested correction: %s", reasoning,
+		user += fmt.Sprintf("\n\nReasoning:\n%s\n\nBias found: %s (%s severity): %s\nSuggested correction: %s", lastReasoning,
 			b.BiasType, b.Severity, b.Description, b.SuggestedCorrection)
 	case BiasedSynthesis:
 		system = biasedSynthesisPrompt
-		user += "\n\nFinal reasoning:\n" + reasoning
+		user += "\n\nFinal lastReasoning:\n" + lastReasoning
 		if len(st.Found) > 0 {
 			user += "\n\nBiases found and corrected:"
 			for _, b := range st.Found {
@@ -285,14 +286,14 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 			}
 		}
 	}
-	resp, err := s.complete(ctx, p, in.Call, llm.Request{Model: model, ThreadID: sess.ID,
+	resp, err := lx.svc.Complete(ctx, p, in.Call, llm.Request{Model: model, ThreadID: sess.ID,
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: user}}})
 	if err != nil {
 		return nil, err
 	}
 	content := strings.TrimSpace(resp.Content)
 	if content == "" {
-		return nil, providerError(&llm.APIError{Provider: resp.Provider, StatusCode: 200, Message: "the model returned an empty answer"})
+		return nil, reasoning.ProviderError(&llm.APIError{Provider: resp.Provider, StatusCode: 200, Message: "the model returned an empty answer"})
 	}
 	var bias *BiasInfo
 	structured := true
@@ -318,25 +319,25 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 		}
 	}
 	typ := map[string]string{BiasedReasoning: "analysis", BiasedBiasAnalysis: "critique", BiasedCorrection: "revision", BiasedSynthesis: "synthesis"}[step]
-	meta := withModel(map[string]any{"step_type": step}, resp)
+	meta := reasoning.WithModel(map[string]any{"step_type": step}, resp)
 	if bias != nil {
 		meta["bias"] = bias
 	}
 	if !structured {
 		meta["verdict_structured"] = false
 	}
-	th := thinkgraph.Thought{Content: content, Tool: tool, Author: author(resp), Type: typ, Metadata: luxJSON(meta)}
+	th := thinkgraph.Thought{Content: content, Tool: tool, Author: reasoning.Author(resp), Type: typ, Metadata: luxJSON(meta)}
 	if step == BiasedCorrection {
 		th.RevisesID = st.ReasoningID
 	}
 	if step == BiasedBiasAnalysis || step == BiasedCorrection {
 		th.ParentID = st.ReasoningID
 	}
-	vecs = s.embedForWrite(ctx, content)
+	vecs = lx.svc.EmbedForWrite(ctx, content)
 	steps := st.TotalSteps
-	sess, err = s.luxWrite(ctx, luxRef(sess), "", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+	sess, err = lx.luxWrite(ctx, reasoning.SessionRef{ID: sess.ID, Explicit: true, Tenant: sess.Tenant}, "", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		st = biasedState{}
-		if _, err := getSessionMeta(sess, biasedKey, &st); err != nil {
+		if _, err := reasoning.GetSessionMeta(sess, biasedKey, &st); err != nil {
 			return err
 		}
 		if st.TotalSteps != steps || st.Pending != step {
@@ -347,7 +348,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 		if t.ParentID == "" && st.InputID != "" {
 			t.ParentID = st.InputID // the guidance it answers
 		}
-		if err := s.addThought(ctx, tx, sess, &t, vectorAt(vecs, 0)); err != nil {
+		if err := lx.svc.AddThought(ctx, tx, sess, &t, reasoning.VectorAt(vecs, 0)); err != nil {
 			return err
 		}
 		th, st.InputID = t, ""
@@ -385,7 +386,7 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 		case BiasedSynthesis:
 			st.Pending, st.IsComplete, st.Guidance = "", true, nil
 		}
-		return setSessionMeta(sess, biasedKey, st)
+		return reasoning.SetSessionMeta(sess, biasedKey, st)
 	})
 	if err != nil {
 		return nil, err
@@ -393,9 +394,9 @@ func (s *Service) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, er
 	res := &BiasedResult{Session: *sess, Step: th, StepType: step, StepNumber: st.TotalSteps, ModelUsed: resp.Model,
 		NextAction: st.nextAction(), Status: st.BiasedStatus, Bias: bias}
 	if res.ModelUsed == "" {
-		res.ModelUsed = author(resp)
+		res.ModelUsed = reasoning.Author(resp)
 	}
-	current := reasoning
+	current := lastReasoning
 	if step == BiasedReasoning || step == BiasedCorrection || step == BiasedSynthesis {
 		current = content
 	}
@@ -423,10 +424,10 @@ func luxNormSeverity(s string) string {
 // corrected but the correction is not checked yet, low while a bias found is
 // uncorrected or nothing was checked.
 func biasedSnapshot(st *biasedState, current string) BiasedSnapshot {
-	snap := BiasedSnapshot{CurrentUnderstanding: clip(current, 800), TopInsights: []string{}, ConfidenceLevel: "low",
+	snap := BiasedSnapshot{CurrentUnderstanding: reasoning.Clip(current, 800), TopInsights: []string{}, ConfidenceLevel: "low",
 		ReadyForDecision: st.Pending == BiasedSynthesis || st.IsComplete}
 	if current == "" {
-		snap.CurrentUnderstanding = "Question: " + clip(st.Query, 400)
+		snap.CurrentUnderstanding = "Question: " + reasoning.Clip(st.Query, 400)
 	}
 	switch {
 	case st.Analysed && st.LastBias == nil:

@@ -1,4 +1,4 @@
-package reasoning
+package lux
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
@@ -62,7 +63,7 @@ func (r *stepRun) numbers() []int {
 
 // stepInput is one call of a numbered step tool.
 type stepInput struct {
-	Session    SessionRef
+	Session    reasoning.SessionRef
 	Number     int
 	Total      int
 	Next       bool
@@ -117,7 +118,7 @@ func (f stepFields) validate(in *stepInput, maxLen int) error {
 		return thinkgraph.Invalid(f.total, "an integer ≥ 1", fmt.Sprint(in.Total), "'%s' must be an integer ≥ 1, got %d", f.total, in.Total)
 	}
 	if in.Number == 1 && in.Revises == nil || strings.TrimSpace(in.Content) != "" {
-		if err := validateContent(f.content, in.Content, maxLen); err != nil {
+		if err := reasoning.ValidateContent(f.content, in.Content, maxLen); err != nil {
 			return err
 		}
 	}
@@ -133,7 +134,7 @@ func (f stepFields) validate(in *stepInput, maxLen int) error {
 		}
 	}
 	if in.BranchID != "" {
-		return ValidateBranchID(f.branch, in.BranchID)
+		return reasoning.ValidateBranchID(f.branch, in.BranchID)
 	}
 	return nil
 }
@@ -182,13 +183,13 @@ func luxJoinInts(ns []int) string {
 // prepareStep stores the input of a step (starting a run on number 1) and
 // reads what the model needs, in one transaction, before the model is
 // called: a failing provider loses nothing.
-func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, stepName string, withDocs bool) (*stepStart, error) {
+func (lx *Tools) prepareStep(ctx context.Context, f stepFields, in stepInput, stepName string, withDocs bool) (*stepStart, error) {
 	var vecs []semantic.Vector
 	if strings.TrimSpace(in.Content) != "" {
-		vecs = s.embedForWrite(ctx, in.Content)
+		vecs = lx.svc.EmbedForWrite(ctx, in.Content)
 	}
 	var st stepStart
-	sess, err := s.luxWrite(ctx, in.Session, f.mode, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+	sess, err := lx.luxWrite(ctx, in.Session, f.mode, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		st = stepStart{}
 		// The input is stored off the current path: the session's current
 		// thought and active branch move when the model's step is stored
@@ -197,16 +198,16 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 		defer func() { sess.CurrentThoughtID, sess.ActiveBranch = cur, active }()
 		var docVec func(id string) (semantic.Vector, bool)
 		var docStep func(id string) (int, bool)
-		if withDocs && s.sem != nil {
+		if withDocs && lx.svc.Semantic() != nil {
 			// Read before anything is written here: the document cache must
 			// only see committed thoughts (this transaction may be retried).
 			var err error
-			if docVec, docStep, err = s.docVectors(ctx, tx, sess.Key); err != nil {
+			if docVec, docStep, err = lx.svc.DocVectors(ctx, tx, sess.Key); err != nil {
 				return err
 			}
 		}
 		var run stepRun
-		if _, err := getSessionMeta(sess, f.tool, &run); err != nil {
+		if _, err := reasoning.GetSessionMeta(sess, f.tool, &run); err != nil {
 			return err
 		}
 		newRun := in.Number == 1 && in.Revises == nil && in.BranchFrom == nil
@@ -266,7 +267,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 					}
 					fork = th
 				}
-				created, err := s.luxEnsureBranch(ctx, tx, sess, in.BranchID, fork)
+				created, err := lx.luxEnsureBranch(ctx, tx, sess, in.BranchID, fork)
 				if err != nil {
 					return err
 				}
@@ -303,7 +304,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 					// the run's path starts there.
 					sess.CurrentThoughtID = ""
 				}
-				if err := s.addThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
+				if err := lx.svc.AddThought(ctx, tx, sess, th, reasoning.VectorAt(vecs, 0)); err != nil {
 					return err
 				}
 				st.Input = th
@@ -340,7 +341,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 			return err
 		}
 		st.Root = *root
-		if withDocs && s.sem != nil {
+		if withDocs && lx.svc.Semantic() != nil {
 			// The path's vectors, for the guardrails.
 			st.Vectors = make(map[string]semantic.Vector, len(anc))
 			for _, th := range anc {
@@ -349,7 +350,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 				}
 			}
 			if st.Input != nil && st.Vectors[st.Input.ID] == nil {
-				st.Vectors[st.Input.ID] = vectorAt(vecs, 0)
+				st.Vectors[st.Input.ID] = reasoning.VectorAt(vecs, 0)
 			}
 		}
 		for _, th := range anc {
@@ -364,7 +365,7 @@ func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, s
 		}
 		run.Total = in.total()
 		st.ParentID, st.Branch, st.Run = parentID, branch, run
-		return setSessionMeta(sess, f.tool, run)
+		return reasoning.SetSessionMeta(sess, f.tool, run)
 	})
 	if err != nil {
 		return nil, err
@@ -473,12 +474,12 @@ func (st *stepStart) transcript(rootLabel, stepLabel string) string {
 
 // finishStep stores the model's step and updates the run; update may add
 // to the run (under the same transaction).
-func (s *Service) finishStep(ctx context.Context, f stepFields, st *stepStart, in stepInput, th thinkgraph.Thought, vec semantic.Vector, update func(run *stepRun, th *thinkgraph.Thought)) (*thinkgraph.Session, *stepRun, *thinkgraph.Thought, error) {
+func (lx *Tools) finishStep(ctx context.Context, f stepFields, st *stepStart, in stepInput, th thinkgraph.Thought, vec semantic.Vector, update func(run *stepRun, th *thinkgraph.Thought)) (*thinkgraph.Session, *stepRun, *thinkgraph.Thought, error) {
 	var run stepRun
 	var out thinkgraph.Thought
-	sess, err := s.luxWrite(ctx, luxRef(&st.Session), "", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+	sess, err := lx.luxWrite(ctx, reasoning.SessionRef{ID: st.Session.ID, Explicit: true, Tenant: st.Session.Tenant}, "", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		run = stepRun{}
-		if _, err := getSessionMeta(sess, f.tool, &run); err != nil {
+		if _, err := reasoning.GetSessionMeta(sess, f.tool, &run); err != nil {
 			return err
 		}
 		if run.Run != st.Run.Run {
@@ -493,7 +494,7 @@ func (s *Service) finishStep(ctx context.Context, f stepFields, st *stepStart, i
 		if st.Revised != nil {
 			t.RevisesID = st.Revised.ID
 		}
-		if err := s.addThought(ctx, tx, sess, &t, vec); err != nil {
+		if err := lx.svc.AddThought(ctx, tx, sess, &t, vec); err != nil {
 			return err
 		}
 		sess.ActiveBranch = t.BranchID
@@ -505,7 +506,7 @@ func (s *Service) finishStep(ctx context.Context, f stepFields, st *stepStart, i
 			update(&run, &t)
 		}
 		out = t
-		return setSessionMeta(sess, f.tool, run)
+		return reasoning.SetSessionMeta(sess, f.tool, run)
 	})
 	if err != nil {
 		return nil, nil, nil, err
@@ -604,7 +605,7 @@ func luxSentence(text string, n int) string {
 			}
 		}
 	}
-	return clip(strings.TrimSpace(text), n)
+	return reasoning.Clip(strings.TrimSpace(text), n)
 }
 
 // luxLevel maps a value in [0,1] to low, medium or high.
