@@ -13,6 +13,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/lux"
 )
 
 // The Lux tools (docs/lux.md): confer, traced_reasoning, biased_reasoning and
@@ -42,25 +43,25 @@ type tracedMetadata struct {
 }
 
 type tracedOutput struct {
-	Status            string                       `json:"status" jsonschema:"thinking, intervention_needed or conclusion_reached"`
-	ThoughtNumber     int                          `json:"thought_number"`
-	TotalThoughts     int                          `json:"total_thoughts"`
-	NextThoughtNeeded bool                         `json:"next_thought_needed"`
-	ThoughtContent    string                       `json:"thought_content" jsonschema:"the thought the model wrote"`
-	ThoughtType       string                       `json:"thought_type" jsonschema:"Initial, Exploration, Analysis, Synthesis, Validation or Conclusion"`
-	Metrics           reasoning.StepMetrics        `json:"metrics"`
-	Metadata          tracedMetadata               `json:"metadata"`
-	ContinuationID    string                       `json:"continuation_id" jsonschema:"pass as continuation_id or session_id to continue"`
-	SessionID         string                       `json:"session_id"`
-	ThoughtID         string                       `json:"thought_id" jsonschema:"id of the thought in the session graph"`
-	ReasoningComplete *bool                        `json:"reasoning_complete"`
-	FinalAnswer       *string                      `json:"final_answer"`
-	NextSteps         *string                      `json:"next_steps"`
-	Intervention      *reasoning.Intervention      `json:"intervention" jsonschema:"the most severe open intervention"`
-	Interventions     []reasoning.Intervention     `json:"interventions" jsonschema:"every intervention raised on this thought"`
-	OverallMetrics    *reasoning.ReasoningMetrics  `json:"overall_metrics"`
-	ModelUsed         *string                      `json:"model_used"`
-	SynthesisSnapshot *reasoning.SynthesisSnapshot `json:"synthesis_snapshot"`
+	Status            string                 `json:"status" jsonschema:"thinking, intervention_needed or conclusion_reached"`
+	ThoughtNumber     int                    `json:"thought_number"`
+	TotalThoughts     int                    `json:"total_thoughts"`
+	NextThoughtNeeded bool                   `json:"next_thought_needed"`
+	ThoughtContent    string                 `json:"thought_content" jsonschema:"the thought the model wrote"`
+	ThoughtType       string                 `json:"thought_type" jsonschema:"Initial, Exploration, Analysis, Synthesis, Validation or Conclusion"`
+	Metrics           lux.StepMetrics        `json:"metrics"`
+	Metadata          tracedMetadata         `json:"metadata"`
+	ContinuationID    string                 `json:"continuation_id" jsonschema:"pass as continuation_id or session_id to continue"`
+	SessionID         string                 `json:"session_id"`
+	ThoughtID         string                 `json:"thought_id" jsonschema:"id of the thought in the session graph"`
+	ReasoningComplete *bool                  `json:"reasoning_complete"`
+	FinalAnswer       *string                `json:"final_answer"`
+	NextSteps         *string                `json:"next_steps"`
+	Intervention      *lux.Intervention      `json:"intervention" jsonschema:"the most severe open intervention"`
+	Interventions     []lux.Intervention     `json:"interventions" jsonschema:"every intervention raised on this thought"`
+	OverallMetrics    *lux.ReasoningMetrics  `json:"overall_metrics"`
+	ModelUsed         *string                `json:"model_used"`
+	SynthesisSnapshot *lux.SynthesisSnapshot `json:"synthesis_snapshot"`
 }
 
 type plannerMetadata struct {
@@ -75,37 +76,37 @@ type plannerMetadata struct {
 }
 
 type plannerOutput struct {
-	Status            string                  `json:"status" jsonschema:"planning, revising, branching or complete"`
-	StepNumber        int                     `json:"step_number"`
-	TotalSteps        int                     `json:"total_steps"`
-	NextStepRequired  bool                    `json:"next_step_required"`
-	StepContent       string                  `json:"step_content" jsonschema:"the plan step the model wrote"`
-	Metadata          plannerMetadata         `json:"metadata"`
-	ContinuationID    string                  `json:"continuation_id"`
-	SessionID         string                  `json:"session_id"`
-	ThoughtID         string                  `json:"thought_id"`
-	PlanningComplete  *bool                   `json:"planning_complete"`
-	PlanSummary       *string                 `json:"plan_summary"`
-	NextSteps         *string                 `json:"next_steps"`
-	ThinkingRequired  *bool                   `json:"thinking_required" jsonschema:"whether the model said this step leaves questions that need careful thought; null when its answer did not say"`
-	RequiredThinking  []string                `json:"required_thinking" jsonschema:"those questions; null when the model's answer did not say"`
-	PlannerRequired   *bool                   `json:"planner_required" jsonschema:"whether more planning steps are needed (next_step_required or more_steps_needed)"`
-	ModelUsed         *string                 `json:"model_used"`
-	SynthesisSnapshot *reasoning.PlanSnapshot `json:"synthesis_snapshot"`
+	Status            string            `json:"status" jsonschema:"planning, revising, branching or complete"`
+	StepNumber        int               `json:"step_number"`
+	TotalSteps        int               `json:"total_steps"`
+	NextStepRequired  bool              `json:"next_step_required"`
+	StepContent       string            `json:"step_content" jsonschema:"the plan step the model wrote"`
+	Metadata          plannerMetadata   `json:"metadata"`
+	ContinuationID    string            `json:"continuation_id"`
+	SessionID         string            `json:"session_id"`
+	ThoughtID         string            `json:"thought_id"`
+	PlanningComplete  *bool             `json:"planning_complete"`
+	PlanSummary       *string           `json:"plan_summary"`
+	NextSteps         *string           `json:"next_steps"`
+	ThinkingRequired  *bool             `json:"thinking_required" jsonschema:"whether the model said this step leaves questions that need careful thought; null when its answer did not say"`
+	RequiredThinking  []string          `json:"required_thinking" jsonschema:"those questions; null when the model's answer did not say"`
+	PlannerRequired   *bool             `json:"planner_required" jsonschema:"whether more planning steps are needed (next_step_required or more_steps_needed)"`
+	ModelUsed         *string           `json:"model_used"`
+	SynthesisSnapshot *lux.PlanSnapshot `json:"synthesis_snapshot"`
 }
 
 type biasedOutput struct {
-	StepType          string                    `json:"step_type" jsonschema:"Query, Reasoning, BiasAnalysis, Correction, Guidance or Synthesis"`
-	StepNumber        int                       `json:"step_number"`
-	Content           string                    `json:"content"`
-	ModelUsed         string                    `json:"model_used" jsonschema:"the model that wrote this step (client for the query)"`
-	NextAction        string                    `json:"next_action" jsonschema:"BiasCheck, ContinueReasoning, RequestGuidance, Synthesize or Complete"`
-	SessionID         string                    `json:"session_id"`
-	SessionStatus     reasoning.BiasedStatus    `json:"session_status"`
-	BiasDetected      *reasoning.BiasInfo       `json:"bias_detected"`
-	SynthesisSnapshot *reasoning.BiasedSnapshot `json:"synthesis_snapshot"`
-	FinalSynthesis    *string                   `json:"final_synthesis"`
-	ThoughtID         string                    `json:"thought_id" jsonschema:"id of the step in the session graph"`
+	StepType          string              `json:"step_type" jsonschema:"Query, Reasoning, BiasAnalysis, Correction, Guidance or Synthesis"`
+	StepNumber        int                 `json:"step_number"`
+	Content           string              `json:"content"`
+	ModelUsed         string              `json:"model_used" jsonschema:"the model that wrote this step (client for the query)"`
+	NextAction        string              `json:"next_action" jsonschema:"BiasCheck, ContinueReasoning, RequestGuidance, Synthesize or Complete"`
+	SessionID         string              `json:"session_id"`
+	SessionStatus     lux.BiasedStatus    `json:"session_status"`
+	BiasDetected      *lux.BiasInfo       `json:"bias_detected"`
+	SynthesisSnapshot *lux.BiasedSnapshot `json:"synthesis_snapshot"`
+	FinalSynthesis    *string             `json:"final_synthesis"`
+	ThoughtID         string              `json:"thought_id" jsonschema:"id of the step in the session graph"`
 }
 
 // luxSessionArgs are the session arguments of traced_reasoning and planner:
@@ -167,7 +168,7 @@ func constrainLux(s *jsonschema.Schema) {
 		}
 	}
 	if t := s.Properties["temperature"]; t != nil {
-		between(t, 0, reasoning.MaxTemperature)
+		between(t, 0, lux.MaxTemperature)
 	}
 }
 
@@ -239,7 +240,7 @@ type biasedArgs struct {
 
 func (biasedArgs) constrain(s *jsonschema.Schema, _ reasoning.Config) {
 	constrainLux(s)
-	between(s.Properties["max_analysis_rounds"], 1, reasoning.MaxAnalysisRounds)
+	between(s.Properties["max_analysis_rounds"], 1, lux.MaxAnalysisRounds)
 }
 
 // guardrailsArg is the guardrails object; absent fields keep the defaults.
@@ -268,8 +269,8 @@ func (g *guardrails) UnmarshalJSON(b []byte) error {
 
 // config is the guardrail configuration: the defaults, with the fields
 // given.
-func (ga *guardrails) config() reasoning.GuardrailConfig {
-	g := reasoning.DefaultGuardrails()
+func (ga *guardrails) config() lux.GuardrailConfig {
+	g := lux.DefaultGuardrails()
 	if ga == nil {
 		return g
 	}
@@ -295,6 +296,7 @@ func (ga *guardrails) config() reasoning.GuardrailConfig {
 func strPtr(s string) *string { return &s }
 
 func (s *Server) addLuxTools() {
+	lx := lux.New(s.svc)
 	s.addTool(toolDef{
 		llm: true,
 		tool: &mcp.Tool{
@@ -306,9 +308,9 @@ func (s *Server) addLuxTools() {
 		},
 		output: conferOutput{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *conferArgs) (any, error) {
-			in := reasoning.ConferInput{Session: s.session(req, a.SessionID), Call: s.llmCall(ctx, req), Message: a.Message, Model: a.Model,
+			in := lux.ConferInput{Session: s.session(req, a.SessionID), Call: s.llmCall(ctx, req), Message: a.Message, Model: a.Model,
 				Temperature: (*float64)(a.Temperature), MaxTokens: (*int)(a.MaxTokens)}
-			res, err := s.svc.Confer(ctx, in)
+			res, err := lx.Confer(ctx, in)
 			if err != nil {
 				return nil, err
 			}
@@ -334,12 +336,12 @@ func (s *Server) addLuxTools() {
 			if err != nil {
 				return nil, err
 			}
-			in := reasoning.TracedInput{Session: ref, Call: s.llmCall(ctx, req), Thought: a.Thought,
+			in := lux.TracedInput{Session: ref, Call: s.llmCall(ctx, req), Thought: a.Thought,
 				ThoughtNumber: int(a.ThoughtNumber), TotalThoughts: int(a.TotalThoughts), NextThoughtNeeded: bool(a.NextThoughtNeeded),
 				IsRevision: bool(a.IsRevision), RevisesThought: (*int)(a.RevisesThought), BranchFromThought: (*int)(a.BranchFromThought),
 				BranchID: a.BranchID, NeedsMoreThoughts: bool(a.NeedsMoreThoughts), Model: a.Model, Temperature: (*float64)(a.Temperature),
 				Guardrails: a.Guardrails.config()}
-			res, err := s.svc.Traced(ctx, in)
+			res, err := lx.Traced(ctx, in)
 			if err != nil {
 				return nil, continuationError(a.luxSessionArgs, err)
 			}
@@ -351,7 +353,7 @@ func (s *Server) addLuxTools() {
 					CurrentConfidence: res.CurrentConfidence, IsRevision: in.RevisesThought != nil, RevisesThought: in.RevisesThought,
 					NeedsMoreThoughts: in.NeedsMoreThoughts, NullMetrics: res.NullMetrics}}
 			if out.Interventions == nil {
-				out.Interventions = []reasoning.Intervention{}
+				out.Interventions = []lux.Intervention{}
 			}
 			if res.Step.BranchID != thinkgraph.DefaultBranch {
 				out.Metadata.BranchID = strPtr(res.Step.BranchID)
@@ -384,12 +386,12 @@ func (s *Server) addLuxTools() {
 			if err != nil {
 				return nil, err
 			}
-			in := reasoning.PlannerInput{Session: ref, Call: s.llmCall(ctx, req), Step: a.Step,
+			in := lux.PlannerInput{Session: ref, Call: s.llmCall(ctx, req), Step: a.Step,
 				StepNumber: int(a.StepNumber), TotalSteps: int(a.TotalSteps), NextStepRequired: bool(a.NextStepRequired),
 				IsStepRevision: bool(a.IsStepRevision), RevisesStepNumber: (*int)(a.RevisesStepNumber), IsBranchPoint: bool(a.IsBranchPoint),
 				BranchFromStep: (*int)(a.BranchFromStep), BranchID: a.BranchID, MoreStepsNeeded: bool(a.MoreStepsNeeded),
 				Model: a.Model, Temperature: (*float64)(a.Temperature)}
-			res, err := s.svc.Planner(ctx, in)
+			res, err := lx.Planner(ctx, in)
 			if err != nil {
 				return nil, continuationError(a.luxSessionArgs, err)
 			}
@@ -424,14 +426,14 @@ func (s *Server) addLuxTools() {
 			Description: fmt.Sprintf("Step-by-step reasoning checked for cognitive biases, one step per call: Query → Reasoning (primary_model) → BiasAnalysis "+
 				"(verifier_model) → Correction when a bias was found → another BiasAnalysis … up to max_analysis_rounds analyses (default %d) → Synthesis → "+
 				"complete. Call again with the session_id to take the next step; next_action says what it will be. A query that differs from the question "+
-				"is recorded as guidance for the next step. new_session starts a fresh session.", reasoning.DefaultMaxAnalysisRounds) + luxProviderNote,
+				"is recorded as guidance for the next step. new_session starts a fresh session.", lux.DefaultMaxAnalysisRounds) + luxProviderNote,
 			Annotations: llmAnnotations("Reasoning with bias checks"),
 		},
 		output: biasedOutput{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *biasedArgs) (any, error) {
-			in := reasoning.BiasedInput{Session: s.session(req, a.SessionID), Call: s.llmCall(ctx, req), Query: a.Query,
+			in := lux.BiasedInput{Session: s.session(req, a.SessionID), Call: s.llmCall(ctx, req), Query: a.Query,
 				NewSession: bool(a.NewSession), MaxRounds: (*int)(a.MaxAnalysisRounds), PrimaryModel: a.PrimaryModel, VerifierModel: a.VerifierModel}
-			res, err := s.svc.Biased(ctx, in)
+			res, err := lx.Biased(ctx, in)
 			if err != nil {
 				return nil, err
 			}

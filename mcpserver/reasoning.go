@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/pipes"
 )
 
 // The reasoning tools of mcp-langbase-reasoning (reasoning_linear, ...; mcp-langbase-reasoning named them
@@ -133,12 +134,12 @@ type reflectionArgs struct {
 
 func (a reflectionArgs) constrain(s *jsonschema.Schema, cfg reasoning.Config) {
 	a.reasoningArgs.constrain(s, cfg)
-	between(s.Properties["iterations"], 1, reasoning.MaxReflectionIterations)
+	between(s.Properties["iterations"], 1, pipes.MaxReflectionIterations)
 	s.Required = nil // thought_id may name the thought instead of content
 }
 
-func (s *Server) reasoningInput(ctx context.Context, req *mcp.CallToolRequest, a *reasoningArgs) reasoning.ReasoningInput {
-	return reasoning.ReasoningInput{Session: s.session(req, a.SessionID), Call: s.llmCall(ctx, req), Content: a.Content,
+func (s *Server) reasoningInput(ctx context.Context, req *mcp.CallToolRequest, a *reasoningArgs) pipes.ReasoningInput {
+	return pipes.ReasoningInput{Session: s.session(req, a.SessionID), Call: s.llmCall(ctx, req), Content: a.Content,
 		Confidence: (*float64)(a.Confidence)}
 }
 
@@ -149,6 +150,7 @@ func llmAnnotations(title string) *mcp.ToolAnnotations {
 const providerNote = " A language model answers (a Langbase pipe, the configured provider, or your client's model); input and answer are stored in the session."
 
 func (s *Server) addReasoningTools() {
+	modes := pipes.New(s.svc)
 	s.addTool(toolDef{
 		llm: true,
 		tool: &mcp.Tool{
@@ -160,7 +162,7 @@ func (s *Server) addReasoningTools() {
 		output: linearOutput{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *reasoningArgs) (any, error) {
 			in := s.reasoningInput(ctx, req, a)
-			res, err := s.svc.Linear(ctx, in)
+			res, err := modes.Linear(ctx, in)
 			if err != nil {
 				return nil, err
 			}
@@ -181,7 +183,7 @@ func (s *Server) addReasoningTools() {
 		output: treeOutput{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *treeArgs) (any, error) {
 			in := s.reasoningInput(ctx, req, &a.reasoningArgs)
-			res, err := s.svc.Tree(ctx, in, (*int)(a.NumBranches))
+			res, err := modes.Tree(ctx, in, (*int)(a.NumBranches))
 			if err != nil {
 				return nil, err
 			}
@@ -206,7 +208,7 @@ func (s *Server) addReasoningTools() {
 		output: divergentOutput{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *divergentArgs) (any, error) {
 			in := s.reasoningInput(ctx, req, &a.reasoningArgs)
-			res, err := s.svc.Divergent(ctx, in, (*int)(a.NumPerspectives))
+			res, err := modes.Divergent(ctx, in, (*int)(a.NumPerspectives))
 			if err != nil {
 				return nil, err
 			}
@@ -227,13 +229,13 @@ func (s *Server) addReasoningTools() {
 			Name:  "reasoning_reflection",
 			Title: "Reflective reasoning",
 			Description: fmt.Sprintf("Critique and improve a stored thought (thought_id) or new content, 1-%d rounds. "+
-				"Returns each round's critique and improved thought, and the final one.", reasoning.MaxReflectionIterations) + providerNote,
+				"Returns each round's critique and improved thought, and the final one.", pipes.MaxReflectionIterations) + providerNote,
 			Annotations: llmAnnotations("Reflective reasoning"),
 		},
 		output: reflectionOutput{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *reflectionArgs) (any, error) {
 			in := s.reasoningInput(ctx, req, &a.reasoningArgs)
-			res, err := s.svc.Reflection(ctx, in, a.ThoughtID, (*int)(a.Iterations))
+			res, err := modes.Reflection(ctx, in, a.ThoughtID, (*int)(a.Iterations))
 			if err != nil {
 				return nil, err
 			}

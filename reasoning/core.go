@@ -9,8 +9,9 @@ import (
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
-// What the tool families' packages (reasoning/branching) use of the core:
-// the exported names of helpers the core's own tools call unexported.
+// What the tool families' packages (reasoning/branching, reasoning/lux,
+// reasoning/pipes) use of the core: the exported names of helpers the
+// core's own tools call unexported.
 
 // Now is the service's clock (UTC).
 func (s *Service) Now() time.Time { return s.now() }
@@ -69,3 +70,32 @@ func ValidateContent(field, text string, max int) error { return validateContent
 
 // Clip returns s cut to n characters, with "…" when it was longer.
 func Clip(s string, n int) string { return clip(s, n) }
+
+// AddThought is AppendThought without saving the session: for callers that
+// save it themselves before the transaction ends, so that its row is
+// written once.
+func (s *Service) AddThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
+	return s.addThought(ctx, tx, sess, th, vec)
+}
+
+// AddInput is AddThought for a caller's input to a model call: stored
+// before the model is called, as a child of the current thought, while the
+// session's current thought and active branch stay where they were (the
+// model's answer moves them).
+func (s *Service) AddInput(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
+	return s.addInput(ctx, tx, sess, th, vec)
+}
+
+// Thought loads thought id of the session, named by the caller's field: a
+// ThoughtNotFoundError naming that field when it does not exist.
+func (s *Service) Thought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, field, id string) (*thinkgraph.Thought, error) {
+	return s.thought(ctx, tx, sess, field, id)
+}
+
+// DocVectors is the vector lookup of the documents Docs would return now:
+// the vectors (and steps) of the session's thoughts, without copying the
+// documents or reading the links; ErrNoSemantic when the engine is off.
+// Call it before writing in tx: the cache must only see committed thoughts.
+func (s *Service) DocVectors(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey) (vector func(id string) (semantic.Vector, bool), step func(id string) (int, bool), err error) {
+	return s.docVectors(ctx, tx, session)
+}

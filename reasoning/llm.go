@@ -130,7 +130,7 @@ func (s *Service) complete(ctx context.Context, p llm.Provider, call LLMCall, re
 	}
 	resp, err := p.Complete(ctx, req)
 	if err != nil {
-		return resp, providerError(err)
+		return resp, ProviderError(err)
 	}
 	return resp, nil
 }
@@ -144,8 +144,9 @@ var providerCodes = map[string]thinkgraph.Code{
 	llm.KindTimeout:             thinkgraph.CodeTimeout,
 }
 
-// providerError classifies a provider failure.
-func providerError(err error) error {
+// ProviderError classifies a provider failure as the thinkgraph error of
+// its kind.
+func ProviderError(err error) error {
 	code, known := providerCodes[llm.ErrorKind(err)]
 	switch {
 	case known:
@@ -158,7 +159,8 @@ func providerError(err error) error {
 	}
 }
 
-// sessionMeta reads and writes keys of a session's metadata object. A
+// sessionMeta is the session's metadata object, by key: the tools keep
+// their state under a key each (GetSessionMeta, SetSessionMeta). A
 // metadata value that is not a JSON object has no keys.
 func sessionMeta(sess *thinkgraph.Session) map[string]json.RawMessage {
 	m := map[string]json.RawMessage{}
@@ -171,9 +173,9 @@ func sessionMeta(sess *thinkgraph.Session) map[string]json.RawMessage {
 	return m
 }
 
-// getSessionMeta decodes the session metadata key into v; it reports
+// GetSessionMeta decodes the session metadata key into v; it reports
 // whether the key was there (a key set to null is not).
-func getSessionMeta(sess *thinkgraph.Session, key string, v any) (bool, error) {
+func GetSessionMeta(sess *thinkgraph.Session, key string, v any) (bool, error) {
 	raw, ok := sessionMeta(sess)[key]
 	if !ok || string(raw) == "null" {
 		return false, nil
@@ -184,9 +186,9 @@ func getSessionMeta(sess *thinkgraph.Session, key string, v any) (bool, error) {
 	return true, nil
 }
 
-// setSessionMeta sets the session metadata key to v: the object is written
+// SetSessionMeta sets the session metadata key to v: the object is written
 // with its keys sorted, as json.Marshal writes a map.
-func setSessionMeta(sess *thinkgraph.Session, key string, v any) error {
+func SetSessionMeta(sess *thinkgraph.Session, key string, v any) error {
 	m := sessionMeta(sess)
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -197,4 +199,42 @@ func setSessionMeta(sess *thinkgraph.Session, key string, v any) error {
 		return fmt.Errorf("session metadata: %w", err)
 	}
 	return nil
+}
+
+// Pipes returns the Langbase pipes the reasoning.* tools run on.
+func (s *Service) Pipes() llm.Pipes {
+	if s.llmCfg != nil {
+		return s.llmCfg.Langbase.Pipes
+	}
+	return llm.DefaultConfig().Langbase.Pipes
+}
+
+// Author names the model that wrote an answer: the model, else the
+// Langbase pipe, else the provider.
+func Author(resp llm.Response) string {
+	switch {
+	case resp.Model != "":
+		return resp.Model
+	case resp.Pipe != "":
+		return "langbase:" + resp.Pipe
+	case resp.Provider != "":
+		return resp.Provider
+	}
+	return "model"
+}
+
+// WithModel adds the provider, model and pipe of resp to the metadata m
+// of the thought it wrote (a new map when m is nil).
+func WithModel(m map[string]any, resp llm.Response) map[string]any {
+	if m == nil {
+		m = map[string]any{}
+	}
+	m["provider"] = resp.Provider
+	if resp.Model != "" {
+		m["model"] = resp.Model
+	}
+	if resp.Pipe != "" {
+		m["pipe"] = resp.Pipe
+	}
+	return m
 }

@@ -63,6 +63,19 @@ func ValidateConfidence(field string, c *float64) error {
 	return nil
 }
 
+// ClampCount checks an optional count field: def when v is nil, else *v,
+// which must be from lo to hi.
+func ClampCount(field string, v *int, def, lo, hi int) (int, error) {
+	if v == nil {
+		return def, nil
+	}
+	if *v < lo || *v > hi {
+		return 0, thinkgraph.Invalid(field, fmt.Sprintf("an integer from %d to %d", lo, hi), fmt.Sprint(*v),
+			"'%s' must be from %d to %d, got %d", field, lo, hi, *v)
+	}
+	return *v, nil
+}
+
 // Think appends a thought to the session as a child of its current thought
 // and makes it current. A confidence below the threshold makes the thought a
 // branch point.

@@ -1,38 +1,46 @@
-package reasoning
+// Package pipes holds the reasoning.* tools of mcp-langbase-reasoning
+// (linear, tree, divergent, reflection): the model writes the reasoning, the
+// server stores both the input and the answer in the session graph.
+package pipes
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
-// The reasoning.* tools of mcp-langbase-reasoning: the model writes the reasoning, the
-// server stores both the input and the answer in the session graph.
+// Modes runs the reasoning.* tools on a reasoning service.
+type Modes struct {
+	svc *reasoning.Service
+}
+
+// New returns the reasoning.* tools of svc.
+func New(svc *reasoning.Service) *Modes { return &Modes{svc: svc} }
 
 // ReasoningInput is the common input of the reasoning.* tools.
 type ReasoningInput struct {
-	Session    SessionRef
+	Session    reasoning.SessionRef
 	Content    string
 	Confidence *float64
-	Call       LLMCall
+	Call       reasoning.LLMCall
 }
 
 // reasoningValidate checks content the way mcp-langbase-reasoning words its errors.
-func (s *Service) reasoningValidate(in *ReasoningInput) error {
+func (pm *Modes) reasoningValidate(in *ReasoningInput) error {
 	if strings.TrimSpace(in.Content) == "" {
 		return thinkgraph.Invalid("content", "a non-empty string", in.Content, "Validation failed: content - Content cannot be empty")
 	}
-	if err := validateContent("content", in.Content, s.cfg.MaxThoughtLength); err != nil {
+	if err := reasoning.ValidateContent("content", in.Content, pm.svc.Config().MaxThoughtLength); err != nil {
 		te := thinkgraph.AsError(err)
 		te.Message = "Validation failed: content - " + te.Message
 		return te
 	}
-	if err := ValidateConfidence("confidence", in.Confidence); err != nil {
+	if err := reasoning.ValidateConfidence("confidence", in.Confidence); err != nil {
 		te := thinkgraph.AsError(err)
 		te.Message = "Validation failed: confidence - " + te.Message
 		return te
@@ -43,14 +51,14 @@ func (s *Service) reasoningValidate(in *ReasoningInput) error {
 // storeInput writes the caller's content as a thought of the session, in its
 // own transaction, before the model is called: a failing provider loses
 // nothing.
-func (s *Service) storeInput(ctx context.Context, in ReasoningInput, tool, mode string, meta map[string]any) (*thinkgraph.Session, *thinkgraph.Thought, error) {
-	vecs := s.embedForWrite(ctx, in.Content)
+func (pm *Modes) storeInput(ctx context.Context, in ReasoningInput, tool, mode string, meta map[string]any) (*thinkgraph.Session, *thinkgraph.Thought, error) {
+	vecs := pm.svc.EmbedForWrite(ctx, in.Content)
 	var sess thinkgraph.Session
 	var th thinkgraph.Thought
-	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
+	err := pm.svc.Store().Update(ctx, func(tx thinkgraph.Tx) error {
 		// A session the server has not seen is started under its id, as
 		// mcp-langbase-reasoning 0.1 does.
-		se, err := s.session(ctx, tx, in.Session, true, mode)
+		se, err := pm.svc.Session(ctx, tx, in.Session, true, mode)
 		if err != nil {
 			return err
 		}
@@ -63,7 +71,7 @@ func (s *Service) storeInput(ctx context.Context, in ReasoningInput, tool, mode 
 				return err
 			}
 		}
-		if err := s.addInput(ctx, tx, se, t, vectorAt(vecs, 0)); err != nil {
+		if err := pm.svc.AddInput(ctx, tx, se, t, reasoning.VectorAt(vecs, 0)); err != nil {
 			return err
 		}
 		if err := tx.UpdateSession(ctx, se); err != nil {
@@ -94,17 +102,17 @@ type modelThought struct {
 // storeAnswers writes the model's thoughts in one transaction; each has its
 // ParentID set by the caller (the input thought, or a previous answer).
 // Branches that do not exist yet are created, forking from the parent.
-func (s *Service) storeAnswers(ctx context.Context, sessionID string, tenant string, author, tool string, answers []modelThought, update func(*thinkgraph.Session, []thinkgraph.Thought) error) ([]thinkgraph.Thought, *thinkgraph.Session, error) {
+func (pm *Modes) storeAnswers(ctx context.Context, sessionID string, tenant string, author, tool string, answers []modelThought, update func(*thinkgraph.Session, []thinkgraph.Thought) error) ([]thinkgraph.Thought, *thinkgraph.Session, error) {
 	texts := make([]string, len(answers))
 	for i, a := range answers {
 		texts[i] = a.Content
 	}
-	vecs := s.embedForWrite(ctx, texts...)
+	vecs := pm.svc.EmbedForWrite(ctx, texts...)
 	var out []thinkgraph.Thought
 	var sess thinkgraph.Session
-	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
+	err := pm.svc.Store().Update(ctx, func(tx thinkgraph.Tx) error {
 		out = nil
-		se, err := s.session(ctx, tx, SessionRef{ID: sessionID, Explicit: true, Tenant: tenant}, false, "")
+		se, err := pm.svc.Session(ctx, tx, reasoning.SessionRef{ID: sessionID, Explicit: true, Tenant: tenant}, false, "")
 		if err != nil {
 			return err
 		}
@@ -116,7 +124,7 @@ func (s *Service) storeAnswers(ctx context.Context, sessionID string, tenant str
 			}
 			if a.Branch != "" {
 				if _, err := tx.Branch(ctx, se.Key, a.Branch); errors.Is(err, thinkgraph.ErrNotFound) {
-					now := s.now()
+					now := pm.svc.Now()
 					parent, err := tx.Thought(ctx, se.Key, a.ParentID)
 					if err != nil {
 						return err
@@ -134,7 +142,7 @@ func (s *Service) storeAnswers(ctx context.Context, sessionID string, tenant str
 					return err
 				}
 			}
-			if err := s.appendThought(ctx, tx, se, th, vectorAt(vecs, i)); err != nil {
+			if err := pm.svc.AppendThought(ctx, tx, se, th, reasoning.VectorAt(vecs, i)); err != nil {
 				return err
 			}
 			out = append(out, *th)
@@ -158,16 +166,9 @@ func (s *Service) storeAnswers(ctx context.Context, sessionID string, tenant str
 
 // history returns the last n user/model exchanges of tool in the session as
 // chat messages, oldest first (none before the session exists).
-func (s *Service) history(ctx context.Context, ref SessionRef, tool string, n int) ([]llm.Message, error) {
+func (pm *Modes) history(ctx context.Context, ref reasoning.SessionRef, tool string, n int) ([]llm.Message, error) {
 	var msgs []llm.Message
-	err := s.store.View(ctx, func(tx thinkgraph.Tx) error {
-		sess, err := tx.Session(ctx, ref.tenant(), ref.ID)
-		if errors.Is(err, thinkgraph.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	err := pm.svc.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, Last: 4 * n})
 		if err != nil {
 			return err
@@ -184,6 +185,10 @@ func (s *Service) history(ctx context.Context, ref SessionRef, tool string, n in
 		}
 		return nil
 	})
+	var te *thinkgraph.Error
+	if errors.As(err, &te) && te.Code == thinkgraph.CodeSessionNotFound {
+		err = nil
+	}
 	if len(msgs) > 2*n {
 		msgs = msgs[len(msgs)-2*n:]
 	}
@@ -204,48 +209,46 @@ type LinearResult struct {
 // Linear runs one step of linear reasoning (mcp-langbase-reasoning's reasoning.linear): the
 // content is stored, the model continues it, and its answer is stored as a
 // thought written by the model, child of the input.
-func (s *Service) Linear(ctx context.Context, in ReasoningInput) (*LinearResult, error) {
+func (pm *Modes) Linear(ctx context.Context, in ReasoningInput) (*LinearResult, error) {
 	const tool = "reasoning.linear"
-	if err := s.reasoningValidate(&in); err != nil {
+	if err := pm.reasoningValidate(&in); err != nil {
 		return nil, err
 	}
 	if err := checkSessionRef(in.Session); err != nil {
 		return nil, err
 	}
-	p, err := s.provider(tool, in.Session, true, in.Call)
+	p, err := pm.svc.Provider(tool, in.Session, true, in.Call)
 	if err != nil {
 		return nil, err
 	}
-	hist, err := s.history(ctx, in.Session, tool, 5)
+	hist, err := pm.history(ctx, in.Session, tool, 5)
 	if err != nil {
 		return nil, err
 	}
-	sess, input, err := s.storeInput(ctx, in, tool, "linear", map[string]any{})
+	sess, input, err := pm.storeInput(ctx, in, tool, "linear", map[string]any{})
 	if err != nil {
 		return nil, err
 	}
 	msgs := append([]llm.Message{{Role: llm.RoleSystem, Content: linearSystemPrompt}}, hist...)
 	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: in.Content})
-	resp, err := s.complete(ctx, p, in.Call, llm.Request{Messages: msgs, ThreadID: sess.ID, Pipe: s.pipes().Linear})
+	resp, err := pm.svc.Complete(ctx, p, in.Call, llm.Request{Messages: msgs, ThreadID: sess.ID, Pipe: pm.svc.Pipes().Linear})
 	if err != nil {
 		return nil, err
 	}
 	ans := llm.ParsePipeAnswer(resp.Content)
 	var prev *string
-	if raw, ok := sessionMeta(sess)["linear_last_thought"]; ok {
-		var id string
-		if json.Unmarshal(raw, &id) == nil && id != "" {
-			prev = &id
-		}
+	var id string
+	if ok, _ := reasoning.GetSessionMeta(sess, "linear_last_thought", &id); ok && id != "" {
+		prev = &id
 	}
-	m := withModel(map[string]any{"structured": ans.Structured}, resp)
+	m := reasoning.WithModel(map[string]any{"structured": ans.Structured}, resp)
 	if len(ans.Metadata) > 0 {
 		m["metadata"] = ans.Metadata
 	}
-	ths, se, err := s.storeAnswers(ctx, sess.ID, sess.Tenant, author(resp), tool,
+	ths, se, err := pm.storeAnswers(ctx, sess.ID, sess.Tenant, reasoning.Author(resp), tool,
 		[]modelThought{{Content: ans.Thought, Confidence: ans.Confidence, ParentID: input.ID, Type: "analysis", Meta: m}},
 		func(se *thinkgraph.Session, ths []thinkgraph.Thought) error {
-			return setSessionMeta(se, "linear_last_thought", ths[0].ID)
+			return reasoning.SetSessionMeta(se, "linear_last_thought", ths[0].ID)
 		})
 	if err != nil {
 		return nil, err
@@ -256,41 +259,9 @@ func (s *Service) Linear(ctx context.Context, in ReasoningInput) (*LinearResult,
 // checkSessionRef reports a malformed session id before anything is
 // stored or any model called. A well-formed id the server has not seen
 // starts a session when the input is stored.
-func checkSessionRef(ref SessionRef) error {
+func checkSessionRef(ref reasoning.SessionRef) error {
 	if !ref.Explicit {
 		return nil
 	}
-	return ValidateSessionID(ref.ID)
-}
-
-func (s *Service) pipes() llm.Pipes {
-	if s.llmCfg != nil {
-		return s.llmCfg.Langbase.Pipes
-	}
-	return llm.DefaultConfig().Langbase.Pipes
-}
-
-// author names the model that wrote an answer.
-func author(resp llm.Response) string {
-	switch {
-	case resp.Model != "":
-		return resp.Model
-	case resp.Pipe != "":
-		return "langbase:" + resp.Pipe
-	case resp.Provider != "":
-		return resp.Provider
-	}
-	return "model"
-}
-
-// clampCount checks an optional count field against [lo, hi].
-func clampCount(field string, v *int, def, lo, hi int) (int, error) {
-	if v == nil {
-		return def, nil
-	}
-	if *v < lo || *v > hi {
-		return 0, thinkgraph.Invalid(field, fmt.Sprintf("an integer from %d to %d", lo, hi), fmt.Sprint(*v),
-			"'%s' must be from %d to %d, got %d", field, lo, hi, *v)
-	}
-	return *v, nil
+	return reasoning.ValidateSessionID(ref.ID)
 }

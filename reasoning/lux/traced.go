@@ -1,4 +1,4 @@
-package reasoning
+package lux
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 	"github.com/thinkgraph/thinkgraph/semantic/contradict"
@@ -120,7 +121,7 @@ type tracedRecord struct {
 
 // TracedInput is one call of traced_reasoning.
 type TracedInput struct {
-	Session           SessionRef
+	Session           reasoning.SessionRef
 	Thought           string
 	ThoughtNumber     int
 	TotalThoughts     int
@@ -133,7 +134,7 @@ type TracedInput struct {
 	Model             string
 	Temperature       *float64
 	Guardrails        GuardrailConfig
-	Call              LLMCall
+	Call              reasoning.LLMCall
 }
 
 // ReasoningMetrics are the figures of a whole run (Lux's
@@ -192,7 +193,7 @@ const tracedSystemPrompt = `You are a careful reasoner working through a query o
 // Traced runs one thought of traced reasoning: it stores the query (thought
 // 1) or guidance, has the model write the thought, measures it with the
 // guardrails and stores it with its metrics.
-func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, error) {
+func (lx *Tools) Traced(ctx context.Context, in TracedInput) (*TracedResult, error) {
 	f := tracedFields
 	if in.RevisesThought != nil {
 		in.IsRevision = true
@@ -203,7 +204,7 @@ func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, er
 	}
 	sin := stepInput{Session: in.Session, Number: in.ThoughtNumber, Total: in.TotalThoughts, Next: in.NextThoughtNeeded, Content: in.Thought,
 		Revises: in.RevisesThought, BranchFrom: in.BranchFromThought, BranchID: in.BranchID, MoreNeeded: in.NeedsMoreThoughts}
-	if err := f.validate(&sin, s.cfg.MaxThoughtLength); err != nil {
+	if err := f.validate(&sin, lx.svc.Config().MaxThoughtLength); err != nil {
 		return nil, err
 	}
 	if err := validateTemperature("temperature", in.Temperature); err != nil {
@@ -220,11 +221,11 @@ func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, er
 	}
 	// A named session that does not exist is reported by the first
 	// transaction, before the model is called.
-	p, err := s.provider(f.tool, in.Session, false, in.Call)
+	p, err := lx.svc.Provider(f.tool, in.Session, false, in.Call)
 	if err != nil {
 		return nil, err
 	}
-	st, err := s.prepareStep(ctx, f, sin, "thought", true)
+	st, err := lx.prepareStep(ctx, f, sin, "thought", true)
 	if err != nil {
 		return nil, err
 	}
@@ -246,18 +247,18 @@ func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, er
 	if in.Temperature != nil {
 		temp = *in.Temperature
 	}
-	resp, requested, err := s.completeLogprobs(ctx, p, in.Call, llm.Request{Model: in.Model, Temperature: &temp, ThreadID: st.Session.ID,
+	resp, requested, err := lx.completeLogprobs(ctx, p, in.Call, llm.Request{Model: in.Model, Temperature: &temp, ThreadID: st.Session.ID,
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: tracedSystemPrompt}, {Role: llm.RoleUser, Content: prompt}}})
 	if err != nil {
 		return nil, err
 	}
 	content := strings.TrimSpace(resp.Content)
 	if content == "" {
-		return nil, providerError(&llm.APIError{Provider: resp.Provider, StatusCode: 200, Message: "the model returned an empty thought"})
+		return nil, reasoning.ProviderError(&llm.APIError{Provider: resp.Provider, StatusCode: 200, Message: "the model returned an empty thought"})
 	}
-	vecs := s.embedForWrite(ctx, content)
-	vec := vectorAt(vecs, 0)
-	gr, err := s.luxGuardrails(ctx, st, in, content, vec, computeTokenStats(resp, requested))
+	vecs := lx.svc.EmbedForWrite(ctx, content)
+	vec := reasoning.VectorAt(vecs, 0)
+	gr, err := lx.luxGuardrails(ctx, st, in, content, vec, computeTokenStats(resp, requested))
 	if err != nil {
 		return nil, err
 	}
@@ -270,8 +271,8 @@ func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, er
 	if in.BranchFromThought != nil {
 		meta.BranchFrom = *in.BranchFromThought
 	}
-	th := thinkgraph.Thought{Content: content, Author: author(resp), Type: strings.ToLower(stepType), Metadata: luxJSON(meta)}
-	sess, run, stored, err := s.finishStep(ctx, f, st, sin, th, vec, func(run *stepRun, th *thinkgraph.Thought) {
+	th := thinkgraph.Thought{Content: content, Author: reasoning.Author(resp), Type: strings.ToLower(stepType), Metadata: luxJSON(meta)}
+	sess, run, stored, err := lx.finishStep(ctx, f, st, sin, th, vec, func(run *stepRun, th *thinkgraph.Thought) {
 		ts := run.Traced
 		if ts == nil {
 			ts = &tracedState{}
@@ -294,7 +295,7 @@ func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, er
 	res := &TracedResult{Session: *sess, Step: *stored, TotalThoughts: run.Total, StepType: stepType, Metrics: gr.metrics, NullMetrics: gr.null,
 		HistoryLength: run.Count, Interventions: gr.found, ModelUsed: resp.Model}
 	if res.ModelUsed == "" {
-		res.ModelUsed = author(resp)
+		res.ModelUsed = reasoning.Author(resp)
 	}
 	ts := run.Traced
 	var open []Intervention
@@ -373,20 +374,20 @@ func (s *Service) Traced(ctx context.Context, in TracedInput) (*TracedResult, er
 	if res.SemanticCoherence != nil {
 		clarity = luxLevel(*res.SemanticCoherence, 0.3, 0.6)
 	}
-	res.Snapshot = SynthesisSnapshot{CurrentUnderstanding: clip(content, 600), KeyInsights: insights, NextActions: actions, ConfidenceLevel: conf,
+	res.Snapshot = SynthesisSnapshot{CurrentUnderstanding: reasoning.Clip(content, 600), KeyInsights: insights, NextActions: actions, ConfidenceLevel: conf,
 		ClarityLevel: clarity, ReadyForConclusion: len(open) == 0 && (done || in.ThoughtNumber >= run.Total)}
 	return res, nil
 }
 
 // completeLogprobs runs req asking for token log-probabilities; when the
 // API refuses them (reasoning models do), it asks again without.
-func (s *Service) completeLogprobs(ctx context.Context, p llm.Provider, call LLMCall, req llm.Request) (llm.Response, bool, error) {
+func (lx *Tools) completeLogprobs(ctx context.Context, p llm.Provider, call reasoning.LLMCall, req llm.Request) (llm.Response, bool, error) {
 	req.Logprobs = true
-	resp, err := s.complete(ctx, p, call, req)
+	resp, err := lx.svc.Complete(ctx, p, call, req)
 	var apiErr *llm.APIError
 	if err != nil && errors.As(err, &apiErr) && apiErr.StatusCode == 400 && strings.Contains(strings.ToLower(apiErr.Message), "logprobs") {
 		req.Logprobs = false
-		resp, err = s.complete(ctx, p, call, req)
+		resp, err = lx.svc.Complete(ctx, p, call, req)
 		return resp, false, err
 	}
 	return resp, true, err
@@ -400,8 +401,9 @@ type guardrailResult struct {
 	tokens  tokenStats
 }
 
-func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInput, content string, vec semantic.Vector, ts tokenStats) (*guardrailResult, error) {
+func (lx *Tools) luxGuardrails(ctx context.Context, st *stepStart, in TracedInput, content string, vec semantic.Vector, ts tokenStats) (*guardrailResult, error) {
 	g := in.Guardrails
+	sem := lx.svc.Semantic()
 	n := in.ThoughtNumber
 	gr := &guardrailResult{null: map[string]string{}, tokens: ts}
 	// Earlier thoughts of the path, without the one being revised.
@@ -415,7 +417,7 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 	vecs := st.Vectors
 	vectorsWhy := ""
 	switch {
-	case s.sem == nil:
+	case sem == nil:
 		vectorsWhy = "the semantic engine is not enabled on this server"
 	case vec == nil:
 		vectorsWhy = "embedding this thought failed"
@@ -443,7 +445,7 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 	// and to this thought's guidance; the best of them must reach the
 	// threshold.
 	if g.SemanticDriftCheck && vectorsWhy == "" && queryVec != nil {
-		cal := s.Calibration()
+		cal := lx.svc.Calibration()
 		c := semantic.Cosine(vec, queryVec)
 		best := cal.Relatedness(c)
 		against := fmt.Sprintf("relatedness to the query %.2f (cosine %.2f)", best, c)
@@ -516,13 +518,13 @@ func (s *Service) luxGuardrails(ctx context.Context, st *stepStart, in TracedInp
 	// Consistency: the contradiction decider against each earlier thought.
 	if !g.ConsistencyValidation {
 		gr.null["consistency_score"] = "consistency_validation is off"
-	} else if s.sem == nil {
+	} else if sem == nil {
 		gr.null["consistency_score"] = "the semantic engine (and its contradiction decider) is not enabled on this server"
 	} else {
 		score := 1.0
 		worstN, worst := 0, contradict.Verdict{}
 		for _, p := range earlier {
-			v := s.sem.cfg.Contradictor.Contradiction(content, p.Content)
+			v := sem.Contradictor.Contradiction(content, p.Content)
 			if v.Contradicts && v.Confidence > worst.Confidence {
 				worstN, worst = p.Meta.Number, v
 			}

@@ -1,4 +1,10 @@
-package reasoning
+// Package lux holds the Lux tools (docs/lux.md): confer, traced_reasoning, biased_reasoning and
+// planner. Every step they take is a thought of the session graph: what the
+// client sent is written by "client", what a model wrote by that model.
+// Their progress (which step is which thought, the bias machine's state) is
+// kept in the session's metadata, so it survives restarts and is shared by
+// every process serving the store.
+package lux
 
 import (
 	"context"
@@ -9,14 +15,16 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
-// The Lux tools (docs/lux.md): confer, traced_reasoning, biased_reasoning and
-// planner. Every step they take is a thought of the session graph: what the
-// client sent is written by "client", what a model wrote by that model.
-// Their progress (which step is which thought, the bias machine's state) is
-// kept in the session's metadata, so it survives restarts and is shared by
-// every process serving the store.
+// Tools runs the Lux tools on a reasoning service.
+type Tools struct {
+	svc *reasoning.Service
+}
+
+// New returns the Lux tools of svc.
+func New(svc *reasoning.Service) *Tools { return &Tools{svc: svc} }
 
 // MaxTemperature is the highest sampling temperature the Lux tools accept.
 const MaxTemperature = 2.0
@@ -40,10 +48,10 @@ const maxMaxTokens = 1 << 20
 // under its id; without (a later write of the same call), it must exist.
 // fn's changes to the session are saved (so fn appends thoughts with
 // addThought, which leaves that to the end).
-func (s *Service) luxWrite(ctx context.Context, ref SessionRef, mode string, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session) error) (*thinkgraph.Session, error) {
+func (lx *Tools) luxWrite(ctx context.Context, ref reasoning.SessionRef, mode string, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session) error) (*thinkgraph.Session, error) {
 	var out thinkgraph.Session
-	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
-		sess, err := s.session(ctx, tx, ref, mode != "" || !ref.Explicit, mode)
+	err := lx.svc.Store().Update(ctx, func(tx thinkgraph.Tx) error {
+		sess, err := lx.svc.Session(ctx, tx, ref, mode != "" || !ref.Explicit, mode)
 		if err != nil {
 			return err
 		}
@@ -64,7 +72,7 @@ func (s *Service) luxWrite(ctx context.Context, ref SessionRef, mode string, fn 
 
 // luxEnsureBranch creates branch id of the session, forking from the thought
 // fork, when it does not exist yet.
-func (s *Service) luxEnsureBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, id string, fork *thinkgraph.Thought) (created bool, err error) {
+func (lx *Tools) luxEnsureBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, id string, fork *thinkgraph.Thought) (created bool, err error) {
 	if id == "" || id == thinkgraph.DefaultBranch {
 		return false, nil
 	}
@@ -75,17 +83,12 @@ func (s *Service) luxEnsureBranch(ctx context.Context, tx thinkgraph.Tx, sess *t
 	if !errors.Is(err, thinkgraph.ErrNotFound) {
 		return false, err
 	}
-	now := s.now()
+	now := lx.svc.Now()
 	b := &thinkgraph.Branch{Session: sess.Key, ID: id, State: "active", Priority: 1, CreatedAt: now, UpdatedAt: now}
 	if fork != nil {
 		b.ForkThoughtID, b.ParentBranchID = fork.ID, fork.BranchID
 	}
 	return true, tx.PutBranch(ctx, b)
-}
-
-// luxRef names an existing session explicitly.
-func luxRef(sess *thinkgraph.Session) SessionRef {
-	return SessionRef{ID: sess.ID, Explicit: true, Tenant: sess.Tenant}
 }
 
 func luxJSON(v any) json.RawMessage {
@@ -100,12 +103,12 @@ func luxJSON(v any) json.RawMessage {
 
 // ConferInput is one call of confer.
 type ConferInput struct {
-	Session     SessionRef
+	Session     reasoning.SessionRef
 	Message     string
 	Model       string
 	Temperature *float64
 	MaxTokens   *int
-	Call        LLMCall
+	Call        reasoning.LLMCall
 }
 
 // ConferResult is the model's answer to a confer message.
@@ -141,9 +144,9 @@ const conferSystemPrompt = "You are a helpful, precise assistant in a conversati
 // (its last conferHistory exchanges) goes with it. The message is stored
 // before the model is called, the answer after, as a thought written by the
 // model and child of the message.
-func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, error) {
+func (lx *Tools) Confer(ctx context.Context, in ConferInput) (*ConferResult, error) {
 	const tool = "confer"
-	if err := validateContent("message", in.Message, s.cfg.MaxThoughtLength); err != nil {
+	if err := reasoning.ValidateContent("message", in.Message, lx.svc.Config().MaxThoughtLength); err != nil {
 		return nil, err
 	}
 	if err := validateTemperature("temperature", in.Temperature); err != nil {
@@ -155,17 +158,17 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 	}
 	// A named session that does not exist is reported by the first
 	// transaction, before the model is called.
-	p, err := s.provider(tool, in.Session, false, in.Call)
+	p, err := lx.svc.Provider(tool, in.Session, false, in.Call)
 	if err != nil {
 		return nil, err
 	}
-	vecs := s.embedForWrite(ctx, in.Message)
+	vecs := lx.svc.EmbedForWrite(ctx, in.Message)
 	var msg thinkgraph.Thought
 	var hist []llm.Message
-	sess, err := s.luxWrite(ctx, in.Session, "confer", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+	sess, err := lx.luxWrite(ctx, in.Session, "confer", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		hist = hist[:0]
 		var st conferState
-		if _, err := getSessionMeta(sess, tool, &st); err != nil {
+		if _, err := reasoning.GetSessionMeta(sess, tool, &st); err != nil {
 			return err
 		}
 		if len(st.Exchanges) > 0 {
@@ -186,7 +189,7 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 			}
 		}
 		msg = thinkgraph.Thought{Content: in.Message, Tool: tool, Author: "client", Type: "message"}
-		return s.addInput(ctx, tx, sess, &msg, vectorAt(vecs, 0))
+		return lx.svc.AddInput(ctx, tx, sess, &msg, reasoning.VectorAt(vecs, 0))
 	})
 	if err != nil {
 		return nil, err
@@ -197,24 +200,24 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 	if in.MaxTokens != nil {
 		req.MaxTokens = *in.MaxTokens
 	}
-	resp, err := s.complete(ctx, p, in.Call, req)
+	resp, err := lx.svc.Complete(ctx, p, in.Call, req)
 	if err != nil {
 		return nil, err
 	}
-	meta := withModel(map[string]any{}, resp)
+	meta := reasoning.WithModel(map[string]any{}, resp)
 	if resp.Usage != nil {
 		meta["usage"] = resp.Usage
 	}
-	vecs = s.embedForWrite(ctx, resp.Content)
-	answer := thinkgraph.Thought{Content: resp.Content, Tool: tool, Author: author(resp), Type: "answer",
+	vecs = lx.svc.EmbedForWrite(ctx, resp.Content)
+	answer := thinkgraph.Thought{Content: resp.Content, Tool: tool, Author: reasoning.Author(resp), Type: "answer",
 		ParentID: msg.ID, BranchID: msg.BranchID, Metadata: luxJSON(meta)}
-	se, err := s.luxWrite(ctx, luxRef(sess), "", func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
+	se, err := lx.luxWrite(ctx, reasoning.SessionRef{ID: sess.ID, Explicit: true, Tenant: sess.Tenant}, "", func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
 		a := answer
-		if err := s.addThought(ctx, tx, se, &a, vectorAt(vecs, 0)); err != nil {
+		if err := lx.svc.AddThought(ctx, tx, se, &a, reasoning.VectorAt(vecs, 0)); err != nil {
 			return err
 		}
 		var st conferState
-		if _, err := getSessionMeta(se, tool, &st); err != nil {
+		if _, err := reasoning.GetSessionMeta(se, tool, &st); err != nil {
 			return err
 		}
 		st.Exchanges = append(st.Exchanges, conferExchange{Message: msg.ID, Answer: a.ID, Step: msg.Step})
@@ -222,14 +225,14 @@ func (s *Service) Confer(ctx context.Context, in ConferInput) (*ConferResult, er
 			st.Exchanges = st.Exchanges[len(st.Exchanges)-conferHistory:]
 		}
 		answer = a
-		return setSessionMeta(se, tool, st)
+		return reasoning.SetSessionMeta(se, tool, st)
 	})
 	if err != nil {
 		return nil, err
 	}
 	model := resp.Model
 	if model == "" {
-		model = author(resp)
+		model = reasoning.Author(resp)
 	}
 	return &ConferResult{Session: *se, Message: msg, Answer: answer, Model: model, Usage: resp.Usage}, nil
 }

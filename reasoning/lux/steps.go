@@ -1,4 +1,4 @@
-package reasoning
+package lux
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
@@ -62,7 +63,7 @@ func (r *stepRun) numbers() []int {
 
 // stepInput is one call of a numbered step tool.
 type stepInput struct {
-	Session    SessionRef
+	Session    reasoning.SessionRef
 	Number     int
 	Total      int
 	Next       bool
@@ -117,7 +118,7 @@ func (f stepFields) validate(in *stepInput, maxLen int) error {
 		return thinkgraph.Invalid(f.total, "an integer ≥ 1", fmt.Sprint(in.Total), "'%s' must be an integer ≥ 1, got %d", f.total, in.Total)
 	}
 	if in.Number == 1 && in.Revises == nil || strings.TrimSpace(in.Content) != "" {
-		if err := validateContent(f.content, in.Content, maxLen); err != nil {
+		if err := reasoning.ValidateContent(f.content, in.Content, maxLen); err != nil {
 			return err
 		}
 	}
@@ -133,7 +134,7 @@ func (f stepFields) validate(in *stepInput, maxLen int) error {
 		}
 	}
 	if in.BranchID != "" {
-		return ValidateBranchID(f.branch, in.BranchID)
+		return reasoning.ValidateBranchID(f.branch, in.BranchID)
 	}
 	return nil
 }
@@ -181,196 +182,288 @@ func luxJoinInts(ns []int) string {
 
 // prepareStep stores the input of a step (starting a run on number 1) and
 // reads what the model needs, in one transaction, before the model is
-// called: a failing provider loses nothing.
-func (s *Service) prepareStep(ctx context.Context, f stepFields, in stepInput, stepName string, withDocs bool) (*stepStart, error) {
+// called: a failing provider loses nothing. The transaction's steps are
+// stepPrep's methods: loadRun, loadRevised, then reusePending (a retry) or
+// enterBranch and storeInput, then readPath.
+func (lx *Tools) prepareStep(ctx context.Context, f stepFields, in stepInput, stepName string, withDocs bool) (*stepStart, error) {
 	var vecs []semantic.Vector
 	if strings.TrimSpace(in.Content) != "" {
-		vecs = s.embedForWrite(ctx, in.Content)
+		vecs = lx.svc.EmbedForWrite(ctx, in.Content)
 	}
 	var st stepStart
-	sess, err := s.luxWrite(ctx, in.Session, f.mode, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
-		st = stepStart{}
+	sess, err := lx.luxWrite(ctx, in.Session, f.mode, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+		p := &stepPrep{lx: lx, tx: tx, sess: sess, f: f, in: in, stepName: stepName, vec: reasoning.VectorAt(vecs, 0)}
 		// The input is stored off the current path: the session's current
 		// thought and active branch move when the model's step is stored
 		// (finishStep), so a failed call leaves them where they were.
 		cur, active := sess.CurrentThoughtID, sess.ActiveBranch
 		defer func() { sess.CurrentThoughtID, sess.ActiveBranch = cur, active }()
-		var docVec func(id string) (semantic.Vector, bool)
-		var docStep func(id string) (int, bool)
-		if withDocs && s.sem != nil {
+		if withDocs && lx.svc.Semantic() != nil {
 			// Read before anything is written here: the document cache must
 			// only see committed thoughts (this transaction may be retried).
 			var err error
-			if docVec, docStep, err = s.docVectors(ctx, tx, sess.Key); err != nil {
+			if p.docVec, p.docStep, err = lx.svc.DocVectors(ctx, tx, sess.Key); err != nil {
 				return err
 			}
 		}
-		var run stepRun
-		if _, err := getSessionMeta(sess, f.tool, &run); err != nil {
+		if err := p.loadRun(); err != nil {
 			return err
 		}
-		newRun := in.Number == 1 && in.Revises == nil && in.BranchFrom == nil
-		retryRoot := newRun && run.Count == 0 && run.RootID != "" && run.Pending != nil && run.Pending.Number == 1 && run.Pending.Content == in.Content
-		if newRun && !retryRoot {
-			run = stepRun{Run: run.Run + 1, Steps: map[string]string{}}
-			if in.BranchID == "" {
-				// A new query (or task) starts on the main branch.
-				sess.ActiveBranch = thinkgraph.DefaultBranch
-			}
-		} else if run.RootID == "" {
-			return thinkgraph.Invalid(f.number, "1 to start", fmt.Sprint(in.Number),
-				"'%s' is %d but this session has no %s run yet: start with %s 1 (the %s)", f.number, in.Number, f.tool, f.number, f.rootName)
+		if err := p.loadRevised(ctx); err != nil {
+			return err
 		}
-		if run.Steps == nil {
-			run.Steps = map[string]string{}
-		}
-		if in.Revises != nil {
-			id := run.step(*in.Revises)
-			if id == "" {
-				return luxStepNotFound(f.revises, stepName, *in.Revises, &run)
-			}
-			th, err := tx.Thought(ctx, sess.Key, id)
-			if err != nil {
+		if p.isRetry() {
+			if err := p.reusePending(ctx); err != nil {
 				return err
-			}
-			st.Revised = th
-		}
-		branch, parentID := "", ""
-		if run.Pending != nil && run.Pending.Number == in.Number && run.Pending.Content == in.Content && (!newRun || retryRoot) {
-			// A retry after a failed model call: the input is stored.
-			branch, parentID = run.Pending.Branch, run.Pending.ParentID
-			if run.Pending.ThoughtID != "" {
-				th, err := tx.Thought(ctx, sess.Key, run.Pending.ThoughtID)
-				if err != nil {
-					return err
-				}
-				st.Input = th
 			}
 		} else {
-			if in.BranchID != "" {
-				var fork *thinkgraph.Thought
-				if in.BranchFrom != nil {
-					id := run.step(*in.BranchFrom)
-					if id == "" {
-						return luxStepNotFound(f.branchFrom, stepName, *in.BranchFrom, &run)
-					}
-					th, err := tx.Thought(ctx, sess.Key, id)
-					if err != nil {
-						return err
-					}
-					fork = th
-				} else if sess.CurrentThoughtID != "" {
-					th, err := tx.Thought(ctx, sess.Key, sess.CurrentThoughtID)
-					if err != nil {
-						return err
-					}
-					fork = th
-				}
-				created, err := s.luxEnsureBranch(ctx, tx, sess, in.BranchID, fork)
-				if err != nil {
-					return err
-				}
-				if created {
-					if fork != nil {
-						parentID = fork.ID
-					}
-				} else {
-					last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: in.BranchID, Last: 1})
-					if err != nil {
-						return err
-					}
-					if len(last) > 0 {
-						parentID = last[0].ID
-					} else if fork != nil {
-						parentID = fork.ID
-					}
-				}
-				branch = in.BranchID
-				sess.ActiveBranch = in.BranchID
-				if !slices.Contains(run.Branches, in.BranchID) {
-					run.Branches = append(run.Branches, in.BranchID)
-				}
+			if err := p.enterBranch(ctx); err != nil {
+				return err
 			}
-			if strings.TrimSpace(in.Content) != "" {
-				m := stepMeta{Run: run.Run, Number: in.Number, Role: f.inputType}
-				typ := f.inputType
-				if newRun {
-					m.Role, typ = f.rootType, f.rootType
-				}
-				th := &thinkgraph.Thought{Content: in.Content, Tool: f.tool, Author: "client", Type: typ, ParentID: parentID, BranchID: branch, Metadata: luxJSON(m)}
-				if newRun {
-					// The query (or task) is a root of the session graph:
-					// the run's path starts there.
-					sess.CurrentThoughtID = ""
-				}
-				if err := s.addThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
-					return err
-				}
-				st.Input = th
-				if newRun {
-					run.RootID = th.ID
-				}
+			if err := p.storeInput(ctx); err != nil {
+				return err
 			}
-			if parentID == "" {
-				parentID = sess.CurrentThoughtID
-			}
-			if branch == "" {
-				branch = sess.ActiveBranch
-			}
-			p := &pendingInput{Number: in.Number, Content: in.Content, ParentID: parentID, Branch: branch}
-			if st.Input != nil {
-				p.ThoughtID = st.Input.ID
-				p.ParentID = st.Input.ID
-				parentID = st.Input.ID
-			}
-			run.Pending = p
 		}
-		if st.Input != nil {
-			parentID = st.Input.ID
+		if p.st.Input != nil {
+			p.parentID = p.st.Input.ID
 		}
-		rootStep := 0
-		switch {
-		case st.Input != nil && st.Input.ID == run.RootID:
-			rootStep = st.Input.Step
-		case docVec != nil:
-			rootStep, _ = docStep(run.RootID)
-		}
-		anc, root, err := luxRunPath(ctx, tx, sess.Key, parentID, run.RootID, rootStep, sess.StepCount)
-		if err != nil {
+		if err := p.readPath(ctx, withDocs, vecs); err != nil {
 			return err
 		}
-		st.Root = *root
-		if withDocs && s.sem != nil {
-			// The path's vectors, for the guardrails.
-			st.Vectors = make(map[string]semantic.Vector, len(anc))
-			for _, th := range anc {
-				if v, ok := docVec(th.ID); ok {
-					st.Vectors[th.ID] = v
-				}
-			}
-			if st.Input != nil && st.Vectors[st.Input.ID] == nil {
-				st.Vectors[st.Input.ID] = vectorAt(vecs, 0)
-			}
-		}
-		for _, th := range anc {
-			if th.Tool != f.tool {
-				continue
-			}
-			var m stepMeta
-			if json.Unmarshal(th.Metadata, &m) != nil || m.Run != run.Run {
-				continue
-			}
-			st.Path = append(st.Path, pathThought{Thought: th, Meta: m})
-		}
-		run.Total = in.total()
-		st.ParentID, st.Branch, st.Run = parentID, branch, run
-		return setSessionMeta(sess, f.tool, run)
+		p.run.Total = in.total()
+		p.st.ParentID, p.st.Branch, p.st.Run = p.parentID, p.branch, p.run
+		st = p.st
+		return reasoning.SetSessionMeta(sess, f.tool, p.run)
 	})
 	if err != nil {
 		return nil, err
 	}
 	st.Session = *sess
 	return &st, nil
+}
+
+// stepPrep is prepareStep's work in its transaction tx on sess.
+type stepPrep struct {
+	lx       *Tools
+	tx       thinkgraph.Tx
+	sess     *thinkgraph.Session
+	f        stepFields
+	in       stepInput
+	stepName string
+	// vec is the embedding of the input, nil when there is none.
+	vec semantic.Vector
+	// docVec and docStep look thoughts up in the semantic engine's
+	// documents (withDocs only).
+	docVec  func(id string) (semantic.Vector, bool)
+	docStep func(id string) (int, bool)
+	run     stepRun
+	// newRun: the call starts a run (number 1, neither a revision nor a
+	// branch); retryRoot: it retries the run's query or task, stored by a
+	// call whose model step failed.
+	newRun, retryRoot bool
+	// branch and parentID place the model's step.
+	branch, parentID string
+	st               stepStart
+}
+
+// loadRun reads the tool's run from the session, or starts a new one.
+func (p *stepPrep) loadRun() error {
+	f, in, run := p.f, p.in, &p.run
+	if _, err := reasoning.GetSessionMeta(p.sess, f.tool, run); err != nil {
+		return err
+	}
+	p.newRun = in.Number == 1 && in.Revises == nil && in.BranchFrom == nil
+	p.retryRoot = p.newRun && run.Count == 0 && run.RootID != "" && run.Pending != nil && run.Pending.Number == 1 && run.Pending.Content == in.Content
+	if p.newRun && !p.retryRoot {
+		*run = stepRun{Run: run.Run + 1, Steps: map[string]string{}}
+		if in.BranchID == "" {
+			// A new query (or task) starts on the main branch.
+			p.sess.ActiveBranch = thinkgraph.DefaultBranch
+		}
+	} else if run.RootID == "" {
+		return thinkgraph.Invalid(f.number, "1 to start", fmt.Sprint(in.Number),
+			"'%s' is %d but this session has no %s run yet: start with %s 1 (the %s)", f.number, in.Number, f.tool, f.number, f.rootName)
+	}
+	if run.Steps == nil {
+		run.Steps = map[string]string{}
+	}
+	return nil
+}
+
+// loadRevised reads the step a revision revises.
+func (p *stepPrep) loadRevised(ctx context.Context) error {
+	if p.in.Revises == nil {
+		return nil
+	}
+	id := p.run.step(*p.in.Revises)
+	if id == "" {
+		return luxStepNotFound(p.f.revises, p.stepName, *p.in.Revises, &p.run)
+	}
+	th, err := p.tx.Thought(ctx, p.sess.Key, id)
+	if err != nil {
+		return err
+	}
+	p.st.Revised = th
+	return nil
+}
+
+// isRetry reports whether the call retries one whose model call failed:
+// the same number and text as the input stored then.
+func (p *stepPrep) isRetry() bool {
+	pend := p.run.Pending
+	return pend != nil && pend.Number == p.in.Number && pend.Content == p.in.Content && (!p.newRun || p.retryRoot)
+}
+
+// reusePending places a retried step where the failed call placed it, after
+// the input it stored.
+func (p *stepPrep) reusePending(ctx context.Context) error {
+	pend := p.run.Pending
+	p.branch, p.parentID = pend.Branch, pend.ParentID
+	if pend.ThoughtID != "" {
+		th, err := p.tx.Thought(ctx, p.sess.Key, pend.ThoughtID)
+		if err != nil {
+			return err
+		}
+		p.st.Input = th
+	}
+	return nil
+}
+
+// enterBranch makes the step's branch, when the call names one, the active
+// branch, creating it (forking from the step branched from, or the current
+// thought) if it does not exist; the step goes after the branch's last
+// thought.
+func (p *stepPrep) enterBranch(ctx context.Context) error {
+	in, tx, sess, run := p.in, p.tx, p.sess, &p.run
+	if in.BranchID == "" {
+		return nil
+	}
+	var fork *thinkgraph.Thought
+	if in.BranchFrom != nil {
+		id := run.step(*in.BranchFrom)
+		if id == "" {
+			return luxStepNotFound(p.f.branchFrom, p.stepName, *in.BranchFrom, run)
+		}
+		th, err := tx.Thought(ctx, sess.Key, id)
+		if err != nil {
+			return err
+		}
+		fork = th
+	} else if sess.CurrentThoughtID != "" {
+		th, err := tx.Thought(ctx, sess.Key, sess.CurrentThoughtID)
+		if err != nil {
+			return err
+		}
+		fork = th
+	}
+	created, err := p.lx.luxEnsureBranch(ctx, tx, sess, in.BranchID, fork)
+	if err != nil {
+		return err
+	}
+	if created {
+		if fork != nil {
+			p.parentID = fork.ID
+		}
+	} else {
+		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: in.BranchID, Last: 1})
+		if err != nil {
+			return err
+		}
+		if len(last) > 0 {
+			p.parentID = last[0].ID
+		} else if fork != nil {
+			p.parentID = fork.ID
+		}
+	}
+	p.branch = in.BranchID
+	sess.ActiveBranch = in.BranchID
+	if !slices.Contains(run.Branches, in.BranchID) {
+		run.Branches = append(run.Branches, in.BranchID)
+	}
+	return nil
+}
+
+// storeInput stores the call's text, if any (the run's root on a new run),
+// and records it as the run's pending input until the model's step is
+// stored.
+func (p *stepPrep) storeInput(ctx context.Context) error {
+	f, in, sess, run := p.f, p.in, p.sess, &p.run
+	if strings.TrimSpace(in.Content) != "" {
+		m := stepMeta{Run: run.Run, Number: in.Number, Role: f.inputType}
+		typ := f.inputType
+		if p.newRun {
+			m.Role, typ = f.rootType, f.rootType
+		}
+		th := &thinkgraph.Thought{Content: in.Content, Tool: f.tool, Author: "client", Type: typ, ParentID: p.parentID, BranchID: p.branch, Metadata: luxJSON(m)}
+		if p.newRun {
+			// The query (or task) is a root of the session graph:
+			// the run's path starts there.
+			sess.CurrentThoughtID = ""
+		}
+		if err := p.lx.svc.AddThought(ctx, p.tx, sess, th, p.vec); err != nil {
+			return err
+		}
+		p.st.Input = th
+		if p.newRun {
+			run.RootID = th.ID
+		}
+	}
+	if p.parentID == "" {
+		p.parentID = sess.CurrentThoughtID
+	}
+	if p.branch == "" {
+		p.branch = sess.ActiveBranch
+	}
+	pend := &pendingInput{Number: in.Number, Content: in.Content, ParentID: p.parentID, Branch: p.branch}
+	if p.st.Input != nil {
+		pend.ThoughtID = p.st.Input.ID
+		pend.ParentID = p.st.Input.ID
+		p.parentID = p.st.Input.ID
+	}
+	run.Pending = pend
+	return nil
+}
+
+// readPath reads the run's path from its root to the step's parent, with
+// the thoughts' metadata and (withDocs) their vectors; vecs are the
+// input's.
+func (p *stepPrep) readPath(ctx context.Context, withDocs bool, vecs []semantic.Vector) error {
+	st, run, sess := &p.st, &p.run, p.sess
+	rootStep := 0
+	switch {
+	case st.Input != nil && st.Input.ID == run.RootID:
+		rootStep = st.Input.Step
+	case p.docVec != nil:
+		rootStep, _ = p.docStep(run.RootID)
+	}
+	anc, root, err := luxRunPath(ctx, p.tx, sess.Key, p.parentID, run.RootID, rootStep, sess.StepCount)
+	if err != nil {
+		return err
+	}
+	st.Root = *root
+	if withDocs && p.lx.svc.Semantic() != nil {
+		// The path's vectors, for the guardrails.
+		st.Vectors = make(map[string]semantic.Vector, len(anc))
+		for _, th := range anc {
+			if v, ok := p.docVec(th.ID); ok {
+				st.Vectors[th.ID] = v
+			}
+		}
+		if st.Input != nil && st.Vectors[st.Input.ID] == nil {
+			st.Vectors[st.Input.ID] = reasoning.VectorAt(vecs, 0)
+		}
+	}
+	for _, th := range anc {
+		if th.Tool != p.f.tool {
+			continue
+		}
+		var m stepMeta
+		if json.Unmarshal(th.Metadata, &m) != nil || m.Run != run.Run {
+			continue
+		}
+		st.Path = append(st.Path, pathThought{Thought: th, Meta: m})
+	}
+	return nil
 }
 
 // maxRunRange bounds the thoughts luxRunPath reads from a run's root on.
@@ -473,12 +566,12 @@ func (st *stepStart) transcript(rootLabel, stepLabel string) string {
 
 // finishStep stores the model's step and updates the run; update may add
 // to the run (under the same transaction).
-func (s *Service) finishStep(ctx context.Context, f stepFields, st *stepStart, in stepInput, th thinkgraph.Thought, vec semantic.Vector, update func(run *stepRun, th *thinkgraph.Thought)) (*thinkgraph.Session, *stepRun, *thinkgraph.Thought, error) {
+func (lx *Tools) finishStep(ctx context.Context, f stepFields, st *stepStart, in stepInput, th thinkgraph.Thought, vec semantic.Vector, update func(run *stepRun, th *thinkgraph.Thought)) (*thinkgraph.Session, *stepRun, *thinkgraph.Thought, error) {
 	var run stepRun
 	var out thinkgraph.Thought
-	sess, err := s.luxWrite(ctx, luxRef(&st.Session), "", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+	sess, err := lx.luxWrite(ctx, reasoning.SessionRef{ID: st.Session.ID, Explicit: true, Tenant: st.Session.Tenant}, "", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		run = stepRun{}
-		if _, err := getSessionMeta(sess, f.tool, &run); err != nil {
+		if _, err := reasoning.GetSessionMeta(sess, f.tool, &run); err != nil {
 			return err
 		}
 		if run.Run != st.Run.Run {
@@ -493,7 +586,7 @@ func (s *Service) finishStep(ctx context.Context, f stepFields, st *stepStart, i
 		if st.Revised != nil {
 			t.RevisesID = st.Revised.ID
 		}
-		if err := s.addThought(ctx, tx, sess, &t, vec); err != nil {
+		if err := lx.svc.AddThought(ctx, tx, sess, &t, vec); err != nil {
 			return err
 		}
 		sess.ActiveBranch = t.BranchID
@@ -505,7 +598,7 @@ func (s *Service) finishStep(ctx context.Context, f stepFields, st *stepStart, i
 			update(&run, &t)
 		}
 		out = t
-		return setSessionMeta(sess, f.tool, run)
+		return reasoning.SetSessionMeta(sess, f.tool, run)
 	})
 	if err != nil {
 		return nil, nil, nil, err
@@ -604,7 +697,7 @@ func luxSentence(text string, n int) string {
 			}
 		}
 	}
-	return clip(strings.TrimSpace(text), n)
+	return reasoning.Clip(strings.TrimSpace(text), n)
 }
 
 // luxLevel maps a value in [0,1] to low, medium or high.

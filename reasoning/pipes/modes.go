@@ -1,4 +1,4 @@
-package reasoning
+package pipes
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
 // Tree, divergent and reflection reasoning (the later modes of mcp-langbase-reasoning's
@@ -40,22 +41,22 @@ type treeAnswer struct {
 // answers at once: it validates the input and the count field (default 3,
 // from lo to hi), checks the session, picks the provider and stores the
 // input, so that a failing provider loses nothing.
-func (s *Service) startFanOut(ctx context.Context, in ReasoningInput, tool, mode, countField string, count *int, lo, hi int) (int, llm.Provider, *thinkgraph.Session, *thinkgraph.Thought, error) {
-	if err := s.reasoningValidate(&in); err != nil {
+func (pm *Modes) startFanOut(ctx context.Context, in ReasoningInput, tool, mode, countField string, count *int, lo, hi int) (int, llm.Provider, *thinkgraph.Session, *thinkgraph.Thought, error) {
+	if err := pm.reasoningValidate(&in); err != nil {
 		return 0, nil, nil, nil, err
 	}
-	n, err := clampCount(countField, count, 3, lo, hi)
+	n, err := reasoning.ClampCount(countField, count, 3, lo, hi)
 	if err != nil {
 		return 0, nil, nil, nil, err
 	}
 	if err := checkSessionRef(in.Session); err != nil {
 		return 0, nil, nil, nil, err
 	}
-	p, err := s.provider(tool, in.Session, true, in.Call)
+	p, err := pm.svc.Provider(tool, in.Session, true, in.Call)
 	if err != nil {
 		return 0, nil, nil, nil, err
 	}
-	sess, input, err := s.storeInput(ctx, in, tool, mode, map[string]any{countField: n})
+	sess, input, err := pm.storeInput(ctx, in, tool, mode, map[string]any{countField: n})
 	if err != nil {
 		return 0, nil, nil, nil, err
 	}
@@ -64,15 +65,15 @@ func (s *Service) startFanOut(ctx context.Context, in ReasoningInput, tool, mode
 
 // Tree asks the model for 2–4 alternative lines of reasoning from one
 // prompt and writes each as a branch of the graph forking from the input.
-func (s *Service) Tree(ctx context.Context, in ReasoningInput, numBranches *int) (*TreeResult, error) {
+func (pm *Modes) Tree(ctx context.Context, in ReasoningInput, numBranches *int) (*TreeResult, error) {
 	const tool = "reasoning.tree"
-	n, p, sess, input, err := s.startFanOut(ctx, in, tool, "tree", "num_branches", numBranches, 2, 4)
+	n, p, sess, input, err := pm.startFanOut(ctx, in, tool, "tree", "num_branches", numBranches, 2, 4)
 	if err != nil {
 		return nil, err
 	}
 	prompt := fmt.Sprintf(`Explore %d distinct, alternative lines of reasoning about the user's problem, each a different approach.
 Answer with JSON only: {"branches": [{"thought": "<the line of reasoning>", "confidence": <0..1>, "rationale": "<why this approach>"}], "recommended": <0-based index of the most promising branch>}.`, n)
-	resp, err := s.complete(ctx, p, in.Call, llm.Request{ThreadID: sess.ID, Pipe: s.pipes().Tree,
+	resp, err := pm.svc.Complete(ctx, p, in.Call, llm.Request{ThreadID: sess.ID, Pipe: pm.svc.Pipes().Tree,
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: prompt}, {Role: llm.RoleUser, Content: in.Content}}})
 	if err != nil {
 		return nil, err
@@ -99,14 +100,14 @@ Answer with JSON only: {"branches": [{"thought": "<the line of reasoning>", "con
 		label := fmt.Sprintf("tree-%d-%d", input.Step, i+1)
 		answers[i].Branch = label
 		labels = append(labels, label)
-		answers[i].Meta = withModel(answers[i].Meta, resp)
+		answers[i].Meta = reasoning.WithModel(answers[i].Meta, resp)
 	}
 	rec := 0
 	if ans.Recommended != nil && *ans.Recommended >= 0 && *ans.Recommended < len(answers) {
 		rec = *ans.Recommended
 	}
 	answers[rec].Meta["recommended"] = true
-	ths, se, err := s.storeAnswers(ctx, sess.ID, sess.Tenant, author(resp), tool, answers, nil)
+	ths, se, err := pm.storeAnswers(ctx, sess.ID, sess.Tenant, reasoning.Author(resp), tool, answers, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -138,15 +139,15 @@ type divergentAnswer struct {
 // Divergent asks the model for 2–5 different perspectives on the content and
 // a synthesis; perspectives are stored as alternative children of the input,
 // the synthesis as a child of the input.
-func (s *Service) Divergent(ctx context.Context, in ReasoningInput, numPerspectives *int) (*DivergentResult, error) {
+func (pm *Modes) Divergent(ctx context.Context, in ReasoningInput, numPerspectives *int) (*DivergentResult, error) {
 	const tool = "reasoning.divergent"
-	n, p, sess, input, err := s.startFanOut(ctx, in, tool, "divergent", "num_perspectives", numPerspectives, 2, 5)
+	n, p, sess, input, err := pm.startFanOut(ctx, in, tool, "divergent", "num_perspectives", numPerspectives, 2, 5)
 	if err != nil {
 		return nil, err
 	}
 	prompt := fmt.Sprintf(`Look at the user's problem from %d clearly different perspectives (e.g. a sceptic, a practitioner, a theorist, a user), then synthesise.
 Answer with JSON only: {"perspectives": [{"perspective": "<who/which angle>", "thought": "<reasoning from that angle>", "confidence": <0..1>}], "synthesis": "<what the perspectives together suggest>"}.`, n)
-	resp, err := s.complete(ctx, p, in.Call, llm.Request{ThreadID: sess.ID, Pipe: s.pipes().Divergent,
+	resp, err := pm.svc.Complete(ctx, p, in.Call, llm.Request{ThreadID: sess.ID, Pipe: pm.svc.Pipes().Divergent,
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: prompt}, {Role: llm.RoleUser, Content: in.Content}}})
 	if err != nil {
 		return nil, err
@@ -166,19 +167,19 @@ Answer with JSON only: {"perspectives": [{"perspective": "<who/which angle>", "t
 			}
 			labels = append(labels, label)
 			answers = append(answers, modelThought{Content: p.Thought, Confidence: confOr(p.Confidence, 0.8), Type: "analysis",
-				ParentID: input.ID, Alternative: true, Meta: withModel(map[string]any{"perspective": label}, resp)})
+				ParentID: input.ID, Alternative: true, Meta: reasoning.WithModel(map[string]any{"perspective": label}, resp)})
 		}
 	}
 	if len(answers) == 0 {
 		structured = false
 		labels = []string{"answer"}
-		answers = []modelThought{{Content: resp.Content, Confidence: 0.8, Type: "analysis", ParentID: input.ID, Meta: withModel(nil, resp)}}
+		answers = []modelThought{{Content: resp.Content, Confidence: 0.8, Type: "analysis", ParentID: input.ID, Meta: reasoning.WithModel(nil, resp)}}
 	}
 	hasSynthesis := structured && strings.TrimSpace(ans.Synthesis) != ""
 	if hasSynthesis {
-		answers = append(answers, modelThought{Content: ans.Synthesis, Confidence: 0.8, Type: "synthesis", ParentID: input.ID, Meta: withModel(nil, resp)})
+		answers = append(answers, modelThought{Content: ans.Synthesis, Confidence: 0.8, Type: "synthesis", ParentID: input.ID, Meta: reasoning.WithModel(nil, resp)})
 	}
-	ths, se, err := s.storeAnswers(ctx, sess.ID, sess.Tenant, author(resp), tool, answers, nil)
+	ths, se, err := pm.storeAnswers(ctx, sess.ID, sess.Tenant, reasoning.Author(resp), tool, answers, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -218,9 +219,9 @@ const MaxReflectionIterations = 3
 // or new content (stored first). Each iteration stores the critique and the
 // improved thought (a revision of the one before); at most
 // MaxReflectionIterations rounds.
-func (s *Service) Reflection(ctx context.Context, in ReasoningInput, thoughtID string, iterations *int) (*ReflectionResult, error) {
+func (pm *Modes) Reflection(ctx context.Context, in ReasoningInput, thoughtID string, iterations *int) (*ReflectionResult, error) {
 	const tool = "reasoning.reflection"
-	n, err := clampCount("iterations", iterations, 1, 1, MaxReflectionIterations)
+	n, err := reasoning.ClampCount("iterations", iterations, 1, 1, MaxReflectionIterations)
 	if err != nil {
 		return nil, err
 	}
@@ -228,37 +229,37 @@ func (s *Service) Reflection(ctx context.Context, in ReasoningInput, thoughtID s
 		return nil, thinkgraph.Invalid("thought_id", "either thought_id or content", "both", "give either 'thought_id' (reflect on a stored thought) or 'content', not both")
 	}
 	if thoughtID == "" {
-		if err := s.reasoningValidate(&in); err != nil {
+		if err := pm.reasoningValidate(&in); err != nil {
 			return nil, err
 		}
-	} else if err := ValidateConfidence("confidence", in.Confidence); err != nil {
+	} else if err := reasoning.ValidateConfidence("confidence", in.Confidence); err != nil {
 		return nil, err
 	}
 	if err := checkSessionRef(in.Session); err != nil {
 		return nil, err
 	}
-	p, err := s.provider(tool, in.Session, true, in.Call)
+	p, err := pm.svc.Provider(tool, in.Session, true, in.Call)
 	if err != nil {
 		return nil, err
 	}
 	var sess *thinkgraph.Session
 	var original *thinkgraph.Thought
 	if thoughtID != "" {
-		err = s.View(ctx, in.Session, func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
-			th, err := s.thought(ctx, tx, se, "thought_id", thoughtID)
+		err = pm.svc.View(ctx, in.Session, func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
+			th, err := pm.svc.Thought(ctx, tx, se, "thought_id", thoughtID)
 			sess, original = se, th
 			return err
 		})
 		if err != nil {
 			return nil, err
 		}
-	} else if sess, original, err = s.storeInput(ctx, in, tool, "reflection", map[string]any{}); err != nil {
+	} else if sess, original, err = pm.storeInput(ctx, in, tool, "reflection", map[string]any{}); err != nil {
 		return nil, err
 	}
 	res := &ReflectionResult{Original: *original}
 	current := *original
 	for i := 0; i < n; i++ {
-		resp, err := s.complete(ctx, p, in.Call, llm.Request{ThreadID: sess.ID, Pipe: s.pipes().Reflection, Messages: []llm.Message{
+		resp, err := pm.svc.Complete(ctx, p, in.Call, llm.Request{ThreadID: sess.ID, Pipe: pm.svc.Pipes().Reflection, Messages: []llm.Message{
 			{Role: llm.RoleSystem, Content: `Critique the reasoning you are given: find errors, gaps, unstated assumptions and weak steps. Then write an improved version.
 Answer with JSON only: {"critique": "<the problems found>", "improved_thought": "<the improved reasoning>", "confidence": <0..1 in the improved version>}.`},
 			{Role: llm.RoleUser, Content: current.Content},
@@ -279,10 +280,10 @@ Answer with JSON only: {"critique": "<the problems found>", "improved_thought": 
 		if strings.TrimSpace(ans.Critique) == "" {
 			ans.Critique = "(no critique given)"
 		}
-		ths, se, err := s.storeAnswers(ctx, sess.ID, sess.Tenant, author(resp), tool, []modelThought{
-			{Content: ans.Critique, Confidence: 0.8, Type: "critique", ParentID: current.ID, Meta: withModel(map[string]any{"iteration": i + 1}, resp)},
+		ths, se, err := pm.storeAnswers(ctx, sess.ID, sess.Tenant, reasoning.Author(resp), tool, []modelThought{
+			{Content: ans.Critique, Confidence: 0.8, Type: "critique", ParentID: current.ID, Meta: reasoning.WithModel(map[string]any{"iteration": i + 1}, resp)},
 			{Content: ans.Improved, Confidence: confOr(ans.Confidence, 0.8), Type: "synthesis", ParentID: current.ID, RevisesID: current.ID,
-				Meta: withModel(map[string]any{"iteration": i + 1}, resp)},
+				Meta: reasoning.WithModel(map[string]any{"iteration": i + 1}, resp)},
 		}, nil)
 		if err != nil {
 			return nil, err
@@ -299,18 +300,4 @@ func confOr(c *float64, def float64) float64 {
 		return def
 	}
 	return *c
-}
-
-func withModel(m map[string]any, resp llm.Response) map[string]any {
-	if m == nil {
-		m = map[string]any{}
-	}
-	m["provider"] = resp.Provider
-	if resp.Model != "" {
-		m["model"] = resp.Model
-	}
-	if resp.Pipe != "" {
-		m["pipe"] = resp.Pipe
-	}
-	return m
 }

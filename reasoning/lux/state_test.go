@@ -1,4 +1,4 @@
-package reasoning
+package lux
 
 import (
 	"context"
@@ -15,11 +15,12 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
 // The Lux tools keep their state under one key each of the session
-// metadata object (getSessionMeta, setSessionMeta).
+// metadata object (reasoning.GetSessionMeta, reasoning.SetSessionMeta).
 
 func fullStepRun() stepRun {
 	f := func(v float64) *float64 { return &v }
@@ -43,7 +44,7 @@ func TestLuxStateRoundTrip(t *testing.T) {
 		LastBias: &BiasInfo{BiasType: "anchoring", Severity: "high"}, Found: []BiasInfo{{BiasType: "anchoring"}}, Guidance: []string{"g"}, AwaitGuidance: true}
 	biased.TotalSteps, biased.BiasesDetected = 4, 1
 	for key, v := range map[string]any{"traced_reasoning": run, "confer": conf, biasedKey: biased} {
-		if err := setSessionMeta(sess, key, v); err != nil {
+		if err := reasoning.SetSessionMeta(sess, key, v); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -51,14 +52,17 @@ func TestLuxStateRoundTrip(t *testing.T) {
 	var gotConf conferState
 	var gotBiased biasedState
 	for key, p := range map[string]any{"traced_reasoning": &gotRun, "confer": &gotConf, biasedKey: &gotBiased} {
-		if ok, err := getSessionMeta(sess, key, p); !ok || err != nil {
+		if ok, err := reasoning.GetSessionMeta(sess, key, p); !ok || err != nil {
 			t.Fatalf("%s: found %v, %v", key, ok, err)
 		}
 	}
 	if !reflect.DeepEqual(gotRun, run) || !reflect.DeepEqual(gotConf, conf) || !reflect.DeepEqual(gotBiased, biased) {
 		t.Fatalf("read back:\n%+v\n%+v\n%+v", gotRun, gotConf, gotBiased)
 	}
-	m := sessionMeta(sess)
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(sess.Metadata, &m); err != nil {
+		t.Fatal(err)
+	}
 	if string(m["linear_last_thought"]) != `"x"` || string(m["other"]) != `{"a":[1,2]}` || len(m) != 5 {
 		t.Fatalf("the other keys: %s", sess.Metadata)
 	}
@@ -66,13 +70,13 @@ func TestLuxStateRoundTrip(t *testing.T) {
 	gotRun.Steps["3"] = "c3"
 	gotRun.Traced.Records[0].Number = 9
 	var again stepRun
-	if _, err := getSessionMeta(sess, "traced_reasoning", &again); err != nil || !reflect.DeepEqual(again, run) {
+	if _, err := reasoning.GetSessionMeta(sess, "traced_reasoning", &again); err != nil || !reflect.DeepEqual(again, run) {
 		t.Fatalf("after changing a value read: %+v %v", again, err)
 	}
-	if err := setSessionMeta(sess, "traced_reasoning", gotRun); err != nil {
+	if err := reasoning.SetSessionMeta(sess, "traced_reasoning", gotRun); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := getSessionMeta(sess, "traced_reasoning", &again); err != nil || again.Steps["3"] != "c3" || again.Traced.Records[0].Number != 9 {
+	if _, err := reasoning.GetSessionMeta(sess, "traced_reasoning", &again); err != nil || again.Steps["3"] != "c3" || again.Traced.Records[0].Number != 9 {
 		t.Fatalf("after the second write: %+v %v", again, err)
 	}
 }
@@ -94,10 +98,10 @@ func TestLuxStateReadsStoredFormat(t *testing.T) {
 	sess := &thinkgraph.Session{ID: "s", Metadata: json.RawMessage(storedLuxMeta)}
 	var run stepRun
 	var conf conferState
-	if ok, err := getSessionMeta(sess, "traced_reasoning", &run); !ok || err != nil {
+	if ok, err := reasoning.GetSessionMeta(sess, "traced_reasoning", &run); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
-	if ok, err := getSessionMeta(sess, "confer", &conf); !ok || err != nil {
+	if ok, err := reasoning.GetSessionMeta(sess, "confer", &conf); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
 	if want := fullStepRun(); !reflect.DeepEqual(run, want) {
@@ -107,10 +111,10 @@ func TestLuxStateReadsStoredFormat(t *testing.T) {
 		t.Fatalf("confer: %+v", conf)
 	}
 	out := &thinkgraph.Session{Metadata: json.RawMessage(` {"zeta": [1, 2], "alpha":{"x":"<b>"}} `)}
-	if err := setSessionMeta(out, "traced_reasoning", run); err != nil {
+	if err := reasoning.SetSessionMeta(out, "traced_reasoning", run); err != nil {
 		t.Fatal(err)
 	}
-	if err := setSessionMeta(out, "confer", conf); err != nil {
+	if err := reasoning.SetSessionMeta(out, "confer", conf); err != nil {
 		t.Fatal(err)
 	}
 	if string(out.Metadata) != storedLuxMeta {
@@ -125,25 +129,25 @@ func TestLuxStateOddMetadata(t *testing.T) {
 	for _, m := range []string{``, `null`, `[]`, `"x"`, `{}`, ` { } `, `{"a":1`, `{"traced_reasoning":null}`, `{"nested":{"traced_reasoning":{"run":9}}}`} {
 		sess := &thinkgraph.Session{ID: "s", Metadata: json.RawMessage(m)}
 		var run stepRun
-		if ok, err := getSessionMeta(sess, "traced_reasoning", &run); ok || err != nil {
+		if ok, err := reasoning.GetSessionMeta(sess, "traced_reasoning", &run); ok || err != nil {
 			t.Errorf("%q: found %v, %v", m, ok, err)
 		}
-		if err := setSessionMeta(sess, "traced_reasoning", stepRun{Run: 1, RootID: "r"}); err != nil {
+		if err := reasoning.SetSessionMeta(sess, "traced_reasoning", stepRun{Run: 1, RootID: "r"}); err != nil {
 			t.Errorf("%q: write: %v", m, err)
 			continue
 		}
-		if ok, err := getSessionMeta(sess, "traced_reasoning", &run); !ok || err != nil || run.Run != 1 || run.RootID != "r" {
+		if ok, err := reasoning.GetSessionMeta(sess, "traced_reasoning", &run); !ok || err != nil || run.Run != 1 || run.RootID != "r" {
 			t.Errorf("%q: after a write %s: %v %v %+v", m, sess.Metadata, ok, err, run)
 		}
 	}
 	sess := &thinkgraph.Session{ID: "s1", Metadata: json.RawMessage(`{"traced_reasoning":"not an object"}`)}
 	var run stepRun
-	_, err := getSessionMeta(sess, "traced_reasoning", &run)
+	_, err := reasoning.GetSessionMeta(sess, "traced_reasoning", &run)
 	if err == nil || !strings.HasPrefix(err.Error(), `session "s1": metadata "traced_reasoning": `) {
 		t.Fatalf("a string for the state: %v", err)
 	}
 	sess.Metadata = json.RawMessage(`{"traced_reasoning":{"run":1},"traced_reasoning":{"run":2,"root_id":"dup"}}`)
-	if ok, err := getSessionMeta(sess, "traced_reasoning", &run); !ok || err != nil || run.Run != 2 || run.RootID != "dup" {
+	if ok, err := reasoning.GetSessionMeta(sess, "traced_reasoning", &run); !ok || err != nil || run.Run != 2 || run.RootID != "dup" {
 		t.Fatalf("duplicate keys: %v %v %+v", ok, err, run)
 	}
 }
@@ -157,8 +161,8 @@ type luxTestModel struct {
 	messages [][]string
 }
 
-func (m *luxTestModel) call() LLMCall {
-	return LLMCall{Sampler: func(_ context.Context, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
+func (m *luxTestModel) call() reasoning.LLMCall {
+	return reasoning.LLMCall{Sampler: func(_ context.Context, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		if m.fail {
@@ -176,14 +180,14 @@ func (m *luxTestModel) call() LLMCall {
 
 // luxTestServices returns two services on one new store (as two processes
 // serving it) and a model for their calls.
-func luxTestServices(t *testing.T) (thinkgraph.Store, []*Service, *luxTestModel) {
+func luxTestServices(t *testing.T) (thinkgraph.Store, []*Tools, *luxTestModel) {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "lux.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	return store, []*Service{New(store, Config{}), New(store, Config{})}, &luxTestModel{}
+	return store, []*Tools{New(reasoning.New(store, reasoning.Config{})), New(reasoning.New(store, reasoning.Config{}))}, &luxTestModel{}
 }
 
 // TestLuxStateAcrossServices: a planner run and a confer conversation
@@ -192,7 +196,7 @@ func luxTestServices(t *testing.T) (thinkgraph.Store, []*Service, *luxTestModel)
 func TestLuxStateAcrossServices(t *testing.T) {
 	ctx := context.Background()
 	store, svcs, model := luxTestServices(t)
-	sid := SessionRef{ID: "across", Explicit: false}
+	sid := reasoning.SessionRef{ID: "across", Explicit: false}
 	for n := 1; n <= 4; n++ {
 		in := PlannerInput{Session: sid, StepNumber: n, TotalSteps: 4, NextStepRequired: n < 4, Call: model.call()}
 		if n == 1 {
@@ -216,7 +220,7 @@ func TestLuxStateAcrossServices(t *testing.T) {
 		t.Fatal(err)
 	}
 	var run stepRun
-	if ok, err := getSessionMeta(sess, "planner", &run); !ok || err != nil {
+	if ok, err := reasoning.GetSessionMeta(sess, "planner", &run); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
 	if run.Run != 1 || run.Count != 4 || len(run.Steps) != 4 || run.Pending != nil || run.Plan == nil || !run.Plan.Complete {
@@ -224,7 +228,7 @@ func TestLuxStateAcrossServices(t *testing.T) {
 	}
 
 	for i := 1; i <= 4; i++ {
-		if _, err := svcs[i%2].Confer(ctx, ConferInput{Session: SessionRef{ID: "chat", Explicit: false}, Message: fmt.Sprintf("Question %d?", i), Call: model.call()}); err != nil {
+		if _, err := svcs[i%2].Confer(ctx, ConferInput{Session: reasoning.SessionRef{ID: "chat", Explicit: false}, Message: fmt.Sprintf("Question %d?", i), Call: model.call()}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -241,7 +245,7 @@ func TestLuxStateAcrossServices(t *testing.T) {
 func TestLuxConcurrentWriters(t *testing.T) {
 	ctx := context.Background()
 	store, svcs, model := luxTestServices(t)
-	ref := SessionRef{ID: "busy", Explicit: false}
+	ref := reasoning.SessionRef{ID: "busy", Explicit: false}
 	if _, err := svcs[0].Confer(ctx, ConferInput{Session: ref, Message: "First?", Call: model.call()}); err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +287,7 @@ func TestLuxConcurrentWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 	var st conferState
-	if _, err := getSessionMeta(sess, "confer", &st); err != nil {
+	if _, err := reasoning.GetSessionMeta(sess, "confer", &st); err != nil {
 		t.Fatal(err)
 	}
 	ids := map[string]bool{}

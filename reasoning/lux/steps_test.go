@@ -1,4 +1,4 @@
-package reasoning
+package lux
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
@@ -21,13 +22,13 @@ func TestLuxRunPathAgreesWithAncestors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	svc := New(store, Config{})
+	svc := reasoning.New(store, reasoning.Config{})
 	rng := rand.New(rand.NewPCG(1, 2))
 	var sess *thinkgraph.Session
 	var ths []thinkgraph.Thought
 	err = store.Update(ctx, func(tx thinkgraph.Tx) error {
 		var err error
-		if sess, err = svc.session(ctx, tx, SessionRef{ID: "runpath", Explicit: true}, true, "traced"); err != nil {
+		if sess, err = svc.Session(ctx, tx, reasoning.SessionRef{ID: "runpath", Explicit: true}, true, "traced"); err != nil {
 			return err
 		}
 		for i := range 400 {
@@ -38,7 +39,7 @@ func TestLuxRunPathAgreesWithAncestors(t *testing.T) {
 			case r < 3: // a fork from any earlier thought
 				th.ParentID = ths[rng.IntN(len(ths))].ID
 			}
-			if err := svc.appendThought(ctx, tx, sess, &th, nil); err != nil {
+			if err := svc.AppendThought(ctx, tx, sess, &th, nil); err != nil {
 				return err
 			}
 			ths = append(ths, th)

@@ -1,4 +1,4 @@
-package reasoning
+package lux
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
 // planner (Lux): step 1 is the task; each step of the plan is written
@@ -15,7 +16,7 @@ import (
 
 // PlannerInput is one call of planner.
 type PlannerInput struct {
-	Session           SessionRef
+	Session           reasoning.SessionRef
 	Step              string
 	StepNumber        int
 	TotalSteps        int
@@ -28,7 +29,7 @@ type PlannerInput struct {
 	MoreStepsNeeded   bool
 	Model             string
 	Temperature       *float64
-	Call              LLMCall
+	Call              reasoning.LLMCall
 }
 
 // planState is the planner's record of a run.
@@ -87,7 +88,7 @@ type plannerAnswer struct {
 var decisionCues = []string{"will ", "use ", "choose", "chose", "decide", "adopt", "select", "prefer", "go with", "opt for", "pick "}
 
 // Planner runs one step of planning.
-func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult, error) {
+func (lx *Tools) Planner(ctx context.Context, in PlannerInput) (*PlannerResult, error) {
 	f := plannerFields
 	if in.RevisesStepNumber != nil {
 		in.IsStepRevision = true
@@ -106,7 +107,7 @@ func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult,
 	}
 	sin := stepInput{Session: in.Session, Number: in.StepNumber, Total: in.TotalSteps, Next: in.NextStepRequired, Content: in.Step,
 		Revises: in.RevisesStepNumber, BranchFrom: in.BranchFromStep, BranchID: in.BranchID, MoreNeeded: in.MoreStepsNeeded}
-	if err := f.validate(&sin, s.cfg.MaxThoughtLength); err != nil {
+	if err := f.validate(&sin, lx.svc.Config().MaxThoughtLength); err != nil {
 		return nil, err
 	}
 	if err := validateTemperature("temperature", in.Temperature); err != nil {
@@ -114,11 +115,11 @@ func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult,
 	}
 	// A named session that does not exist is reported by the first
 	// transaction, before the model is called.
-	p, err := s.provider(f.tool, in.Session, false, in.Call)
+	p, err := lx.svc.Provider(f.tool, in.Session, false, in.Call)
 	if err != nil {
 		return nil, err
 	}
-	st, err := s.prepareStep(ctx, f, sin, "step", false)
+	st, err := lx.prepareStep(ctx, f, sin, "step", false)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +145,7 @@ func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult,
 	if in.Temperature != nil {
 		temp = *in.Temperature
 	}
-	resp, requested, err := s.completeLogprobs(ctx, p, in.Call, llm.Request{Model: in.Model, Temperature: &temp, ThreadID: st.Session.ID,
+	resp, requested, err := lx.completeLogprobs(ctx, p, in.Call, llm.Request{Model: in.Model, Temperature: &temp, ThreadID: st.Session.ID,
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: plannerSystemPrompt}, {Role: llm.RoleUser, Content: prompt}}})
 	if err != nil {
 		return nil, err
@@ -168,7 +169,7 @@ func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult,
 		}
 	}
 	if content == "" {
-		return nil, providerError(&llm.APIError{Provider: resp.Provider, StatusCode: 200, Message: "the model returned an empty plan step"})
+		return nil, reasoning.ProviderError(&llm.APIError{Provider: resp.Provider, StatusCode: 200, Message: "the model returned an empty plan step"})
 	}
 	ts := computeTokenStats(resp, requested)
 	meta := stepMeta{Run: st.Run.Run, Number: in.StepNumber, Role: "step", Provider: resp.Provider, Model: resp.Model, TokenConfidence: ts.Confidence, OpenQuestions: open}
@@ -178,9 +179,9 @@ func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult,
 	if in.BranchFromStep != nil {
 		meta.BranchFrom = *in.BranchFromStep
 	}
-	vec := vectorAt(s.embedForWrite(ctx, content), 0)
-	th := thinkgraph.Thought{Content: content, Author: author(resp), Type: "plan", Metadata: luxJSON(meta)}
-	sess, run, stored, err := s.finishStep(ctx, f, st, sin, th, vec, func(run *stepRun, th *thinkgraph.Thought) {
+	vec := reasoning.VectorAt(lx.svc.EmbedForWrite(ctx, content), 0)
+	th := thinkgraph.Thought{Content: content, Author: reasoning.Author(resp), Type: "plan", Metadata: luxJSON(meta)}
+	sess, run, stored, err := lx.finishStep(ctx, f, st, sin, th, vec, func(run *stepRun, th *thinkgraph.Thought) {
 		if run.Plan == nil {
 			run.Plan = &planState{}
 		}
@@ -198,7 +199,7 @@ func (s *Service) Planner(ctx context.Context, in PlannerInput) (*PlannerResult,
 		res.Branches = []string{}
 	}
 	if res.ModelUsed == "" {
-		res.ModelUsed = author(resp)
+		res.ModelUsed = reasoning.Author(resp)
 	}
 	switch {
 	case done:
