@@ -3,11 +3,15 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
 // btOutcome calls branch-thinking with raw arguments on session "in" and
@@ -151,5 +155,53 @@ func TestBranchThinkingInputRules(t *testing.T) {
 	}
 	if os.Getenv("BTDUMP") != "" {
 		t.Log(got.String())
+	}
+}
+
+// commandData has a field for each data field of reasoning.BranchCommands,
+// and no other.
+func TestBranchCommandDataMatchesTheTable(t *testing.T) {
+	want := map[string]bool{}
+	for _, c := range reasoning.BranchCommands {
+		for _, f := range c.FieldNames() {
+			want[f] = true
+		}
+	}
+	have := map[string]bool{}
+	for _, f := range fieldsOf(reflect.TypeFor[commandData]()).list {
+		have[f.name] = true
+	}
+	if !maps.Equal(want, have) {
+		t.Fatalf("commandData has %v, the commands take %v", have, want)
+	}
+}
+
+// A call breaking two rules gets the error of the field read first: every
+// field is read before the rules between fields are checked.
+func TestBranchThinkingInputTwoFaults(t *testing.T) {
+	e := newTestEnv(t)
+	cs := e.connect()
+	btSession{t, cs, "two"}.thought("A first thought", "analysis")
+	for _, c := range []struct{ args, want string }{
+		{`{"confidence": "high"}`, `ValidationError confidence: 'confidence' must be a number, got the string "high"`},
+		{`{"command": {"type": "list"}, "content": 5}`, `ValidationError content: 'content' must be a string, got a number`},
+		{`{"content": "x", "type": "analysis", "branchId": "", "confidence": "high"}`, `ValidationError confidence: 'confidence' must be a number, got the string "high"`},
+		{`{"content": "x", "type": "analysis", "crossRefs": [{"toBranch": "main", "type": "complementary", "reason": "", "strength": "x"}]}`, `ValidationError crossRefs[0].strength: crossRefs[0]: 'strength' must be a number, got the string "x"`},
+		{`{"command": {"type": "focus", "branchId": 5}, "branchId": "main"}`, `ValidationError branchId: 'branchId' must be a string, got a number`},
+		// null counts as absent: no conflict between command, data and
+		// the top level.
+		{`{"command": {"type": "focus", "branchId": null}, "branchId": "main"}`, `ok focus`},
+		{`{"command": {"type": "focus", "branchId": null, "data": {"branchId": "main"}}}`, `ok focus`},
+		{`{"command": {"type": "focus", "branchId": "main", "data": {"branchId": null}}}`, `ok focus`},
+	} {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(c.args), &m); err != nil {
+			t.Fatal(err)
+		}
+		m["session_id"] = "two"
+		raw, _ := json.Marshal(m)
+		if got := btOutcome(t, cs, string(raw)); got != c.want {
+			t.Errorf("%s\n got %s\nwant %s", c.args, got, c.want)
+		}
 	}
 }

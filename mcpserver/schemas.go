@@ -7,9 +7,8 @@ import (
 )
 
 // The tools' JSON schemas are derived from their definitions (the input
-// schemas from each tool's argument struct, input.go, or for
-// branch-thinking written beside it; the output schemas from the result
-// types) and committed, generated, in schemas.json. Deriving and
+// schemas from each tool's argument struct, input.go; the output schemas
+// from the result types) and committed, generated, in schemas.json. Deriving and
 // marshalling them was most of building the server, which every cold start
 // pays, and the SDK marshals a tool's schemas again for every tools/list;
 // raw JSON costs neither.
