@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -21,9 +22,9 @@ import (
 const branchDescription = `Multi-path reasoning on the session graph: named branches of typed thoughts with cross-references, and checks of the reasoning (similarity, contradictions, circular reasoning, drift, knowledge gaps, evaluation, strongest paths, counterfactuals, dialectical synthesis).
 Send EITHER a thought (content, type, ...; returns thoughtId, branchId, the branch's state and, when on, an evaluation) OR a command {"command": {"type": ..., "data": {...}}} (its data fields are listed under command.data). Errors carry code, details {field, expected, received} and suggestions.`
 
-// commandData describes each command's data fields (command.data), from
+// commandDataDoc describes each command's data fields (command.data), from
 // branching.BranchCommands.
-func commandData() string {
+func commandDataDoc() string {
 	parts := make([]string, len(branching.BranchCommands))
 	for i, c := range branching.BranchCommands {
 		parts[i] = c.Name
@@ -50,55 +51,112 @@ func commandsTaking(name string) string {
 	return strings.Join(names, ", ")
 }
 
-// thoughtFields are the fields of the thought form.
-var thoughtFields = []string{"content", "type", "branchId", "confidence", "keyPoints", "parentBranchId", "crossRefs"}
+// branchArgs are branch-thinking's arguments: a thought (content, type,
+// ...) or a command; not both.
+type branchArgs struct {
+	sessionField
+	Content        *string       `json:"content,omitempty" jsonschema:"Thought form: the thought (at most 10,000 characters)."`
+	Type           *string       `json:"type,omitempty" jsonschema:"Thought form: the thought type."`
+	BranchID       *string       `json:"branchId,omitempty" jsonschema:"Thought form: the branch to add to (default: the active branch); a new id creates the branch."`
+	Confidence     *number       `json:"confidence,omitempty" jsonschema:"Thought form: confidence 0..1."`
+	KeyPoints      stringList    `json:"keyPoints,omitempty" jsonschema:"Thought form: key points / concepts."`
+	ParentBranchID *string       `json:"parentBranchId,omitempty" jsonschema:"Thought form: the branch a new branch forks from, at its latest thought (default: the session root)."`
+	CrossRefs      []crossRefArg `json:"crossRefs,omitempty" jsonschema:"Thought form: cross-references to other branches."`
+	Command        *commandArg   `json:"command,omitempty" jsonschema:"Command form: {type, data?}; command-level fields such as branchId and goal may sit here or in data."`
+}
 
-func branchInputSchema() *jsonschema.Schema {
-	str := func(desc string) *jsonschema.Schema { return &jsonschema.Schema{Type: "string", Description: desc} }
-	unit := func(desc string) *jsonschema.Schema {
-		return &jsonschema.Schema{Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1.0), Description: desc}
-	}
-	types := make([]any, len(branching.ThoughtTypes))
-	for i, t := range branching.ThoughtTypes {
-		types[i] = t
-	}
-	refTypes := make([]any, len(reasoning.CrossRefTypes))
-	for i, t := range reasoning.CrossRefTypes {
-		refTypes[i] = t
-	}
-	cmds := make([]any, len(branching.BranchCommands))
+// crossRefArg is a cross-reference of the thought form.
+type crossRefArg struct {
+	ToBranch string  `json:"toBranch" jsonschema:"Target branch id."`
+	Type     string  `json:"type"`
+	Reason   *string `json:"reason,omitempty" jsonschema:"Why the branches relate."`
+	Strength *number `json:"strength,omitempty" jsonschema:"Connection strength 0..1 (default 0.5)."`
+}
+
+// commandArg is the command form: the command's type and data, and the
+// data fields, which may also sit directly in command (the schema shows
+// branchId and goal there).
+type commandArg struct {
+	commandHead
+	commandData
+	// document is import's document (reasoning.BranchCommand.Document).
+	document json.RawMessage
+	// takes are the command's data fields.
+	takes []string
+}
+
+type commandHead struct {
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// commandData are the data fields of every command;
+// branching.BranchCommands lists which command takes which.
+type commandData struct {
+	BranchID              *string        `json:"branchId,omitempty"`
+	Goal                  *string        `json:"goal,omitempty"`
+	TopK                  *integer       `json:"topK,omitempty"`
+	Limit                 *integer       `json:"limit,omitempty"`
+	Count                 *integer       `json:"count,omitempty"`
+	Query                 string         `json:"query,omitempty"`
+	ThoughtID             string         `json:"thoughtId,omitempty"`
+	FromThoughtID         string         `json:"fromThoughtId,omitempty"`
+	ToThoughtID           string         `json:"toThoughtId,omitempty"`
+	OtherThoughtID        string         `json:"otherThoughtId,omitempty"`
+	Verdict               string         `json:"verdict,omitempty"`
+	Reason                string         `json:"reason,omitempty"`
+	Enabled               *boolean       `json:"enabled,omitempty"`
+	SuggestPivotThreshold *number        `json:"suggestPivotThreshold,omitempty"`
+	Threshold             *number        `json:"threshold,omitempty"`
+	MinSimilarity         *number        `json:"minSimilarity,omitempty"`
+	Thresholds            *thresholdsArg `json:"thresholds,omitempty"`
+	Branches              commaList      `json:"branches,omitempty"`
+}
+
+// thresholdsArg are configAutoEval's thresholds.
+type thresholdsArg struct {
+	Excellent *number `json:"excellent,omitempty"`
+	Good      *number `json:"good,omitempty"`
+	Moderate  *number `json:"moderate,omitempty"`
+}
+
+func (branchArgs) constrain(s *jsonschema.Schema, _ reasoning.Config) {
+	s.Description = "Either a thought (content, type, ...) or a command; not both."
+	p := s.Properties
+	p["content"].MaxLength = jsonschema.Ptr(10000)
+	p["type"].Enum = anyList(branching.ThoughtTypes)
+	between(p["confidence"], 0, 1)
+	ref := p["crossRefs"].Items.Properties
+	ref["type"].Enum = anyList(reasoning.CrossRefTypes)
+	between(ref["strength"], 0, 1)
+	cmd := p["command"].Properties
+	names := make([]string, len(branching.BranchCommands))
 	for i, c := range branching.BranchCommands {
-		cmds[i] = c.Name
+		names[i] = c.Name
 	}
-	return &jsonschema.Schema{
-		Type:        "object",
-		Description: "Either a thought (content, type, ...) or a command; not both.",
-		Properties: map[string]*jsonschema.Schema{
-			"content":        {Type: "string", Description: "Thought form: the thought (at most 10,000 characters).", MaxLength: jsonschema.Ptr(10000)},
-			"type":           {Type: "string", Enum: types, Description: "Thought form: the thought type."},
-			"branchId":       str("Thought form: the branch to add to (default: the active branch); a new id creates the branch."),
-			"confidence":     unit("Thought form: confidence 0..1."),
-			"keyPoints":      {Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: "Thought form: key points / concepts."},
-			"parentBranchId": str("Thought form: the branch a new branch forks from, at its latest thought (default: the session root)."),
-			"crossRefs": {Type: "array", Description: "Thought form: cross-references to other branches.", Items: &jsonschema.Schema{
-				Type: "object", Required: []string{"toBranch", "type"},
-				Properties: map[string]*jsonschema.Schema{
-					"toBranch": str("Target branch id."),
-					"type":     {Type: "string", Enum: refTypes},
-					"reason":   str("Why the branches relate."),
-					"strength": unit("Connection strength 0..1 (default 0.5)."),
-				}}},
-			"command": {Type: "object", Description: "Command form: {type, data?}; command-level fields such as branchId and goal may sit here or in data.",
-				Required: []string{"type"},
-				Properties: map[string]*jsonschema.Schema{
-					"type":     {Type: "string", Enum: cmds},
-					"data":     {Description: commandData()},
-					"branchId": str("Branch for " + commandsTaking("branchId") + "."),
-					"goal":     str("Goal for " + commandsTaking("goal") + "."),
-				}},
-			"session_id": sessionIDProp,
-		},
+	cmd["type"].Enum = anyList(names)
+	cmd["data"] = &jsonschema.Schema{Description: commandDataDoc()}
+	// Of the data fields, which may all sit in command, the schema shows
+	// the command-level ones there.
+	for name := range cmd {
+		switch name {
+		case "type", "data":
+		case "branchId":
+			cmd[name].Description = "Branch for " + commandsTaking(name) + "."
+		case "goal":
+			cmd[name].Description = "Goal for " + commandsTaking(name) + "."
+		default:
+			delete(cmd, name)
+		}
 	}
+}
+
+func anyList(names []string) []any {
+	list := make([]any, len(names))
+	for i, n := range names {
+		list[i] = n
+	}
+	return list
 }
 
 func (s *Server) addBranchThinkingTool() {
@@ -108,296 +166,247 @@ func (s *Server) addBranchThinkingTool() {
 			Name:        "branch-thinking",
 			Title:       "Branch thinking",
 			Description: branchDescription,
-			InputSchema: branchInputSchema(),
 			Annotations: &mcp.ToolAnnotations{Title: "Branch thinking", ReadOnlyHint: false, IdempotentHint: false,
 				DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)},
 		},
 		errorStatus: "failed",
-		handle: func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error) {
-			ref, err := s.sessionRef(req, a)
-			if err != nil {
-				return nil, err
-			}
-			if _, ok := a.get("command"); ok {
-				in, err := parseCommand(a)
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *branchArgs) (any, error) {
+			ref := s.session(req, a.SessionID)
+			if a.Command == nil {
+				in, err := a.thought()
 				if err != nil {
 					return nil, err
 				}
 				in.Session = ref
-				out, err := bt.Command(ctx, *in)
-				if imp, ok := out.(*branching.ImportResult); ok && err == nil && !ref.Explicit {
-					// As Branch Thinking's import replaces the graph,
-					// the connection goes on with the imported session.
-					s.moveConnSession(req.Session, imp.SessionID)
-					imp.Message += " This connection's calls without session_id now go to it."
-				}
-				return out, err
+				return bt.AddThought(ctx, *in)
 			}
-			in, err := parseBranchThought(a)
+			in, err := a.command()
 			if err != nil {
 				return nil, err
 			}
 			in.Session = ref
-			return bt.AddThought(ctx, *in)
-		},
+			out, err := bt.Command(ctx, *in)
+			if imp, ok := out.(*branching.ImportResult); ok && err == nil && !ref.Explicit {
+				// As Branch Thinking's import replaces the graph,
+				// the connection goes on with the imported session.
+				s.moveConnSession(req.Session, imp.SessionID)
+				imp.Message += " This connection's calls without session_id now go to it."
+			}
+			return out, err
+		}),
 	})
 }
 
-// branchIDArg reads a branch name. Given, it must not be blank, as in
-// Branch Thinking ("Branch ID cannot be empty"): an empty one is an error,
-// not the active branch.
-func branchIDArg(a *args, name string) (string, error) {
-	v, given, err := a.str(name)
-	if err != nil {
-		return "", err
+// branchName checks a branch name given as name. Given, it must not be
+// blank, as in Branch Thinking ("Branch ID cannot be empty"): an empty one
+// is an error, not the active branch.
+func branchName(name string, v *string) (string, error) {
+	if v == nil {
+		return "", nil
 	}
-	if given && strings.TrimSpace(v) == "" {
-		return "", thinkgraph.Invalid(name, "a branch name", fmt.Sprintf("%q", v),
+	if strings.TrimSpace(*v) == "" {
+		return "", thinkgraph.Invalid(name, "a branch name", fmt.Sprintf("%q", *v),
 			"'%s' cannot be empty: name a branch, or omit '%s' to use the active branch", name, name)
 	}
-	return v, nil
+	return *v, nil
 }
 
-func parseBranchThought(a *args) (*branching.BranchThoughtInput, error) {
-	if _, ok := a.get("content"); !ok {
-		if _, hasType := a.get("type"); !hasType {
-			return nil, thinkgraph.Invalid("content", "a thought (content, type, ...) or a command {type, data}", "neither",
-				"give either a thought ('content' and 'type') or a 'command' ({\"command\": {\"type\": \"list\"}})")
+// thoughtField is the first field of the thought form other than branchId
+// that a is given, or "".
+func (a *branchArgs) thoughtField() string {
+	v := reflect.ValueOf(a).Elem()
+	for _, f := range fieldsOf(v.Type()).list {
+		if f.name != "session_id" && f.name != "branchId" && f.name != "command" && !v.FieldByIndex(f.index).IsZero() {
+			return f.name
 		}
 	}
-	in := &branching.BranchThoughtInput{}
+	return ""
+}
+
+// thought is the thought form.
+func (a *branchArgs) thought() (*branching.BranchThoughtInput, error) {
+	if a.Content == nil && a.Type == nil {
+		return nil, thinkgraph.Invalid("content", "a thought (content, type, ...) or a command {type, data}", "neither",
+			"give either a thought ('content' and 'type') or a 'command' ({\"command\": {\"type\": \"list\"}})")
+	}
+	in := &branching.BranchThoughtInput{Confidence: (*float64)(a.Confidence), KeyPoints: a.KeyPoints}
+	if a.Content != nil {
+		in.Content = *a.Content
+	}
+	if a.Type != nil {
+		in.Type = *a.Type
+	}
 	var err error
-	if in.Content, _, err = a.str("content"); err != nil {
+	if in.BranchID, err = branchName("branchId", a.BranchID); err != nil {
 		return nil, err
 	}
-	if in.Type, _, err = a.str("type"); err != nil {
+	if in.ParentBranchID, err = branchName("parentBranchId", a.ParentBranchID); err != nil {
 		return nil, err
 	}
-	if in.BranchID, err = branchIDArg(a, "branchId"); err != nil {
-		return nil, err
+	if len(a.CrossRefs) > branching.MaxCrossRefs {
+		return nil, thinkgraph.Invalid("crossRefs", fmt.Sprintf("at most %d cross-references", branching.MaxCrossRefs), fmt.Sprint(len(a.CrossRefs)),
+			"'crossRefs' has %d entries; at most %d are allowed", len(a.CrossRefs), branching.MaxCrossRefs)
 	}
-	if in.ParentBranchID, err = branchIDArg(a, "parentBranchId"); err != nil {
-		return nil, err
-	}
-	if in.Confidence, err = a.number("confidence"); err != nil {
-		return nil, err
-	}
-	if in.KeyPoints, err = stringList(a, "keyPoints"); err != nil {
-		return nil, err
-	}
-	var refs []json.RawMessage
-	if _, err := a.decode("crossRefs", "an array of {toBranch, type, reason, strength} objects", &refs); err != nil {
-		return nil, err
-	}
-	if len(refs) > branching.MaxCrossRefs {
-		return nil, thinkgraph.Invalid("crossRefs", fmt.Sprintf("at most %d cross-references", branching.MaxCrossRefs), fmt.Sprint(len(refs)),
-			"'crossRefs' has %d entries; at most %d are allowed", len(refs), branching.MaxCrossRefs)
-	}
-	for i, r := range refs {
-		prefix := fmt.Sprintf("crossRefs[%d]", i)
-		ra, err := parseArgs(r, []string{"reason", "strength", "toBranch", "type"})
-		if err != nil {
-			return nil, prefixed(prefix, err)
-		}
-		var c branching.CrossRef
-		if c.ToBranch, _, err = ra.str("toBranch"); err != nil {
-			return nil, prefixed(prefix, err)
-		}
-		if c.Type, _, err = ra.str("type"); err != nil {
-			return nil, prefixed(prefix, err)
-		}
-		var given bool
-		if c.Reason, given, err = ra.str("reason"); err != nil {
-			return nil, prefixed(prefix, err)
-		} else if given && strings.TrimSpace(c.Reason) == "" {
-			// As in Branch Thinking: omit the reason rather than send an empty one.
-			return nil, thinkgraph.Invalid(prefix+".reason", "a non-empty reason, or no 'reason'", fmt.Sprintf("%q", c.Reason),
-				"'%s.reason' is empty: say why the branches relate, or omit 'reason'", prefix)
-		}
-		if c.Strength, err = ra.number("strength"); err != nil {
-			return nil, prefixed(prefix, err)
+	for i, r := range a.CrossRefs {
+		c := branching.CrossRef{ToBranch: r.ToBranch, Type: r.Type, Strength: (*float64)(r.Strength)}
+		if r.Reason != nil {
+			if c.Reason = *r.Reason; strings.TrimSpace(c.Reason) == "" {
+				// As in Branch Thinking: omit the reason rather than send an empty one.
+				prefix := fmt.Sprintf("crossRefs[%d]", i)
+				return nil, thinkgraph.Invalid(prefix+".reason", "a non-empty reason, or no 'reason'", fmt.Sprintf("%q", c.Reason),
+					"'%s.reason' is empty: say why the branches relate, or omit 'reason'", prefix)
+			}
 		}
 		in.CrossRefs = append(in.CrossRefs, c)
 	}
 	return in, nil
 }
 
-// stringList reads an array of strings, or a single string as a list of one.
-func stringList(a *args, name string) ([]string, error) {
-	raw, ok := a.get(name)
-	if !ok {
-		return nil, nil
+// command is the command form, with a branchId given at the top level
+// (where the thought form has it) for a command that takes one.
+func (a *branchArgs) command() (*branching.CommandInput, error) {
+	if f := a.thoughtField(); f != "" {
+		return nil, thinkgraph.Invalid(f, "either a thought or a command, not both", f,
+			"'%s' belongs to the thought form but a 'command' was given too: send either a thought or a command", f)
 	}
-	var list []string
-	if err := json.Unmarshal(raw, &list); err == nil {
-		return list, nil
+	c := a.Command
+	if c.document != nil {
+		return &branching.CommandInput{Type: c.Type, Document: c.document}, nil
 	}
-	var one string
-	if err := json.Unmarshal(raw, &one); err == nil {
-		return []string{one}, nil
+	if a.BranchID != nil {
+		if !slices.Contains(c.takes, "branchId") {
+			return nil, thinkgraph.Invalid("branchId", "either a thought or a command, not both", "branchId",
+				"'branchId' at the top level belongs to the thought form; command %q does not take a branchId", c.Type)
+		}
+		if c.BranchID != nil && *c.BranchID != *a.BranchID {
+			return nil, thinkgraph.Invalid("branchId", "one value", "different values at the top level and in command", "'branchId' is given at the top level and in command with different values")
+		}
+		c.BranchID = a.BranchID
 	}
-	return nil, thinkgraph.Invalid(name, "an array of strings", typeOf(raw), "'%s' must be an array of strings, got %s", name, typeOf(raw))
+	branch, err := branchName("branchId", c.BranchID)
+	if err != nil {
+		return nil, err
+	}
+	in := &branching.CommandInput{
+		Type: c.Type, BranchID: branch, Goal: c.Goal, TopK: (*int)(c.TopK), Limit: (*int)(c.Limit), Count: (*int)(c.Count),
+		Query: c.Query, ThoughtID: c.ThoughtID, FromThoughtID: c.FromThoughtID, ToThoughtID: c.ToThoughtID,
+		OtherThoughtID: c.OtherThoughtID, Verdict: c.Verdict, Reason: c.Reason, Enabled: (*bool)(c.Enabled),
+		PivotThresh: (*float64)(c.SuggestPivotThreshold), Threshold: (*float64)(c.Threshold),
+		MinSimilarity: (*float64)(c.MinSimilarity), Branches: c.Branches,
+	}
+	if t := c.Thresholds; t != nil {
+		in.Thresholds = &branching.PartialThresholds{Excellent: (*float64)(t.Excellent), Good: (*float64)(t.Good), Moderate: (*float64)(t.Moderate)}
+	}
+	return in, nil
 }
 
-// parseCommand reads the command form: command {type, data?, fields...}.
-// Fields given directly in command and in data are merged; a field given in
-// both with different values is an error.
-func parseCommand(a *args) (*branching.CommandInput, error) {
-	for _, f := range thoughtFields {
-		if f == "branchId" {
-			continue
-		}
-		if _, ok := a.get(f); ok {
-			return nil, thinkgraph.Invalid(f, "either a thought or a command, not both", f,
-				"'%s' belongs to the thought form but a 'command' was given too: send either a thought or a command", f)
-		}
-	}
-	raw, _ := a.get("command")
+// UnmarshalJSON reads command {type, data?, fields...}: the fields given
+// directly in command and in data are merged (a field given in both with
+// different values is an error; null counts as absent), and must be ones the
+// command takes.
+// import's data is the exported document, sent as it is, as a JSON string,
+// or as the whole export result.
+func (c *commandArg) UnmarshalJSON(b []byte) error {
 	var cmd map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &cmd); err != nil || cmd == nil {
-		return nil, thinkgraph.Invalid("command", "an object {type, data?}", typeOf(raw), "'command' must be an object {\"type\": ..., \"data\": {...}}, got %s", typeOf(raw))
+	if err := json.Unmarshal(b, &cmd); err != nil {
+		return thinkgraph.Invalid("command", "an object {type, data?}", typeOf(b), "'command' must be an object {\"type\": ..., \"data\": {...}}, got %s", typeOf(b))
 	}
-	ca := &args{raw: cmd}
-	typ, _, err := ca.str("type")
-	if err != nil {
-		return nil, prefixed("command", err)
+	if err := decodeInput(b, &c.commandHead, true); err != nil {
+		return prefixed("command", err)
 	}
-	c, known := branching.FindBranchCommand(typ)
+	typ, data := c.Type, c.Data
+	rc, known := branching.FindBranchCommand(typ)
 	if !known {
-		return nil, branching.UnknownCommand(typ)
+		return branching.UnknownCommand(typ)
 	}
-	fields := c.FieldNames()
-	in := &branching.CommandInput{Type: typ}
-	dataRaw, hasData := ca.get("data")
-	if c.Document != "" {
-		if !hasData {
-			return nil, thinkgraph.Invalid("data", "the document returned by export", "none", "'%s' needs the exported document as command.data", typ)
+	if rc.Document != "" {
+		if data == nil {
+			return thinkgraph.Invalid("data", "the document returned by export", "none", "'%s' needs the exported document as command.data", typ)
 		}
 		var str string
-		if json.Unmarshal(dataRaw, &str) == nil {
-			dataRaw = json.RawMessage(str) // a document sent as a JSON string
+		if json.Unmarshal(data, &str) == nil {
+			data = json.RawMessage(str) // a document sent as a JSON string
 		}
 		var wrapped struct {
 			Document json.RawMessage `json:"document"`
 			Format   *string         `json:"format"`
 		}
-		if json.Unmarshal(dataRaw, &wrapped) == nil && wrapped.Format == nil && len(wrapped.Document) > 0 {
-			dataRaw = wrapped.Document // the whole export result was passed
+		if json.Unmarshal(data, &wrapped) == nil && wrapped.Format == nil && len(wrapped.Document) > 0 {
+			data = wrapped.Document // the whole export result was passed
 		}
-		in.Document = dataRaw
-		return in, nil
+		c.document = data
+		return nil
 	}
 	merged := map[string]json.RawMessage{}
-	if hasData {
-		var data map[string]json.RawMessage
-		if err := json.Unmarshal(dataRaw, &data); err != nil {
-			return nil, thinkgraph.Invalid("command.data", "an object", typeOf(dataRaw), "'command.data' must be an object, got %s", typeOf(dataRaw))
-		}
-		for k, v := range data {
-			merged[k] = v
+	if data != nil {
+		if err := json.Unmarshal(data, &merged); err != nil {
+			return thinkgraph.Invalid("command.data", "an object", typeOf(data), "'command.data' must be an object, got %s", typeOf(data))
 		}
 	}
+	head := fieldsOf(reflect.TypeFor[commandHead]()).known
 	for k, v := range cmd {
-		if k == "type" || k == "data" {
+		if slices.Contains(head, k) || isNull(v) {
 			continue
 		}
-		if prev, ok := merged[k]; ok && !bytes.Equal(compactJSON(prev), compactJSON(v)) {
-			return nil, thinkgraph.Invalid(k, "one value", "different values in command and command.data", "'%s' is given in command and in command.data with different values", k)
+		if prev, ok := merged[k]; ok && !isNull(prev) && !bytes.Equal(compactJSON(prev), compactJSON(v)) {
+			return thinkgraph.Invalid(k, "one value", "different values in command and command.data", "'%s' is given in command and in command.data with different values", k)
 		}
 		merged[k] = v
 	}
-	if v, ok := a.get("branchId"); ok && slices.Contains(fields, "branchId") {
-		if prev, ok := merged["branchId"]; ok && !bytes.Equal(compactJSON(prev), compactJSON(v)) {
-			return nil, thinkgraph.Invalid("branchId", "one value", "different values at the top level and in command", "'branchId' is given at the top level and in command with different values")
-		}
-		merged["branchId"] = v
-	} else if ok {
-		return nil, thinkgraph.Invalid("branchId", "either a thought or a command, not both", "branchId",
-			"'branchId' at the top level belongs to the thought form; command %q does not take a branchId", typ)
-	}
+	c.takes = rc.FieldNames()
 	var unknown []string
 	for k, v := range merged {
-		if bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-			continue
-		}
-		if !slices.Contains(fields, k) {
+		if !isNull(v) && !slices.Contains(c.takes, k) {
 			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
 		takes := "no data"
-		if len(fields) > 0 {
-			takes = strings.Join(fields, ", ")
+		if len(c.takes) > 0 {
+			takes = strings.Join(c.takes, ", ")
 		}
-		return nil, thinkgraph.Invalid(unknown[0], "one of: "+takes, unknown[0], "command %q does not take '%s'; it takes: %s", typ, unknown[0], takes)
+		return thinkgraph.Invalid(unknown[0], "one of: "+takes, unknown[0], "command %q does not take '%s'; it takes: %s", typ, unknown[0], takes)
 	}
-	d := &args{raw: merged}
-	if in.BranchID, err = branchIDArg(d, "branchId"); err != nil {
-		return nil, err
+	all, err := json.Marshal(merged)
+	if err != nil {
+		return err
 	}
-	if g, ok, err := d.str("goal"); err != nil {
-		return nil, err
-	} else if ok {
-		in.Goal = &g
+	return decodeInput(all, &c.commandData, true)
+}
+
+// stringList is a list of strings, given as an array or as one string (a
+// list of one).
+type stringList []string
+
+func (l *stringList) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		*l = stringList{one}
+		return nil
 	}
-	for _, f := range []struct {
-		name string
-		dst  **int
-	}{{"topK", &in.TopK}, {"limit", &in.Limit}, {"count", &in.Count}} {
-		if *f.dst, err = d.integer(f.name); err != nil {
-			return nil, err
-		}
+	if json.Unmarshal(b, (*[]string)(l)) != nil {
+		return &fieldError{"an array of strings", typeOf(b), " must be an array of strings, got " + typeOf(b)}
 	}
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"query", &in.Query}, {"thoughtId", &in.ThoughtID}, {"fromThoughtId", &in.FromThoughtID}, {"toThoughtId", &in.ToThoughtID},
-		{"otherThoughtId", &in.OtherThoughtID}, {"verdict", &in.Verdict}, {"reason", &in.Reason}} {
-		if *f.dst, _, err = d.str(f.name); err != nil {
-			return nil, err
-		}
+	return nil
+}
+
+// commaList is a list of names, given as an array or as one string of
+// names separated by commas.
+type commaList []string
+
+func (l *commaList) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) != nil {
+		return (*stringList)(l).UnmarshalJSON(b)
 	}
-	if in.Enabled, err = d.boolean("enabled"); err != nil {
-		return nil, err
-	}
-	for _, f := range []struct {
-		name string
-		dst  **float64
-	}{{"suggestPivotThreshold", &in.PivotThresh}, {"threshold", &in.Threshold}, {"minSimilarity", &in.MinSimilarity}} {
-		if *f.dst, err = d.number(f.name); err != nil {
-			return nil, err
-		}
-	}
-	if raw, ok := d.get("thresholds"); ok {
-		ta, err := parseArgs(raw, []string{"excellent", "good", "moderate"})
-		if err != nil {
-			return nil, prefixed("thresholds", err)
-		}
-		t := &branching.PartialThresholds{}
-		for _, f := range []struct {
-			name string
-			dst  **float64
-		}{{"excellent", &t.Excellent}, {"good", &t.Good}, {"moderate", &t.Moderate}} {
-			if *f.dst, err = ta.number(f.name); err != nil {
-				return nil, prefixed("thresholds", err)
-			}
-		}
-		in.Thresholds = t
-	}
-	if raw, ok := d.get("branches"); ok {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			for _, b := range strings.Split(s, ",") {
-				if b = strings.TrimSpace(b); b != "" {
-					in.Branches = append(in.Branches, b)
-				}
-			}
-		} else if in.Branches, err = stringList(d, "branches"); err != nil {
-			return nil, err
+	*l = nil
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			*l = append(*l, n)
 		}
 	}
-	return in, nil
+	return nil
 }
 
 func compactJSON(v json.RawMessage) []byte {

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -117,10 +118,6 @@ type sessionField struct {
 	SessionID *string `json:"session_id,omitempty" jsonschema:"A session id from an earlier response, to continue that session; omit it for this connection's own."`
 }
 
-// sessionIDProp is sessionField's property, for the schema written in
-// branch.go.
-var sessionIDProp = &jsonschema.Schema{Type: "string", Description: reflect.TypeFor[sessionField]().Field(0).Tag.Get("jsonschema")}
-
 // inputField is a field of a tool's argument struct.
 type inputField struct {
 	name  string
@@ -204,8 +201,10 @@ func decodeInput(raw json.RawMessage, dst any, ignoreUnknown bool) error {
 }
 
 // value reads the field name into dst, a pointer, and reports whether it
-// was given. A list of structs is read item by item, an item's error naming
-// name[i].field.
+// was given. A struct is read as an argument struct, its errors naming
+// name.field, and a list of structs item by item, an item's error naming
+// name[i].field; a type that reads itself (json.Unmarshaler) may return a
+// *thinkgraph.Error naming the field as it should be named.
 func (a *args) value(name string, dst any) (bool, error) {
 	raw, ok := a.get(name)
 	if !ok {
@@ -227,10 +226,30 @@ func (a *args) value(name string, dst any) (bool, error) {
 		rv.Set(list)
 		return true, nil
 	}
+	if t := rv.Type(); t.Kind() == reflect.Struct || t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct {
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if !reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) {
+			v := reflect.New(t)
+			if err := decodeInput(raw, v.Interface(), false); err != nil {
+				return true, prefixed(name, err)
+			}
+			if rv.Kind() == reflect.Pointer {
+				rv.Set(v)
+			} else {
+				rv.Set(v.Elem())
+			}
+			return true, nil
+		}
+	}
 	if err := json.Unmarshal(raw, dst); err != nil {
 		var fe *fieldError
 		if errors.As(err, &fe) {
 			return true, fe.named(name)
+		}
+		if te := (*thinkgraph.Error)(nil); errors.As(err, &te) {
+			return true, err // a type that reads itself names its fields (commandArg)
 		}
 		expected := expectedOf(rv.Type())
 		return true, thinkgraph.Invalid(name, expected, typeOf(raw), "'%s' must be %s, got %s", name, expected, typeOf(raw))
@@ -323,19 +342,78 @@ func typed[In any](handle func(ctx context.Context, req *mcp.CallToolRequest, in
 	}
 }
 
-// untyped is the input of a tool that reads its arguments through args
-// against a written schema (branch-thinking, whose command form has a
-// parser of its own).
-func untyped(schema *jsonschema.Schema, handle func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error)) input {
-	known := schemaProperties(schema)
-	return input{
-		schema: func(reasoning.Config) *jsonschema.Schema { return schema },
-		run: func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage, ignoreUnknown bool) (any, error) {
-			a, err := decodeArgs(raw, known, ignoreUnknown)
-			if err != nil {
-				return nil, err
-			}
-			return handle(ctx, req, a)
-		},
+// args holds a tool call's arguments by name, as decodeInput reads them
+// (args.value).
+type args struct {
+	raw map[string]json.RawMessage
+}
+
+// decodeArgs decodes a tool call's arguments and refuses fields the tool
+// does not know, listing the ones it does; with ignoreUnknown, they are
+// dropped instead.
+func decodeArgs(raw json.RawMessage, known []string, ignoreUnknown bool) (*args, error) {
+	a := &args{raw: map[string]json.RawMessage{}}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return a, nil
 	}
+	if err := json.Unmarshal(raw, &a.raw); err != nil {
+		return nil, thinkgraph.Invalid("arguments", "a JSON object", clip(string(raw), 80), "arguments must be a JSON object: %v", err)
+	}
+	var unknown []string
+	for k := range a.raw {
+		if !slices.Contains(known, k) {
+			if ignoreUnknown {
+				delete(a.raw, k)
+				continue
+			}
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return nil, thinkgraph.Invalid(unknown[0], "one of: "+strings.Join(known, ", "), unknown[0],
+			"unknown field '%s'; this tool takes: %s", unknown[0], strings.Join(known, ", "))
+	}
+	return a, nil
+}
+
+func (a *args) get(name string) (json.RawMessage, bool) {
+	v, ok := a.raw[name]
+	if !ok || isNull(v) {
+		return nil, false
+	}
+	return v, true
+}
+
+// isNull reports whether v is JSON null, which counts as absent.
+func isNull(v json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(v), []byte("null")) }
+
+func typeOf(v json.RawMessage) string {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return "nothing"
+	}
+	switch v[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
 }

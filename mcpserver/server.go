@@ -9,7 +9,6 @@ import (
 	"errors"
 	"log/slog"
 	"reflect"
-	"sort"
 	"sync"
 	"time"
 
@@ -133,16 +132,6 @@ func (s *Server) session(req *mcp.CallToolRequest, id *string) reasoning.Session
 	return reasoning.SessionRef{ID: s.connSession(req.Session), Tenant: tenant}
 }
 
-// sessionRef is session for a tool that reads its arguments through args
-// (branch-thinking).
-func (s *Server) sessionRef(req *mcp.CallToolRequest, a *args) (reasoning.SessionRef, error) {
-	id, ok, err := a.str("session_id")
-	if err != nil || !ok {
-		return s.session(req, nil), err
-	}
-	return s.session(req, &id), nil
-}
-
 // tenantOf returns the tenant of an authenticated HTTP request (the bearer
 // token's tenant, see package httpserver), or the local tenant for stdio and
 // unauthenticated loopback.
@@ -207,19 +196,12 @@ type toolDef struct {
 	// ignoreUnknown drops argument fields the tool does not know instead
 	// of refusing them (as the server a tool is a drop-in for does).
 	ignoreUnknown bool
-	// handle and tool.InputSchema, instead of input: a tool reading its
-	// arguments through args (branch-thinking, until its command form has
-	// an argument struct).
-	handle func(ctx context.Context, req *mcp.CallToolRequest, a *args) (any, error)
 }
 
 // addTool registers a tool whose arguments are decoded by its input (so
 // numbers may come as strings and unknown fields are named) and whose result
 // is returned both as structured content and as JSON text.
 func (s *Server) addTool(d toolDef) {
-	if d.input.run == nil {
-		d.input = untyped(d.tool.InputSchema.(*jsonschema.Schema), d.handle)
-	}
 	t := *d.tool
 	cfg := s.svc.Config()
 	t.InputSchema = d.input.schema(cfg)
@@ -342,20 +324,6 @@ func (s *Server) errorResult(ctx context.Context, tool, status string, err error
 		Content:           []mcp.Content{&mcp.TextContent{Text: msg}},
 		StructuredContent: body,
 	}
-}
-
-// schemaProperties lists the property names of an input schema, sorted.
-func schemaProperties(schema any) []string {
-	js, ok := schema.(*jsonschema.Schema)
-	if !ok {
-		return nil
-	}
-	names := make([]string, 0, len(js.Properties))
-	for k := range js.Properties {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
 }
 
 func boolPtr(b bool) *bool { return &b }
