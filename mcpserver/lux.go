@@ -11,7 +11,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/thinkgraph/thinkgraph"
-	"github.com/thinkgraph/thinkgraph/llm"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/reasoning/lux"
 )
@@ -19,95 +18,7 @@ import (
 // The Lux tools (docs/lux.md): confer, traced_reasoning, biased_reasoning and
 // planner.
 
-type conferOutput struct {
-	Content   string     `json:"content" jsonschema:"the model's answer"`
-	Model     string     `json:"model" jsonschema:"the model that answered, as the provider reported it"`
-	Usage     *llm.Usage `json:"usage" jsonschema:"token usage reported by the provider; null when it reported none"`
-	SessionID string     `json:"session_id"`
-	ThoughtID string     `json:"thought_id" jsonschema:"id of the answer, stored as a thought of the session"`
-}
-
 const luxProviderNote = " The server calls the configured language model (OpenAI-compatible, Anthropic, Langbase, or the client's own model through MCP sampling); every step is stored in the session graph and every model call is logged as an invocation."
-
-type tracedMetadata struct {
-	ThoughtHistoryLength int      `json:"thought_history_length" jsonschema:"thoughts the model wrote in this run (revisions included)"`
-	InterventionsCount   int      `json:"interventions_count"`
-	SemanticCoherence    *float64 `json:"semantic_coherence" jsonschema:"mean semantic_similarity of the run's thoughts; null when none is known"`
-	CurrentConfidence    *float64 `json:"current_confidence" jsonschema:"mean geometric token probability (exp of the mean token log-probability) of the run's thoughts; null without log-probabilities"`
-	IsRevision           bool     `json:"is_revision"`
-	RevisesThought       *int     `json:"revises_thought"`
-	BranchID             *string  `json:"branch_id"`
-	NeedsMoreThoughts    bool     `json:"needs_more_thoughts"`
-	// NullMetrics says why a metric is null.
-	NullMetrics map[string]string `json:"null_metrics" jsonschema:"for each null metric, why it could not be computed"`
-}
-
-type tracedOutput struct {
-	Status            string                 `json:"status" jsonschema:"thinking, intervention_needed or conclusion_reached"`
-	ThoughtNumber     int                    `json:"thought_number"`
-	TotalThoughts     int                    `json:"total_thoughts"`
-	NextThoughtNeeded bool                   `json:"next_thought_needed"`
-	ThoughtContent    string                 `json:"thought_content" jsonschema:"the thought the model wrote"`
-	ThoughtType       string                 `json:"thought_type" jsonschema:"Initial, Exploration, Analysis, Synthesis, Validation or Conclusion"`
-	Metrics           lux.StepMetrics        `json:"metrics"`
-	Metadata          tracedMetadata         `json:"metadata"`
-	ContinuationID    string                 `json:"continuation_id" jsonschema:"pass as continuation_id or session_id to continue"`
-	SessionID         string                 `json:"session_id"`
-	ThoughtID         string                 `json:"thought_id" jsonschema:"id of the thought in the session graph"`
-	ReasoningComplete *bool                  `json:"reasoning_complete"`
-	FinalAnswer       *string                `json:"final_answer"`
-	NextSteps         *string                `json:"next_steps"`
-	Intervention      *lux.Intervention      `json:"intervention" jsonschema:"the most severe open intervention"`
-	Interventions     []lux.Intervention     `json:"interventions" jsonschema:"every intervention raised on this thought"`
-	OverallMetrics    *lux.ReasoningMetrics  `json:"overall_metrics"`
-	ModelUsed         *string                `json:"model_used"`
-	SynthesisSnapshot *lux.SynthesisSnapshot `json:"synthesis_snapshot"`
-}
-
-type plannerMetadata struct {
-	Branches          []string `json:"branches"`
-	StepHistoryLength int      `json:"step_history_length"`
-	IsStepRevision    bool     `json:"is_step_revision"`
-	RevisesStepNumber *int     `json:"revises_step_number"`
-	IsBranchPoint     bool     `json:"is_branch_point"`
-	BranchFromStep    *int     `json:"branch_from_step"`
-	BranchID          *string  `json:"branch_id"`
-	MoreStepsNeeded   bool     `json:"more_steps_needed"`
-}
-
-type plannerOutput struct {
-	Status            string            `json:"status" jsonschema:"planning, revising, branching or complete"`
-	StepNumber        int               `json:"step_number"`
-	TotalSteps        int               `json:"total_steps"`
-	NextStepRequired  bool              `json:"next_step_required"`
-	StepContent       string            `json:"step_content" jsonschema:"the plan step the model wrote"`
-	Metadata          plannerMetadata   `json:"metadata"`
-	ContinuationID    string            `json:"continuation_id"`
-	SessionID         string            `json:"session_id"`
-	ThoughtID         string            `json:"thought_id"`
-	PlanningComplete  *bool             `json:"planning_complete"`
-	PlanSummary       *string           `json:"plan_summary"`
-	NextSteps         *string           `json:"next_steps"`
-	ThinkingRequired  *bool             `json:"thinking_required" jsonschema:"whether the model said this step leaves questions that need careful thought; null when its answer did not say"`
-	RequiredThinking  []string          `json:"required_thinking" jsonschema:"those questions; null when the model's answer did not say"`
-	PlannerRequired   *bool             `json:"planner_required" jsonschema:"whether more planning steps are needed (next_step_required or more_steps_needed)"`
-	ModelUsed         *string           `json:"model_used"`
-	SynthesisSnapshot *lux.PlanSnapshot `json:"synthesis_snapshot"`
-}
-
-type biasedOutput struct {
-	StepType          string              `json:"step_type" jsonschema:"Query, Reasoning, BiasAnalysis, Correction, Guidance or Synthesis"`
-	StepNumber        int                 `json:"step_number"`
-	Content           string              `json:"content"`
-	ModelUsed         string              `json:"model_used" jsonschema:"the model that wrote this step (client for the query)"`
-	NextAction        string              `json:"next_action" jsonschema:"BiasCheck, ContinueReasoning, RequestGuidance, Synthesize or Complete"`
-	SessionID         string              `json:"session_id"`
-	SessionStatus     lux.BiasedStatus    `json:"session_status"`
-	BiasDetected      *lux.BiasInfo       `json:"bias_detected"`
-	SynthesisSnapshot *lux.BiasedSnapshot `json:"synthesis_snapshot"`
-	FinalSynthesis    *string             `json:"final_synthesis"`
-	ThoughtID         string              `json:"thought_id" jsonschema:"id of the step in the session graph"`
-}
 
 // luxSessionArgs are the session arguments of traced_reasoning and planner:
 // session_id and its alias continuation_id.
@@ -293,8 +204,6 @@ func (ga *guardrails) config() lux.GuardrailConfig {
 	return g
 }
 
-func strPtr(s string) *string { return &s }
-
 func (s *Server) addLuxTools() {
 	lx := lux.New(s.svc)
 	s.addTool(toolDef{
@@ -306,15 +215,11 @@ func (s *Server) addLuxTools() {
 				"confer exchanges go with the message." + luxProviderNote,
 			Annotations: llmAnnotations("Chat with a model"),
 		},
-		output: conferOutput{},
+		output: lux.ConferResult{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *conferArgs) (any, error) {
 			in := lux.ConferInput{Session: s.session(req, a.SessionID), Call: s.llmCall(ctx, req), Message: a.Message, Model: a.Model,
 				Temperature: (*float64)(a.Temperature), MaxTokens: (*int)(a.MaxTokens)}
-			res, err := lx.Confer(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return conferOutput{Content: res.Answer.Content, Model: res.Model, Usage: res.Usage, SessionID: res.Session.ID, ThoughtID: res.Answer.ID}, nil
+			return lx.Confer(ctx, in)
 		}),
 	})
 
@@ -330,7 +235,7 @@ func (s *Server) addLuxTools() {
 				"Revisions (is_revision, revises_thought) and branches (branch_from_thought, branch_id) are stored in the session graph." + luxProviderNote,
 			Annotations: llmAnnotations("Traced reasoning"),
 		},
-		output: tracedOutput{},
+		output: lux.TracedResult{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *tracedArgs) (any, error) {
 			ref, err := s.luxSession(req, a.luxSessionArgs)
 			if err != nil {
@@ -345,27 +250,7 @@ func (s *Server) addLuxTools() {
 			if err != nil {
 				return nil, continuationError(a.luxSessionArgs, err)
 			}
-			out := tracedOutput{Status: res.Status, ThoughtNumber: in.ThoughtNumber, TotalThoughts: res.TotalThoughts, NextThoughtNeeded: in.NextThoughtNeeded,
-				ThoughtContent: res.Step.Content, ThoughtType: res.StepType, Metrics: res.Metrics, ContinuationID: res.Session.ID, SessionID: res.Session.ID,
-				ThoughtID: res.Step.ID, Intervention: res.Intervention, Interventions: res.Interventions, OverallMetrics: res.OverallMetrics,
-				ModelUsed: strPtr(res.ModelUsed), SynthesisSnapshot: &res.Snapshot,
-				Metadata: tracedMetadata{ThoughtHistoryLength: res.HistoryLength, InterventionsCount: res.InterventionsCount, SemanticCoherence: res.SemanticCoherence,
-					CurrentConfidence: res.CurrentConfidence, IsRevision: in.RevisesThought != nil, RevisesThought: in.RevisesThought,
-					NeedsMoreThoughts: in.NeedsMoreThoughts, NullMetrics: res.NullMetrics}}
-			if out.Interventions == nil {
-				out.Interventions = []lux.Intervention{}
-			}
-			if res.Step.BranchID != thinkgraph.DefaultBranch {
-				out.Metadata.BranchID = strPtr(res.Step.BranchID)
-			}
-			if !in.NextThoughtNeeded {
-				out.ReasoningComplete = &res.ReasoningComplete
-				out.FinalAnswer = strPtr(res.FinalAnswer)
-			}
-			if res.NextSteps != "" {
-				out.NextSteps = strPtr(res.NextSteps)
-			}
-			return out, nil
+			return res, nil
 		}),
 	})
 
@@ -380,7 +265,7 @@ func (s *Server) addLuxTools() {
 				"and the plan's synthesis." + luxProviderNote,
 			Annotations: llmAnnotations("Planner"),
 		},
-		output: plannerOutput{},
+		output: lux.PlannerResult{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *plannerArgs) (any, error) {
 			ref, err := s.luxSession(req, a.luxSessionArgs)
 			if err != nil {
@@ -395,26 +280,7 @@ func (s *Server) addLuxTools() {
 			if err != nil {
 				return nil, continuationError(a.luxSessionArgs, err)
 			}
-			out := plannerOutput{Status: res.Status, StepNumber: in.StepNumber, TotalSteps: res.TotalSteps, NextStepRequired: in.NextStepRequired,
-				StepContent: res.Step.Content, ContinuationID: res.Session.ID, SessionID: res.Session.ID, ThoughtID: res.Step.ID,
-				ModelUsed: strPtr(res.ModelUsed), SynthesisSnapshot: &res.Snapshot, NextSteps: strPtr(res.NextSteps),
-				Metadata: plannerMetadata{Branches: res.Branches, StepHistoryLength: res.HistoryLength, IsStepRevision: res.Step.RevisesID != "",
-					RevisesStepNumber: in.RevisesStepNumber, IsBranchPoint: in.BranchFromStep != nil, BranchFromStep: in.BranchFromStep,
-					MoreStepsNeeded: in.MoreStepsNeeded}}
-			if res.Step.BranchID != thinkgraph.DefaultBranch {
-				out.Metadata.BranchID = strPtr(res.Step.BranchID)
-			}
-			more := in.NextStepRequired || in.MoreStepsNeeded
-			out.PlannerRequired = &more
-			if res.OpenQuestions != nil {
-				need := len(res.OpenQuestions) > 0
-				out.ThinkingRequired, out.RequiredThinking = &need, res.OpenQuestions
-			}
-			if res.PlanningComplete {
-				out.PlanningComplete = &res.PlanningComplete
-				out.PlanSummary = strPtr(res.PlanSummary)
-			}
-			return out, nil
+			return res, nil
 		}),
 	})
 
@@ -429,21 +295,11 @@ func (s *Server) addLuxTools() {
 				"is recorded as guidance for the next step. new_session starts a fresh session.", lux.DefaultMaxAnalysisRounds) + luxProviderNote,
 			Annotations: llmAnnotations("Reasoning with bias checks"),
 		},
-		output: biasedOutput{},
+		output: lux.BiasedResult{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *biasedArgs) (any, error) {
 			in := lux.BiasedInput{Session: s.session(req, a.SessionID), Call: s.llmCall(ctx, req), Query: a.Query,
 				NewSession: bool(a.NewSession), MaxRounds: (*int)(a.MaxAnalysisRounds), PrimaryModel: a.PrimaryModel, VerifierModel: a.VerifierModel}
-			res, err := lx.Biased(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			out := biasedOutput{StepType: res.StepType, StepNumber: res.StepNumber, Content: res.Step.Content, ModelUsed: res.ModelUsed,
-				NextAction: res.NextAction, SessionID: res.Session.ID, SessionStatus: res.Status, BiasDetected: res.Bias,
-				SynthesisSnapshot: &res.Snapshot, ThoughtID: res.Step.ID}
-			if res.FinalSynthesis != "" {
-				out.FinalSynthesis = strPtr(res.FinalSynthesis)
-			}
-			return out, nil
+			return lx.Biased(ctx, in)
 		}),
 	})
 }

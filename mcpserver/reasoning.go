@@ -15,57 +15,6 @@ import (
 // The reasoning tools of mcp-langbase-reasoning (reasoning_linear, ...; mcp-langbase-reasoning named them
 // reasoning.linear, ..., see Options.SeedToolNames).
 
-type linearOutput struct {
-	ThoughtID       string  `json:"thought_id" jsonschema:"id of the model's answer, stored as a thought of the session"`
-	SessionID       string  `json:"session_id"`
-	Content         string  `json:"content" jsonschema:"the reasoning the model wrote"`
-	Confidence      float64 `json:"confidence"`
-	PreviousThought *string `json:"previous_thought" jsonschema:"thought_id of the previous linear reasoning call of this session; null on the first"`
-	InputThoughtID  string  `json:"input_thought_id" jsonschema:"id of the stored input"`
-	Model           string  `json:"model,omitempty"`
-}
-
-type branchOut struct {
-	BranchID   string   `json:"branch_id,omitempty"`
-	Label      string   `json:"label,omitempty"`
-	ThoughtID  string   `json:"thought_id"`
-	Content    string   `json:"content"`
-	Confidence *float64 `json:"confidence"`
-}
-
-type treeOutput struct {
-	SessionID         string      `json:"session_id"`
-	InputThoughtID    string      `json:"input_thought_id"`
-	Branches          []branchOut `json:"branches"`
-	RecommendedBranch string      `json:"recommended_branch"`
-	Structured        bool        `json:"structured" jsonschema:"false when the model did not answer in the requested JSON and its whole answer became one branch"`
-}
-
-type divergentOutput struct {
-	SessionID      string      `json:"session_id"`
-	InputThoughtID string      `json:"input_thought_id"`
-	Perspectives   []branchOut `json:"perspectives"`
-	Synthesis      *branchOut  `json:"synthesis"`
-	Structured     bool        `json:"structured"`
-}
-
-type reflectionIterationOut struct {
-	Iteration         int     `json:"iteration"`
-	Critique          string  `json:"critique"`
-	CritiqueThoughtID string  `json:"critique_thought_id"`
-	ImprovedThought   string  `json:"improved_thought"`
-	ThoughtID         string  `json:"thought_id"`
-	Confidence        float64 `json:"confidence"`
-}
-
-type reflectionOutput struct {
-	SessionID         string                   `json:"session_id"`
-	OriginalThoughtID string                   `json:"original_thought_id"`
-	Iterations        []reflectionIterationOut `json:"iterations"`
-	FinalThoughtID    string                   `json:"final_thought_id"`
-	FinalContent      string                   `json:"final_content"`
-}
-
 // llmCall gives the service the connection's sampling (when the client
 // declared it), progress notifications (when the call has a progress token),
 // and metrics.
@@ -159,15 +108,9 @@ func (s *Server) addReasoningTools() {
 			Description: "Single-pass reasoning: get a logical continuation or analysis of a thought. Returns the answer, its confidence and thought ids." + providerNote,
 			Annotations: llmAnnotations("Linear reasoning"),
 		},
-		output: linearOutput{},
+		output: pipes.LinearResult{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *reasoningArgs) (any, error) {
-			in := s.reasoningInput(ctx, req, a)
-			res, err := modes.Linear(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			return linearOutput{ThoughtID: res.Answer.ID, SessionID: res.Session.ID, Content: res.Answer.Content,
-				Confidence: *res.Answer.Confidence, PreviousThought: res.PreviousThought, InputThoughtID: res.Input.ID, Model: res.Answer.Author}, nil
+			return modes.Linear(ctx, s.reasoningInput(ctx, req, a))
 		}),
 	})
 
@@ -180,19 +123,9 @@ func (s *Server) addReasoningTools() {
 				"Returns the branches and the one the model recommends." + providerNote,
 			Annotations: llmAnnotations("Tree reasoning"),
 		},
-		output: treeOutput{},
+		output: pipes.TreeResult{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *treeArgs) (any, error) {
-			in := s.reasoningInput(ctx, req, &a.reasoningArgs)
-			res, err := modes.Tree(ctx, in, (*int)(a.NumBranches))
-			if err != nil {
-				return nil, err
-			}
-			out := treeOutput{SessionID: res.Session.ID, InputThoughtID: res.Input.ID, Structured: res.Structured}
-			for _, b := range res.Branches {
-				out.Branches = append(out.Branches, branchOut{BranchID: b.Thought.BranchID, ThoughtID: b.Thought.ID, Content: b.Thought.Content, Confidence: b.Thought.Confidence})
-			}
-			out.RecommendedBranch = res.Branches[res.Recommended].Thought.BranchID
-			return out, nil
+			return modes.Tree(ctx, s.reasoningInput(ctx, req, &a.reasoningArgs), (*int)(a.NumBranches))
 		}),
 	})
 
@@ -205,21 +138,9 @@ func (s *Server) addReasoningTools() {
 				"Returns the perspectives and the synthesis." + providerNote,
 			Annotations: llmAnnotations("Divergent reasoning"),
 		},
-		output: divergentOutput{},
+		output: pipes.DivergentResult{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *divergentArgs) (any, error) {
-			in := s.reasoningInput(ctx, req, &a.reasoningArgs)
-			res, err := modes.Divergent(ctx, in, (*int)(a.NumPerspectives))
-			if err != nil {
-				return nil, err
-			}
-			out := divergentOutput{SessionID: res.Session.ID, InputThoughtID: res.Input.ID, Structured: res.Structured, Perspectives: []branchOut{}}
-			for _, p := range res.Perspectives {
-				out.Perspectives = append(out.Perspectives, branchOut{Label: p.Label, ThoughtID: p.Thought.ID, Content: p.Thought.Content, Confidence: p.Thought.Confidence})
-			}
-			if res.Synthesis != nil {
-				out.Synthesis = &branchOut{ThoughtID: res.Synthesis.ID, Content: res.Synthesis.Content, Confidence: res.Synthesis.Confidence}
-			}
-			return out, nil
+			return modes.Divergent(ctx, s.reasoningInput(ctx, req, &a.reasoningArgs), (*int)(a.NumPerspectives))
 		}),
 	})
 
@@ -232,21 +153,9 @@ func (s *Server) addReasoningTools() {
 				"Returns each round's critique and improved thought, and the final one.", pipes.MaxReflectionIterations) + providerNote,
 			Annotations: llmAnnotations("Reflective reasoning"),
 		},
-		output: reflectionOutput{},
+		output: pipes.ReflectionResult{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *reflectionArgs) (any, error) {
-			in := s.reasoningInput(ctx, req, &a.reasoningArgs)
-			res, err := modes.Reflection(ctx, in, a.ThoughtID, (*int)(a.Iterations))
-			if err != nil {
-				return nil, err
-			}
-			out := reflectionOutput{SessionID: res.Session.ID, OriginalThoughtID: res.Original.ID}
-			for i, it := range res.Iterations {
-				out.Iterations = append(out.Iterations, reflectionIterationOut{Iteration: i + 1, Critique: it.Critique.Content, CritiqueThoughtID: it.Critique.ID,
-					ImprovedThought: it.Improved.Content, ThoughtID: it.Improved.ID, Confidence: *it.Improved.Confidence})
-			}
-			last := res.Iterations[len(res.Iterations)-1].Improved
-			out.FinalThoughtID, out.FinalContent = last.ID, last.Content
-			return out, nil
+			return modes.Reflection(ctx, s.reasoningInput(ctx, req, &a.reasoningArgs), a.ThoughtID, (*int)(a.Iterations))
 		}),
 	})
 }

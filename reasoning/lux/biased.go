@@ -81,18 +81,19 @@ type BiasedSnapshot struct {
 	ReadyForDecision     bool     `json:"ready_for_decision"`
 }
 
-// BiasedResult is the step biased_reasoning took.
+// BiasedResult is the step biased_reasoning took: the tool's result.
 type BiasedResult struct {
-	Session        thinkgraph.Session
-	Step           thinkgraph.Thought
-	StepType       string
-	StepNumber     int
-	ModelUsed      string
-	NextAction     string
-	Status         BiasedStatus
-	Bias           *BiasInfo
-	Snapshot       BiasedSnapshot
-	FinalSynthesis string
+	StepType          string          `json:"step_type" jsonschema:"Query, Reasoning, BiasAnalysis, Correction, Guidance or Synthesis"`
+	StepNumber        int             `json:"step_number"`
+	Content           string          `json:"content"`
+	ModelUsed         string          `json:"model_used" jsonschema:"the model that wrote this step (client for the query)"`
+	NextAction        string          `json:"next_action" jsonschema:"BiasCheck, ContinueReasoning, RequestGuidance, Synthesize or Complete"`
+	SessionID         string          `json:"session_id"`
+	SessionStatus     BiasedStatus    `json:"session_status"`
+	BiasDetected      *BiasInfo       `json:"bias_detected"`
+	SynthesisSnapshot *BiasedSnapshot `json:"synthesis_snapshot"`
+	FinalSynthesis    *string         `json:"final_synthesis"`
+	ThoughtID         string          `json:"thought_id" jsonschema:"id of the step in the session graph"`
 }
 
 // biasedState is the machine's state, in the session metadata.
@@ -191,10 +192,8 @@ func (lx *Tools) Biased(ctx context.Context, in BiasedInput) (*BiasedResult, err
 		return nil, err
 	}
 	if c.query != nil {
-		res := &BiasedResult{Session: *c.sess, Step: *c.query, StepType: BiasedQuery, StepNumber: 1, ModelUsed: "client",
-			NextAction: c.st.nextAction(), Status: c.st.BiasedStatus}
-		res.Snapshot = biasedSnapshot(&c.st, "")
-		return res, nil
+		return &BiasedResult{StepType: BiasedQuery, StepNumber: 1, Content: c.query.Content, ModelUsed: "client", NextAction: c.st.nextAction(),
+			SessionID: c.sess.ID, SessionStatus: c.st.BiasedStatus, SynthesisSnapshot: biasedSnapshot(&c.st, ""), ThoughtID: c.query.ID}, nil
 	}
 	switch c.step {
 	case BiasedBiasAnalysis:
@@ -394,7 +393,7 @@ func (lx *Tools) biasedAnalyse(ctx context.Context, c *biasedCall) (*BiasedResul
 	if err != nil {
 		return nil, err
 	}
-	res.Bias = bias
+	res.BiasDetected = bias
 	return res, nil
 }
 
@@ -450,7 +449,7 @@ func (lx *Tools) biasedSynthesise(ctx context.Context, c *biasedCall) (*BiasedRe
 	if err != nil {
 		return nil, err
 	}
-	res.FinalSynthesis = content
+	res.FinalSynthesis = &content
 	return res, nil
 }
 
@@ -517,12 +516,11 @@ func (lx *Tools) biasedStore(ctx context.Context, c *biasedCall, resp llm.Respon
 	if err != nil {
 		return nil, err
 	}
-	res := &BiasedResult{Session: *sess, Step: th, StepType: c.step, StepNumber: st.TotalSteps, ModelUsed: resp.Model,
-		NextAction: st.nextAction(), Status: st.BiasedStatus}
+	res := &BiasedResult{StepType: c.step, StepNumber: st.TotalSteps, Content: th.Content, ModelUsed: resp.Model, NextAction: st.nextAction(),
+		SessionID: sess.ID, SessionStatus: st.BiasedStatus, SynthesisSnapshot: biasedSnapshot(&st, current), ThoughtID: th.ID}
 	if res.ModelUsed == "" {
 		res.ModelUsed = reasoning.Author(resp)
 	}
-	res.Snapshot = biasedSnapshot(&st, current)
 	return res, nil
 }
 
@@ -542,7 +540,7 @@ func luxNormSeverity(s string) string {
 // latest reasoning passed a bias check, medium when the biases found were
 // corrected but the correction is not checked yet, low while a bias found is
 // uncorrected or nothing was checked.
-func biasedSnapshot(st *biasedState, current string) BiasedSnapshot {
+func biasedSnapshot(st *biasedState, current string) *BiasedSnapshot {
 	snap := BiasedSnapshot{CurrentUnderstanding: reasoning.Clip(current, 800), TopInsights: []string{}, ConfidenceLevel: "low",
 		ReadyForDecision: st.Pending == BiasedSynthesis || st.IsComplete}
 	if current == "" {
@@ -573,5 +571,5 @@ func biasedSnapshot(st *biasedState, current string) BiasedSnapshot {
 	default:
 		snap.NextActions = []string{"Decide on the final synthesis", "Pass new_session: true to analyse another question"}
 	}
-	return snap
+	return &snap
 }

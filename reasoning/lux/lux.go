@@ -91,6 +91,8 @@ func (lx *Tools) luxEnsureBranch(ctx context.Context, tx thinkgraph.Tx, sess *th
 	return true, tx.PutBranch(ctx, b)
 }
 
+func strPtr(s string) *string { return &s }
+
 func luxJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -111,15 +113,14 @@ type ConferInput struct {
 	Call        reasoning.LLMCall
 }
 
-// ConferResult is the model's answer to a confer message.
+// ConferResult is the model's answer to a confer message: the tool's
+// result.
 type ConferResult struct {
-	Session thinkgraph.Session
-	Message thinkgraph.Thought
-	Answer  thinkgraph.Thought
-	// Model is the model that answered, as the provider reported it.
-	Model string
-	// Usage is the provider's token accounting, nil when it reported none.
-	Usage *llm.Usage
+	Content   string     `json:"content" jsonschema:"the model's answer"`
+	Model     string     `json:"model" jsonschema:"the model that answered, as the provider reported it"`
+	Usage     *llm.Usage `json:"usage" jsonschema:"token usage reported by the provider; null when it reported none"`
+	SessionID string     `json:"session_id"`
+	ThoughtID string     `json:"thought_id" jsonschema:"id of the answer, stored as a thought of the session"`
 }
 
 // conferState is the session metadata of confer: its last completed
@@ -234,5 +235,5 @@ func (lx *Tools) Confer(ctx context.Context, in ConferInput) (*ConferResult, err
 	if model == "" {
 		model = reasoning.Author(resp)
 	}
-	return &ConferResult{Session: *se, Message: msg, Answer: answer, Model: model, Usage: resp.Usage}, nil
+	return &ConferResult{Content: answer.Content, Model: model, Usage: resp.Usage, SessionID: se.ID, ThoughtID: answer.ID}, nil
 }

@@ -48,23 +48,40 @@ type PlanSnapshot struct {
 	ReadyForExecution bool     `json:"ready_for_execution"`
 }
 
-// PlannerResult is what planner generated.
+// PlannerMetadata is the metadata of a planner result.
+type PlannerMetadata struct {
+	Branches          []string `json:"branches"`
+	StepHistoryLength int      `json:"step_history_length"`
+	IsStepRevision    bool     `json:"is_step_revision"`
+	RevisesStepNumber *int     `json:"revises_step_number"`
+	IsBranchPoint     bool     `json:"is_branch_point"`
+	BranchFromStep    *int     `json:"branch_from_step"`
+	BranchID          *string  `json:"branch_id"`
+	MoreStepsNeeded   bool     `json:"more_steps_needed"`
+}
+
+// PlannerResult is what planner generated: the tool's result.
 type PlannerResult struct {
-	Session          thinkgraph.Session
-	Step             thinkgraph.Thought
-	Status           string
-	TotalSteps       int
-	Branches         []string
-	BranchID         string
-	HistoryLength    int
-	PlanningComplete bool
-	PlanSummary      string
-	NextSteps        string
-	// OpenQuestions are the questions the model said the step leaves
-	// open; nil when it did not answer in the form asked for.
-	OpenQuestions []string
-	ModelUsed     string
-	Snapshot      PlanSnapshot
+	Status           string          `json:"status" jsonschema:"planning, revising, branching or complete"`
+	StepNumber       int             `json:"step_number"`
+	TotalSteps       int             `json:"total_steps"`
+	NextStepRequired bool            `json:"next_step_required"`
+	StepContent      string          `json:"step_content" jsonschema:"the plan step the model wrote"`
+	Metadata         PlannerMetadata `json:"metadata"`
+	ContinuationID   string          `json:"continuation_id"`
+	SessionID        string          `json:"session_id"`
+	ThoughtID        string          `json:"thought_id"`
+	PlanningComplete *bool           `json:"planning_complete"`
+	PlanSummary      *string         `json:"plan_summary"`
+	NextSteps        *string         `json:"next_steps"`
+	// ThinkingRequired and RequiredThinking are the questions the model
+	// said the step leaves open; null when it did not answer in the form
+	// asked for.
+	ThinkingRequired  *bool         `json:"thinking_required" jsonschema:"whether the model said this step leaves questions that need careful thought; null when its answer did not say"`
+	RequiredThinking  []string      `json:"required_thinking" jsonschema:"those questions; null when the model's answer did not say"`
+	PlannerRequired   *bool         `json:"planner_required" jsonschema:"whether more planning steps are needed (next_step_required or more_steps_needed)"`
+	ModelUsed         *string       `json:"model_used"`
+	SynthesisSnapshot *PlanSnapshot `json:"synthesis_snapshot"`
 }
 
 var plannerFields = stepFields{tool: "planner", mode: "planner", content: "step", number: "step_number", total: "total_steps",
@@ -193,13 +210,25 @@ func (lx *Tools) Planner(ctx context.Context, in PlannerInput) (*PlannerResult, 
 	if err != nil {
 		return nil, err
 	}
-	res := &PlannerResult{Session: *sess, Step: *stored, TotalSteps: run.Total, Branches: slices.Clone(run.Branches), BranchID: stored.BranchID,
-		HistoryLength: run.Count, ModelUsed: resp.Model, OpenQuestions: open}
-	if res.Branches == nil {
-		res.Branches = []string{}
+	model := resp.Model
+	if model == "" {
+		model = reasoning.Author(resp)
 	}
-	if res.ModelUsed == "" {
-		res.ModelUsed = reasoning.Author(resp)
+	more := in.NextStepRequired || in.MoreStepsNeeded
+	res := &PlannerResult{StepNumber: in.StepNumber, TotalSteps: run.Total, NextStepRequired: in.NextStepRequired, StepContent: stored.Content,
+		ContinuationID: sess.ID, SessionID: sess.ID, ThoughtID: stored.ID, ModelUsed: &model, PlannerRequired: &more,
+		Metadata: PlannerMetadata{Branches: slices.Clone(run.Branches), StepHistoryLength: run.Count, IsStepRevision: stored.RevisesID != "",
+			RevisesStepNumber: in.RevisesStepNumber, IsBranchPoint: in.BranchFromStep != nil, BranchFromStep: in.BranchFromStep,
+			MoreStepsNeeded: in.MoreStepsNeeded}}
+	if res.Metadata.Branches == nil {
+		res.Metadata.Branches = []string{}
+	}
+	if stored.BranchID != thinkgraph.DefaultBranch {
+		res.Metadata.BranchID = strPtr(stored.BranchID)
+	}
+	if open != nil {
+		need := len(open) > 0
+		res.ThinkingRequired, res.RequiredThinking = &need, open
 	}
 	switch {
 	case done:
@@ -231,11 +260,11 @@ func (lx *Tools) Planner(ctx context.Context, in PlannerInput) (*PlannerResult, 
 	}
 	var actions []string
 	if done {
-		res.PlanningComplete = true
-		res.PlanSummary = strings.TrimSpace(final.Summary)
-		if res.PlanSummary == "" {
-			res.PlanSummary = fmt.Sprintf("Plan for %q in %d steps: %s", luxSentence(st.Root.Content, 200), len(outline), strings.Join(outline, " "))
+		summary := strings.TrimSpace(final.Summary)
+		if summary == "" {
+			summary = fmt.Sprintf("Plan for %q in %d steps: %s", luxSentence(st.Root.Content, 200), len(outline), strings.Join(outline, " "))
 		}
+		res.PlanningComplete, res.PlanSummary = &done, &summary
 		for _, a := range final.NextSteps {
 			if a = strings.TrimSpace(a); a != "" {
 				actions = append(actions, a)
@@ -244,10 +273,10 @@ func (lx *Tools) Planner(ctx context.Context, in PlannerInput) (*PlannerResult, 
 		if len(actions) == 0 {
 			actions = []string{"Execute plan step " + fmt.Sprint(steps[0].Meta.Number) + ": " + luxSentence(steps[0].Content, 200)}
 		}
-		res.NextSteps = strings.Join(actions, "; ")
+		res.NextSteps = strPtr(strings.Join(actions, "; "))
 	} else {
 		actions = []string{fmt.Sprintf("Write plan step %d of %d", in.StepNumber+1, max(run.Total, in.StepNumber+1))}
-		res.NextSteps = actions[0]
+		res.NextSteps = strPtr(actions[0])
 	}
 	conf := "low"
 	if c := luxMean(run.Plan.Confidences); c != nil {
@@ -255,6 +284,6 @@ func (lx *Tools) Planner(ctx context.Context, in PlannerInput) (*PlannerResult, 
 	} else if done {
 		conf = "medium"
 	}
-	res.Snapshot = PlanSnapshot{CurrentPlan: strings.Join(plan, "\n"), KeyDecisions: decisions, NextActions: actions, ConfidenceLevel: conf, ReadyForExecution: done}
+	res.SynthesisSnapshot = &PlanSnapshot{CurrentPlan: strings.Join(plan, "\n"), KeyDecisions: decisions, NextActions: actions, ConfidenceLevel: conf, ReadyForExecution: done}
 	return res, nil
 }

@@ -206,7 +206,7 @@ func TestLuxStateAcrossServices(t *testing.T) {
 		if err != nil {
 			t.Fatalf("step %d: %v", n, err)
 		}
-		if res.HistoryLength == 0 || res.TotalSteps != 4 {
+		if res.Metadata.StepHistoryLength == 0 || res.TotalSteps != 4 {
 			t.Fatalf("step %d: %+v", n, res)
 		}
 	}

@@ -84,7 +84,7 @@ func DefaultGuardrails() GuardrailConfig {
 }
 
 // StepMetrics are the measurements of one thought; nil means not computed
-// (the reason is in TracedResult.NullMetrics).
+// (the reason is in TracedMetadata.NullMetrics).
 type StepMetrics struct {
 	SemanticSimilarity *float64 `json:"semantic_similarity"`
 	Perplexity         *float64 `json:"perplexity"`
@@ -159,30 +159,42 @@ type SynthesisSnapshot struct {
 	ReadyForConclusion   bool     `json:"ready_for_conclusion"`
 }
 
-// TracedResult is what traced_reasoning generated and measured.
+// TracedMetadata is the metadata of a traced_reasoning result.
+type TracedMetadata struct {
+	ThoughtHistoryLength int      `json:"thought_history_length" jsonschema:"thoughts the model wrote in this run (revisions included)"`
+	InterventionsCount   int      `json:"interventions_count"`
+	SemanticCoherence    *float64 `json:"semantic_coherence" jsonschema:"mean semantic_similarity of the run's thoughts; null when none is known"`
+	CurrentConfidence    *float64 `json:"current_confidence" jsonschema:"mean geometric token probability (exp of the mean token log-probability) of the run's thoughts; null without log-probabilities"`
+	IsRevision           bool     `json:"is_revision"`
+	RevisesThought       *int     `json:"revises_thought"`
+	BranchID             *string  `json:"branch_id"`
+	NeedsMoreThoughts    bool     `json:"needs_more_thoughts"`
+	// NullMetrics says why a metric is null.
+	NullMetrics map[string]string `json:"null_metrics" jsonschema:"for each null metric, why it could not be computed"`
+}
+
+// TracedResult is what traced_reasoning generated and measured: the tool's
+// result.
 type TracedResult struct {
-	Session       thinkgraph.Session
-	Step          thinkgraph.Thought
-	Status        string
-	TotalThoughts int
-	StepType      string
-	Metrics       StepMetrics
-	// NullMetrics says why a metric (by its JSON name) is null.
-	NullMetrics map[string]string
-	// HistoryLength is the number of thoughts the model wrote in this run.
-	HistoryLength      int
-	InterventionsCount int
-	SemanticCoherence  *float64
-	CurrentConfidence  *float64
-	// Intervention is the most severe finding on this thought; Interventions all of them.
-	Intervention      *Intervention
-	Interventions     []Intervention
-	ReasoningComplete bool
-	FinalAnswer       string
-	NextSteps         string
-	OverallMetrics    *ReasoningMetrics
-	ModelUsed         string
-	Snapshot          SynthesisSnapshot
+	Status            string             `json:"status" jsonschema:"thinking, intervention_needed or conclusion_reached"`
+	ThoughtNumber     int                `json:"thought_number"`
+	TotalThoughts     int                `json:"total_thoughts"`
+	NextThoughtNeeded bool               `json:"next_thought_needed"`
+	ThoughtContent    string             `json:"thought_content" jsonschema:"the thought the model wrote"`
+	ThoughtType       string             `json:"thought_type" jsonschema:"Initial, Exploration, Analysis, Synthesis, Validation or Conclusion"`
+	Metrics           StepMetrics        `json:"metrics"`
+	Metadata          TracedMetadata     `json:"metadata"`
+	ContinuationID    string             `json:"continuation_id" jsonschema:"pass as continuation_id or session_id to continue"`
+	SessionID         string             `json:"session_id"`
+	ThoughtID         string             `json:"thought_id" jsonschema:"id of the thought in the session graph"`
+	ReasoningComplete *bool              `json:"reasoning_complete"`
+	FinalAnswer       *string            `json:"final_answer"`
+	NextSteps         *string            `json:"next_steps"`
+	Intervention      *Intervention      `json:"intervention" jsonschema:"the most severe open intervention"`
+	Interventions     []Intervention     `json:"interventions" jsonschema:"every intervention raised on this thought"`
+	OverallMetrics    *ReasoningMetrics  `json:"overall_metrics"`
+	ModelUsed         *string            `json:"model_used"`
+	SynthesisSnapshot *SynthesisSnapshot `json:"synthesis_snapshot"`
 }
 
 var tracedFields = stepFields{tool: "traced_reasoning", mode: "traced", content: "thought", number: "thought_number", total: "total_thoughts",
@@ -292,10 +304,20 @@ func (lx *Tools) Traced(ctx context.Context, in TracedInput) (*TracedResult, err
 	if err != nil {
 		return nil, err
 	}
-	res := &TracedResult{Session: *sess, Step: *stored, TotalThoughts: run.Total, StepType: stepType, Metrics: gr.metrics, NullMetrics: gr.null,
-		HistoryLength: run.Count, Interventions: gr.found, ModelUsed: resp.Model}
-	if res.ModelUsed == "" {
-		res.ModelUsed = reasoning.Author(resp)
+	model := resp.Model
+	if model == "" {
+		model = reasoning.Author(resp)
+	}
+	res := &TracedResult{ThoughtNumber: in.ThoughtNumber, TotalThoughts: run.Total, NextThoughtNeeded: in.NextThoughtNeeded,
+		ThoughtContent: stored.Content, ThoughtType: stepType, Metrics: gr.metrics, ContinuationID: sess.ID, SessionID: sess.ID,
+		ThoughtID: stored.ID, Interventions: gr.found, ModelUsed: &model,
+		Metadata: TracedMetadata{ThoughtHistoryLength: run.Count, IsRevision: in.RevisesThought != nil, RevisesThought: in.RevisesThought,
+			NeedsMoreThoughts: in.NeedsMoreThoughts, NullMetrics: gr.null}}
+	if res.Interventions == nil {
+		res.Interventions = []Intervention{}
+	}
+	if stored.BranchID != thinkgraph.DefaultBranch {
+		res.Metadata.BranchID = strPtr(stored.BranchID)
 	}
 	ts := run.Traced
 	var open []Intervention
@@ -304,16 +326,17 @@ func (lx *Tools) Traced(ctx context.Context, in TracedInput) (*TracedResult, err
 			open = append(open, iv.Intervention)
 		}
 	}
-	res.InterventionsCount = len(ts.Interventions)
+	md := &res.Metadata
+	md.InterventionsCount = len(ts.Interventions)
 	if len(gr.found) > 0 {
 		res.Intervention = &gr.found[0]
 	} else if len(open) > 0 {
 		res.Intervention = &open[0]
 	}
 	overall := luxOverallMetrics(ts)
-	res.SemanticCoherence = overall.MeanSemanticSimilarity
-	if res.SemanticCoherence == nil {
-		res.NullMetrics["semantic_coherence"] = "no thought of this run has a semantic similarity"
+	md.SemanticCoherence = overall.MeanSemanticSimilarity
+	if md.SemanticCoherence == nil {
+		md.NullMetrics["semantic_coherence"] = "no thought of this run has a semantic similarity"
 	}
 	var confs []float64
 	for _, r := range ts.Records {
@@ -321,9 +344,9 @@ func (lx *Tools) Traced(ctx context.Context, in TracedInput) (*TracedResult, err
 			confs = append(confs, *r.TokenConfidence)
 		}
 	}
-	res.CurrentConfidence = luxMean(confs)
-	if res.CurrentConfidence == nil {
-		res.NullMetrics["current_confidence"] = "current_confidence is the mean geometric token probability of the run's thoughts, and no thought has token log-probabilities"
+	md.CurrentConfidence = luxMean(confs)
+	if md.CurrentConfidence == nil {
+		md.NullMetrics["current_confidence"] = "current_confidence is the mean geometric token probability of the run's thoughts, and no thought has token log-probabilities"
 	}
 	// next_thought_needed false concludes, as in lux-mcp: an intervention
 	// raised on the last step is still reported (intervention, next_steps).
@@ -337,8 +360,8 @@ func (lx *Tools) Traced(ctx context.Context, in TracedInput) (*TracedResult, err
 		res.Status = "thinking"
 	}
 	if done {
-		res.FinalAnswer = content
-		res.ReasoningComplete = true
+		res.FinalAnswer = strPtr(content)
+		res.ReasoningComplete = &done
 		res.OverallMetrics = &overall
 	}
 	// The synthesis snapshot.
@@ -357,24 +380,24 @@ func (lx *Tools) Traced(ctx context.Context, in TracedInput) (*TracedResult, err
 	switch {
 	case done && len(open) == 0:
 		actions = append(actions, "Act on the final answer")
-		res.NextSteps = "The reasoning is complete; the final answer is the last thought."
+		res.NextSteps = strPtr("The reasoning is complete; the final answer is the last thought.")
 	case done:
-		res.NextSteps = "The reasoning concluded with open interventions: weigh them before relying on the answer, or revise the flagged thoughts (is_revision with revises_thought)."
+		res.NextSteps = strPtr("The reasoning concluded with open interventions: weigh them before relying on the answer, or revise the flagged thoughts (is_revision with revises_thought).")
 	default:
 		actions = append(actions, fmt.Sprintf("Continue with thought %d of %d", in.ThoughtNumber+1, max(run.Total, in.ThoughtNumber+1)))
-		res.NextSteps = actions[0]
+		res.NextSteps = strPtr(actions[0])
 	}
 	conf := "medium"
-	if res.CurrentConfidence != nil {
-		conf = luxLevel(*res.CurrentConfidence, 0.5, 0.8)
+	if md.CurrentConfidence != nil {
+		conf = luxLevel(*md.CurrentConfidence, 0.5, 0.8)
 	} else if len(open) > 0 {
 		conf = "low"
 	}
 	clarity := "unknown"
-	if res.SemanticCoherence != nil {
-		clarity = luxLevel(*res.SemanticCoherence, 0.3, 0.6)
+	if md.SemanticCoherence != nil {
+		clarity = luxLevel(*md.SemanticCoherence, 0.3, 0.6)
 	}
-	res.Snapshot = SynthesisSnapshot{CurrentUnderstanding: reasoning.Clip(content, 600), KeyInsights: insights, NextActions: actions, ConfidenceLevel: conf,
+	res.SynthesisSnapshot = &SynthesisSnapshot{CurrentUnderstanding: reasoning.Clip(content, 600), KeyInsights: insights, NextActions: actions, ConfidenceLevel: conf,
 		ClarityLevel: clarity, ReadyForConclusion: len(open) == 0 && (done || in.ThoughtNumber >= run.Total)}
 	return res, nil
 }

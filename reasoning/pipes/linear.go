@@ -198,12 +198,15 @@ func (pm *Modes) history(ctx context.Context, ref reasoning.SessionRef, tool str
 const linearSystemPrompt = `You are a careful reasoning engine. Continue the reasoning with the single next logical step, or analyse the thought you are given.
 Answer with JSON only: {"thought": "<your reasoning step>", "confidence": <0..1, how sure you are>, "metadata": {}}.`
 
-// LinearResult is what reasoning.linear recorded.
+// LinearResult is what reasoning.linear recorded: the tool's result.
 type LinearResult struct {
-	Session         thinkgraph.Session
-	Input           thinkgraph.Thought
-	Answer          thinkgraph.Thought
-	PreviousThought *string
+	ThoughtID       string  `json:"thought_id" jsonschema:"id of the model's answer, stored as a thought of the session"`
+	SessionID       string  `json:"session_id"`
+	Content         string  `json:"content" jsonschema:"the reasoning the model wrote"`
+	Confidence      float64 `json:"confidence"`
+	PreviousThought *string `json:"previous_thought" jsonschema:"thought_id of the previous linear reasoning call of this session; null on the first"`
+	InputThoughtID  string  `json:"input_thought_id" jsonschema:"id of the stored input"`
+	Model           string  `json:"model,omitempty"`
 }
 
 // Linear runs one step of linear reasoning (mcp-langbase-reasoning's reasoning.linear): the
@@ -253,7 +256,9 @@ func (pm *Modes) Linear(ctx context.Context, in ReasoningInput) (*LinearResult, 
 	if err != nil {
 		return nil, err
 	}
-	return &LinearResult{Session: *se, Input: *input, Answer: ths[0], PreviousThought: prev}, nil
+	answer := ths[0]
+	return &LinearResult{ThoughtID: answer.ID, SessionID: se.ID, Content: answer.Content, Confidence: *answer.Confidence,
+		PreviousThought: prev, InputThoughtID: input.ID, Model: answer.Author}, nil
 }
 
 // checkSessionRef reports a malformed session id before anything is

@@ -13,19 +13,23 @@ import (
 // Tree, divergent and reflection reasoning (the later modes of mcp-langbase-reasoning's
 // server), on the same machinery as Linear.
 
-// BranchAnswer is one branch or perspective the model proposed.
+// BranchAnswer is one branch or perspective the model proposed, or the
+// synthesis.
 type BranchAnswer struct {
-	Thought thinkgraph.Thought
-	Label   string
+	BranchID   string   `json:"branch_id,omitempty"`
+	Label      string   `json:"label,omitempty"`
+	ThoughtID  string   `json:"thought_id"`
+	Content    string   `json:"content"`
+	Confidence *float64 `json:"confidence"`
 }
 
-// TreeResult is what reasoning.tree recorded.
+// TreeResult is what reasoning.tree recorded: the tool's result.
 type TreeResult struct {
-	Session     thinkgraph.Session
-	Input       thinkgraph.Thought
-	Branches    []BranchAnswer
-	Recommended int // index into Branches
-	Structured  bool
+	SessionID         string         `json:"session_id"`
+	InputThoughtID    string         `json:"input_thought_id"`
+	Branches          []BranchAnswer `json:"branches"`
+	RecommendedBranch string         `json:"recommended_branch"`
+	Structured        bool           `json:"structured" jsonschema:"false when the model did not answer in the requested JSON and its whole answer became one branch"`
 }
 
 type treeAnswer struct {
@@ -81,7 +85,6 @@ Answer with JSON only: {"branches": [{"thought": "<the line of reasoning>", "con
 	var ans treeAnswer
 	structured := llm.ExtractJSON(resp.Content, &ans) == nil && len(ans.Branches) > 0
 	var answers []modelThought
-	labels := []string{}
 	if structured {
 		for i, b := range ans.Branches {
 			if i == 4 || strings.TrimSpace(b.Thought) == "" {
@@ -97,9 +100,7 @@ Answer with JSON only: {"branches": [{"thought": "<the line of reasoning>", "con
 		answers = []modelThought{{Content: resp.Content, Confidence: 0.8, Type: "hypothesis", ParentID: input.ID, Alternative: true}}
 	}
 	for i := range answers {
-		label := fmt.Sprintf("tree-%d-%d", input.Step, i+1)
-		answers[i].Branch = label
-		labels = append(labels, label)
+		answers[i].Branch = fmt.Sprintf("tree-%d-%d", input.Step, i+1)
 		answers[i].Meta = reasoning.WithModel(answers[i].Meta, resp)
 	}
 	rec := 0
@@ -111,20 +112,20 @@ Answer with JSON only: {"branches": [{"thought": "<the line of reasoning>", "con
 	if err != nil {
 		return nil, err
 	}
-	res := &TreeResult{Session: *se, Input: *input, Recommended: rec, Structured: structured}
-	for i, th := range ths {
-		res.Branches = append(res.Branches, BranchAnswer{Thought: th, Label: labels[i]})
+	res := &TreeResult{SessionID: se.ID, InputThoughtID: input.ID, RecommendedBranch: ths[rec].BranchID, Structured: structured}
+	for _, th := range ths {
+		res.Branches = append(res.Branches, BranchAnswer{BranchID: th.BranchID, ThoughtID: th.ID, Content: th.Content, Confidence: th.Confidence})
 	}
 	return res, nil
 }
 
-// DivergentResult is what reasoning.divergent recorded.
+// DivergentResult is what reasoning.divergent recorded: the tool's result.
 type DivergentResult struct {
-	Session      thinkgraph.Session
-	Input        thinkgraph.Thought
-	Perspectives []BranchAnswer
-	Synthesis    *thinkgraph.Thought
-	Structured   bool
+	SessionID      string         `json:"session_id"`
+	InputThoughtID string         `json:"input_thought_id"`
+	Perspectives   []BranchAnswer `json:"perspectives"`
+	Synthesis      *BranchAnswer  `json:"synthesis"`
+	Structured     bool           `json:"structured"`
 }
 
 type divergentAnswer struct {
@@ -183,27 +184,34 @@ Answer with JSON only: {"perspectives": [{"perspective": "<who/which angle>", "t
 	if err != nil {
 		return nil, err
 	}
-	res := &DivergentResult{Session: *se, Input: *input, Structured: structured}
+	res := &DivergentResult{SessionID: se.ID, InputThoughtID: input.ID, Perspectives: []BranchAnswer{}, Structured: structured}
 	for i, th := range ths[:len(labels)] {
-		res.Perspectives = append(res.Perspectives, BranchAnswer{Thought: th, Label: labels[i]})
+		res.Perspectives = append(res.Perspectives, BranchAnswer{Label: labels[i], ThoughtID: th.ID, Content: th.Content, Confidence: th.Confidence})
 	}
 	if hasSynthesis {
-		res.Synthesis = &ths[len(ths)-1]
+		th := ths[len(ths)-1]
+		res.Synthesis = &BranchAnswer{ThoughtID: th.ID, Content: th.Content, Confidence: th.Confidence}
 	}
 	return res, nil
 }
 
 // ReflectionIteration is one critique-and-improve round.
 type ReflectionIteration struct {
-	Critique thinkgraph.Thought
-	Improved thinkgraph.Thought
+	Iteration         int     `json:"iteration"`
+	Critique          string  `json:"critique"`
+	CritiqueThoughtID string  `json:"critique_thought_id"`
+	ImprovedThought   string  `json:"improved_thought"`
+	ThoughtID         string  `json:"thought_id"`
+	Confidence        float64 `json:"confidence"`
 }
 
-// ReflectionResult is what reasoning.reflection recorded.
+// ReflectionResult is what reasoning.reflection recorded: the tool's result.
 type ReflectionResult struct {
-	Session    thinkgraph.Session
-	Original   thinkgraph.Thought
-	Iterations []ReflectionIteration
+	SessionID         string                `json:"session_id"`
+	OriginalThoughtID string                `json:"original_thought_id"`
+	Iterations        []ReflectionIteration `json:"iterations"`
+	FinalThoughtID    string                `json:"final_thought_id"`
+	FinalContent      string                `json:"final_content"`
 }
 
 type reflectionAnswer struct {
@@ -256,7 +264,7 @@ func (pm *Modes) Reflection(ctx context.Context, in ReasoningInput, thoughtID st
 	} else if sess, original, err = pm.storeInput(ctx, in, tool, "reflection", map[string]any{}); err != nil {
 		return nil, err
 	}
-	res := &ReflectionResult{Original: *original}
+	res := &ReflectionResult{OriginalThoughtID: original.ID}
 	current := *original
 	for i := 0; i < n; i++ {
 		resp, err := pm.svc.Complete(ctx, p, in.Call, llm.Request{ThreadID: sess.ID, Pipe: pm.svc.Pipes().Reflection, Messages: []llm.Message{
@@ -288,10 +296,12 @@ Answer with JSON only: {"critique": "<the problems found>", "improved_thought": 
 		if err != nil {
 			return nil, err
 		}
-		res.Iterations = append(res.Iterations, ReflectionIteration{Critique: ths[0], Improved: ths[1]})
-		res.Session = *se
+		res.Iterations = append(res.Iterations, ReflectionIteration{Iteration: i + 1, Critique: ths[0].Content, CritiqueThoughtID: ths[0].ID,
+			ImprovedThought: ths[1].Content, ThoughtID: ths[1].ID, Confidence: *ths[1].Confidence})
+		res.SessionID = se.ID
 		current = ths[1]
 	}
+	res.FinalThoughtID, res.FinalContent = current.ID, current.Content
 	return res, nil
 }
 
