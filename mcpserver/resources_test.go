@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/think"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
@@ -48,7 +49,7 @@ func TestSessionResources(t *testing.T) {
 	mustCall(t, cs, "think", map[string]any{"thought": "Cache <script>alert(1)</script>", "session_id": "res-1", "confidence": 0.9})
 	mustCall(t, cs, "think", map[string]any{"thought": "Then \"measure\"", "session_id": "res-1", "confidence": 0.4})
 	// Another tenant's session is neither listed nor readable.
-	if _, err := e.srv.svc.Think(context.Background(), reasoning.ThinkInput{Session: reasoning.SessionRef{ID: "other-1", Explicit: true, Tenant: "acme"}, Thought: "secret"}); err != nil {
+	if _, err := think.New(e.srv.svc).Think(context.Background(), think.Input{Session: reasoning.SessionRef{ID: "other-1", Explicit: true, Tenant: "acme"}, Thought: "secret"}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -153,7 +154,7 @@ func testSubscriptions(t *testing.T, version string) {
 	}, version)
 	ctx := context.Background()
 	mustCall(t, cs, "think", map[string]any{"thought": "first", "session_id": "sub-1"})
-	if _, err := e.srv.svc.Think(ctx, reasoning.ThinkInput{Session: reasoning.SessionRef{ID: "other-2", Explicit: true, Tenant: "acme"}, Thought: "secret"}); err != nil {
+	if _, err := think.New(e.srv.svc).Think(ctx, think.Input{Session: reasoning.SessionRef{ID: "other-2", Explicit: true, Tenant: "acme"}, Thought: "secret"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "thinkgraph://sessions/sub-1/markdown"}); err != nil {

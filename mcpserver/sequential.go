@@ -8,25 +8,13 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/sequential"
 )
-
-// sequentialOutput has the fields of the official server's result, plus the
-// recorded thought, the session and the thought's node id.
-type sequentialOutput struct {
-	ThoughtNumber        int      `json:"thoughtNumber"`
-	TotalThoughts        int      `json:"totalThoughts"`
-	NextThoughtNeeded    bool     `json:"nextThoughtNeeded"`
-	Branches             []string `json:"branches"`
-	ThoughtHistoryLength int      `json:"thoughtHistoryLength" jsonschema:"thoughts in this session's history"`
-	Thought              string   `json:"thought" jsonschema:"the thought as recorded"`
-	SessionID            string   `json:"session_id"`
-	NodeID               string   `json:"node_id" jsonschema:"id of the recorded thought in the session graph"`
-	BranchID             string   `json:"branchId,omitempty"`
-}
 
 const sequentialDescription = `Reason through a problem in numbered thoughts that can be revised and branched, for multi-step problems whose scope may change. Send one thought per call, nextThoughtNeeded false when done; adjust totalThoughts as you go; revise (isRevision, revisesThought) or branch (branchFromThought, branchId); a thought without branchId continues the main line. Returns the thought number, total, branches and history length. Differs from the original: history and branches belong to a persisted session (session_id), not the process; the response adds thought, session_id, node_id, branchId; branchId is 1-64 letters, digits, spaces or . _ : @ / -; a thought is at most 10,000 characters; errors name the field.`
 
 func (s *Server) addSequentialTool() {
+	st := sequential.New(s.svc)
 	s.addTool(toolDef{
 		tool: &mcp.Tool{
 			Name:        "sequentialthinking",
@@ -35,26 +23,13 @@ func (s *Server) addSequentialTool() {
 			Annotations: &mcp.ToolAnnotations{Title: "Sequential thinking", ReadOnlyHint: false, IdempotentHint: false,
 				DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)},
 		},
-		output:        sequentialOutput{},
+		output:        sequential.Output{},
 		ignoreUnknown: true,
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *sequentialArgs) (any, error) {
-			in := reasoning.SequentialInput{Session: s.session(req, a.SessionID), Thought: a.Thought,
+			return st.Think(ctx, sequential.Input{Session: s.session(req, a.SessionID), Thought: a.Thought,
 				NextThoughtNeeded: bool(a.NextThoughtNeeded), ThoughtNumber: int(a.ThoughtNumber), TotalThoughts: int(a.TotalThoughts),
 				IsRevision: bool(a.IsRevision), NeedsMoreThoughts: bool(a.NeedsMoreThoughts),
-				RevisesThought: (*int)(a.RevisesThought), BranchFromThought: (*int)(a.BranchFromThought), BranchID: a.BranchID}
-			res, err := s.svc.Sequential(ctx, in)
-			if err != nil {
-				return nil, err
-			}
-			out := sequentialOutput{
-				ThoughtNumber: in.ThoughtNumber, TotalThoughts: res.TotalThoughts, NextThoughtNeeded: in.NextThoughtNeeded,
-				Branches: res.Branches, ThoughtHistoryLength: res.Session.StepCount, Thought: res.Thought.Content,
-				SessionID: res.Session.ID, NodeID: res.Thought.ID,
-			}
-			if res.Thought.BranchID != thinkgraph.DefaultBranch {
-				out.BranchID = res.Thought.BranchID
-			}
-			return out, nil
+				RevisesThought: (*int)(a.RevisesThought), BranchFromThought: (*int)(a.BranchFromThought), BranchID: a.BranchID})
 		}),
 	})
 }

@@ -10,8 +10,9 @@ import (
 )
 
 // What the tool families' packages (reasoning/branching, reasoning/lux,
-// reasoning/pipes) use of the core: the exported names of helpers the
-// core's own tools call unexported.
+// reasoning/pipes, reasoning/think, reasoning/graph, reasoning/sequential)
+// use of the core: the exported names of helpers the core's own tools call
+// unexported.
 
 // Now is the service's clock (UTC).
 func (s *Service) Now() time.Time { return s.now() }
@@ -86,6 +87,9 @@ func (s *Service) AddInput(ctx context.Context, tx thinkgraph.Tx, sess *thinkgra
 	return s.addInput(ctx, tx, sess, th, vec)
 }
 
+// ValidateText is ValidateContent for a text that may be empty.
+func ValidateText(field, text string, max int) error { return validateText(field, text, max) }
+
 // Thought loads thought id of the session, named by the caller's field: a
 // ThoughtNotFoundError naming that field when it does not exist.
 func (s *Service) Thought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, field, id string) (*thinkgraph.Thought, error) {
@@ -99,3 +103,6 @@ func (s *Service) Thought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgrap
 func (s *Service) DocVectors(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey) (vector func(id string) (semantic.Vector, bool), step func(id string) (int, bool), err error) {
 	return s.docVectors(ctx, tx, session)
 }
+
+// ContextSize is the number of thoughts in the session's context window.
+func (s *Service) ContextSize(sess *thinkgraph.Session) int { return s.contextSize(sess) }

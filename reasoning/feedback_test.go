@@ -19,11 +19,11 @@ func TestFeedbackRefusedInput(t *testing.T) {
 	svc := newSemanticService(t, filepath.Join(t.TempDir(), "f.db"), lex)
 	ctx := context.Background()
 	ref := SessionRef{ID: "fb", Explicit: true}
-	r, err := svc.Think(ctx, ThinkInput{Session: ref, Thought: "A thought"})
+	th, err := writeThought(ctx, svc, ref, "A thought")
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := r.Thought.ID
+	id := th.ID
 	for _, c := range []struct {
 		in    FeedbackInput
 		field string

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"strconv"
 	"sync/atomic"
 	"testing"
 
@@ -31,6 +30,21 @@ func (f *flakyEmbedder) Embed(ctx context.Context, texts []string) ([]semantic.V
 		return nil, errors.New("embedding service unavailable")
 	}
 	return f.Lexical.Embed(ctx, texts)
+}
+
+// writeThought appends text to the session of ref (created if new) with
+// its vector, as the think tool does.
+func writeThought(ctx context.Context, svc *Service, ref SessionRef, text string) (*thinkgraph.Thought, error) {
+	vecs := svc.embedForWrite(ctx, text)
+	th := &thinkgraph.Thought{Content: text, Tool: "think"}
+	err := svc.store.Update(ctx, func(tx thinkgraph.Tx) error {
+		sess, err := svc.session(ctx, tx, ref, true, "think")
+		if err != nil {
+			return err
+		}
+		return svc.appendThought(ctx, tx, sess, th, vectorAt(vecs, 0))
+	})
+	return th, err
 }
 
 func newSemanticService(t *testing.T, path string, emb semantic.Embedder) *Service {
@@ -74,7 +88,7 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 	ref := SessionRef{ID: "sem", Explicit: true}
 
 	for _, text := range []string{"Use PostgreSQL for the store", "Cache query results in Redis"} {
-		if _, err := svc.Think(ctx, ThinkInput{Session: ref, Thought: text}); err != nil {
+		if _, err := writeThought(ctx, svc, ref, text); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,8 +97,8 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 	}
 	// The embedder goes down: the thought is still stored, without a vector.
 	emb.down.Store(true)
-	res, err := svc.Think(ctx, ThinkInput{Session: ref, Thought: "Do not use PostgreSQL for the store"})
-	if err != nil || res.Thought.Step != 3 {
+	res, err := writeThought(ctx, svc, ref, "Do not use PostgreSQL for the store")
+	if err != nil || res.Step != 3 {
 		t.Fatalf("write while the embedder is down: %v %+v", err, res)
 	}
 	if n := storedVectors(t, svc, "sem", "m1"); n != 2 {
@@ -123,7 +137,7 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 	}
 
 	// Later writes are picked up by the cache without re-reading everything.
-	if _, err := svc.Think(ctx, ThinkInput{Session: ref, Thought: "Redis needs memory"}); err != nil {
+	if _, err := writeThought(ctx, svc, ref, "Redis needs memory"); err != nil {
 		t.Fatal(err)
 	}
 	before := emb.calls.Load()
@@ -152,32 +166,5 @@ func TestVectorsWrittenWithThoughtsAndFilledInLater(t *testing.T) {
 	svc2.Close()
 	if n := storedVectors(t, svc2, "sem", "m2"); n != 4 {
 		t.Fatalf("%d m2 vectors, want 4", n)
-	}
-}
-
-// BenchmarkThinkWithVector is adding one thought with its vector through
-// the service: embedding, the transaction (thought, vector, session) and
-// its commit to a real SQLite file, without the MCP layer.
-func BenchmarkThinkWithVector(b *testing.B) {
-	lex, err := semantic.NewLexical(semantic.LexicalOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	store, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "b.db"), sqlite.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer store.Close()
-	svc := New(store, Config{})
-	if err := svc.EnableSemantic(SemanticConfig{Embedder: lex}); err != nil {
-		b.Fatal(err)
-	}
-	defer svc.Close()
-	ctx := context.Background()
-	ref := SessionRef{ID: "bench", Explicit: true}
-	for i := 0; b.Loop(); i++ {
-		if _, err := svc.Think(ctx, ThinkInput{Session: ref, Thought: "Invalidate the cache when the schema version changes, step " + strconv.Itoa(i)}); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

@@ -1,10 +1,12 @@
 // Package reasoning is thinkgraph's domain service: the operations behind the
-// MCP tools (think, the confidence graph, sequential thinking, ...). Each
-// operation validates its input, then runs its logic in one Store transaction,
-// so a tool call either writes everything it reports or nothing. It is the
-// core the tool families' packages build on (reasoning/branching:
-// branch-thinking): sessions, thoughts, embedding and the similarity index,
-// provider calls and their invocations, feedback and the exchange document.
+// MCP tools. Each operation validates its input, then runs its logic in one
+// Store transaction, so a tool call either writes everything it reports or
+// nothing. It is the core the tool families' packages build on
+// (reasoning/think, reasoning/graph: the confidence graph,
+// reasoning/sequential, reasoning/branching: branch-thinking, reasoning/lux,
+// reasoning/pipes: the reasoning.* tools): sessions, thoughts, embedding and
+// the similarity index, provider calls and their invocations, feedback and
+// the exchange document.
 package reasoning
 
 import (

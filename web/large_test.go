@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/sequential"
 )
 
 // seedBranches writes n thoughts into session id over branches sequential
@@ -19,13 +20,13 @@ func seedBranches(t testing.TB, svc *reasoning.Service, tenant, id string, n, br
 	topics := []string{"cache latency", "queue depth", "database index", "retry policy", "memory budget", "request rate", "error budget"}
 	per := n / branches
 	for i := 1; i <= n; i++ {
-		in := reasoning.SequentialInput{Session: ref, ThoughtNumber: i, TotalThoughts: n, NextThoughtNeeded: i < n,
+		in := sequential.Input{Session: ref, ThoughtNumber: i, TotalThoughts: n, NextThoughtNeeded: i < n,
 			Thought: fmt.Sprintf("Step %d: the %s is %d ms under load %d", i, topics[i%len(topics)], (i*37)%500, i%9)}
 		if b := (i - 1) / per; b > 0 && b < branches {
 			from := b
 			in.BranchFromThought, in.BranchID = &from, fmt.Sprintf("branch-%d", b)
 		}
-		if _, err := svc.Sequential(ctx, in); err != nil {
+		if _, err := sequential.New(svc).Think(ctx, in); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/reasoning/branching"
+	thinklog "github.com/thinkgraph/thinkgraph/reasoning/think"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
@@ -62,7 +63,7 @@ func newTestViewer(t *testing.T) (*httptest.Server, *reasoning.Service) {
 
 func think(t *testing.T, svc *reasoning.Service, tenant, session, text string, conf float64) {
 	t.Helper()
-	if _, err := svc.Think(context.Background(), reasoning.ThinkInput{Session: reasoning.SessionRef{ID: session, Explicit: true, Tenant: tenant},
+	if _, err := thinklog.New(svc).Think(context.Background(), thinklog.Input{Session: reasoning.SessionRef{ID: session, Explicit: true, Tenant: tenant},
 		Thought: text, Confidence: &conf}); err != nil {
 		t.Fatal(err)
 	}

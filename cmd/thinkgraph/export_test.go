@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/sequential"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
@@ -24,13 +25,13 @@ func seedExportSession(t *testing.T, db, id, tenant string) {
 	svc := reasoning.New(store, reasoning.Config{})
 	ref := reasoning.SessionRef{ID: id, Explicit: true, Tenant: tenant}
 	one, two := 1, 2
-	for _, in := range []reasoning.SequentialInput{
+	for _, in := range []sequential.Input{
 		{Session: ref, Thought: "The cache is fast", ThoughtNumber: 1, TotalThoughts: 3, NextThoughtNeeded: true},
 		{Session: ref, Thought: "It <script>alert(1)</script> is \"quoted\"", ThoughtNumber: 2, TotalThoughts: 3, NextThoughtNeeded: true},
 		{Session: ref, Thought: "The cache is not fast", ThoughtNumber: 3, TotalThoughts: 3, BranchFromThought: &one, BranchID: "alt"},
 		{Session: ref, Thought: "Use a queue", ThoughtNumber: 3, TotalThoughts: 3, BranchFromThought: &two, BranchID: "queue"},
 	} {
-		if _, err := svc.Sequential(ctx, in); err != nil {
+		if _, err := sequential.New(svc).Think(ctx, in); err != nil {
 			t.Fatal(err)
 		}
 	}

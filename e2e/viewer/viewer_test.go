@@ -34,6 +34,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/sequential"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
@@ -56,12 +57,12 @@ func seed(t *testing.T, svc *reasoning.Service, id string, n, branches, special 
 		if i == special {
 			text = specialText
 		}
-		in := reasoning.SequentialInput{Session: ref, ThoughtNumber: i, TotalThoughts: n, NextThoughtNeeded: i < n, Thought: text}
+		in := sequential.Input{Session: ref, ThoughtNumber: i, TotalThoughts: n, NextThoughtNeeded: i < n, Thought: text}
 		if b := (i - 1) / per; b > 0 && b < branches {
 			from := b
 			in.BranchFromThought, in.BranchID = &from, fmt.Sprintf("branch-%d", b)
 		}
-		if _, err := svc.Sequential(ctx, in); err != nil {
+		if _, err := sequential.New(svc).Think(ctx, in); err != nil {
 			t.Fatal(err)
 		}
 	}

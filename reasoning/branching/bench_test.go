@@ -14,6 +14,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/think"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
@@ -178,17 +179,18 @@ func BenchmarkThinkManySessions(b *testing.B) {
 	}
 	defer svc.Close()
 	ctx := context.Background()
+	log := think.New(svc)
 	r := rand.New(rand.NewPCG(8, 9))
 	const sessions = 1000
 	for s := range sessions {
 		for i := range 10 {
-			if _, err := svc.Think(ctx, reasoning.ThinkInput{Session: reasoning.SessionRef{ID: fmt.Sprintf("s%d", s), Explicit: true}, Thought: benchText(r, i)}); err != nil {
+			if _, err := log.Think(ctx, think.Input{Session: reasoning.SessionRef{ID: fmt.Sprintf("s%d", s), Explicit: true}, Thought: benchText(r, i)}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
 	loop(b, func(i int) {
-		if _, err := svc.Think(ctx, reasoning.ThinkInput{Session: reasoning.SessionRef{ID: fmt.Sprintf("s%d", r.IntN(sessions)), Explicit: true}, Thought: benchText(r, i)}); err != nil {
+		if _, err := log.Think(ctx, think.Input{Session: reasoning.SessionRef{ID: fmt.Sprintf("s%d", r.IntN(sessions)), Explicit: true}, Thought: benchText(r, i)}); err != nil {
 			b.Fatal(err)
 		}
 	})

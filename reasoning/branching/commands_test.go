@@ -8,6 +8,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/think"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
@@ -45,11 +46,11 @@ func TestFeedbackRefutedLeftOutOfStrongestPaths(t *testing.T) {
 	var ids []string
 	for _, text := range []string{"Profile the slow query first", "The index on orders is missing", "Add the index and measure again"} {
 		c := 0.8
-		r, err := svc.Think(ctx, reasoning.ThinkInput{Session: ref, Thought: text, Confidence: &c})
+		r, err := think.New(svc).Think(ctx, think.Input{Session: ref, Thought: text, Confidence: &c})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ids = append(ids, r.Thought.ID)
+		ids = append(ids, r.CurrentNodeID)
 	}
 	strongest := func() string {
 		t.Helper()

@@ -2,6 +2,7 @@ package reasoning
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -11,21 +12,6 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
-
-// ThinkInput is one call of the think tool.
-type ThinkInput struct {
-	Session    SessionRef
-	Thought    string
-	Confidence *float64
-}
-
-// ThinkResult is what think recorded.
-type ThinkResult struct {
-	Session thinkgraph.Session
-	Thought thinkgraph.Thought
-	// ContextSize is the number of thoughts in the session's context window.
-	ContextSize int
-}
 
 // validateContent checks a thought's text: present, not blank, valid UTF-8,
 // at most max characters.
@@ -74,42 +60,6 @@ func ClampCount(field string, v *int, def, lo, hi int) (int, error) {
 			"'%s' must be from %d to %d, got %d", field, lo, hi, *v)
 	}
 	return *v, nil
-}
-
-// Think appends a thought to the session as a child of its current thought
-// and makes it current. A confidence below the threshold makes the thought a
-// branch point.
-func (s *Service) Think(ctx context.Context, in ThinkInput) (*ThinkResult, error) {
-	if err := validateContent("thought", in.Thought, s.cfg.MaxThoughtLength); err != nil {
-		return nil, err
-	}
-	if err := ValidateConfidence("confidence", in.Confidence); err != nil {
-		return nil, err
-	}
-	vecs := s.embedForWrite(ctx, in.Thought)
-	var res ThinkResult
-	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
-		sess, err := s.session(ctx, tx, in.Session, true, "think")
-		if err != nil {
-			return err
-		}
-		th := &thinkgraph.Thought{
-			Content:     in.Thought,
-			Confidence:  in.Confidence,
-			BranchPoint: in.Confidence != nil && *in.Confidence < s.cfg.ConfidenceThreshold,
-			Author:      "client",
-			Tool:        "think",
-		}
-		if err := s.appendThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
-			return err
-		}
-		res = ThinkResult{Session: *sess, Thought: *th, ContextSize: s.contextSize(sess)}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &res, nil
 }
 
 // appendThought gives th the session's next step, attaches it to the current
@@ -230,33 +180,38 @@ func (s *Service) Context(ctx context.Context, ref SessionRef) (*ContextWindow, 
 	return &w, nil
 }
 
-// ClearResult reports a cleared context window.
-type ClearResult struct {
-	Session thinkgraph.Session
-	// Cleared is the number of thoughts that left the window.
-	Cleared int
+// ValidateBranchID checks a caller-supplied branch id.
+func ValidateBranchID(field, id string) error {
+	if !thinkgraph.ValidName(id, 64, "._:@/ -") {
+		return thinkgraph.Invalid(field, "1 to 64 letters, digits, spaces or . _ : @ / -, starting with a letter or digit", clip(id, 64),
+			"'%s' must be 1 to 64 letters, digits, spaces or . _ : @ / -, starting with a letter or digit", field)
+	}
+	return nil
 }
 
-// ClearContext empties the session's context window. The thoughts stay in
-// the graph; only the window starts after them.
-func (s *Service) ClearContext(ctx context.Context, ref SessionRef) (*ClearResult, error) {
-	var res ClearResult
-	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
-		sess, err := s.session(ctx, tx, ref, !ref.Explicit, "think")
-		if err != nil {
-			return err
+// thought loads a thought of the session named by a caller's field, as a
+// ThoughtNotFound error naming that field when it does not exist.
+func (s *Service) thought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, field, id string) (*thinkgraph.Thought, error) {
+	th, err := tx.Thought(ctx, sess.Key, id)
+	if errors.Is(err, thinkgraph.ErrNotFound) {
+		return nil, &thinkgraph.Error{
+			Code: thinkgraph.CodeThoughtNotFound, Field: field, Expected: "the id of a thought in this session", Received: clip(id, 64),
+			Message:     fmt.Sprintf("'%s': no thought %q in session %q", field, clip(id, 64), sess.ID),
+			Suggestions: []string{"use a node_id returned by think, select_path, show_current_path or get_unexplored_branches"},
 		}
-		res.Cleared = s.contextSize(sess)
-		sess.ContextStart = sess.StepCount
-		sess.UpdatedAt = s.now()
-		if err := tx.UpdateSession(ctx, sess); err != nil {
-			return err
-		}
-		res.Session = *sess
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	return &res, nil
+	return th, err
+}
+
+// ViewOrEmpty is View, except that the not-yet-created session of a
+// connection reads as an empty session rather than an error.
+func (s *Service) ViewOrEmpty(ctx context.Context, ref SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session) error) error {
+	err := s.View(ctx, ref, fn)
+	var te *thinkgraph.Error
+	if !ref.Explicit && errors.As(err, &te) && te.Code == thinkgraph.CodeSessionNotFound {
+		return s.store.View(ctx, func(tx thinkgraph.Tx) error {
+			return fn(tx, &thinkgraph.Session{ID: ref.ID, Tenant: ref.Tenant, ActiveBranch: thinkgraph.DefaultBranch})
+		})
+	}
+	return err
 }

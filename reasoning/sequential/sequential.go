@@ -1,4 +1,7 @@
-package reasoning
+// Package sequential holds the sequentialthinking tool of
+// @modelcontextprotocol/server-sequential-thinking: numbered thoughts that
+// can be revised and branched, kept in a persisted session.
+package sequential
 
 import (
 	"context"
@@ -7,12 +10,21 @@ import (
 	"fmt"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
-// SequentialInput is one call of the sequentialthinking tool, with the
-// fields of @modelcontextprotocol/server-sequential-thinking.
-type SequentialInput struct {
-	Session           SessionRef
+// Thinking runs sequentialthinking on a reasoning service.
+type Thinking struct {
+	svc *reasoning.Service
+}
+
+// New returns the sequentialthinking tool of svc.
+func New(svc *reasoning.Service) *Thinking { return &Thinking{svc: svc} }
+
+// Input is one call of the sequentialthinking tool, with the fields of
+// @modelcontextprotocol/server-sequential-thinking.
+type Input struct {
+	Session           reasoning.SessionRef
 	Thought           string
 	NextThoughtNeeded bool
 	ThoughtNumber     int
@@ -24,13 +36,18 @@ type SequentialInput struct {
 	NeedsMoreThoughts bool
 }
 
-// SequentialResult is what sequentialthinking recorded.
-type SequentialResult struct {
-	Session       thinkgraph.Session
-	Thought       thinkgraph.Thought
-	TotalThoughts int
-	// Branches are the session's branches other than main.
-	Branches []string
+// Output has the fields of the official server's result, plus the
+// recorded thought, the session and the thought's node id.
+type Output struct {
+	ThoughtNumber        int      `json:"thoughtNumber"`
+	TotalThoughts        int      `json:"totalThoughts"`
+	NextThoughtNeeded    bool     `json:"nextThoughtNeeded"`
+	Branches             []string `json:"branches"`
+	ThoughtHistoryLength int      `json:"thoughtHistoryLength" jsonschema:"thoughts in this session's history"`
+	Thought              string   `json:"thought" jsonschema:"the thought as recorded"`
+	SessionID            string   `json:"session_id"`
+	NodeID               string   `json:"node_id" jsonschema:"id of the recorded thought in the session graph"`
+	BranchID             string   `json:"branchId,omitempty"`
 }
 
 // sequentialMeta is stored as the metadata of a sequential thought.
@@ -44,18 +61,9 @@ type sequentialMeta struct {
 	BranchFromThought int  `json:"branchFromThought,omitempty"`
 }
 
-// ValidateBranchID checks a caller-supplied branch id.
-func ValidateBranchID(field, id string) error {
-	if !thinkgraph.ValidName(id, 64, "._:@/ -") {
-		return thinkgraph.Invalid(field, "1 to 64 letters, digits, spaces or . _ : @ / -, starting with a letter or digit", clip(id, 64),
-			"'%s' must be 1 to 64 letters, digits, spaces or . _ : @ / -, starting with a letter or digit", field)
-	}
-	return nil
-}
-
-func (in *SequentialInput) validate(maxLen int) error {
+func (in *Input) validate(maxLen int) error {
 	// An empty thought is accepted, as the official server accepts it.
-	if err := validateText("thought", in.Thought, maxLen); err != nil {
+	if err := reasoning.ValidateText("thought", in.Thought, maxLen); err != nil {
 		return err
 	}
 	if in.ThoughtNumber < 1 {
@@ -71,14 +79,14 @@ func (in *SequentialInput) validate(maxLen int) error {
 		return thinkgraph.Invalid("branchFromThought", "an integer ≥ 1", fmt.Sprint(*in.BranchFromThought), "'branchFromThought' must be an integer ≥ 1")
 	}
 	if in.BranchID != "" {
-		if err := ValidateBranchID("branchId", in.BranchID); err != nil {
+		if err := reasoning.ValidateBranchID("branchId", in.BranchID); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Sequential records one thought of sequential thinking, accepting what the
+// Think records one thought of sequential thinking, accepting what the
 // official server accepts. A thoughtNumber above totalThoughts raises
 // totalThoughts. A revision is stored as a revision of the thought
 // revisesThought names when the session has it (the number is recorded
@@ -87,19 +95,18 @@ func (in *SequentialInput) validate(maxLen int) error {
 // no thought with that number); later thoughts with the same branchId
 // continue it. A thought without branchId goes to the main line, as a child
 // of its latest thought.
-func (s *Service) Sequential(ctx context.Context, in SequentialInput) (*SequentialResult, error) {
+func (q *Thinking) Think(ctx context.Context, in Input) (*Output, error) {
 	if in.RevisesThought != nil && !in.IsRevision {
 		in.IsRevision = true // revisesThought alone says it is a revision
 	}
-	if err := in.validate(s.cfg.MaxThoughtLength); err != nil {
+	if err := in.validate(q.svc.Config().MaxThoughtLength); err != nil {
 		return nil, err
 	}
 	total := max(in.TotalThoughts, in.ThoughtNumber)
-	vecs := s.embedForWrite(ctx, in.Thought)
-	var res SequentialResult
-	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
-		res = SequentialResult{}
-		sess, err := s.session(ctx, tx, in.Session, true, "sequential")
+	vecs := q.svc.EmbedForWrite(ctx, in.Thought)
+	var out Output
+	err := q.svc.Store().Update(ctx, func(tx thinkgraph.Tx) error {
+		sess, err := q.svc.Session(ctx, tx, in.Session, true, "sequential")
 		if err != nil {
 			return err
 		}
@@ -113,7 +120,7 @@ func (s *Service) Sequential(ctx context.Context, in SequentialInput) (*Sequenti
 		th := &thinkgraph.Thought{Content: in.Thought, Tool: "sequentialthinking", Author: "client"}
 		if in.RevisesThought != nil {
 			meta.RevisesThought = *in.RevisesThought
-			revised, err := s.sequentialThought(ctx, tx, sess, *in.RevisesThought)
+			revised, err := q.sequentialThought(ctx, tx, sess, *in.RevisesThought)
 			if err != nil {
 				return err
 			}
@@ -122,9 +129,9 @@ func (s *Service) Sequential(ctx context.Context, in SequentialInput) (*Sequenti
 			}
 		}
 		if in.BranchID != "" {
-			err = s.enterBranch(ctx, tx, sess, in, th)
+			err = q.enterBranch(ctx, tx, sess, in, th)
 		} else {
-			err = s.mainLine(ctx, tx, sess, th)
+			err = q.mainLine(ctx, tx, sess, th)
 		}
 		if err != nil {
 			return err
@@ -132,31 +139,37 @@ func (s *Service) Sequential(ctx context.Context, in SequentialInput) (*Sequenti
 		if th.Metadata, err = json.Marshal(meta); err != nil {
 			return err
 		}
-		if err := s.appendThought(ctx, tx, sess, th, vectorAt(vecs, 0)); err != nil {
+		if err := q.svc.AppendThought(ctx, tx, sess, th, reasoning.VectorAt(vecs, 0)); err != nil {
 			return err
 		}
 		branches, err := tx.Branches(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
-		res.Branches = []string{}
+		out = Output{
+			ThoughtNumber: in.ThoughtNumber, TotalThoughts: total, NextThoughtNeeded: in.NextThoughtNeeded,
+			Branches: []string{}, ThoughtHistoryLength: sess.StepCount, Thought: th.Content,
+			SessionID: sess.ID, NodeID: th.ID,
+		}
 		for _, b := range branches {
 			if b.ID != thinkgraph.DefaultBranch {
-				res.Branches = append(res.Branches, b.ID)
+				out.Branches = append(out.Branches, b.ID)
 			}
 		}
-		res.Session, res.Thought, res.TotalThoughts = *sess, *th, total
+		if th.BranchID != thinkgraph.DefaultBranch {
+			out.BranchID = th.BranchID
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &res, nil
+	return &out, nil
 }
 
 // mainLine puts th on the main branch. When the session was on another
 // branch, th continues main's latest thought and main becomes active again.
-func (s *Service) mainLine(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought) error {
+func (q *Thinking) mainLine(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought) error {
 	th.BranchID = thinkgraph.DefaultBranch
 	if sess.ActiveBranch == thinkgraph.DefaultBranch {
 		return nil
@@ -182,7 +195,7 @@ func continueBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Sess
 // from thought branchFromThought when the session has it, or else from the
 // current thought) when it does not exist, and attaching th to the branch's
 // latest thought when it does.
-func (s *Service) enterBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, in SequentialInput, th *thinkgraph.Thought) error {
+func (q *Thinking) enterBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, in Input, th *thinkgraph.Thought) error {
 	th.BranchID = in.BranchID
 	sess.ActiveBranch = in.BranchID
 	_, err := tx.Branch(ctx, sess.Key, in.BranchID)
@@ -194,7 +207,7 @@ func (s *Service) enterBranch(ctx context.Context, tx thinkgraph.Tx, sess *think
 	}
 	var fork *thinkgraph.Thought
 	if in.BranchFromThought != nil {
-		if fork, err = s.sequentialThought(ctx, tx, sess, *in.BranchFromThought); err != nil {
+		if fork, err = q.sequentialThought(ctx, tx, sess, *in.BranchFromThought); err != nil {
 			return err
 		}
 	}
@@ -203,7 +216,7 @@ func (s *Service) enterBranch(ctx context.Context, tx thinkgraph.Tx, sess *think
 			return err
 		}
 	}
-	now := s.now()
+	now := q.svc.Now()
 	b := &thinkgraph.Branch{Session: sess.Key, ID: in.BranchID, State: "active", Priority: 1, CreatedAt: now, UpdatedAt: now}
 	if fork != nil {
 		b.ForkThoughtID, b.ParentBranchID = fork.ID, fork.BranchID
@@ -214,7 +227,7 @@ func (s *Service) enterBranch(ctx context.Context, tx thinkgraph.Tx, sess *think
 
 // sequentialThought finds the latest sequential thought of the session with
 // the given thoughtNumber, or nil when it has none.
-func (s *Service) sequentialThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, number int) (*thinkgraph.Thought, error) {
+func (q *Thinking) sequentialThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, number int) (*thinkgraph.Thought, error) {
 	ths, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key})
 	if err != nil {
 		return nil, err
