@@ -184,19 +184,19 @@ func ParseExchange(raw []byte, maxThoughtLength int) (*Exchange, error) {
 		Version *json.RawMessage `json:"version"`
 	}
 	if err := json.Unmarshal(raw, &probe); err != nil {
-		return nil, thinkgraph.Invalid("data", "a JSON object: an exported session document", clip(string(raw), 40), "'import': data is not a JSON object: %v", err)
+		return nil, thinkgraph.Invalid("data", "a JSON object: an exported session document", Clip(string(raw), 40), "'import': data is not a JSON object: %v", err)
 	}
 	if probe.Format == nil {
 		return nil, thinkgraph.Invalid("data.format", ExchangeFormat, "none", "'import': data.format is missing; expected %q (the output of export)", ExchangeFormat)
 	}
 	if *probe.Format != ExchangeFormat {
-		return nil, thinkgraph.Invalid("data.format", ExchangeFormat, clip(*probe.Format, 40), "'import': data.format is %q; only %q documents can be imported", clip(*probe.Format, 40), ExchangeFormat)
+		return nil, thinkgraph.Invalid("data.format", ExchangeFormat, Clip(*probe.Format, 40), "'import': data.format is %q; only %q documents can be imported", Clip(*probe.Format, 40), ExchangeFormat)
 	}
 	var version float64
 	if probe.Version == nil || json.Unmarshal(*probe.Version, &version) != nil || version != math.Trunc(version) || version < 1 {
 		rec := "none"
 		if probe.Version != nil {
-			rec = clip(string(*probe.Version), 20)
+			rec = Clip(string(*probe.Version), 20)
 		}
 		return nil, thinkgraph.Invalid("data.version", fmt.Sprintf("an integer from 1 to %d", ExchangeVersion), rec, "'import': data.version must be an integer from 1 to %d", ExchangeVersion)
 	}
@@ -212,7 +212,7 @@ func ParseExchange(raw []byte, maxThoughtLength int) (*Exchange, error) {
 		if errors.As(err, &te) {
 			field = "data." + te.Field
 		}
-		return nil, thinkgraph.Invalid(field, "the field types of an exported session document", clip(err.Error(), 80), "'import': malformed document: %v", err)
+		return nil, thinkgraph.Invalid(field, "the field types of an exported session document", Clip(err.Error(), 80), "'import': malformed document: %v", err)
 	}
 	if err := doc.validate(maxThoughtLength); err != nil {
 		return nil, err
@@ -222,7 +222,7 @@ func ParseExchange(raw []byte, maxThoughtLength int) (*Exchange, error) {
 
 func (doc *Exchange) validate(maxLen int) error {
 	bad := func(field, expected, received, format string, args ...any) error {
-		return thinkgraph.Invalid("data."+field, expected, clip(received, 64), "'import': "+format, args...)
+		return thinkgraph.Invalid("data."+field, expected, Clip(received, 64), "'import': "+format, args...)
 	}
 	if c := doc.Counts; (c != ExchangeCounts{}) && (c.Branches != len(doc.Branches) || c.Thoughts != len(doc.Thoughts) || c.Links != len(doc.Links) || c.Feedback != len(doc.Feedback)) {
 		return bad("counts", fmt.Sprintf("%d branches, %d thoughts, %d links, %d feedback", len(doc.Branches), len(doc.Thoughts), len(doc.Links), len(doc.Feedback)),
@@ -286,7 +286,7 @@ func (doc *Exchange) validate(maxLen int) error {
 		if !branches[t.BranchID] {
 			return bad(f+".branchId", "the id of a branch in the document", t.BranchID, "%s's branch %q is not in the document", f, t.BranchID)
 		}
-		if err := validateContent("data."+f+".content", t.Content, maxLen); err != nil {
+		if err := ValidateContent("data."+f+".content", t.Content, maxLen); err != nil {
 			return err
 		}
 		if err := ValidateConfidence("data."+f+".confidence", t.Confidence); err != nil {
@@ -372,7 +372,7 @@ func (doc *Exchange) validate(maxLen int) error {
 			"session.contextStart %d is not a step from 0 to session.stepCount %d", s.ContextStart, s.StepCount)
 	}
 	if s.Goal != "" {
-		if err := validateContent("data.session.goal", s.Goal, maxLen); err != nil {
+		if err := ValidateContent("data.session.goal", s.Goal, maxLen); err != nil {
 			return err
 		}
 	}
@@ -398,7 +398,7 @@ func validateLabel(field, name string) error {
 	if name == "" {
 		return nil
 	}
-	return validateContent(field, name, maxLabelLength)
+	return ValidateContent(field, name, maxLabelLength)
 }
 
 // CrossRefTypes are the types of a link between thoughts (a branch-thinking cross-reference).
@@ -422,7 +422,7 @@ func ValidateKeyPoints(field string, kps []string) error {
 			"'%s' has %d entries; at most %d are allowed", field, len(kps), MaxKeyPoints)
 	}
 	for i, k := range kps {
-		if err := validateContent(fmt.Sprintf("%s[%d]", field, i), k, maxKeyPointLength); err != nil {
+		if err := ValidateContent(fmt.Sprintf("%s[%d]", field, i), k, maxKeyPointLength); err != nil {
 			return err
 		}
 	}
@@ -434,11 +434,11 @@ func ValidateKeyPoints(field string, kps []string) error {
 // characters, its strength, if given, from 0 to 1.
 func ValidateLink(f, typ, reason string, strength *float64) error {
 	if !slices.Contains(CrossRefTypes, typ) {
-		return thinkgraph.Invalid(f+".type", "one of: "+strings.Join(CrossRefTypes, ", "), clip(typ, 40),
+		return thinkgraph.Invalid(f+".type", "one of: "+strings.Join(CrossRefTypes, ", "), Clip(typ, 40),
 			"'%s.type' must be one of %s", f, strings.Join(CrossRefTypes, ", "))
 	}
 	if reason != "" {
-		if err := validateContent(f+".reason", reason, maxLinkReasonLength); err != nil {
+		if err := ValidateContent(f+".reason", reason, maxLinkReasonLength); err != nil {
 			return err
 		}
 	}
@@ -476,7 +476,7 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 	for i, t := range doc.Thoughts {
 		texts[i] = t.Content
 	}
-	var vecs = s.embedForWrite(ctx, texts...)
+	var vecs = s.EmbedForWrite(ctx, texts...)
 	rep := &ImportReport{SessionID: NewID(), SourceSessionID: doc.Session.ID, ThoughtIDs: map[string]string{}, LinkIDs: map[string]string{}, Conflicts: []string{}}
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
 		rep.Conflicts, rep.Vectors = rep.Conflicts[:0], 0
@@ -526,7 +526,7 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 			if err := tx.AddThought(ctx, th); err != nil {
 				return err
 			}
-			if v := vectorAt(vecs, i); v != nil && s.sem != nil {
+			if v := VectorAt(vecs, i); v != nil && s.sem != nil {
 				tvs = append(tvs, thinkgraph.Vector{ThoughtID: th.ID, Session: sess.Key, Model: s.sem.cfg.Embedder.Model(), Dim: len(v), Values: v, CreatedAt: s.now()})
 			}
 		}

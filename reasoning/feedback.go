@@ -32,7 +32,7 @@ func (s *Service) AddFeedback(ctx context.Context, in FeedbackInput) (*thinkgrap
 	}
 	var f *thinkgraph.Feedback
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
-		sess, err := s.session(ctx, tx, in.Session, false, "")
+		sess, err := s.Session(ctx, tx, in.Session, false, "")
 		if err != nil {
 			return err
 		}
@@ -60,8 +60,8 @@ func validateFeedback(prefix, kind, thoughtID, text, idField string) error {
 	switch kind {
 	case thinkgraph.FeedbackRefute, thinkgraph.FeedbackConfirm, thinkgraph.FeedbackComment:
 	default:
-		return thinkgraph.Invalid(prefix+"kind", "refute, confirm or comment", clip(kind, 64),
-			"'%skind' must be refute, confirm or comment, got %q", prefix, clip(kind, 64))
+		return thinkgraph.Invalid(prefix+"kind", "refute, confirm or comment", Clip(kind, 64),
+			"'%skind' must be refute, confirm or comment, got %q", prefix, Clip(kind, 64))
 	}
 	if thoughtID == "" {
 		return thinkgraph.Invalid(prefix+idField, "the id of a thought in this session", "",
@@ -108,7 +108,7 @@ func (s *Service) DeliverFeedback(ctx context.Context, ref SessionRef) ([]Feedba
 	var notes []FeedbackNote
 	err = s.store.Update(ctx, func(tx thinkgraph.Tx) error {
 		notes = nil
-		sess, err := s.session(ctx, tx, ref, false, "")
+		sess, err := s.Session(ctx, tx, ref, false, "")
 		if err != nil {
 			return err
 		}

@@ -71,11 +71,11 @@ func (s *Service) ModelAvailable(reasoningTool, clientSampling bool) bool {
 	return err == nil
 }
 
-// provider returns the provider for tool: Langbase for the reasoning.*
+// Provider returns the provider for tool: Langbase for the reasoning.*
 // tools whenever LANGBASE_API_KEY is set, else the selected one, wrapped so
 // that every call is recorded as an invocation of the session, in a
 // transaction of its own when the call returns (failed or not).
-func (s *Service) provider(tool string, ref SessionRef, reasoningTool bool, call LLMCall) (llm.Provider, error) {
+func (s *Service) Provider(tool string, ref SessionRef, reasoningTool bool, call LLMCall) (llm.Provider, error) {
 	cfg := llm.DefaultConfig()
 	if s.llmCfg != nil {
 		cfg = *s.llmCfg
@@ -123,8 +123,9 @@ func (s *Service) provider(tool string, ref SessionRef, reasoningTool bool, call
 	return llm.Recording(p, rec, tool, ref.ID), nil
 }
 
-// complete runs one LLM request for tool, reporting progress to the caller.
-func (s *Service) complete(ctx context.Context, p llm.Provider, call LLMCall, req llm.Request) (llm.Response, error) {
+// Complete runs one request on p, reporting progress to the caller; a
+// failure is the thinkgraph error of its kind.
+func (s *Service) Complete(ctx context.Context, p llm.Provider, call LLMCall, req llm.Request) (llm.Response, error) {
 	if call.Progress != nil {
 		ctx = llm.WithProgress(ctx, call.Progress)
 	}

@@ -23,7 +23,7 @@ func TestProvidersBuiltOnce(t *testing.T) {
 		return n
 	}
 	for i := range 3 {
-		if _, err := s.provider("confer", SessionRef{ID: "s1"}, false, LLMCall{}); err != nil {
+		if _, err := s.Provider("confer", SessionRef{ID: "s1"}, false, LLMCall{}); err != nil {
 			t.Fatalf("call %d: %v", i, err)
 		}
 	}
@@ -36,7 +36,7 @@ func TestProvidersBuiltOnce(t *testing.T) {
 		return &mcp.CreateMessageResult{}, nil
 	})
 	none := New(nil, Config{})
-	if _, err := none.provider("confer", SessionRef{ID: "s1"}, false, LLMCall{Sampler: sampler}); err != nil {
+	if _, err := none.Provider("confer", SessionRef{ID: "s1"}, false, LLMCall{Sampler: sampler}); err != nil {
 		t.Fatal(err)
 	}
 	if _, cached := none.providers.Load(llm.ProviderSampling); cached {
@@ -45,7 +45,7 @@ func TestProvidersBuiltOnce(t *testing.T) {
 
 	cfg.OpenAI.Model = "another-model"
 	s.EnableLLM(cfg, nil)
-	if _, err := s.provider("confer", SessionRef{ID: "s1"}, false, LLMCall{}); err != nil {
+	if _, err := s.Provider("confer", SessionRef{ID: "s1"}, false, LLMCall{}); err != nil {
 		t.Fatal(err)
 	}
 	if again, _ := s.providers.Load(llm.ProviderOpenAI); again == first {

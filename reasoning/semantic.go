@@ -153,11 +153,11 @@ func (s *Service) Close() {
 // ErrNoSemantic is returned by analyses when no embedder is configured.
 var ErrNoSemantic = &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "the semantic engine is not enabled on this server"}
 
-// embedForWrite embeds the texts of thoughts about to be written, within
-// EmbedTimeout. On failure it returns nil and the thoughts are stored
-// without vectors (filled in later): a slow or failing embedder never loses
-// or blocks a write.
-func (s *Service) embedForWrite(ctx context.Context, texts ...string) []semantic.Vector {
+// EmbedForWrite embeds the texts of thoughts about to be written, within
+// EmbedTimeout. On failure (or with the engine off) it returns nil and the
+// thoughts are stored without vectors (filled in later): a slow or failing
+// embedder never loses or blocks a write.
+func (s *Service) EmbedForWrite(ctx context.Context, texts ...string) []semantic.Vector {
 	if s.sem == nil {
 		return nil
 	}
@@ -191,8 +191,8 @@ func (s *Service) putVector(ctx context.Context, tx thinkgraph.Tx, th *thinkgrap
 	}})
 }
 
-// vectorAt returns vs[i], or nil when embedding failed.
-func vectorAt(vs []semantic.Vector, i int) semantic.Vector {
+// VectorAt returns vs[i], or nil when embedding failed.
+func VectorAt(vs []semantic.Vector, i int) semantic.Vector {
 	if i < len(vs) {
 		return vs[i]
 	}
@@ -275,12 +275,13 @@ func (s *Service) refreshDocs(ctx context.Context, tx thinkgraph.Tx, sd *session
 	return nil
 }
 
-// docVectors is the vector lookup of the documents [Service.Docs] would
+// DocVectors is the vector lookup of the documents [Service.Docs] would
 // return now: it brings the session's cache up to date and returns the
 // vectors (and steps) of the thoughts in it, without copying the documents
-// or reading the links. The lookups see only the documents cached at the
-// call.
-func (s *Service) docVectors(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey) (vector func(id string) (semantic.Vector, bool), step func(id string) (int, bool), err error) {
+// or reading the links; ErrNoSemantic when the engine is off. The lookups
+// see only the documents cached at the call: call it before writing in tx,
+// the cache must only see committed thoughts.
+func (s *Service) DocVectors(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey) (vector func(id string) (semantic.Vector, bool), step func(id string) (int, bool), err error) {
 	if s.sem == nil {
 		return nil, nil, ErrNoSemantic
 	}

@@ -35,14 +35,14 @@ func (f *flakyEmbedder) Embed(ctx context.Context, texts []string) ([]semantic.V
 // writeThought appends text to the session of ref (created if new) with
 // its vector, as the think tool does.
 func writeThought(ctx context.Context, svc *Service, ref SessionRef, text string) (*thinkgraph.Thought, error) {
-	vecs := svc.embedForWrite(ctx, text)
+	vecs := svc.EmbedForWrite(ctx, text)
 	th := &thinkgraph.Thought{Content: text, Tool: "think"}
 	err := svc.store.Update(ctx, func(tx thinkgraph.Tx) error {
-		sess, err := svc.session(ctx, tx, ref, true, "think")
+		sess, err := svc.Session(ctx, tx, ref, true, "think")
 		if err != nil {
 			return err
 		}
-		return svc.appendThought(ctx, tx, sess, th, vectorAt(vecs, 0))
+		return svc.AppendThought(ctx, tx, sess, th, VectorAt(vecs, 0))
 	})
 	return th, err
 }

@@ -114,7 +114,7 @@ func (r SessionRef) Key() RefKey { return RefKey{r.tenant(), r.ID} }
 // ValidateSessionID checks a caller-supplied session id.
 func ValidateSessionID(id string) error {
 	if !thinkgraph.ValidName(id, 128, "._:@-") {
-		return thinkgraph.Invalid("session_id", "1 to 128 characters: letters, digits and . _ : @ - (not starting with a symbol)", clip(id, 64),
+		return thinkgraph.Invalid("session_id", "1 to 128 characters: letters, digits and . _ : @ - (not starting with a symbol)", Clip(id, 64),
 			"'session_id' must be 1 to 128 letters, digits or . _ : @ -, starting with a letter or digit; omit it to use this connection's session")
 	}
 	return nil
@@ -129,11 +129,11 @@ func NewID() string {
 	return id.String()
 }
 
-// session loads the session of ref, locked for writing. With create, a
-// session that does not exist yet is created; otherwise it is a
+// Session loads the session of ref, locked for writing. With create, a
+// session that does not exist yet is created with mode; otherwise it is a
 // SessionNotFoundError. Session ids are the tenant's own: another
 // tenant's session of the same id is neither found nor in the way.
-func (s *Service) session(ctx context.Context, tx thinkgraph.Tx, ref SessionRef, create bool, mode string) (*thinkgraph.Session, error) {
+func (s *Service) Session(ctx context.Context, tx thinkgraph.Tx, ref SessionRef, create bool, mode string) (*thinkgraph.Session, error) {
 	if ref.Explicit {
 		if err := ValidateSessionID(ref.ID); err != nil {
 			return nil, err
@@ -185,8 +185,8 @@ func sessionNotFound(id string) *thinkgraph.Error {
 // field that names no thought of session sessionID.
 func ThoughtNotFound(field, id, sessionID string) error {
 	return &thinkgraph.Error{
-		Code: thinkgraph.CodeThoughtNotFound, Field: field, Expected: "the id of a thought in this session", Received: clip(id, 64),
-		Message:     fmt.Sprintf("'%s': no thought %q in session %q", field, clip(id, 64), sessionID),
+		Code: thinkgraph.CodeThoughtNotFound, Field: field, Expected: "the id of a thought in this session", Received: Clip(id, 64),
+		Message:     fmt.Sprintf("'%s': no thought %q in session %q", field, Clip(id, 64), sessionID),
 		Suggestions: []string{"use a thoughtId returned when the thought was added, or one listed by history or findSimilar"},
 	}
 }
@@ -221,10 +221,24 @@ func (s *Service) SessionExists(ctx context.Context, ref SessionRef) (bool, erro
 	return err == nil, err
 }
 
-func clip(s string, n int) string {
+// Clip returns s cut to n characters, with "…" when it was longer.
+func Clip(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// Now is the service's clock (UTC).
+func (s *Service) Now() time.Time { return s.now() }
+
+// Semantic returns a copy of the semantic engine's configuration, or nil
+// when the engine is off (see EnableSemantic).
+func (s *Service) Semantic() *SemanticConfig {
+	if s.sem == nil {
+		return nil
+	}
+	cfg := s.sem.cfg
+	return &cfg
 }

@@ -13,17 +13,17 @@ import (
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
-// validateContent checks a thought's text: present, not blank, valid UTF-8,
-// at most max characters.
-func validateContent(field, text string, max int) error {
+// ValidateContent checks a thought's text given in field: present, not
+// blank, valid UTF-8, at most max characters.
+func ValidateContent(field, text string, max int) error {
 	if strings.TrimSpace(text) == "" {
 		return thinkgraph.Invalid(field, "a non-empty string", text, "'%s' parameter is required", field)
 	}
-	return validateText(field, text, max)
+	return ValidateText(field, text, max)
 }
 
-// validateText is validateContent for a text that may be empty.
-func validateText(field, text string, max int) error {
+// ValidateText is ValidateContent for a text that may be empty.
+func ValidateText(field, text string, max int) error {
 	if !utf8.ValidString(text) {
 		return thinkgraph.Invalid(field, "valid UTF-8 text", "invalid UTF-8", "'%s' must be valid UTF-8 text", field)
 	}
@@ -62,34 +62,35 @@ func ClampCount(field string, v *int, def, lo, hi int) (int, error) {
 	return *v, nil
 }
 
-// appendThought gives th the session's next step, attaches it to the current
-// thought (unless th.ParentID is set) on the active branch (unless
-// th.BranchID is set), stores it, makes it current and saves the session.
-func (s *Service) appendThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
-	if err := s.addThought(ctx, tx, sess, th, vec); err != nil {
+// AppendThought gives th the session's next step, attaches it to the
+// current thought (unless th.ParentID is set) on the active branch (unless
+// th.BranchID is set), stores it with its vector (nil: none yet), makes it
+// current and saves the session.
+func (s *Service) AppendThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
+	if err := s.AddThought(ctx, tx, sess, th, vec); err != nil {
 		return err
 	}
 	return tx.UpdateSession(ctx, sess)
 }
 
-// addInput is addThought for a caller's input to a model call: stored
+// AddInput is AddThought for a caller's input to a model call: stored
 // before the model is called (a failing model loses nothing) as a child of
 // the current thought, but the session's current thought and active branch
 // stay where they were. The model's answer, a child of the input, moves
 // them when it is stored: a failed call leaves the session where it was.
-func (s *Service) addInput(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
+func (s *Service) AddInput(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
 	cur, active := sess.CurrentThoughtID, sess.ActiveBranch
-	if err := s.addThought(ctx, tx, sess, th, vec); err != nil {
+	if err := s.AddThought(ctx, tx, sess, th, vec); err != nil {
 		return err
 	}
 	sess.CurrentThoughtID, sess.ActiveBranch = cur, active
 	return nil
 }
 
-// addThought is appendThought without saving the session: for callers that
-// save it themselves before the transaction ends (luxWrite), so that its
-// row is written once.
-func (s *Service) addThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
+// AddThought is AppendThought without saving the session: for callers that
+// save it themselves before the transaction ends, so that its row is
+// written once.
+func (s *Service) AddThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
 	now := s.now()
 	sess.StepCount++
 	th.ID = NewID()
@@ -119,8 +120,8 @@ func (s *Service) addThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkg
 	return nil
 }
 
-// contextSize is the number of thoughts in the session's context window.
-func (s *Service) contextSize(sess *thinkgraph.Session) int {
+// ContextSize is the number of thoughts in the session's context window.
+func (s *Service) ContextSize(sess *thinkgraph.Session) int {
 	return min(sess.StepCount-sess.ContextStart, s.cfg.MaxContextThoughts)
 }
 
@@ -166,7 +167,7 @@ func (s *Service) Context(ctx context.Context, ref SessionRef) (*ContextWindow, 
 			return err
 		}
 		w.Summary = ContextSummary{
-			SessionID: sess.ID, TotalSteps: sess.StepCount, ContextSize: s.contextSize(sess),
+			SessionID: sess.ID, TotalSteps: sess.StepCount, ContextSize: s.ContextSize(sess),
 			CreatedAt: sess.CreatedAt, LastUpdated: sess.UpdatedAt,
 		}
 		for _, th := range ths {
@@ -183,20 +184,20 @@ func (s *Service) Context(ctx context.Context, ref SessionRef) (*ContextWindow, 
 // ValidateBranchID checks a caller-supplied branch id.
 func ValidateBranchID(field, id string) error {
 	if !thinkgraph.ValidName(id, 64, "._:@/ -") {
-		return thinkgraph.Invalid(field, "1 to 64 letters, digits, spaces or . _ : @ / -, starting with a letter or digit", clip(id, 64),
+		return thinkgraph.Invalid(field, "1 to 64 letters, digits, spaces or . _ : @ / -, starting with a letter or digit", Clip(id, 64),
 			"'%s' must be 1 to 64 letters, digits, spaces or . _ : @ / -, starting with a letter or digit", field)
 	}
 	return nil
 }
 
-// thought loads a thought of the session named by a caller's field, as a
-// ThoughtNotFound error naming that field when it does not exist.
-func (s *Service) thought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, field, id string) (*thinkgraph.Thought, error) {
+// Thought loads thought id of the session, named by the caller's field: a
+// ThoughtNotFoundError naming that field when it does not exist.
+func (s *Service) Thought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, field, id string) (*thinkgraph.Thought, error) {
 	th, err := tx.Thought(ctx, sess.Key, id)
 	if errors.Is(err, thinkgraph.ErrNotFound) {
 		return nil, &thinkgraph.Error{
-			Code: thinkgraph.CodeThoughtNotFound, Field: field, Expected: "the id of a thought in this session", Received: clip(id, 64),
-			Message:     fmt.Sprintf("'%s': no thought %q in session %q", field, clip(id, 64), sess.ID),
+			Code: thinkgraph.CodeThoughtNotFound, Field: field, Expected: "the id of a thought in this session", Received: Clip(id, 64),
+			Message:     fmt.Sprintf("'%s': no thought %q in session %q", field, Clip(id, 64), sess.ID),
 			Suggestions: []string{"use a node_id returned by think, select_path, show_current_path or get_unexplored_branches"},
 		}
 	}
