@@ -129,6 +129,22 @@ func TestCandidatesAnsweredByTheModel(t *testing.T) {
 	if circ = s.cmd("detectCircular", nil); circ["count"] != float64(0) || len(list(circ, "candidates")) != 0 {
 		t.Fatalf("after not_circular: %v", circ)
 	}
+
+	// The verdicts travel with the session: export, import, and the
+	// imported session answers as the original does.
+	doc := obj(s.cmd("export", nil), "document")
+	imp := s.cmd("import", doc)
+	if imp["links"] != float64(4) {
+		t.Fatalf("import: %v", imp)
+	}
+	s2 := btSession{t, s.cs, imp["session_id"].(string)}
+	con = s2.cmd("findContradictions", nil)
+	if con["count"] != float64(1) || candidatePair(t, con, dough[0], dough[1]) != nil || candidatePair(t, con, prices[0], prices[1]) != nil {
+		t.Fatalf("imported findContradictions: %v", con)
+	}
+	if circ = s2.cmd("detectCircular", nil); circ["count"] != float64(0) || len(list(circ, "candidates")) != 0 {
+		t.Fatalf("imported detectCircular: %v", circ)
+	}
 }
 
 // The Markdown export evaluates as evaluate does: with the session goal,

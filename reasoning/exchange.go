@@ -326,7 +326,8 @@ func (doc *Exchange) validate(maxLen int) error {
 	}
 	for i, l := range doc.Links {
 		f := fmt.Sprintf("links[%d]", i)
-		if err := ValidateLink("data."+f, l.Type, l.Reason, &l.Strength); err != nil {
+		// A document's links are cross-references and stated verdicts.
+		if err := validateLink("data."+f, l.Type, l.Reason, &l.Strength, slices.Concat(CrossRefTypes, VerdictLinkTypes)); err != nil {
 			return err
 		}
 		for _, ref := range []struct{ name, id string }{{"fromBranch", l.FromBranch}, {"toBranch", l.ToBranch}} {
@@ -404,6 +405,18 @@ func validateLabel(field, name string) error {
 // CrossRefTypes are the types of a link between thoughts (a branch-thinking cross-reference).
 var CrossRefTypes = []string{"builds_upon", "contradictory", "complementary", "alternative"}
 
+// The other types a link between thoughts may have: the verdicts stated
+// with branch-thinking's judge command on a pair (a stated contradiction is
+// a contradictory link).
+const (
+	LinkCompatible  = "compatible"
+	LinkCircular    = "circular"
+	LinkNotCircular = "not_circular"
+)
+
+// VerdictLinkTypes are LinkCompatible, LinkCircular and LinkNotCircular.
+var VerdictLinkTypes = []string{LinkCompatible, LinkCircular, LinkNotCircular}
+
 // MaxKeyPoints bounds the key points of a thought.
 const MaxKeyPoints = 32
 
@@ -433,9 +446,14 @@ func ValidateKeyPoints(field string, kps []string) error {
 // CrossRefTypes, its reason none or a text of at most maxLinkReasonLength
 // characters, its strength, if given, from 0 to 1.
 func ValidateLink(f, typ, reason string, strength *float64) error {
-	if !slices.Contains(CrossRefTypes, typ) {
-		return thinkgraph.Invalid(f+".type", "one of: "+strings.Join(CrossRefTypes, ", "), Clip(typ, 40),
-			"'%s.type' must be one of %s", f, strings.Join(CrossRefTypes, ", "))
+	return validateLink(f, typ, reason, strength, CrossRefTypes)
+}
+
+// validateLink is ValidateLink with the types allowed.
+func validateLink(f, typ, reason string, strength *float64, types []string) error {
+	if !slices.Contains(types, typ) {
+		return thinkgraph.Invalid(f+".type", "one of: "+strings.Join(types, ", "), Clip(typ, 40),
+			"'%s.type' must be one of %s", f, strings.Join(types, ", "))
 	}
 	if reason != "" {
 		if err := ValidateContent(f+".reason", reason, maxLinkReasonLength); err != nil {

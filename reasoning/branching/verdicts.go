@@ -30,12 +30,13 @@ import (
 //
 // The latest verdict on a pair wins.
 
-// Link types of stated verdicts (contradictory is also a cross-reference type).
+// Link types of stated verdicts (contradictory is also a cross-reference
+// type, reasoning.CrossRefTypes).
 const (
 	linkContradictory = "contradictory"
-	linkCompatible    = "compatible"
-	linkCircular      = "circular"
-	linkNotCircular   = "not_circular"
+	linkCompatible    = reasoning.LinkCompatible
+	linkCircular      = reasoning.LinkCircular
+	linkNotCircular   = reasoning.LinkNotCircular
 )
 
 // judgeVerdicts are the verdicts the judge command takes, with the link type
