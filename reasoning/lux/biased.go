@@ -129,12 +129,12 @@ func (st *biasedState) nextAction() string {
 	if st.AwaitGuidance && st.Pending != "" {
 		return NextRequestGuidance
 	}
-	return luxNextAction(st.Pending)
+	return nextAction(st.Pending)
 }
 
 const biasedKey = "biased_reasoning"
 
-func luxNextAction(pending string) string {
+func nextAction(pending string) string {
 	switch pending {
 	case BiasedBiasAnalysis:
 		return NextBiasCheck
@@ -238,7 +238,7 @@ func (lx *Tools) biasedBegin(ctx context.Context, in BiasedInput) (*biasedCall, 
 		vecs = lx.svc.EmbedForWrite(ctx, in.Query)
 	}
 	c := &biasedCall{p: p, call: in.Call}
-	c.sess, err = lx.luxWrite(ctx, in.Session, "biased", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+	c.sess, err = lx.write(ctx, in.Session, "biased", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		*c = biasedCall{p: p, call: in.Call}
 		found, err := reasoning.GetSessionMeta(sess, biasedKey, &c.st)
 		if err != nil {
@@ -280,7 +280,7 @@ func (lx *Tools) biasedStart(ctx context.Context, tx thinkgraph.Tx, sess *thinkg
 	if strings.TrimSpace(query) == "" {
 		return thinkgraph.Invalid("query", "a non-empty string", "", "'query' is required to start a bias analysis")
 	}
-	th := &thinkgraph.Thought{Content: query, Tool: biasedTool, Author: "client", Type: "query", Metadata: luxJSON(map[string]any{"step_type": BiasedQuery})}
+	th := &thinkgraph.Thought{Content: query, Tool: biasedTool, Author: "client", Type: "query", Metadata: metaJSON(map[string]any{"step_type": BiasedQuery})}
 	if err := lx.svc.AddThought(ctx, tx, sess, th, vec); err != nil {
 		return err
 	}
@@ -296,7 +296,7 @@ func (lx *Tools) biasedStart(ctx context.Context, tx thinkgraph.Tx, sess *thinkg
 func (lx *Tools) biasedGuide(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, c *biasedCall, query string, vec semantic.Vector) error {
 	st := &c.st
 	if q := strings.TrimSpace(query); q != "" && q != strings.TrimSpace(st.Query) && !slices.Contains(st.Guidance, q) {
-		th := &thinkgraph.Thought{Content: query, Tool: biasedTool, Author: "client", Type: "guidance", Metadata: luxJSON(map[string]any{"step_type": BiasedGuidance})}
+		th := &thinkgraph.Thought{Content: query, Tool: biasedTool, Author: "client", Type: "guidance", Metadata: metaJSON(map[string]any{"step_type": BiasedGuidance})}
 		if st.InputID != "" {
 			th.ParentID = st.InputID // guidance after guidance not yet answered
 		}
@@ -352,7 +352,7 @@ func (lx *Tools) biasedAnalyse(ctx context.Context, c *biasedCall) (*BiasedResul
 	if llm.ExtractJSON(content, &v) != nil || v.BiasDetected == nil {
 		structured = false
 	} else if *v.BiasDetected {
-		bias = &BiasInfo{BiasType: strings.TrimSpace(v.BiasType), Severity: luxNormSeverity(v.Severity), Description: strings.TrimSpace(v.Description),
+		bias = &BiasInfo{BiasType: strings.TrimSpace(v.BiasType), Severity: normSeverity(v.Severity), Description: strings.TrimSpace(v.Description),
 			SuggestedCorrection: strings.TrimSpace(v.SuggestedCorrection)}
 		if bias.BiasType == "" {
 			bias.BiasType = "unspecified"
@@ -480,7 +480,7 @@ func (lx *Tools) biasedAsk(ctx context.Context, c *biasedCall, model, system, us
 func biasedThought(step, typ string, resp llm.Response, content string, meta map[string]any) thinkgraph.Thought {
 	m := reasoning.WithModel(map[string]any{"step_type": step}, resp)
 	maps.Copy(m, meta)
-	return thinkgraph.Thought{Content: content, Tool: biasedTool, Author: reasoning.Author(resp), Type: typ, Metadata: luxJSON(m)}
+	return thinkgraph.Thought{Content: content, Tool: biasedTool, Author: reasoning.Author(resp), Type: typ, Metadata: metaJSON(m)}
 }
 
 // biasedStore stores the model step's thought th and moves the machine on
@@ -491,7 +491,7 @@ func (lx *Tools) biasedStore(ctx context.Context, c *biasedCall, resp llm.Respon
 	vecs := lx.svc.EmbedForWrite(ctx, th.Content)
 	steps := c.st.TotalSteps
 	var st biasedState
-	sess, err := lx.luxWrite(ctx, reasoning.SessionRef{ID: c.sess.ID, Explicit: true, Tenant: c.sess.Tenant}, "", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+	sess, err := lx.write(ctx, reasoning.SessionRef{ID: c.sess.ID, Explicit: true, Tenant: c.sess.Tenant}, "", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		st = biasedState{}
 		if _, err := reasoning.GetSessionMeta(sess, biasedKey, &st); err != nil {
 			return err
@@ -524,7 +524,7 @@ func (lx *Tools) biasedStore(ctx context.Context, c *biasedCall, resp llm.Respon
 	return res, nil
 }
 
-func luxNormSeverity(s string) string {
+func normSeverity(s string) string {
 	switch s = strings.ToLower(strings.TrimSpace(s)); s {
 	case "low", "medium", "high":
 		return s
@@ -553,11 +553,11 @@ func biasedSnapshot(st *biasedState, current string) *BiasedSnapshot {
 		snap.ConfidenceLevel = "medium"
 	}
 	if current != "" {
-		snap.TopInsights = append(snap.TopInsights, luxSentence(current, 240))
+		snap.TopInsights = append(snap.TopInsights, firstSentence(current, 240))
 	}
 	for i := len(st.Found) - 1; i >= 0 && len(snap.TopInsights) < 5; i-- {
 		b := st.Found[i]
-		snap.TopInsights = append(snap.TopInsights, fmt.Sprintf("%s (%s): %s", b.BiasType, b.Severity, luxSentence(b.Description, 200)))
+		snap.TopInsights = append(snap.TopInsights, fmt.Sprintf("%s (%s): %s", b.BiasType, b.Severity, firstSentence(b.Description, 200)))
 	}
 	switch st.Pending {
 	case BiasedReasoning:

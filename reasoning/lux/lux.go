@@ -43,12 +43,12 @@ func validateTemperature(field string, t *float64) error {
 // maxMaxTokens bounds max_tokens (no current model answers with more).
 const maxMaxTokens = 1 << 20
 
-// luxWrite runs fn on the session of ref in a write transaction. With a
+// write runs fn on the session of ref in a write transaction. With a
 // mode (a call's first write), a session the server has not seen is started
 // under its id; without (a later write of the same call), it must exist.
 // fn's changes to the session are saved (so fn appends thoughts with
 // addThought, which leaves that to the end).
-func (lx *Tools) luxWrite(ctx context.Context, ref reasoning.SessionRef, mode string, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session) error) (*thinkgraph.Session, error) {
+func (lx *Tools) write(ctx context.Context, ref reasoning.SessionRef, mode string, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session) error) (*thinkgraph.Session, error) {
 	var out thinkgraph.Session
 	err := lx.svc.Store().Update(ctx, func(tx thinkgraph.Tx) error {
 		sess, err := lx.svc.Session(ctx, tx, ref, mode != "" || !ref.Explicit, mode)
@@ -70,9 +70,9 @@ func (lx *Tools) luxWrite(ctx context.Context, ref reasoning.SessionRef, mode st
 	return &out, nil
 }
 
-// luxEnsureBranch creates branch id of the session, forking from the thought
+// ensureBranch creates branch id of the session, forking from the thought
 // fork, when it does not exist yet.
-func (lx *Tools) luxEnsureBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, id string, fork *thinkgraph.Thought) (created bool, err error) {
+func (lx *Tools) ensureBranch(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, id string, fork *thinkgraph.Thought) (created bool, err error) {
 	if id == "" || id == thinkgraph.DefaultBranch {
 		return false, nil
 	}
@@ -93,7 +93,7 @@ func (lx *Tools) luxEnsureBranch(ctx context.Context, tx thinkgraph.Tx, sess *th
 
 func strPtr(s string) *string { return &s }
 
-func luxJSON(v any) json.RawMessage {
+func metaJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err) // only maps of plain values are marshalled here
@@ -166,7 +166,7 @@ func (lx *Tools) Confer(ctx context.Context, in ConferInput) (*ConferResult, err
 	vecs := lx.svc.EmbedForWrite(ctx, in.Message)
 	var msg thinkgraph.Thought
 	var hist []llm.Message
-	sess, err := lx.luxWrite(ctx, in.Session, "confer", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+	sess, err := lx.write(ctx, in.Session, "confer", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		hist = hist[:0]
 		var st conferState
 		if _, err := reasoning.GetSessionMeta(sess, tool, &st); err != nil {
@@ -211,8 +211,8 @@ func (lx *Tools) Confer(ctx context.Context, in ConferInput) (*ConferResult, err
 	}
 	vecs = lx.svc.EmbedForWrite(ctx, resp.Content)
 	answer := thinkgraph.Thought{Content: resp.Content, Tool: tool, Author: reasoning.Author(resp), Type: "answer",
-		ParentID: msg.ID, BranchID: msg.BranchID, Metadata: luxJSON(meta)}
-	se, err := lx.luxWrite(ctx, reasoning.SessionRef{ID: sess.ID, Explicit: true, Tenant: sess.Tenant}, "", func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
+		ParentID: msg.ID, BranchID: msg.BranchID, Metadata: metaJSON(meta)}
+	se, err := lx.write(ctx, reasoning.SessionRef{ID: sess.ID, Explicit: true, Tenant: sess.Tenant}, "", func(tx thinkgraph.Tx, se *thinkgraph.Session) error {
 		a := answer
 		if err := lx.svc.AddThought(ctx, tx, se, &a, reasoning.VectorAt(vecs, 0)); err != nil {
 			return err

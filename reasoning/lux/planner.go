@@ -197,7 +197,7 @@ func (lx *Tools) Planner(ctx context.Context, in PlannerInput) (*PlannerResult, 
 		meta.BranchFrom = *in.BranchFromStep
 	}
 	vec := reasoning.VectorAt(lx.svc.EmbedForWrite(ctx, content), 0)
-	th := thinkgraph.Thought{Content: content, Author: reasoning.Author(resp), Type: "plan", Metadata: luxJSON(meta)}
+	th := thinkgraph.Thought{Content: content, Author: reasoning.Author(resp), Type: "plan", Metadata: metaJSON(meta)}
 	sess, run, stored, err := lx.finishStep(ctx, f, st, sin, th, vec, func(run *stepRun, th *thinkgraph.Thought) {
 		if run.Plan == nil {
 			run.Plan = &planState{}
@@ -244,7 +244,7 @@ func (lx *Tools) Planner(ctx context.Context, in PlannerInput) (*PlannerResult, 
 	steps = slices.DeleteFunc(steps, func(p pathThought) bool { return p.ID != stored.ID && p.Meta.Number == in.StepNumber })
 	var plan, decisions, outline []string
 	for _, p := range steps {
-		sent := luxSentence(p.Content, 240)
+		sent := firstSentence(p.Content, 240)
 		plan = append(plan, fmt.Sprintf("%d. %s", p.Meta.Number, sent))
 		outline = append(outline, sent)
 		lc := strings.ToLower(p.Content)
@@ -262,7 +262,7 @@ func (lx *Tools) Planner(ctx context.Context, in PlannerInput) (*PlannerResult, 
 	if done {
 		summary := strings.TrimSpace(final.Summary)
 		if summary == "" {
-			summary = fmt.Sprintf("Plan for %q in %d steps: %s", luxSentence(st.Root.Content, 200), len(outline), strings.Join(outline, " "))
+			summary = fmt.Sprintf("Plan for %q in %d steps: %s", firstSentence(st.Root.Content, 200), len(outline), strings.Join(outline, " "))
 		}
 		res.PlanningComplete, res.PlanSummary = &done, &summary
 		for _, a := range final.NextSteps {
@@ -271,7 +271,7 @@ func (lx *Tools) Planner(ctx context.Context, in PlannerInput) (*PlannerResult, 
 			}
 		}
 		if len(actions) == 0 {
-			actions = []string{"Execute plan step " + fmt.Sprint(steps[0].Meta.Number) + ": " + luxSentence(steps[0].Content, 200)}
+			actions = []string{"Execute plan step " + fmt.Sprint(steps[0].Meta.Number) + ": " + firstSentence(steps[0].Content, 200)}
 		}
 		res.NextSteps = strPtr(strings.Join(actions, "; "))
 	} else {
@@ -279,8 +279,8 @@ func (lx *Tools) Planner(ctx context.Context, in PlannerInput) (*PlannerResult, 
 		res.NextSteps = strPtr(actions[0])
 	}
 	conf := "low"
-	if c := luxMean(run.Plan.Confidences); c != nil {
-		conf = luxLevel(*c, 0.5, 0.8)
+	if c := mean(run.Plan.Confidences); c != nil {
+		conf = level(*c, 0.5, 0.8)
 	} else if done {
 		conf = "medium"
 	}

@@ -163,16 +163,16 @@ type pathThought struct {
 	Meta stepMeta
 }
 
-func luxStepNotFound(field, name string, n int, run *stepRun) error {
+func stepNotFound(field, name string, n int, run *stepRun) error {
 	have := "this run has no steps yet"
 	if ns := run.numbers(); len(ns) > 0 {
-		have = fmt.Sprintf("this run has %s %s", name, luxJoinInts(ns))
+		have = fmt.Sprintf("this run has %s %s", name, joinInts(ns))
 	}
 	return &thinkgraph.Error{Code: thinkgraph.CodeThoughtNotFound, Field: field, Expected: "the number of an earlier " + name + " of this run",
 		Received: fmt.Sprint(n), Message: fmt.Sprintf("'%s': there is no %s %d; %s", field, name, n, have)}
 }
 
-func luxJoinInts(ns []int) string {
+func joinInts(ns []int) string {
 	s := make([]string, len(ns))
 	for i, n := range ns {
 		s[i] = strconv.Itoa(n)
@@ -191,7 +191,7 @@ func (lx *Tools) prepareStep(ctx context.Context, f stepFields, in stepInput, st
 		vecs = lx.svc.EmbedForWrite(ctx, in.Content)
 	}
 	var st stepStart
-	sess, err := lx.luxWrite(ctx, in.Session, f.mode, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+	sess, err := lx.write(ctx, in.Session, f.mode, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		p := &stepPrep{lx: lx, tx: tx, sess: sess, f: f, in: in, stepName: stepName, vec: reasoning.VectorAt(vecs, 0)}
 		// The input is stored off the current path: the session's current
 		// thought and active branch move when the model's step is stored
@@ -297,7 +297,7 @@ func (p *stepPrep) loadRevised(ctx context.Context) error {
 	}
 	id := p.run.step(*p.in.Revises)
 	if id == "" {
-		return luxStepNotFound(p.f.revises, p.stepName, *p.in.Revises, &p.run)
+		return stepNotFound(p.f.revises, p.stepName, *p.in.Revises, &p.run)
 	}
 	th, err := p.tx.Thought(ctx, p.sess.Key, id)
 	if err != nil {
@@ -342,7 +342,7 @@ func (p *stepPrep) enterBranch(ctx context.Context) error {
 	if in.BranchFrom != nil {
 		id := run.step(*in.BranchFrom)
 		if id == "" {
-			return luxStepNotFound(p.f.branchFrom, p.stepName, *in.BranchFrom, run)
+			return stepNotFound(p.f.branchFrom, p.stepName, *in.BranchFrom, run)
 		}
 		th, err := tx.Thought(ctx, sess.Key, id)
 		if err != nil {
@@ -356,7 +356,7 @@ func (p *stepPrep) enterBranch(ctx context.Context) error {
 		}
 		fork = th
 	}
-	created, err := p.lx.luxEnsureBranch(ctx, tx, sess, in.BranchID, fork)
+	created, err := p.lx.ensureBranch(ctx, tx, sess, in.BranchID, fork)
 	if err != nil {
 		return err
 	}
@@ -394,7 +394,7 @@ func (p *stepPrep) storeInput(ctx context.Context) error {
 		if p.newRun {
 			m.Role, typ = f.rootType, f.rootType
 		}
-		th := &thinkgraph.Thought{Content: in.Content, Tool: f.tool, Author: "client", Type: typ, ParentID: p.parentID, BranchID: p.branch, Metadata: luxJSON(m)}
+		th := &thinkgraph.Thought{Content: in.Content, Tool: f.tool, Author: "client", Type: typ, ParentID: p.parentID, BranchID: p.branch, Metadata: metaJSON(m)}
 		if p.newRun {
 			// The query (or task) is a root of the session graph:
 			// the run's path starts there.
@@ -436,7 +436,7 @@ func (p *stepPrep) readPath(ctx context.Context, withDocs bool, vecs []semantic.
 	case p.docVec != nil:
 		rootStep, _ = p.docStep(run.RootID)
 	}
-	anc, root, err := luxRunPath(ctx, p.tx, sess.Key, p.parentID, run.RootID, rootStep, sess.StepCount)
+	anc, root, err := runPath(ctx, p.tx, sess.Key, p.parentID, run.RootID, rootStep, sess.StepCount)
 	if err != nil {
 		return err
 	}
@@ -466,17 +466,17 @@ func (p *stepPrep) readPath(ctx context.Context, withDocs bool, vecs []semantic.
 	return nil
 }
 
-// maxRunRange bounds the thoughts luxRunPath reads from a run's root on.
+// maxRunRange bounds the thoughts runPath reads from a run's root on.
 const maxRunRange = 256
 
-// luxRunPath returns what tx.Ancestors(parentID) returns from the run's
+// runPath returns what tx.Ancestors(parentID) returns from the run's
 // root on (the path's thoughts before the root are of other runs), and the
 // root. With rootStep, the root's step when known (else 0), it reads the
 // thoughts from the root's step on with one range query and follows the
 // parent links among them (a parent's step is always below its child's);
 // when parentID is not among them, or other thoughts since the root make
 // them too many (stepCount is the session's), it asks tx.Ancestors.
-func luxRunPath(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, parentID, rootID string, rootStep, stepCount int) ([]thinkgraph.Thought, *thinkgraph.Thought, error) {
+func runPath(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey, parentID, rootID string, rootStep, stepCount int) ([]thinkgraph.Thought, *thinkgraph.Thought, error) {
 	if rootStep <= 0 {
 		root, err := tx.Thought(ctx, session, rootID)
 		if err != nil {
@@ -569,7 +569,7 @@ func (st *stepStart) transcript(rootLabel, stepLabel string) string {
 func (lx *Tools) finishStep(ctx context.Context, f stepFields, st *stepStart, in stepInput, th thinkgraph.Thought, vec semantic.Vector, update func(run *stepRun, th *thinkgraph.Thought)) (*thinkgraph.Session, *stepRun, *thinkgraph.Thought, error) {
 	var run stepRun
 	var out thinkgraph.Thought
-	sess, err := lx.luxWrite(ctx, reasoning.SessionRef{ID: st.Session.ID, Explicit: true, Tenant: st.Session.Tenant}, "", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+	sess, err := lx.write(ctx, reasoning.SessionRef{ID: st.Session.ID, Explicit: true, Tenant: st.Session.Tenant}, "", func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		run = stepRun{}
 		if _, err := reasoning.GetSessionMeta(sess, f.tool, &run); err != nil {
 			return err
@@ -686,8 +686,8 @@ func computeTokenStats(resp llm.Response, requested bool) tokenStats {
 	return ts
 }
 
-// luxSentence returns the first sentence of text, at most n runes.
-func luxSentence(text string, n int) string {
+// firstSentence returns the first sentence of text, at most n runes.
+func firstSentence(text string, n int) string {
 	text = strings.TrimSpace(text)
 	for i, r := range text {
 		if (r == '.' || r == '!' || r == '?' || r == '\n') && i > 0 {
@@ -700,8 +700,8 @@ func luxSentence(text string, n int) string {
 	return reasoning.Clip(strings.TrimSpace(text), n)
 }
 
-// luxLevel maps a value in [0,1] to low, medium or high.
-func luxLevel(v float64, medium, high float64) string {
+// level maps a value in [0,1] to low, medium or high.
+func level(v float64, medium, high float64) string {
 	switch {
 	case v >= high:
 		return "high"

@@ -12,7 +12,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
-// luxRunPath must return the part of tx.Ancestors from the run's root on
+// runPath must return the part of tx.Ancestors from the run's root on
 // (all of it when the root is not an ancestor) and the root, on graphs with
 // several roots, branches and forks from older thoughts.
 func TestLuxRunPathAgreesWithAncestors(t *testing.T) {
@@ -67,12 +67,12 @@ func TestLuxRunPathAgreesWithAncestors(t *testing.T) {
 			}
 			for _, c := range [][2]int{{0, sess.StepCount}, {root.Step, sess.StepCount}, {root.Step, root.Step}} {
 				// The last one always reads the range, however long.
-				got, gotRoot, err := luxRunPath(ctx, tx, sess.Key, parent.ID, root.ID, c[0], c[1])
+				got, gotRoot, err := runPath(ctx, tx, sess.Key, parent.ID, root.ID, c[0], c[1])
 				if err != nil {
 					return err
 				}
 				// Before the root's step the two may differ (the range read
-				// stops there); luxRunPath's callers use only the rest.
+				// stops there); runPath's callers use only the rest.
 				got = slices.DeleteFunc(got, func(th thinkgraph.Thought) bool { return th.Step < root.Step })
 				if gotRoot.ID != root.ID || !slices.EqualFunc(got, want, func(a, b thinkgraph.Thought) bool { return a.ID == b.ID && a.Content == b.Content }) {
 					t.Fatalf("parent %d, root %d (got root %d): got %v, want %v", parent.Step, root.Step, gotRoot.Step, luxSteps(got), luxSteps(want))

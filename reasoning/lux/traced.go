@@ -270,7 +270,7 @@ func (lx *Tools) Traced(ctx context.Context, in TracedInput) (*TracedResult, err
 	}
 	vecs := lx.svc.EmbedForWrite(ctx, content)
 	vec := reasoning.VectorAt(vecs, 0)
-	gr, err := lx.luxGuardrails(ctx, st, in, content, vec, computeTokenStats(resp, requested))
+	gr, err := lx.guardrails(ctx, st, in, content, vec, computeTokenStats(resp, requested))
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +283,7 @@ func (lx *Tools) Traced(ctx context.Context, in TracedInput) (*TracedResult, err
 	if in.BranchFromThought != nil {
 		meta.BranchFrom = *in.BranchFromThought
 	}
-	th := thinkgraph.Thought{Content: content, Author: reasoning.Author(resp), Type: strings.ToLower(stepType), Metadata: luxJSON(meta)}
+	th := thinkgraph.Thought{Content: content, Author: reasoning.Author(resp), Type: strings.ToLower(stepType), Metadata: metaJSON(meta)}
 	sess, run, stored, err := lx.finishStep(ctx, f, st, sin, th, vec, func(run *stepRun, th *thinkgraph.Thought) {
 		ts := run.Traced
 		if ts == nil {
@@ -333,7 +333,7 @@ func (lx *Tools) Traced(ctx context.Context, in TracedInput) (*TracedResult, err
 	} else if len(open) > 0 {
 		res.Intervention = &open[0]
 	}
-	overall := luxOverallMetrics(ts)
+	overall := overallMetrics(ts)
 	md.SemanticCoherence = overall.MeanSemanticSimilarity
 	if md.SemanticCoherence == nil {
 		md.NullMetrics["semantic_coherence"] = "no thought of this run has a semantic similarity"
@@ -344,7 +344,7 @@ func (lx *Tools) Traced(ctx context.Context, in TracedInput) (*TracedResult, err
 			confs = append(confs, *r.TokenConfidence)
 		}
 	}
-	md.CurrentConfidence = luxMean(confs)
+	md.CurrentConfidence = mean(confs)
 	if md.CurrentConfidence == nil {
 		md.NullMetrics["current_confidence"] = "current_confidence is the mean geometric token probability of the run's thoughts, and no thought has token log-probabilities"
 	}
@@ -368,7 +368,7 @@ func (lx *Tools) Traced(ctx context.Context, in TracedInput) (*TracedResult, err
 	steps := append(slices.Clone(st.pathSteps()), pathThought{Thought: *stored, Meta: meta})
 	var insights []string
 	for _, p := range steps {
-		insights = append(insights, fmt.Sprintf("Thought %d: %s", p.Meta.Number, luxSentence(p.Content, 200)))
+		insights = append(insights, fmt.Sprintf("Thought %d: %s", p.Meta.Number, firstSentence(p.Content, 200)))
 	}
 	if len(insights) > 5 {
 		insights = insights[len(insights)-5:]
@@ -389,13 +389,13 @@ func (lx *Tools) Traced(ctx context.Context, in TracedInput) (*TracedResult, err
 	}
 	conf := "medium"
 	if md.CurrentConfidence != nil {
-		conf = luxLevel(*md.CurrentConfidence, 0.5, 0.8)
+		conf = level(*md.CurrentConfidence, 0.5, 0.8)
 	} else if len(open) > 0 {
 		conf = "low"
 	}
 	clarity := "unknown"
 	if md.SemanticCoherence != nil {
-		clarity = luxLevel(*md.SemanticCoherence, 0.3, 0.6)
+		clarity = level(*md.SemanticCoherence, 0.3, 0.6)
 	}
 	res.SynthesisSnapshot = &SynthesisSnapshot{CurrentUnderstanding: reasoning.Clip(content, 600), KeyInsights: insights, NextActions: actions, ConfidenceLevel: conf,
 		ClarityLevel: clarity, ReadyForConclusion: len(open) == 0 && (done || in.ThoughtNumber >= run.Total)}
@@ -424,7 +424,7 @@ type guardrailResult struct {
 	tokens  tokenStats
 }
 
-func (lx *Tools) luxGuardrails(ctx context.Context, st *stepStart, in TracedInput, content string, vec semantic.Vector, ts tokenStats) (*guardrailResult, error) {
+func (lx *Tools) guardrails(ctx context.Context, st *stepStart, in TracedInput, content string, vec semantic.Vector, ts tokenStats) (*guardrailResult, error) {
 	g := in.Guardrails
 	sem := lx.svc.Semantic()
 	n := in.ThoughtNumber
@@ -507,14 +507,14 @@ func (lx *Tools) luxGuardrails(ctx context.Context, st *stepStart, in TracedInpu
 	// earlier thought restated (vectors and n-grams).
 	circ := false
 	if g.CircularReasoningDetection {
-		if f, ok := luxCircular(earlier, n, content); ok {
+		if f, ok := circularStep(earlier, n, content); ok {
 			circ = true
 			gr.found = append(gr.found, Intervention{Step: n, InterventionType: InterventionCircularReasoning, Severity: SeverityHigh,
 				Description: fmt.Sprintf("thought %d argues in a circle: %s", n, f.Reason)})
 		}
 	}
 	if g.CircularReasoningDetection && vectorsWhy == "" && !circ {
-		grams := luxTrigrams(content)
+		grams := trigrams(content)
 		bestN, bestC, bestO := 0, 0.0, 0.0
 		for _, p := range earlier {
 			v := vecs[p.ID]
@@ -525,7 +525,7 @@ func (lx *Tools) luxGuardrails(ctx context.Context, st *stepStart, in TracedInpu
 			if c < CircularSimilarity {
 				continue
 			}
-			if o := luxOverlap(grams, luxTrigrams(p.Content)); o >= CircularOverlap && c+o > bestC+bestO {
+			if o := overlap(grams, trigrams(p.Content)); o >= CircularOverlap && c+o > bestC+bestO {
 				bestN, bestC, bestO = p.Meta.Number, c, o
 			}
 		}
@@ -595,18 +595,18 @@ func (lx *Tools) luxGuardrails(ctx context.Context, st *stepStart, in TracedInpu
 				Description: fmt.Sprintf("thought %d: the model's top-%d token alternatives were nearly equally likely (normalised entropy %.2f ≥ %.2f)", n, ts.TopK, *ts.NormEntropy, ScatterEntropy)})
 		}
 	}
-	slices.SortStableFunc(gr.found, func(a, b Intervention) int { return luxSeverityRank(b.Severity) - luxSeverityRank(a.Severity) })
+	slices.SortStableFunc(gr.found, func(a, b Intervention) int { return severityRank(b.Severity) - severityRank(a.Severity) })
 	return gr, nil
 }
 
-func luxSeverityRank(s string) int {
+func severityRank(s string) int {
 	return slices.Index([]string{SeverityLow, SeverityMedium, SeverityHigh, SeverityCritical}, s)
 }
 
-// luxCircular runs the circular-argument detector over the path's earlier
+// circularStep runs the circular-argument detector over the path's earlier
 // thoughts and content (each the child of the one before) and returns a
 // circular argument that content is part of.
-func luxCircular(earlier []pathThought, n int, content string) (analyze.CircularReasoning, bool) {
+func circularStep(earlier []pathThought, n int, content string) (analyze.CircularReasoning, bool) {
 	// Thoughts are named by number, as the description names them.
 	current := fmt.Sprintf("thought %d", n)
 	docs := make([]analyze.Doc, 0, len(earlier)+1)
@@ -630,9 +630,9 @@ func luxCircular(earlier []pathThought, n int, content string) (analyze.Circular
 	return analyze.CircularReasoning{}, false
 }
 
-// luxTrigrams returns the word trigrams of text's content words, stemmed (the
+// trigrams returns the word trigrams of text's content words, stemmed (the
 // words themselves when there are fewer than three).
-func luxTrigrams(text string) map[string]bool {
+func trigrams(text string) map[string]bool {
 	var ws []string
 	for _, t := range semantic.Tokenize(text) {
 		if !semantic.IsStopWord(t) {
@@ -652,8 +652,8 @@ func luxTrigrams(text string) map[string]bool {
 	return out
 }
 
-// luxOverlap is the share of the smaller set's elements found in the other.
-func luxOverlap(a, b map[string]bool) float64 {
+// overlap is the share of the smaller set's elements found in the other.
+func overlap(a, b map[string]bool) float64 {
 	if len(a) > len(b) {
 		a, b = b, a
 	}
@@ -669,7 +669,7 @@ func luxOverlap(a, b map[string]bool) float64 {
 	return float64(n) / float64(len(a))
 }
 
-func luxMean(xs []float64) *float64 {
+func mean(xs []float64) *float64 {
 	if len(xs) == 0 {
 		return nil
 	}
@@ -681,7 +681,7 @@ func luxMean(xs []float64) *float64 {
 	return &m
 }
 
-func luxOverallMetrics(ts *tracedState) ReasoningMetrics {
+func overallMetrics(ts *tracedState) ReasoningMetrics {
 	var sim, ppl, ent, con []float64
 	for _, r := range ts.Records {
 		if v := r.Metrics.SemanticSimilarity; v != nil {
@@ -697,8 +697,8 @@ func luxOverallMetrics(ts *tracedState) ReasoningMetrics {
 			con = append(con, *v)
 		}
 	}
-	m := ReasoningMetrics{Thoughts: len(ts.Records), MeanSemanticSimilarity: luxMean(sim), MeanPerplexity: luxMean(ppl), MeanAttentionEntropy: luxMean(ent),
-		MeanConsistencyScore: luxMean(con), InterventionsCount: len(ts.Interventions), InterventionsByType: map[string]int{}}
+	m := ReasoningMetrics{Thoughts: len(ts.Records), MeanSemanticSimilarity: mean(sim), MeanPerplexity: mean(ppl), MeanAttentionEntropy: mean(ent),
+		MeanConsistencyScore: mean(con), InterventionsCount: len(ts.Interventions), InterventionsByType: map[string]int{}}
 	for _, iv := range ts.Interventions {
 		m.InterventionsByType[iv.InterventionType]++
 	}
