@@ -97,7 +97,7 @@ func structuredJSON(res *mcp.CallToolResult) (json.RawMessage, bool) {
 func feedbackLine(notes []reasoning.FeedbackNote) string {
 	parts := make([]string, len(notes))
 	for i, n := range notes {
-		parts[i] = fmt.Sprintf("%s on thought %s: %q. %s", n.Kind, n.ThoughtID, clip(n.Text, 200), n.Advice)
+		parts[i] = fmt.Sprintf("%s on thought %s: %q. %s", n.Kind, n.ThoughtID, reasoning.Clip(n.Text, 200), n.Advice)
 	}
 	return "Human feedback (human_feedback): " + strings.Join(parts, " ")
 }

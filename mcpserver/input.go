@@ -43,7 +43,7 @@ func (n *number) UnmarshalJSON(b []byte) error {
 		}
 		f, err = strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
-			return &fieldError{"a number", clip(s, 40), fmt.Sprintf(" must be a number, got the string %q", clip(s, 40))}
+			return &fieldError{"a number", reasoning.Clip(s, 40), fmt.Sprintf(" must be a number, got the string %q", reasoning.Clip(s, 40))}
 		}
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
@@ -358,7 +358,7 @@ func decodeArgs(raw json.RawMessage, known []string, ignoreUnknown bool) (*args,
 		return a, nil
 	}
 	if err := json.Unmarshal(raw, &a.raw); err != nil {
-		return nil, thinkgraph.Invalid("arguments", "a JSON object", clip(string(raw), 80), "arguments must be a JSON object: %v", err)
+		return nil, thinkgraph.Invalid("arguments", "a JSON object", reasoning.Clip(string(raw), 80), "arguments must be a JSON object: %v", err)
 	}
 	var unknown []string
 	for k := range a.raw {
@@ -408,12 +408,4 @@ func typeOf(v json.RawMessage) string {
 	default:
 		return "a number"
 	}
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

@@ -35,7 +35,7 @@ func (s *Server) luxSession(req *mcp.CallToolRequest, a luxSessionArgs) (reasoni
 	cid := *a.ContinuationID
 	if a.SessionID != nil && *a.SessionID != cid {
 		return reasoning.SessionRef{}, thinkgraph.Invalid("continuation_id", "the same id as session_id", cid,
-			"'continuation_id' (%q) and 'session_id' (%q) name different sessions; pass one of them", clip(cid, 40), clip(*a.SessionID, 40))
+			"'continuation_id' (%q) and 'session_id' (%q) name different sessions; pass one of them", reasoning.Clip(cid, 40), reasoning.Clip(*a.SessionID, 40))
 	}
 	ref := s.session(req, &cid)
 	if err := reasoning.ValidateSessionID(cid); err != nil {
@@ -53,7 +53,7 @@ func continuationError(a luxSessionArgs, err error) error {
 	if a.ContinuationID != nil && te.Code == thinkgraph.CodeSessionNotFound {
 		te.Field = "continuation_id"
 		te.Expected = "a continuation_id returned by an earlier call"
-		te.Message = fmt.Sprintf("continuation_id %q: no such session", clip(te.Received, 64))
+		te.Message = fmt.Sprintf("continuation_id %q: no such session", reasoning.Clip(te.Received, 64))
 	}
 	return te
 }

@@ -95,7 +95,7 @@ func intArg(req *mcp.GetPromptRequest, name string, def, lo, hi int) (int, error
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, invalidPromptArg(req, "argument %q must be a whole number from %d to %d, got %q", name, lo, hi, clip(v, 40))
+		return 0, invalidPromptArg(req, "argument %q must be a whole number from %d to %d, got %q", name, lo, hi, reasoning.Clip(v, 40))
 	}
 	return max(lo, min(hi, n)), nil
 }
