@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -131,12 +130,8 @@ type inputFields struct {
 	known []string     // their names, sorted
 }
 
-var inputFieldsOf sync.Map // reflect.Type -> *inputFields
-
+// fieldsOf lists the fields of the argument struct t.
 func fieldsOf(t reflect.Type) *inputFields {
-	if f, ok := inputFieldsOf.Load(t); ok {
-		return f.(*inputFields)
-	}
 	fs := &inputFields{}
 	for _, f := range reflect.VisibleFields(t) {
 		if f.Anonymous || !f.IsExported() {
@@ -154,7 +149,6 @@ func fieldsOf(t reflect.Type) *inputFields {
 		fs.known = append(fs.known, name)
 	}
 	slices.Sort(fs.known)
-	inputFieldsOf.Store(t, fs)
 	return fs
 }
 
