@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -71,7 +72,11 @@ func validateFeedback(prefix, kind, thoughtID, text, idField string) error {
 		return thinkgraph.Invalid(prefix+"text", fmt.Sprintf("1 to %d characters of UTF-8 text", MaxFeedbackText), fmt.Sprintf("%d characters", n),
 			"'%stext' must be 1 to %d characters, got %d", prefix, MaxFeedbackText, n)
 	}
-	return nil
+	if strings.TrimSpace(text) == "" {
+		return thinkgraph.Invalid(prefix+"text", "text with at least one character that is not white space", "only white space",
+			"'%stext' is only white space: say what is wrong, right or worth noting about the thought", prefix)
+	}
+	return ValidateText(prefix+"text", text, MaxFeedbackText)
 }
 
 // FeedbackNote is feedback as a tool result carries it to the model.

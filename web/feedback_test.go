@@ -71,6 +71,8 @@ func TestFeedbackOverHTTP(t *testing.T) {
 		{`{"thought_id": "` + second.Node + `", "kind": "comment", "text": ""}`, "text"},
 		{`{"thought_id": "` + second.Node + `", "kind": "comment", "text": "` + strings.Repeat("x", 2001) + `"}`, "text"},
 		{`{"thought_id": "` + second.Node + `", "kind": "comment", "text": 5}`, "text"},
+		{`{"thought_id": "` + second.Node + `", "kind": "comment", "text": "a\u0000b"}`, "text"},
+		{`{"thought_id": "` + second.Node + `", "kind": "comment", "text": " \t\n\u00a0 "}`, "text"},
 		{`{"thought_id": "` + second.Node + `", "kind": "comment", "txt": "x"}`, "txt"},
 		{`{"thought_id": `, ""},
 	} {
