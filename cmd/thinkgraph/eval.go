@@ -4,15 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/reasoningeval"
 	"github.com/thinkgraph/thinkgraph/semantic/sick"
-	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
-const evalUsage = "usage: thinkgraph eval reasoning FILE [--misses] | thinkgraph eval sick FILE [--split TEST|TRAIN|TRIAL|TRAIN+TRIAL|ALL]"
+const evalUsage = "usage: thinkgraph eval reasoning FILE [--misses] | thinkgraph eval scenarios FILE [--misses] | thinkgraph eval sick FILE [--split TEST|TRAIN|TRIAL|TRAIN+TRIAL|ALL]"
 
 // eval measures the semantic engine on evaluation data.
 func (e *env) eval(ctx context.Context, argv []string) error {
@@ -21,6 +19,9 @@ func (e *env) eval(ctx context.Context, argv []string) error {
 	}
 	if len(argv) > 0 && argv[0] == "reasoning" {
 		return e.evalReasoning(ctx, argv[1:])
+	}
+	if len(argv) > 0 && argv[0] == "scenarios" {
+		return e.evalScenarios(ctx, argv[1:])
 	}
 	if len(argv) == 0 || argv[0] != "sick" {
 		return usageError{fmt.Errorf(evalUsage)}
@@ -87,26 +88,11 @@ func (e *env) evalReasoning(ctx context.Context, argv []string) error {
 	if err != nil {
 		return fmt.Errorf("eval reasoning %s: %w", path, err)
 	}
-	sem, err := cfg.semanticEngine(cfg.logger(e.stderr))
-	if err != nil {
+	var res reasoningeval.Result
+	err = e.withEvalService(ctx, cfg, func(svc *reasoning.Service, sem reasoning.SemanticConfig) (err error) {
+		res, err = reasoningeval.Run(ctx, items, svc, sem.Contradictor, sem.Embedder.Model())
 		return err
-	}
-	dir, err := os.MkdirTemp("", "thinkgraph-eval-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	store, err := sqlite.Open(ctx, filepath.Join(dir, "eval.db"), sqlite.Options{})
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	svc := reasoning.New(store, cfg.reasoning)
-	if err := svc.EnableSemantic(sem); err != nil {
-		return err
-	}
-	defer svc.Close()
-	res, err := reasoningeval.Run(ctx, items, svc, sem.Contradictor, sem.Embedder.Model())
+	})
 	if err != nil {
 		return fmt.Errorf("eval reasoning %s: %w", path, err)
 	}

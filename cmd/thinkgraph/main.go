@@ -145,6 +145,7 @@ Usage:
   thinkgraph view [--db PATH]                  serve the web viewer on a free loopback port and print its URL
   thinkgraph invocations [--session ID]        list the LLM calls the server made
   thinkgraph eval sick FILE [--split TEST]    measure the semantic engine on the SICK data set
+  thinkgraph eval scenarios FILE [--misses]   measure the analyses' advice on labelled sessions
   thinkgraph token new TENANT                  make a bearer token for HTTP (prints the token and its tokens-file line)
   thinkgraph version
   thinkgraph help
