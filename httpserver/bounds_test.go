@@ -122,6 +122,53 @@ func TestViewerTokenLogin(t *testing.T) {
 	}
 }
 
+// A ?token= link followed from another site does not switch the viewer's
+// login: with alice's cookie and Sec-Fetch-Site cross-site (or same-site),
+// bob's token sets no cookie; the answer names bob's tenant and links to
+// the same URL, which, followed from the viewer's origin (or typed), signs
+// in. The request still reaches the viewer as alice's without the token.
+func TestViewerTokenLoginCrossSite(t *testing.T) {
+	tokens, alice, bob := tenantsTokens(t) // bob is the tenant "ops"
+	srv, _ := thinkgraphServer(t)
+	viewer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "tenant %s", auth.TokenInfoFromContext(r.Context()).UserID)
+	})
+	url, _, _ := start(t, New(srv, true, Options{Tokens: tokens, Viewer: viewer}))
+	aliceCookie := "thinkgraph_token=" + alice
+	for _, site := range []string{"cross-site", "same-site"} {
+		resp, body := doGet(t, url+"/?token="+bob, "", map[string]string{"Cookie": aliceCookie, "Sec-Fetch-Site": site})
+		if resp.StatusCode != http.StatusOK || len(resp.Cookies()) != 0 || resp.Header.Get("Set-Cookie") != "" {
+			t.Fatalf("Sec-Fetch-Site %s with bob's token: %d, cookies %+v, want 200 and no cookie", site, resp.StatusCode, resp.Cookies())
+		}
+		if !strings.Contains(body, "<strong>ops</strong>") || !strings.Contains(body, `href="/?token=`+bob+`"`) || strings.Contains(body, "tenant alice") {
+			t.Fatalf("Sec-Fetch-Site %s: the page does not name the link's tenant and link to sign in: %s", site, body)
+		}
+		if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") {
+			t.Errorf("the confirmation page can be framed: CSP %q", csp)
+		}
+	}
+	// alice is still signed in.
+	if resp, body := doGet(t, url+"/", "", map[string]string{"Cookie": aliceCookie, "Sec-Fetch-Site": "cross-site"}); resp.StatusCode != 200 || body != "tenant alice" {
+		t.Fatalf("alice after the cross-site link: %d %s", resp.StatusCode, body)
+	}
+	// Following the page's link (same-origin), typing the URL (none), or a
+	// client that sends no Sec-Fetch-Site signs in.
+	for _, site := range []string{"same-origin", "none", ""} {
+		h := map[string]string{"Cookie": aliceCookie}
+		if site != "" {
+			h["Sec-Fetch-Site"] = site
+		}
+		resp, _ := doGet(t, url+"/?token="+bob, "", h)
+		if c := resp.Cookies(); resp.StatusCode != http.StatusSeeOther || len(c) != 1 || c[0].Value != bob {
+			t.Errorf("Sec-Fetch-Site %q: %d %+v, want 303 setting bob's cookie", site, resp.StatusCode, c)
+		}
+	}
+	// A bad token from another site is still a 401.
+	if resp, _ := doGet(t, url+"/?token=tg_bogus", "", map[string]string{"Cookie": aliceCookie, "Sec-Fetch-Site": "cross-site"}); resp.StatusCode != http.StatusUnauthorized || len(resp.Cookies()) != 0 {
+		t.Errorf("a bogus token from another site: %d %+v", resp.StatusCode, resp.Cookies())
+	}
+}
+
 // A client that never reads a large GET response does not hold the
 // handler past RequestTimeout; the MCP event stream (GET /mcp) is not cut
 // by it.

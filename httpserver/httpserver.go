@@ -7,6 +7,8 @@ package httpserver
 import (
 	"context"
 	"errors"
+	"fmt"
+	"html"
 	"log/slog"
 	"net"
 	"net/http"
@@ -189,13 +191,25 @@ func requireToken(tokens *Tokens, allowed func(tenant string) bool, next http.Ha
 // with a valid token sets the cookie and redirects to the same URL without
 // it (an invalid one is refused and leaves the cookie as it was); the
 // cookie becomes the Authorization header of requests that have none.
+//
+// A link followed from another site (Sec-Fetch-Site cross-site or
+// same-site) does not sign in by itself: whoever holds a token could
+// otherwise put a visitor's browser into their own tenant. The browser does
+// not send the SameSite=Strict cookie on such a navigation, so the server
+// cannot tell whether someone is signed in already; it answers with a page
+// naming the link's tenant and a link to sign in from this origin.
 func (s *Server) viewerTokenCookie(next http.Handler) http.Handler {
 	const cookie = "thinkgraph_token"
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if tok := r.URL.Query().Get("token"); tok != "" && r.Method == http.MethodGet {
-			if _, ok := s.opts.Tokens.Tenant(tok); !ok {
+			tenant, ok := s.opts.Tokens.Tenant(tok)
+			if !ok {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="thinkgraph", error="invalid_token"`)
 				http.Error(w, "Unauthorized: the link's token is not known to this server; you are still signed in as before (if you were)", http.StatusUnauthorized)
+				return
+			}
+			if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
+				confirmLogin(w, r.URL.RequestURI(), tenant)
 				return
 			}
 			http.SetCookie(w, &http.Cookie{Name: cookie, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.https(r)})
@@ -214,6 +228,30 @@ func (s *Server) viewerTokenCookie(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// confirmLogin answers a ?token= link followed from another site: a page
+// that names the link's tenant and signs in only when the person follows
+// its link, which is a navigation from the viewer's own origin. It sets no
+// cookie, so whoever was signed in stays signed in.
+func confirmLogin(w http.ResponseWriter, uri, tenant string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Security-Policy", "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	w.WriteHeader(http.StatusOK)
+	esc := html.EscapeString
+	_, _ = fmt.Fprintf(w, `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sign in to thinkgraph?</title></head>
+<body>
+<h1>Sign in to the thinkgraph viewer?</h1>
+<p>You followed a link from another site that signs this browser in to the viewer as tenant <strong>%s</strong>. The link did not sign you in by itself: whoever holds a token can make such a link, and you would then read and comment on their sessions. If you were signed in, you still are, as before.</p>
+<p><a href="%s">Sign in as %s</a> (replaces a sign-in of this browser) — or close this page.</p>
+</body></html>
+`, esc(tenant), esc(uri), esc(tenant))
 }
 
 // https reports whether the client reached the server over HTTPS: TLS to
