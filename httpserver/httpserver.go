@@ -302,6 +302,9 @@ func (s *Server) checkHostOrigin(next http.Handler) http.Handler {
 			http.Error(w, "Forbidden: Origin not allowed (set THINKGRAPH_ALLOWED_ORIGINS)", http.StatusForbidden)
 			return
 		}
+		// Host names are case-insensitive; the MCP SDK's own loopback
+		// check compares "localhost" exactly.
+		r.Host = strings.ToLower(r.Host)
 		next.ServeHTTP(w, r)
 	})
 }

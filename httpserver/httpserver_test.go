@@ -216,6 +216,46 @@ func TestHostAndOriginChecks(t *testing.T) {
 	}
 }
 
+// Host names are case-insensitive: LOCALHOST and LocalHost reach /mcp and
+// the other paths of a loopback server like localhost (the MCP SDK's own
+// DNS-rebinding check compares "localhost" exactly); another host is still
+// refused.
+func TestHostCheckIgnoresCase(t *testing.T) {
+	srv, _ := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, true, Options{}))
+	port := url[strings.LastIndex(url, ":")+1:]
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	for _, c := range []struct {
+		host string
+		want int
+	}{
+		{"LOCALHOST:" + port, 200},
+		{"LocalHost:" + port, 200},
+		{"LOCALHOST", 200},
+		{"evil.example:" + port, 403},
+	} {
+		for _, path := range []string{"/mcp", "/healthz"} {
+			method, body := "GET", ""
+			if path == "/mcp" {
+				method, body = "POST", initialize
+			}
+			req, _ := http.NewRequest(method, url+path, strings.NewReader(body))
+			req.Host = c.host
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != c.want || (c.want == 200 && path == "/mcp" && !strings.Contains(string(b), `"protocolVersion"`)) {
+				t.Errorf("%s with Host %q: %d %s, want %d", path, c.host, resp.StatusCode, b, c.want)
+			}
+		}
+	}
+}
+
 func TestHealthReadyAndBodyLimit(t *testing.T) {
 	srv, _ := thinkgraphServer(t)
 	var failing bool
