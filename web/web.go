@@ -116,7 +116,14 @@ func New(svc *reasoning.Service, opts Options) *Viewer {
 	if err != nil {
 		panic(err) // the embedded directory is part of the build
 	}
-	v.mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(static)))
+	v.mux.HandleFunc("GET /assets/{file}", func(w http.ResponseWriter, r *http.Request) {
+		// Files only: no directory listing.
+		if st, err := fs.Stat(static, r.PathValue("file")); err != nil || st.IsDir() {
+			http.NotFound(w, r)
+			return
+		}
+		http.ServeFileFS(w, r, static, r.PathValue("file"))
+	})
 	v.mux.HandleFunc("GET /{$}", v.list)
 	v.mux.HandleFunc("GET /sessions/{id}", v.session)
 	v.mux.HandleFunc("GET /sessions/{id}/graph", v.graph)

@@ -148,6 +148,12 @@ func TestViewerEscapesUserText(t *testing.T) {
 	if code, hdr, _ := get(t, srv, "tok-a", "/assets/viewer.js"); code != 200 || !strings.Contains(hdr.Get("Content-Type"), "javascript") {
 		t.Errorf("asset: %d %v", code, hdr)
 	}
+	// The assets are files: no directory is listed.
+	for _, p := range []string{"/assets/", "/assets", "/assets/.", "/assets/nothing.js", "/assets/%2e%2e/web.go"} {
+		if code, _, body := get(t, srv, "tok-a", p); code != http.StatusNotFound || strings.Contains(body, "viewer.js") {
+			t.Errorf("GET %s: %d %.200s, want 404 without a listing", p, code, body)
+		}
+	}
 }
 
 func TestViewerTenancy(t *testing.T) {
