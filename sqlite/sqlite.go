@@ -11,6 +11,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -174,12 +175,12 @@ func Open(ctx context.Context, path string, opts Options) (*sqlstore.DB, error) 
 	if err := write.PingContext(ctx); err != nil {
 		write.Close()
 		read.Close()
-		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+		return nil, fmt.Errorf("sqlite: open %s: %s%w", path, permissionDenied(path), err)
 	}
 	if _, err := sqlstore.Migrate(ctx, write, Dialect, migrations, "migrations", ""); err != nil {
 		write.Close()
 		read.Close()
-		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
+		return nil, fmt.Errorf("sqlite: %s: %s%w", path, permissionDenied(path), err)
 	}
 	db := sqlstore.New(write, read, Dialect)
 	stop := startCheckpointer(read, write, opts.CheckpointInterval, opts.WALLimitFrames)
@@ -190,6 +191,29 @@ func Open(ctx context.Context, path string, opts Options) (*sqlstore.DB, error) 
 	}
 	db.SetBeforeUpdate(walBackstop(write, path+"-wal", walHardLimitFactor*int64(opts.WALLimitFrames)*(pageSize+walFrameHeader)))
 	return db, nil
+}
+
+// permissionDenied says, after SQLite failed to open or write the database
+// at path, whether this process may not write the file or its directory
+// (SQLite says only "unable to open database file" or "attempt to write a
+// readonly database"): "permission denied: …; " or "".
+func permissionDenied(path string) string {
+	const fix = "make it writable for this user, or choose a file in a writable directory with --db or DATABASE_PATH"
+	if f, err := os.OpenFile(path, os.O_RDWR, 0); errors.Is(err, fs.ErrPermission) {
+		return fmt.Sprintf("permission denied: this process may not write the database file (%s); ", fix)
+	} else if err == nil {
+		f.Close()
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".thinkgraph-write-check-*")
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Sprintf("permission denied: this process may not create files in the directory %s, where SQLite keeps the database's -wal and -shm files beside it (%s); ", dir, fix)
+	}
+	if err == nil {
+		f.Close()
+		os.Remove(f.Name())
+	}
+	return ""
 }
 
 const (

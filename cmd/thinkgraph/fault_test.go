@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -224,32 +225,16 @@ func TestReadOnlyDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs.Close()
-	var cmd *exec.Cmd
-	if os.Geteuid() == 0 {
-		// root ignores file modes: run the server as nobody, who may read but not write.
-		if _, err := exec.LookPath("setpriv"); err != nil {
-			t.Skip("running as root without setpriv: cannot make the file read-only for the server")
-		}
-		for _, p := range []string{dir, filepath.Dir(binary), binary} {
-			st, _ := os.Stat(p)
-			_ = os.Chmod(p, st.Mode()|0o055)
-		}
-		_ = os.Chmod(filepath.Dir(binary), 0o755)
-		cmd = exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", binary, "serve", "--db", db)
-	} else {
-		if err := os.Chmod(db, 0o444); err != nil {
-			t.Fatal(err)
-		}
-		_ = os.Chmod(dir, 0o555)
-		defer os.Chmod(dir, 0o755)
-		cmd = exec.Command(binary, "serve", "--db", db)
+	if err := os.Chmod(db, 0o444); err != nil {
+		t.Fatal(err)
 	}
+	cmd := asUnprivileged(t, dir, "serve", "--db", db)
 	cmd.Stdin = nil
 	out, err := cmd.CombinedOutput()
 	if err == nil {
 		t.Fatalf("started on a read-only database: %s", out)
 	}
-	if !regexpMatch(`(?i)read-?only|readonly|unable to open|cannot be opened`, string(out)) {
+	if !regexpMatch(`(?i)read-?only|readonly|unable to open|cannot be opened`, string(out)) || !strings.Contains(string(out), "permission denied") {
 		t.Fatalf("unclear error: %s", out)
 	}
 	if os.Geteuid() != 0 {
@@ -260,6 +245,53 @@ func TestReadOnlyDatabase(t *testing.T) {
 	if got := storedThoughts(t, db, "ro"); got[1] != "kept" {
 		t.Fatal(got)
 	}
+}
+
+// A new database in a directory the server may not write: SQLite says only
+// "unable to open database file"; the server says permission denied and
+// names the directory.
+func TestReadOnlyDatabaseDirectory(t *testing.T) {
+	dir, err := os.MkdirTemp("", "tg-rodir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	db := filepath.Join(dir, "new.db")
+	cmd := asUnprivileged(t, dir, "serve", "--db", db)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("started in a read-only directory: %s", out)
+	}
+	if !strings.Contains(string(out), "permission denied") || !strings.Contains(string(out), "directory "+dir) || !strings.Contains(string(out), "--db") {
+		t.Fatalf("the error does not say permission denied for the directory: %s", out)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Fatal("the database file was created")
+	}
+}
+
+// asUnprivileged returns the command running the binary with args so that
+// it may read but not write dir (mode 0555 for the test's user; root
+// ignores file modes, so as root it runs as nobody through setpriv and dir
+// stays root's).
+func asUnprivileged(t *testing.T, dir string, args ...string) *exec.Cmd {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		if err := os.Chmod(dir, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.Chmod(dir, 0o755) })
+		return exec.Command(binary, args...)
+	}
+	if _, err := exec.LookPath("setpriv"); err != nil {
+		t.Skip("running as root without setpriv (util-linux): cannot take write access from the server")
+	}
+	for _, p := range []string{dir, filepath.Dir(binary), binary} {
+		st, _ := os.Stat(p)
+		_ = os.Chmod(p, st.Mode()|0o055)
+	}
+	_ = os.Chmod(filepath.Dir(binary), 0o755)
+	return exec.Command("setpriv", append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", binary}, args...)...)
 }
 
 func regexpMatch(pattern, s string) bool { return regexp.MustCompile(pattern).MatchString(s) }
