@@ -501,3 +501,52 @@ func startServe(t *testing.T, db string) (*exec.Cmd, io.WriteCloser, *bufio.Read
 	}
 	return cmd, stdin, bufio.NewReader(stdout), stderr
 }
+
+// Over stdio, branch-thinking commands that write no thought (focus,
+// toggleAutoEval, configAutoEval, prune) on a session_id nobody used answer
+// SessionNotFoundError and leave no session behind; setGoal, which the
+// original's sessions start with, starts one and says it has no thoughts yet.
+func TestCommandsOnUnknownSessionStartNone(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "tg.db")
+	cs, _ := spawn(t, db)
+	ctx := context.Background()
+	call := func(session string, command map[string]any) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "branch-thinking", Arguments: map[string]any{"session_id": session, "command": command}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text, res.IsError
+	}
+	for i, cmd := range []map[string]any{
+		{"type": "focus", "branchId": "main"},
+		{"type": "toggleAutoEval"},
+		{"type": "configAutoEval", "data": map[string]any{"enabled": false}},
+		{"type": "prune"},
+	} {
+		id := fmt.Sprintf("typo-%d", i)
+		if text, isErr := call(id, cmd); !isErr || !strings.Contains(text, `session "`+id+`" not found`) {
+			t.Errorf("%v on an unknown session: error %v %s", cmd["type"], isErr, text)
+		}
+	}
+	if text, isErr := call("fresh", map[string]any{"type": "setGoal", "goal": "Pick a queue"}); isErr || !strings.Contains(text, "no thoughts yet") {
+		t.Fatalf("setGoal on a new session: error %v %s", isErr, text)
+	}
+	cs.Close()
+	store, err := sqlite.Open(ctx, db, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var ids []string
+	_ = store.View(ctx, func(tx thinkgraph.Tx) error {
+		ss, err := tx.Sessions(ctx, thinkgraph.SessionFilter{Tenant: thinkgraph.LocalTenant})
+		for _, s := range ss {
+			ids = append(ids, s.ID)
+		}
+		return err
+	})
+	if len(ids) != 1 || ids[0] != "fresh" {
+		t.Fatalf("sessions stored: %v, want only fresh", ids)
+	}
+}

@@ -177,13 +177,25 @@ func (bt *BranchThinking) read(ctx context.Context, ref reasoning.SessionRef, fn
 	})
 }
 
-// write runs fn on the session (created if needed) in a write transaction
-// and saves the session afterwards.
+// write runs fn on the session in a write transaction and saves the
+// session afterwards. A session_id nobody used (a typo) is
+// SessionNotFoundError rather than a new empty session; the connection's
+// own session starts on first use.
 func (bt *BranchThinking) write(ctx context.Context, ref reasoning.SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error) error {
+	return bt.writeSession(ctx, ref, !ref.Explicit, fn)
+}
+
+// writeOrStart is write for a command that may start a session under a new
+// session_id (setGoal, which the original's sessions begin with).
+func (bt *BranchThinking) writeOrStart(ctx context.Context, ref reasoning.SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error) error {
+	return bt.writeSession(ctx, ref, true, fn)
+}
+
+func (bt *BranchThinking) writeSession(ctx context.Context, ref reasoning.SessionRef, create bool, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error) error {
 	return bt.withState(ctx, ref, func(st *btState) error {
 		return bt.svc.Store().Update(ctx, func(tx thinkgraph.Tx) error {
 			st.beginWrite()
-			sess, err := bt.svc.Session(ctx, tx, ref, true, "branch")
+			sess, err := bt.svc.Session(ctx, tx, ref, create, "branch")
 			if err != nil {
 				return err
 			}
@@ -979,9 +991,12 @@ func (bt *BranchThinking) setGoal(ctx context.Context, in CommandInput) (*GoalRe
 		return nil, err
 	}
 	res := &GoalResult{Header: Header{Command: "setGoal"}, Goal: strings.TrimSpace(*in.Goal)}
-	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
+	err := bt.writeOrStart(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
 		res.PreviousGoal, sess.Goal, res.SessionID = sess.Goal, res.Goal, sess.ID
 		res.Message = "Goal set: goal alignment and drift from the goal are now measured against it."
+		if sess.StepCount == 0 {
+			res.Message += fmt.Sprintf(" Session %q has no thoughts yet: add the first one with this session_id.", sess.ID)
+		}
 		return nil
 	})
 	if err != nil {
