@@ -5,6 +5,15 @@ import (
 	"strings"
 )
 
+// Clip returns s cut to n characters, with "…" when it was longer.
+func Clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
 // ValidName reports whether s is 1 to max bytes of ASCII letters, digits and
 // the given symbols, starting with a letter or digit: the form of session,
 // branch and tenant names. (Checked by hand: the equivalent regular

@@ -8,8 +8,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 	"github.com/thinkgraph/thinkgraph/sqlstore"
 )
@@ -129,3 +131,7 @@ func newSemanticTestEnvConfig(t testing.TB, cfg reasoning.Config) *testEnv {
 	tt, _ := t.(*testing.T) // nil for benchmarks, which do not use connect
 	return &testEnv{t: tt, store: store, srv: New(svc, Options{Version: "test"})}
 }
+
+// refText is text as a thought reference in an analysis result quotes it
+// (analyze.ThoughtRef: clipped).
+func refText(text string) string { return thinkgraph.Clip(text, analyze.RefClip) }

@@ -55,7 +55,7 @@ func candidatePair(t *testing.T, res map[string]any, a, b string) map[string]any
 	t.Helper()
 	for _, c := range list(res, "candidates") {
 		m := c.(map[string]any)
-		if obj(m, "thoughtA")["content"] == a && obj(m, "thoughtB")["content"] == b {
+		if obj(m, "thoughtA")["content"] == refText(a) && obj(m, "thoughtB")["content"] == refText(b) {
 			return m
 		}
 	}
@@ -94,7 +94,7 @@ func TestCandidatesAnsweredByTheModel(t *testing.T) {
 	if con["count"] != float64(1) || candidatePair(t, con, dough[0], dough[1]) != nil {
 		t.Fatalf("after the answer: %v", con)
 	}
-	if c := list(con, "contradictions")[0].(map[string]any); c["source"] != "declared" || obj(c, "thoughtA")["content"] != dough[0] {
+	if c := list(con, "contradictions")[0].(map[string]any); c["source"] != "declared" || obj(c, "thoughtA")["content"] != refText(dough[0]) {
 		t.Fatal(c)
 	}
 	if ev := obj(s.cmd("evaluate", nil), "evaluation"); len(list(ev, "contradictions")) != 1 || ev["contradictionScore"] == float64(0) {
@@ -237,7 +237,7 @@ func TestLLMJudgeSettlesCandidates(t *testing.T) {
 	if n := count(); n != int(rep["asked"].(float64)) || n > 5 || rep["settled"] != float64(1) || rep["failed"] != float64(1) || rep["error"] == "" {
 		t.Fatalf("%d calls, report %v", n, rep)
 	}
-	if con["count"] != float64(1) || obj(list(con, "contradictions")[0].(map[string]any), "thoughtA")["content"] != dough[0] ||
+	if con["count"] != float64(1) || obj(list(con, "contradictions")[0].(map[string]any), "thoughtA")["content"] != refText(dough[0]) ||
 		candidatePair(t, con, prices[0], prices[1]) == nil {
 		t.Fatalf("after the LLM judge: %v", con)
 	}
@@ -302,7 +302,7 @@ func TestReasonClauseAndCausativeContradictions(t *testing.T) {
 		for _, c := range list(con, "contradictions") {
 			m := c.(map[string]any)
 			a, b := obj(m, "thoughtA")["content"], obj(m, "thoughtB")["content"]
-			if a == p[0] && b == p[1] || a == p[1] && b == p[0] {
+			if a == refText(p[0]) && b == refText(p[1]) || a == refText(p[1]) && b == refText(p[0]) {
 				found = true
 			}
 		}

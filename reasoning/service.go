@@ -221,14 +221,8 @@ func (s *Service) SessionExists(ctx context.Context, ref SessionRef) (bool, erro
 	return err == nil, err
 }
 
-// Clip returns s cut to n characters, with "…" when it was longer.
-func Clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
-}
+// Clip is thinkgraph.Clip, under the name the reasoning families call it.
+func Clip(s string, n int) string { return thinkgraph.Clip(s, n) }
 
 // Now is the service's clock (UTC).
 func (s *Service) Now() time.Time { return s.now() }

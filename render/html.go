@@ -183,8 +183,8 @@ func writeHTMLAnalysis(p func(...string), a *Analysis) {
 	if len(a.Contradictions) > 0 {
 		p("<ul>")
 		for _, c := range a.Contradictions {
-			p("<li>step ", strconv.Itoa(c.ThoughtA.Step), " (", esc(c.ThoughtA.Branch), ") “", esc(c.ThoughtA.Content), "” ↔ step ", strconv.Itoa(c.ThoughtB.Step),
-				" (", esc(c.ThoughtB.Branch), ") “", esc(c.ThoughtB.Content), "” — ", fmt.Sprintf("%.2f", c.Confidence), ": ", esc(c.Reason), "</li>")
+			p("<li>step ", strconv.Itoa(c.ThoughtA.Step), " (", esc(c.ThoughtA.Branch), ") “", esc(c.ThoughtA.Text()), "” ↔ step ", strconv.Itoa(c.ThoughtB.Step),
+				" (", esc(c.ThoughtB.Branch), ") “", esc(c.ThoughtB.Text()), "” — ", fmt.Sprintf("%.2f", c.Confidence), ": ", esc(c.Reason), "</li>")
 		}
 		p("</ul>")
 	} else {

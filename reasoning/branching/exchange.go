@@ -54,3 +54,7 @@ func (bt *BranchThinking) importSession(ctx context.Context, in CommandInput) (*
 		rep.Branches, rep.Thoughts, rep.Links, rep.Feedback, rep.SessionID, rep.SessionID)
 	return res, nil
 }
+
+// Lossless marks export's result as one whose numbers are exact: import
+// restores the document (results are otherwise read rounded, 2 decimals).
+func (ExportResult) Lossless() {}

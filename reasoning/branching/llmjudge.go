@@ -75,14 +75,14 @@ func (bt *BranchThinking) settleWithLLM(ctx context.Context, ref reasoning.Sessi
 	var errs []string
 	for _, c := range cands[:min(llmJudgeCalls, len(cands))] {
 		rep.Asked++
-		k := textPair(c.ThoughtA.Content, c.ThoughtB.Content)
+		k := textPair(c.ThoughtA.Text(), c.ThoughtB.Text())
 		if v, ok := bt.llmVerdicts.get(k); ok {
 			rep.Cached++
 			done = append(done, settled{c, v})
 			continue
 		}
 		req := llm.Request{Messages: []llm.Message{{Role: llm.RoleSystem, Content: judgePrompt},
-			{Role: llm.RoleUser, Content: fmt.Sprintf("Statement A: %s\nStatement B: %s", c.ThoughtA.Content, c.ThoughtB.Content)}}, MaxTokens: 200}
+			{Role: llm.RoleUser, Content: fmt.Sprintf("Statement A: %s\nStatement B: %s", c.ThoughtA.Text(), c.ThoughtB.Text())}}, MaxTokens: 200}
 		resp, err := bt.svc.Complete(ctx, p, reasoning.LLMCall{}, req)
 		if err != nil {
 			rep.Failed++

@@ -573,7 +573,7 @@ func composeSynthesis(res *DialecticalResult) {
 			break
 		}
 		res.Synthesis.OpenQuestions = append(res.Synthesis.OpenQuestions,
-			fmt.Sprintf("Which holds: %q (%s) or %q (%s)?", firstSentence(t.ThoughtA.Content), t.ThoughtA.Branch, firstSentence(t.ThoughtB.Content), t.ThoughtB.Branch))
+			fmt.Sprintf("Which holds: %q (%s) or %q (%s)?", firstSentence(t.ThoughtA.Text()), t.ThoughtA.Branch, firstSentence(t.ThoughtB.Text()), t.ThoughtB.Branch))
 	}
 	for _, s := range sides {
 		if len(s.Evidence) == 0 {

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
@@ -47,18 +48,36 @@ var ErrNotFound = errors.New("semantic: thought not found")
 // has none yet.
 var ErrNoVector = errors.New("semantic: thought has no vector")
 
-// ThoughtRef names a thought in an analysis result.
+// ThoughtRef names a thought in an analysis result: by id and by step (a
+// model may pass either back), with its branch and the start of its text,
+// clipped to RefClip characters. A result quotes the whole text only where
+// it is about that text (findSimilar, history); the whole text of a
+// reference is Text, for the code that reads it (an LLM judge's prompt).
 type ThoughtRef struct {
 	ID      string `json:"id"`
-	Branch  string `json:"branchId"`
 	Step    int    `json:"step,omitempty"`
-	Type    string `json:"type,omitempty"`
-	Content string `json:"content"`
+	Branch  string `json:"branchId"`
+	Content string `json:"content" jsonschema:"the start of the thought's text (clipped to 80 characters, with …); history has the whole text"`
+	// text is the whole text (Content clipped it).
+	text string
 }
+
+// RefClip is the number of characters of a thought's text a reference
+// quotes.
+const RefClip = 80
 
 // Ref returns the reference to d used in analysis results.
 func Ref(d Doc) ThoughtRef {
-	return ThoughtRef{ID: d.ID, Branch: d.Branch, Step: d.Step, Type: d.Type, Content: d.Content}
+	return ThoughtRef{ID: d.ID, Branch: d.Branch, Step: d.Step, Content: thinkgraph.Clip(d.Content, RefClip), text: d.Content}
+}
+
+// Text is the whole text of the thought (its clipped Content when the
+// reference was not made by Ref).
+func (r ThoughtRef) Text() string {
+	if r.text != "" {
+		return r.text
+	}
+	return r.Content
 }
 
 // PairJudge decides whether two thoughts contradict each other, with a
