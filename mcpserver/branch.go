@@ -20,7 +20,7 @@ import (
 // The Branch Thinking tool, branch-thinking (docs/branch-thinking.md).
 
 const branchDescription = `Multi-path reasoning on the session graph: named branches of typed thoughts with cross-references, and checks of the reasoning (similarity, contradictions, circular reasoning, drift, knowledge gaps, evaluation, strongest paths, counterfactuals, dialectical synthesis).
-Send EITHER a thought (content, type, ...; returns thoughtId, branchId, the branch's state and, when on, an evaluation) OR a command {"command": {"type": ..., "data": {...}}} (its data fields are listed under command.data). Errors carry code, details {field, expected, received} and suggestions.`
+Send EITHER a thought (content, type, ...; returns thoughtId, branchId, the branch's state and, when on, an evaluation) OR a command {"command": {"type": ..., "data": {...}}} (its data fields are listed under command.data). Name a thought by its id or step (#8).`
 
 // commandDataDoc describes each command's data fields (command.data), from
 // branching.BranchCommands.
@@ -99,10 +99,10 @@ type commandData struct {
 	Limit                 *integer       `json:"limit,omitempty"`
 	Count                 *integer       `json:"count,omitempty"`
 	Query                 string         `json:"query,omitempty"`
-	ThoughtID             string         `json:"thoughtId,omitempty"`
-	FromThoughtID         string         `json:"fromThoughtId,omitempty"`
-	ToThoughtID           string         `json:"toThoughtId,omitempty"`
-	OtherThoughtID        string         `json:"otherThoughtId,omitempty"`
+	ThoughtID             thoughtArg     `json:"thoughtId,omitempty"`
+	FromThoughtID         thoughtArg     `json:"fromThoughtId,omitempty"`
+	ToThoughtID           thoughtArg     `json:"toThoughtId,omitempty"`
+	OtherThoughtID        thoughtArg     `json:"otherThoughtId,omitempty"`
 	Verdict               string         `json:"verdict,omitempty"`
 	Reason                string         `json:"reason,omitempty"`
 	Enabled               *boolean       `json:"enabled,omitempty"`
@@ -289,8 +289,8 @@ func (a *branchArgs) command() (*branching.CommandInput, error) {
 	}
 	in := &branching.CommandInput{
 		Type: c.Type, BranchID: branch, Goal: c.Goal, TopK: (*int)(c.TopK), Limit: (*int)(c.Limit), Count: (*int)(c.Count),
-		Query: c.Query, ThoughtID: c.ThoughtID, FromThoughtID: c.FromThoughtID, ToThoughtID: c.ToThoughtID,
-		OtherThoughtID: c.OtherThoughtID, Verdict: c.Verdict, Reason: c.Reason, Enabled: (*bool)(c.Enabled),
+		Query: c.Query, ThoughtID: string(c.ThoughtID), FromThoughtID: string(c.FromThoughtID), ToThoughtID: string(c.ToThoughtID),
+		OtherThoughtID: string(c.OtherThoughtID), Verdict: c.Verdict, Reason: c.Reason, Enabled: (*bool)(c.Enabled),
 		PivotThresh: (*float64)(c.SuggestPivotThreshold), Threshold: (*float64)(c.Threshold),
 		MinSimilarity: (*float64)(c.MinSimilarity), Branches: c.Branches,
 	}

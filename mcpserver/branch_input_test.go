@@ -123,9 +123,9 @@ func TestBranchThinkingInputRules(t *testing.T) {
 		{`{"command": {"type": "synthesizeDialectical", "data": {"branches": "main, b1,"}}}`, `ok synthesizeDialectical`},
 		{`{"command": {"type": "synthesizeDialectical", "data": {"branches": ["main", "b1"]}}}`, `ok synthesizeDialectical`},
 		{`{"command": {"type": "synthesizeDialectical", "data": {"branches": ["main,b1"]}}}`, `ValidationError branches[0]: 'branches[0]' must be 1 to 64 letters, digits, spaces or . _ : @ / -, starting with a letter or digit`},
-		{`{"command": {"type": "judge", "data": {"thoughtId": 1, "otherThoughtId": "x", "verdict": "compatible"}}}`, `ValidationError thoughtId: 'thoughtId' must be a string, got a number`},
+		{`{"command": {"type": "judge", "data": {"thoughtId": 1.5, "otherThoughtId": "x", "verdict": "compatible"}}}`, `ValidationError thoughtId: 'thoughtId' must be a thought id or its step ("#8" or 8), got a number`},
 		{`{"command": {"type": "judge", "data": {"thoughtId": "a", "otherThoughtId": "x", "verdict": "compatible", "reason": []}}}`, `ValidationError reason: 'reason' must be a string, got an array`},
-		{`{"command": {"type": "semanticPath", "data": {"fromThoughtId": "x", "toThoughtId": 1}}}`, `ValidationError toThoughtId: 'toThoughtId' must be a string, got a number`},
+		{`{"command": {"type": "semanticPath", "data": {"fromThoughtId": "x", "toThoughtId": [1]}}}`, `ValidationError toThoughtId: 'toThoughtId' must be a thought id or its step ("#8" or 8), got an array`},
 		// import: the document as an object, as a JSON string, or the whole
 		// export result; it takes no other data.
 		{`{"command": {"type": "import"}}`, `ValidationError data: 'import' needs the exported document as command.data`},

@@ -23,7 +23,7 @@ var graphAnnotations = func(title string, readOnly, idempotent bool) *mcp.ToolAn
 // selectPathArgs are select_path's arguments.
 type selectPathArgs struct {
 	sessionField
-	NodeID        string           `json:"node_id,omitempty" jsonschema:"Instead of alternatives: an earlier alternative to follow."`
+	NodeID        thoughtArg       `json:"node_id,omitempty" jsonschema:"Instead of alternatives: an earlier alternative to follow (id or step, #8)."`
 	SelectedIndex *integer         `json:"selected_index,omitempty" jsonschema:"0-based index of the alternative to follow."`
 	Alternatives  []alternativeArg `json:"alternatives,omitempty" jsonschema:"Alternatives to record, at most 20."`
 }
@@ -53,7 +53,7 @@ func (s *Server) addGraphTools() {
 		},
 		output: graph.SelectOutput{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *selectPathArgs) (any, error) {
-			in := graph.SelectInput{Session: s.session(req, a.SessionID), NodeID: a.NodeID, SelectedIndex: (*int)(a.SelectedIndex)}
+			in := graph.SelectInput{Session: s.session(req, a.SessionID), NodeID: string(a.NodeID), SelectedIndex: (*int)(a.SelectedIndex)}
 			if n := len(a.Alternatives); n > graph.MaxAlternatives {
 				return nil, thinkgraph.Invalid("alternatives", fmt.Sprintf("at most %d alternatives", graph.MaxAlternatives), fmt.Sprint(n),
 					"'alternatives' has %d entries; at most %d are allowed", n, graph.MaxAlternatives)

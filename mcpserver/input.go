@@ -97,6 +97,24 @@ func (v *boolean) UnmarshalJSON(b []byte) error {
 	return &fieldError{"true or false", typeOf(b), " must be true or false, got " + typeOf(b)}
 }
 
+// thoughtArg names a thought of the session: its id, or its step as "#8",
+// "8" or the number 8 (reasoning.Service.Thought resolves it).
+type thoughtArg string
+
+func (v *thoughtArg) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*v = thoughtArg(s)
+		return nil
+	}
+	var n integer
+	if err := n.UnmarshalJSON(b); err != nil || n < 1 {
+		return &fieldError{`a thought id, or its step as "#8" or 8`, typeOf(b), ` must be a thought id or its step ("#8" or 8), got ` + typeOf(b)}
+	}
+	*v = thoughtArg(strconv.Itoa(int(n)))
+	return nil
+}
+
 // fieldError is why a value cannot be read as its type; the decoder names
 // the field (named).
 type fieldError struct {
@@ -275,9 +293,10 @@ type schemaHook interface {
 // lenientSchemas are the schemas of the lenient types: what a client should
 // send.
 var lenientSchemas = map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[number]():  {Type: "number"},
-	reflect.TypeFor[integer](): {Type: "integer"},
-	reflect.TypeFor[boolean](): {Type: "boolean"},
+	reflect.TypeFor[number]():     {Type: "number"},
+	reflect.TypeFor[integer]():    {Type: "integer"},
+	reflect.TypeFor[boolean]():    {Type: "boolean"},
+	reflect.TypeFor[thoughtArg](): {Type: "string"},
 }
 
 // inputSchema derives the input schema of the argument struct t.

@@ -77,8 +77,8 @@ func (a divergentArgs) constrain(s *jsonschema.Schema, cfg reasoning.Config) {
 
 type reflectionArgs struct {
 	reasoningArgs
-	ThoughtID  string   `json:"thought_id,omitempty" jsonschema:"Reflect on this stored thought instead of new content"`
-	Iterations *integer `json:"iterations,omitempty" jsonschema:"Critique-and-improve rounds"`
+	ThoughtID  thoughtArg `json:"thought_id,omitempty" jsonschema:"Reflect on this stored thought instead of new content"`
+	Iterations *integer   `json:"iterations,omitempty" jsonschema:"Critique-and-improve rounds"`
 }
 
 func (a reflectionArgs) constrain(s *jsonschema.Schema, cfg reasoning.Config) {
@@ -155,7 +155,7 @@ func (s *Server) addReasoningTools() {
 		},
 		output: pipes.ReflectionResult{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *reflectionArgs) (any, error) {
-			return modes.Reflection(ctx, s.reasoningInput(ctx, req, &a.reasoningArgs), a.ThoughtID, (*int)(a.Iterations))
+			return modes.Reflection(ctx, s.reasoningInput(ctx, req, &a.reasoningArgs), string(a.ThoughtID), (*int)(a.Iterations))
 		}),
 	})
 }

@@ -37,12 +37,14 @@ func (s *Service) AddFeedback(ctx context.Context, in FeedbackInput) (*thinkgrap
 		if err != nil {
 			return err
 		}
+		th, err := s.Thought(ctx, tx, sess, "thought_id", in.ThoughtID)
+		if err != nil {
+			return err
+		}
 		now := s.now()
-		f = &thinkgraph.Feedback{ID: NewID(), Session: sess.Key, ThoughtID: in.ThoughtID, Kind: in.Kind, Text: in.Text,
+		f = &thinkgraph.Feedback{ID: NewID(), Session: sess.Key, ThoughtID: th.ID, Kind: in.Kind, Text: in.Text,
 			Author: thinkgraph.FeedbackAuthor, CreatedAt: now}
-		if err := tx.AddFeedback(ctx, f); errors.Is(err, thinkgraph.ErrNotFound) {
-			return ThoughtNotFound("thought_id", in.ThoughtID, sess.ID)
-		} else if err != nil {
+		if err := tx.AddFeedback(ctx, f); err != nil {
 			return err
 		}
 		sess.UpdatedAt = now

@@ -44,8 +44,16 @@ func TestFeedbackRefusedInput(t *testing.T) {
 	if _, err := svc.AddFeedback(ctx, FeedbackInput{Session: ref, ThoughtID: id, Kind: "comment", Text: strings.Repeat("é", MaxFeedbackText)}); err != nil {
 		t.Errorf("%d characters: %v", MaxFeedbackText, err)
 	}
+	// The thought may be named by its step ("#1" or "1"), as in every tool.
+	f, err := svc.AddFeedback(ctx, FeedbackInput{Session: ref, ThoughtID: "#1", Kind: "confirm", Text: "yes"})
+	if err != nil || f.ThoughtID != id {
+		t.Errorf("feedback on #1: %+v, %v; want it on %s", f, err, id)
+	}
+	if _, err := svc.AddFeedback(ctx, FeedbackInput{Session: ref, ThoughtID: "#2", Kind: "confirm", Text: "yes"}); thinkgraph.AsError(err).Code != thinkgraph.CodeThoughtNotFound {
+		t.Errorf("feedback on #2 of a one-thought session: %v", err)
+	}
 	notes, err := svc.DeliverFeedback(ctx, ref)
-	if err != nil || len(notes) != 1 {
-		t.Errorf("delivered %d notes (%v), want the one accepted", len(notes), err)
+	if err != nil || len(notes) != 2 {
+		t.Errorf("delivered %d notes (%v), want the two accepted", len(notes), err)
 	}
 }

@@ -181,13 +181,13 @@ func sessionNotFound(id string) *thinkgraph.Error {
 	}
 }
 
-// ThoughtNotFound is the ThoughtNotFoundError of a thought id given in
-// field that names no thought of session sessionID.
+// ThoughtNotFound is the ThoughtNotFoundError of a thought (an id, or a
+// step as "#8") given in field that names no thought of session sessionID.
 func ThoughtNotFound(field, id, sessionID string) error {
 	return &thinkgraph.Error{
-		Code: thinkgraph.CodeThoughtNotFound, Field: field, Expected: "the id of a thought in this session", Received: Clip(id, 64),
+		Code: thinkgraph.CodeThoughtNotFound, Field: field, Expected: "a thought of this session: its id, or its step as \"#8\"", Received: Clip(id, 64),
 		Message:     fmt.Sprintf("'%s': no thought %q in session %q", field, Clip(id, 64), sessionID),
-		Suggestions: []string{"use a thoughtId returned when the thought was added, or one listed by history or findSimilar"},
+		Suggestions: []string{"name the thought by the id or the step (\"#8\") a result gave for it; history lists a branch's thoughts with both"},
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -190,18 +191,30 @@ func ValidateBranchID(field, id string) error {
 	return nil
 }
 
-// Thought loads thought id of the session, named by the caller's field: a
-// ThoughtNotFoundError naming that field when it does not exist.
+// Thought loads the thought of the session a caller names in field: by its
+// id, or by its step in the session, as "#8" or "8" (a number argument
+// arrives as its digits). It is the one resolver of a thought argument for
+// every tool; a ThoughtNotFoundError names the field when there is no such
+// thought.
 func (s *Service) Thought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, field, id string) (*thinkgraph.Thought, error) {
 	th, err := tx.Thought(ctx, sess.Key, id)
+	if step, ok := StepOf(id); ok && errors.Is(err, thinkgraph.ErrNotFound) {
+		th, err = tx.ThoughtByStep(ctx, sess.Key, step)
+	}
 	if errors.Is(err, thinkgraph.ErrNotFound) {
-		return nil, &thinkgraph.Error{
-			Code: thinkgraph.CodeThoughtNotFound, Field: field, Expected: "the id of a thought in this session", Received: Clip(id, 64),
-			Message:     fmt.Sprintf("'%s': no thought %q in session %q", field, Clip(id, 64), sess.ID),
-			Suggestions: []string{"use a node_id returned by think, select_path, show_current_path or get_unexplored_branches"},
-		}
+		return nil, ThoughtNotFound(field, id, sess.ID)
 	}
 	return th, err
+}
+
+// StepOf reads a thought named by its step: "#8" or "8" is step 8.
+func StepOf(v string) (int, bool) {
+	digits := strings.TrimPrefix(v, "#")
+	if digits == "" || len(digits) > 9 || strings.Trim(digits, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	return n, err == nil && n > 0
 }
 
 // ViewOrEmpty is View, except that the not-yet-created session of a

@@ -893,10 +893,14 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 	}
 	res := &FocusResult{Header: Header{Command: "jumpToRelated"}}
 	err = bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+		th, err := bt.svc.Thought(ctx, tx, sess, "thoughtId", in.ThoughtID)
+		if err != nil {
+			return err
+		}
 		var d analyze.Doc
 		var related []RelatedThought
-		err := bt.svc.DocsView(ctx, tx, sess.Key, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
-			i, ok := byID[in.ThoughtID]
+		err = bt.svc.DocsView(ctx, tx, sess.Key, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
+			i, ok := byID[th.ID]
 			if !ok {
 				return reasoning.ThoughtNotFound("thoughtId", in.ThoughtID, sess.ID)
 			}
@@ -923,7 +927,7 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 		}
 		ref := analyze.Ref(d)
 		res.From, res.Related = &ref, related
-		res.Message = fmt.Sprintf("Found %s; focused on branch %q, the branch of thought %s.", thinkgraph.Count(len(related), "related thought", ""), b.ID, d.ID)
+		res.Message = fmt.Sprintf("Found %s; focused on branch %q, the branch of thought #%d.", thinkgraph.Count(len(related), "related thought", ""), b.ID, d.Step)
 		return nil
 	})
 	if err != nil {
@@ -957,12 +961,18 @@ func (bt *BranchThinking) semanticPath(ctx context.Context, in CommandInput) (*P
 		if err != nil {
 			return err
 		}
-		for _, f := range []struct{ name, v string }{{"fromThoughtId", in.FromThoughtID}, {"toThoughtId", in.ToThoughtID}} {
-			if _, ok := findDoc(docs, f.v); !ok {
+		var ends [2]string
+		for i, f := range []struct{ name, v string }{{"fromThoughtId", in.FromThoughtID}, {"toThoughtId", in.ToThoughtID}} {
+			th, err := bt.svc.Thought(ctx, tx, sess, f.name, f.v)
+			if err != nil {
+				return err
+			}
+			if _, ok := findDoc(docs, th.ID); !ok {
 				return reasoning.ThoughtNotFound(f.name, f.v, sess.ID)
 			}
+			ends[i] = th.ID
 		}
-		r, err := analyze.SemanticPath(docs, in.FromThoughtID, in.ToThoughtID, minSim)
+		r, err := analyze.SemanticPath(docs, ends[0], ends[1], minSim)
 		if err != nil {
 			return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "semantic path failed", Err: err}
 		}

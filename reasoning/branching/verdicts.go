@@ -3,7 +3,6 @@ package branching
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -360,11 +359,8 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		var ths [2]*thinkgraph.Thought
 		for i, f := range []struct{ name, v string }{{"thoughtId", in.ThoughtID}, {"otherThoughtId", in.OtherThoughtID}} {
-			th, err := tx.Thought(ctx, sess.Key, f.v)
+			th, err := bt.svc.Thought(ctx, tx, sess, f.name, f.v)
 			if err != nil {
-				if errors.Is(err, thinkgraph.ErrNotFound) {
-					return reasoning.ThoughtNotFound(f.name, f.v, sess.ID)
-				}
 				return err
 			}
 			ths[i] = th

@@ -162,7 +162,7 @@ func (g *Graph) SelectPath(ctx context.Context, in SelectInput) (*SelectOutput, 
 				return err
 			}
 			out.SelectedThought, out.CurrentNodeID, out.SessionID = th.Content, th.ID, sess.ID
-			out.Message = fmt.Sprintf("Now following thought %s (step %d).", th.ID, th.Step)
+			out.Message = fmt.Sprintf("Now following thought #%d.", th.Step)
 			return nil
 		}
 

@@ -322,7 +322,7 @@ func TestDetectCircular(t *testing.T) {
 	}
 	cyc, rest := got[0], got[1]
 	if cyc.Kind != CircularDependencyCycle || strings.Join(tstIDs(cyc.Thoughts), ",") != "a,c,b" ||
-		!strings.Contains(cyc.Reason, "a builds on c, c builds on b, b builds on a") {
+		!strings.Contains(cyc.Reason, "#2 builds on #4, #4 builds on #3, #3 builds on #2") {
 		t.Fatalf("cycle = %+v", cyc)
 	}
 	if rest.Kind != CircularSupport || strings.Join(tstIDs(rest.Thoughts), ",") != "p1,s" {
@@ -584,7 +584,7 @@ func TestEvaluateBranchExactValues(t *testing.T) {
 	ev = EvaluateBranch(docs, semantic.Vector{1, 0}, judge, Thresholds{})
 	check("contradiction", ev.ContradictionScore, 1)
 	check("overall with judge", ev.OverallScore, 0.125+0.1+0.2*2/3+0.035+0.05)
-	if ev.Quality != "Poor" || len(ev.Contradictions) != 1 || !strings.Contains(ev.Issues[0], "1 contradiction(s) between thoughts t1 and t2") {
+	if ev.Quality != "Poor" || len(ev.Contradictions) != 1 || !strings.Contains(ev.Issues[0], "1 contradiction(s) between thoughts #1 and #2") {
 		t.Errorf("quality %s, contradictions %+v, issues %v", ev.Quality, ev.Contradictions, ev.Issues)
 	}
 

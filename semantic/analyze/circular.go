@@ -58,6 +58,7 @@ type SupportLink struct {
 // Claim is a clause of a thought.
 type Claim struct {
 	ThoughtID string `json:"thoughtId"`
+	Step      int    `json:"step,omitempty"`
 	Text      string `json:"text"`
 }
 
@@ -177,7 +178,7 @@ func DetectCircular(docs []Doc, opts CircularOptions) []CircularReasoning {
 					how = "follows from"
 				}
 			}
-			links = append(links, fmt.Sprintf("%s %s %s", docs[v].ID, how, docs[next].ID))
+			links = append(links, fmt.Sprintf("#%d %s #%d", docs[v].Step, how, docs[next].Step))
 		}
 		out = append(out, CircularReasoning{
 			Kind:     CircularDependencyCycle,
@@ -232,7 +233,10 @@ func circularSupport(docs []Doc, lx *semantic.Lexicon) []CircularReasoning {
 			comp[u] = c
 		}
 	}
-	claim := func(u int) Claim { return Claim{ThoughtID: docs[g.units[u].doc].ID, Text: g.units[u].text} }
+	claim := func(u int) Claim {
+		d := docs[g.units[u].doc]
+		return Claim{ThoughtID: d.ID, Step: d.Step, Text: g.units[u].text}
+	}
 	// A component is circular when an explicit support link runs inside it.
 	var out []CircularReasoning
 	for c, members := range comps {
@@ -265,16 +269,16 @@ func circularSupport(docs []Doc, lx *semantic.Lexicon) []CircularReasoning {
 		var parts []string
 		for _, l := range links {
 			if l.Kind == "supports" {
-				parts = append(parts, fmt.Sprintf("%q (%s) supports %q (%s) [%s]", l.From.Text, l.From.ThoughtID, l.To.Text, l.To.ThoughtID, l.Marker))
+				parts = append(parts, fmt.Sprintf("#%d supports #%d [%s]", l.From.Step, l.To.Step, l.Marker))
 			} else {
-				parts = append(parts, fmt.Sprintf("%q (%s) restates %q (%s)", l.From.Text, l.From.ThoughtID, l.To.Text, l.To.ThoughtID))
+				parts = append(parts, fmt.Sprintf("#%d restates #%d", l.From.Step, l.To.Step))
 			}
 		}
 		out = append(out, CircularReasoning{
 			Kind:     CircularSupport,
 			Thoughts: refs,
 			Support:  links,
-			Reason: fmt.Sprintf("circular argument over %d thought(s): a claim is supported, directly or through a chain, by a restatement of itself: %s",
+			Reason: fmt.Sprintf("circular argument over %d thought(s): a claim is supported, directly or through a chain, by a restatement of itself (support lists the claims): %s",
 				len(refs), strings.Join(parts, "; ")),
 		})
 	}
@@ -320,8 +324,8 @@ func restatedArguments(docs []Doc, g *argGraph, r *argReader, unitsOf [][]int, c
 						Kind:     CircularRestatedArgument,
 						Thoughts: []ThoughtRef{Ref(docs[i]), Ref(docs[j])},
 						Support: []SupportLink{
-							{Kind: "supports", From: Claim{ThoughtID: docs[i].ID, Text: g.units[e1.from].text}, To: Claim{ThoughtID: docs[i].ID, Text: g.units[e1.to].text}, Marker: e1.how},
-							{Kind: "supports", From: Claim{ThoughtID: d.ID, Text: g.units[e2.from].text}, To: Claim{ThoughtID: d.ID, Text: g.units[e2.to].text}, Marker: e2.how},
+							{Kind: "supports", From: Claim{ThoughtID: docs[i].ID, Step: docs[i].Step, Text: g.units[e1.from].text}, To: Claim{ThoughtID: docs[i].ID, Step: docs[i].Step, Text: g.units[e1.to].text}, Marker: e1.how},
+							{Kind: "supports", From: Claim{ThoughtID: d.ID, Step: d.Step, Text: g.units[e2.from].text}, To: Claim{ThoughtID: d.ID, Step: d.Step, Text: g.units[e2.to].text}, Marker: e2.how},
 						},
 						Reason: fmt.Sprintf("thought %s offers again the argument of thought %s in other words (%q for %q) and adds nothing: the conclusion still rests on that one premise",
 							d.ID, docs[i].ID, g.units[e2.from].text, g.units[e2.to].text),

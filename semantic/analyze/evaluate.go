@@ -628,7 +628,7 @@ func (ev *Evaluation) issues(th Thresholds, m int) {
 	if n := len(ev.Contradictions); n > 0 {
 		var pairs []string
 		for _, c := range ev.Contradictions[:min(3, n)] {
-			pairs = append(pairs, fmt.Sprintf("%s and %s (%s)", c.ThoughtA.ID, c.ThoughtB.ID, c.Reason))
+			pairs = append(pairs, fmt.Sprintf("#%d and #%d (%s)", c.ThoughtA.Step, c.ThoughtB.Step, c.Reason))
 		}
 		more := ""
 		if n > 3 {
@@ -636,7 +636,7 @@ func (ev *Evaluation) issues(th Thresholds, m int) {
 		}
 		ev.Issues = append(ev.Issues, fmt.Sprintf("%d contradiction(s) between thoughts %s%s", n, strings.Join(pairs, "; "), more))
 		c := ev.Contradictions[0]
-		ev.Suggestions = append(ev.Suggestions, fmt.Sprintf("resolve the contradiction between %s and %s, or reconcile the two sides (synthesizeDialectical)", c.ThoughtA.ID, c.ThoughtB.ID))
+		ev.Suggestions = append(ev.Suggestions, fmt.Sprintf("resolve the contradiction between #%d and #%d, or reconcile the two sides (synthesizeDialectical)", c.ThoughtA.Step, c.ThoughtB.Step))
 	}
 	if v := ev.CoherenceScore; v != nil && *v < issueCoherence && m >= minTrendThoughts {
 		ev.Issues = append(ev.Issues, fmt.Sprintf("low coherence (%.2f): consecutive thoughts are only weakly related", *v))

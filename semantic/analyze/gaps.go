@@ -140,7 +140,7 @@ func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
 			}
 			if !answered {
 				out = append(out, KnowledgeGap{Kind: GapOpenQuestion, Thought: Ref(d),
-					Reason: fmt.Sprintf("question %s has no later answer (no later non-question thought with similarity ≥ %.2f, no linked answer)", d.ID, opts.AnswerSimilarity)})
+					Reason: fmt.Sprintf("question #%d has no later answer (no later non-question thought with similarity ≥ %.2f, no linked answer)", d.Step, opts.AnswerSimilarity)})
 			}
 		case typ(d) == "hypothesis":
 			validated := false
@@ -156,7 +156,7 @@ func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
 			}
 			if !validated {
 				out = append(out, KnowledgeGap{Kind: GapUnvalidatedHypothesis, Thought: Ref(d),
-					Reason: fmt.Sprintf("hypothesis %s is never validated (no later validation or counterexample linked to it or with similarity ≥ %.2f)", d.ID, opts.ValidationSimilarity)})
+					Reason: fmt.Sprintf("hypothesis #%d is never validated (no later validation or counterexample linked to it or with similarity ≥ %.2f)", d.Step, opts.ValidationSimilarity)})
 			}
 		case d.Confidence != nil && *d.Confidence < opts.LowConfidence:
 			supported := false
@@ -175,7 +175,7 @@ func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
 			}
 			if !supported {
 				out = append(out, KnowledgeGap{Kind: GapUnsupportedClaim, Thought: Ref(d),
-					Reason: fmt.Sprintf("claim %s has low confidence (%.2f < %.2f) and no support: it depends on no thought and no validation, example or observation backs it", d.ID, *d.Confidence, opts.LowConfidence)})
+					Reason: fmt.Sprintf("claim #%d has low confidence (%.2f < %.2f) and no support: it depends on no thought and no validation, example or observation backs it", d.Step, *d.Confidence, opts.LowConfidence)})
 			}
 		}
 	}
