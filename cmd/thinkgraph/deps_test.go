@@ -1,7 +1,10 @@
 package main
 
 import (
+	"crypto/x509"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -26,5 +29,30 @@ func TestNoTextTemplate(t *testing.T) {
 		if slices.Contains(deps, bad) {
 			t.Errorf("thinkgraph links %s; find the importer with `go list -deps -f '{{.ImportPath}}: {{.Imports}}' ./cmd/thinkgraph | grep template`", bad)
 		}
+	}
+}
+
+// On a system without CA roots (the container image is FROM scratch) the
+// binary still verifies the providers' HTTPS certificates: the fallback
+// roots it embeds stand in. The test binary, which links the same
+// fallback, re-runs itself with no system roots to see the pool it gets.
+func TestFallbackRoots(t *testing.T) {
+	if os.Getenv("THINKGRAPH_TEST_ROOTS_CHILD") == "1" {
+		pool, err := x509.SystemCertPool()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Subjects (deprecated for pools the OS verifies with) lists a pool
+		// parsed from certificates, which the fallback is.
+		if n := len(pool.Subjects()); n < 100 {
+			t.Fatalf("the system pool has %d roots, want the fallback's (over 100)", n)
+		}
+		return
+	}
+	empty := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestFallbackRoots$")
+	cmd.Env = append(os.Environ(), "THINKGRAPH_TEST_ROOTS_CHILD=1", "SSL_CERT_FILE="+filepath.Join(empty, "none.pem"), "SSL_CERT_DIR="+empty)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("with no system roots: %v\n%s", err, out)
 	}
 }

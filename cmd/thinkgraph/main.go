@@ -21,11 +21,17 @@ import (
 	"strings"
 	"syscall"
 	"text/tabwriter"
+
+	// Mozilla's CA roots, used only where the system has none: the
+	// container image is FROM scratch, and the providers are HTTPS.
+	_ "golang.org/x/crypto/x509roots/fallback"
 )
 
-// version is set with -ldflags "-X main.version=v1.2.3"; otherwise it comes
-// from the module version go install recorded.
-var version = ""
+// A release build (scripts/dist.sh, .goreleaser.yaml) sets these with
+// -ldflags "-X main.version=v1.2.3 -X main.commit=SHA -X main.date=RFC3339";
+// otherwise the version comes from the module version go install recorded,
+// and the commit and date from the VCS stamp go build records in a checkout.
+var version, commit, date string
 
 func buildVersion() string {
 	if version != "" {
@@ -39,7 +45,8 @@ func buildVersion() string {
 
 // versionText is what "thinkgraph version" prints: the version, and the
 // VCS revision and time the binary was built from, when Go recorded them
-// (a build inside a git checkout; not go install module@version).
+// (a build inside a git checkout; not go install module@version) or the
+// release build set them.
 func versionText(bi *debug.BuildInfo) string {
 	var b strings.Builder
 	fmt.Fprintln(&b, "thinkgraph", buildVersion())
@@ -49,6 +56,14 @@ func versionText(bi *debug.BuildInfo) string {
 	settings := map[string]string{}
 	for _, s := range bi.Settings {
 		settings[s.Key] = s.Value
+	}
+	// Without Go's VCS stamp (built with -buildvcs=false or outside a
+	// checkout), a release build names its commit and date by -X flags.
+	if settings["vcs.revision"] == "" && commit != "" {
+		settings["vcs.revision"] = commit
+	}
+	if settings["vcs.time"] == "" && date != "" {
+		settings["vcs.time"] = date
 	}
 	if rev := settings["vcs.revision"]; rev != "" {
 		if settings["vcs.modified"] == "true" {

@@ -113,3 +113,23 @@ func TestVersionText(t *testing.T) {
 		t.Errorf("version:\n%s", out)
 	}
 }
+
+// A release build names its version, commit and date by -X flags
+// (scripts/dist.sh checks the built binary prints them); Go's VCS stamp,
+// when there is one, still wins for the commit and date.
+func TestVersionTextRelease(t *testing.T) {
+	defer func(v, c, d string) { version, commit, date = v, c, d }(version, commit, date)
+	version, commit, date = "v1.2.3", "fedcba9", "2026-02-03T04:05:06Z"
+	bi := &debug.BuildInfo{GoVersion: "go1.99", Main: debug.Module{Path: "github.com/thinkgraph/thinkgraph", Version: "(devel)"}}
+	got := versionText(bi)
+	for _, want := range []string{"thinkgraph v1.2.3\n", "revision fedcba9\n", "time     2026-02-03T04:05:06Z\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("version text lacks %q:\n%s", want, got)
+		}
+	}
+	bi.Settings = []debug.BuildSetting{{Key: "vcs.revision", Value: "0123abc"}, {Key: "vcs.time", Value: "2026-01-02T03:04:05Z"}}
+	got = versionText(bi)
+	if !strings.Contains(got, "revision 0123abc\n") || !strings.Contains(got, "time     2026-01-02T03:04:05Z\n") {
+		t.Errorf("the VCS stamp should win over the -X flags:\n%s", got)
+	}
+}
