@@ -5,10 +5,13 @@
 package httpserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -23,6 +26,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tidwall/gjson"
+
+	"github.com/thinkgraph/thinkgraph/rpcframe"
 )
 
 // Options configure the HTTP server.
@@ -130,6 +136,7 @@ func New(serverFor func(tenant string) *mcp.Server, loopback bool, opts Options)
 	var mcpHandler http.Handler = mcp.NewStreamableHTTPHandler(getServer,
 		&mcp.StreamableHTTPOptions{Logger: opts.Logger, MaxRequestBodyBytes: opts.MaxBodyBytes, Stateless: opts.Stateless,
 			SessionTimeout: max(opts.SessionIdleTimeout, 0)})
+	mcpHandler = s.checkFrames(mcpHandler)
 	var metrics http.Handler = opts.Metrics
 	viewer := opts.Viewer
 	if opts.Tokens != nil {
@@ -353,6 +360,58 @@ func (s *Server) limit(next http.Handler) http.Handler {
 			deadline := time.Now().Add(s.opts.RequestTimeout)
 			_ = rc.SetReadDeadline(deadline)
 			_ = rc.SetWriteDeadline(deadline)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// checkFrames refuses, before the SDK reads them, the JSON-RPC messages
+// of a POST to /mcp that it reads loosely (package rpcframe: ids it would
+// not echo exactly, id null, an id without a method) and, without an MCP
+// session (no Mcp-Session-Id, not stateless), a call other than initialize
+// (the SDK answered it with error code 0): 400 with the JSON-RPC error.
+// Anything else, a body that is not JSON included, goes to the SDK as it
+// came.
+func (s *Server) checkFrames(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				http.Error(w, fmt.Sprintf("request body exceeds %d bytes (THINKGRAPH_HTTP_MAX_BODY_BYTES)", mbe.Limit), http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, "failed to read body", http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		sessionless := s.opts.Stateless || r.Header.Get("Mcp-Session-Id") != "" || r.Header.Get("MCP-Protocol-Version") >= rpcframe.FirstSessionlessVersion
+		var rej *rpcframe.Reject
+		check := func(frame []byte) {
+			if rej != nil || len(frame) == 0 || frame[0] != '{' {
+				return
+			}
+			var m *rpcframe.Message
+			if m, rej = rpcframe.Check(frame); rej == nil && !sessionless {
+				rej = rpcframe.BeforeInitialize(m, frame)
+			}
+		}
+		if json.Valid(body) {
+			if v := gjson.ParseBytes(body); v.IsArray() {
+				v.ForEach(func(_, el gjson.Result) bool { check([]byte(el.Raw)); return rej == nil })
+			} else {
+				check(bytes.TrimSpace(body))
+			}
+		}
+		if rej != nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write(rej.Response())
+			return
 		}
 		next.ServeHTTP(w, r)
 	})

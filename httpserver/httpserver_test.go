@@ -391,3 +391,67 @@ func TestMultiRoundTripSamplingStateless(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
+
+// postMCP posts body to /mcp with the MCP headers (and session, if any)
+// and returns the status, the Mcp-Session-Id answered and the body.
+func postMCP(t *testing.T, url, session, body string) (int, string, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+		req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(b)
+}
+
+// JSON-RPC ids over HTTP: an id the SDK would not echo exactly, id null
+// and an id without a method are refused with 400 and -32600 naming the
+// id as sent; ids up to 2^53-1 come back exactly; a call before
+// initialize (no MCP session) is -32600, not the SDK's code 0.
+func TestJSONRPCIdsOverHTTP(t *testing.T) {
+	srv, _ := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, true, Options{}))
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	think := `{"jsonrpc":"2.0","id":"early","method":"tools/call","params":{"name":"think","arguments":{"thought":"x"}}}`
+	code, _, body := postMCP(t, url, "", think)
+	if code != http.StatusBadRequest || !strings.Contains(body, `"id":"early"`) || !strings.Contains(body, `"code":-32600`) || !strings.Contains(body, "initialize") {
+		t.Errorf("tools/call before initialize: %d %s", code, body)
+	}
+	if code, _, body := postMCP(t, url, "", `{"jsonrpc":"2.0","id":"p","method":"ping"}`); code != 200 || !strings.Contains(body, `"id":"p","result":{}`) {
+		t.Errorf("ping without a session: %d %s", code, body)
+	}
+	code, session, body := postMCP(t, url, "", initialize)
+	if code != 200 || session == "" {
+		t.Fatalf("initialize: %d %q %s", code, session, body)
+	}
+	postMCP(t, url, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for _, c := range []struct{ frame, id string }{
+		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, "1.5"},
+		{`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, "9007199254740993"},
+		{`{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`, "123456789012345678901234567890"},
+		{`{"jsonrpc":"2.0","id":1e2,"method":"ping"}`, "1e2"},
+		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, "null"},
+		{`{"jsonrpc":"2.0","id":"x"}`, `"x"`},
+	} {
+		code, _, body := postMCP(t, url, session, c.frame)
+		if code != http.StatusBadRequest || !strings.Contains(body, `"id":`+c.id+`,`) || !strings.Contains(body, `"code":-32600`) {
+			t.Errorf("%s: %d %s, want 400 with id %s and -32600", c.frame, code, body, c.id)
+		}
+	}
+	for _, id := range []string{"9007199254740991", "-9007199254740991", "0"} {
+		if code, _, body := postMCP(t, url, session, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`); code != 200 || !strings.Contains(body, `"id":`+id+`,"result"`) {
+			t.Errorf("ping with id %s: %d %s", id, code, body)
+		}
+	}
+	if code, _, body := postMCP(t, url, session, think); code != 200 || !strings.Contains(body, `\"step\":1`) {
+		t.Errorf("tools/call in the session: %d %s", code, body)
+	}
+}

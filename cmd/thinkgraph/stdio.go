@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thinkgraph/thinkgraph/rpcframe"
 )
 
 const (
@@ -39,6 +41,9 @@ type stdioFilter struct {
 	line    []byte // the line being read
 	frame   []byte // what is left of the frame handed to the SDK
 	readErr error  // why stdin ended
+	// initialized: an initialize request was passed on (calls before it
+	// are answered here: the SDK answers them with error code 0).
+	initialized bool
 
 	mu       sync.Mutex // guards out and the fields below
 	changed  *sync.Cond // signalled when a call is answered, a frame is queued or the filter closes
@@ -170,6 +175,19 @@ func (f *stdioFilter) check(line []byte) []byte {
 		f.reject(nil, jsonrpc.CodeInvalidRequest, msg, len(line))
 		return nil
 	}
+	// What the SDK reads loosely: ids it would not echo exactly, id null,
+	// an id without a method; a call before initialize.
+	m, rej := rpcframe.Check(line)
+	if rej == nil && !f.initialized {
+		if rej = rpcframe.BeforeInitialize(m, line); rej == nil && m.MethodName() == "initialize" {
+			// The SDK answers initialize before it reads on.
+			f.initialized = true
+		}
+	}
+	if rej != nil {
+		f.reject(rej.ID, rej.Code, rej.Message, len(line))
+		return nil
+	}
 	// The SDK's own decoding: what passes here, the SDK reads.
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
@@ -226,14 +244,7 @@ func (f *stdioFilter) reject(id json.RawMessage, code int, msg string, size int)
 // writeError writes a JSON-RPC error to stdout; f.mu is held.
 func (f *stdioFilter) writeError(id json.RawMessage, code int, msg string, size int) {
 	f.log.Warn("answered a bad message from stdin with an error", "error", msg, "bytes", size)
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	b, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   jsonrpc.Error   `json:"error"`
-	}{"2.0", id, jsonrpc.Error{Code: int64(code), Message: msg}})
+	b := (&rpcframe.Reject{ID: id, Code: code, Message: msg}).Response()
 	if _, err := f.out.Write(append(b, '\n')); err != nil {
 		f.log.Warn("writing to stdout failed", "error", err)
 	}

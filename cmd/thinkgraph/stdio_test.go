@@ -39,6 +39,14 @@ func readRPC(t *testing.T, out *bufio.Reader, stderr *bytes.Buffer) rpcLine {
 	return m
 }
 
+// sendLine writes one frame and its newline to the server's stdin.
+func sendLine(t *testing.T, stdin io.Writer, frame string) {
+	t.Helper()
+	if _, err := io.WriteString(stdin, frame+"\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Every bad frame on stdin gets its JSON-RPC error (or, a notification,
 // nothing) and the server goes on serving: a ping after each is answered.
 func TestStdioBadFramesKeepServing(t *testing.T) {
@@ -46,12 +54,7 @@ func TestStdioBadFramesKeepServing(t *testing.T) {
 	cmd, stdin, out, stderr := startInitialized(t, db)
 	defer func() { stdin.Close(); cmd.Wait() }()
 	defer time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() }).Stop() // a hang guard: reads fail instead
-	send := func(frame string) {
-		t.Helper()
-		if _, err := io.WriteString(stdin, frame+"\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
+	send := func(frame string) { t.Helper(); sendLine(t, stdin, frame) }
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 
 	deep := `{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"a":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`
@@ -77,6 +80,14 @@ func TestStdioBadFramesKeepServing(t *testing.T) {
 		{"trailing data", `{"jsonrpc":"2.0","id":8,"method":"ping"} {"jsonrpc":"2.0","id":9,"method":"ping"}`, -32700, "null"},
 		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"ping\",\"params\":{\"a\":\"\xff\xfe\"}}", -32700, "null"},
 		{"a bad response", `{"jsonrpc":"2.0","id":11,"error":"no"}`, -32600, "11"},
+		// Ids the SDK would not echo exactly, and what it would not answer.
+		{"a fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600, "1.5"},
+		{"an id past 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, -32600, "9007199254740993"},
+		{"an id past 64 bits", `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`, -32600, "123456789012345678901234567890"},
+		{"an id with an exponent", `{"jsonrpc":"2.0","id":1e2,"method":"ping"}`, -32600, "1e2"},
+		{"id -0", `{"jsonrpc":"2.0","id":-0,"method":"ping"}`, -32600, "-0"},
+		{"id null", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, -32600, "null"},
+		{"an id and no method", `{"jsonrpc":"2.0","id":"x"}`, -32600, `"x"`},
 		{"a bad notification", `{"jsonrpc":"1.0","method":"notifications/progress"}`, 0, ""},
 		{"a notification nested too deep", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"a":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`, 0, ""},
 	}
@@ -96,6 +107,13 @@ func TestStdioBadFramesKeepServing(t *testing.T) {
 			t.Fatalf("%s: the ping after it got id %s error %+v", c.name, got.ID, got.Error)
 		}
 	}
+	// Ids up to 2^53-1 in magnitude come back exactly as sent.
+	for _, id := range []string{"9007199254740991", "-9007199254740991", "0", "-7", `"9007199254740993"`} {
+		send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		if got := readRPC(t, out, stderr); string(got.ID) != id || got.Error != nil {
+			t.Errorf("ping with id %s: answered id %s error %+v", id, got.ID, got.Error)
+		}
+	}
 	// And tools still work, on the database.
 	send(`{"jsonrpc":"2.0","id":"last","method":"tools/call","params":{"name":"think","arguments":{"thought":"still serving","session_id":"bad-frames"}}}`)
 	if got := readRPC(t, out, stderr); string(got.ID) != `"last"` || got.Error != nil || !strings.Contains(string(got.Result), `"step\":1`) {
@@ -105,6 +123,34 @@ func TestStdioBadFramesKeepServing(t *testing.T) {
 	waitExit(t, cmd, stderr)
 	if got := storedThoughts(t, db, "bad-frames"); got[1] != "still serving" {
 		t.Fatalf("stored %v", got)
+	}
+}
+
+// A call before initialize is refused with -32600 naming initialize (the
+// SDK answered it with error code 0); ping is answered; after initialize
+// the same call works.
+func TestStdioCallBeforeInitialize(t *testing.T) {
+	cmd, stdin, out, stderr := startServe(t, filepath.Join(t.TempDir(), "tg.db"))
+	defer func() { stdin.Close(); cmd.Wait() }()
+	defer time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() }).Stop() // a hang guard: reads fail instead
+	send := func(frame string) { t.Helper(); sendLine(t, stdin, frame) }
+	call := `{"jsonrpc":"2.0","id":"early","method":"tools/call","params":{"name":"think","arguments":{"thought":"too early","session_id":"early"}}}`
+	send(call)
+	if got := readRPC(t, out, stderr); string(got.ID) != `"early"` || got.Error == nil || got.Error.Code != -32600 || !strings.Contains(got.Error.Message, "initialize") {
+		t.Fatalf("tools/call before initialize: id %s error %+v", got.ID, got.Error)
+	}
+	send(`{"jsonrpc":"2.0","id":"p","method":"ping"}`)
+	if got := readRPC(t, out, stderr); string(got.ID) != `"p"` || got.Error != nil {
+		t.Fatalf("ping before initialize: id %s error %+v", got.ID, got.Error)
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`)
+	if got := readRPC(t, out, stderr); string(got.ID) != "1" || got.Error != nil {
+		t.Fatalf("initialize: id %s error %+v", got.ID, got.Error)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(call)
+	if got := readRPC(t, out, stderr); string(got.ID) != `"early"` || got.Error != nil || !strings.Contains(string(got.Result), `"step\":1`) {
+		t.Fatalf("tools/call after initialize: id %s error %+v %s", got.ID, got.Error, got.Result)
 	}
 }
 
@@ -145,12 +191,7 @@ func TestStdioClosedStdinAnswersServerRequests(t *testing.T) {
 	cmd, stdin, out, stderr := startServe(t, filepath.Join(t.TempDir(), "tg.db"))
 	defer cmd.Process.Kill()
 	defer time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() }).Stop() // a hang guard: reads fail instead
-	send := func(frame string) {
-		t.Helper()
-		if _, err := io.WriteString(stdin, frame+"\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
+	send := func(frame string) { t.Helper(); sendLine(t, stdin, frame) }
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"sampling":{}},"clientInfo":{"name":"x","version":"1"}}}`)
 	readRPC(t, out, stderr)
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
