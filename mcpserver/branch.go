@@ -20,7 +20,7 @@ import (
 // The Branch Thinking tool, branch-thinking (docs/branch-thinking.md).
 
 const branchDescription = `Multi-path reasoning on the session graph: named branches of typed thoughts with cross-references, and checks of the reasoning (similarity, contradictions, circular reasoning, drift, knowledge gaps, evaluation, strongest paths, counterfactuals, dialectical synthesis).
-Send EITHER a thought (content, type, ...; returns thoughtId, branchId, the branch's state and, when on, an evaluation) OR a command {"command": {"type": ..., "data": {...}}} (its data fields are listed under command.data). Name a thought by its id or step (#8).`
+Send EITHER a thought (content, type, ...; returns thoughtId, branchId, the branch's state and, when on, an evaluation) OR a command {"command": {"type": ..., "data": {...}}}. Name a thought by its id or step (#8).`
 
 // commandDataDoc describes each command's data fields (command.data), from
 // branching.BranchCommands.
@@ -28,6 +28,9 @@ func commandDataDoc() string {
 	parts := make([]string, len(branching.BranchCommands))
 	for i, c := range branching.BranchCommands {
 		parts[i] = c.Name
+		if c.Paged {
+			parts[i] += "*"
+		}
 		if c.Document != "" {
 			parts[i] += " {data = " + c.Document + "}"
 		} else if len(c.Fields) > 0 {
@@ -37,7 +40,7 @@ func commandDataDoc() string {
 			parts[i] += " (" + c.Note + ")"
 		}
 	}
-	return "The command's fields (they may also sit directly in command): " + strings.Join(parts, "; ") + "."
+	return "Fields (also directly in command): " + strings.Join(parts, "; ") + ". *: a list, most relevant first; limit?, cursor? (page.cursor of a result)."
 }
 
 // commandsTaking lists the commands that take the data field name.
@@ -55,7 +58,7 @@ func commandsTaking(name string) string {
 // ...) or a command; not both.
 type branchArgs struct {
 	sessionField
-	Content        *string       `json:"content,omitempty" jsonschema:"Thought form: the thought (at most 10,000 characters)."`
+	Content        *string       `json:"content,omitempty" jsonschema:"Thought form: the thought."`
 	Type           *string       `json:"type,omitempty" jsonschema:"Thought form: the thought type."`
 	BranchID       *string       `json:"branchId,omitempty" jsonschema:"Thought form: the branch to add to (default: the active branch); a new id creates the branch."`
 	Confidence     *number       `json:"confidence,omitempty" jsonschema:"Thought form: confidence 0..1."`
@@ -97,6 +100,8 @@ type commandData struct {
 	Goal                  *string        `json:"goal,omitempty"`
 	TopK                  *integer       `json:"topK,omitempty"`
 	Limit                 *integer       `json:"limit,omitempty"`
+	Cursor                string         `json:"cursor,omitempty"`
+	Verbose               *boolean       `json:"verbose,omitempty"`
 	Count                 *integer       `json:"count,omitempty"`
 	Query                 string         `json:"query,omitempty"`
 	ThoughtID             thoughtArg     `json:"thoughtId,omitempty"`
@@ -289,7 +294,7 @@ func (a *branchArgs) command() (*branching.CommandInput, error) {
 	}
 	in := &branching.CommandInput{
 		Type: c.Type, BranchID: branch, Goal: c.Goal, TopK: (*int)(c.TopK), Limit: (*int)(c.Limit), Count: (*int)(c.Count),
-		Query: c.Query, ThoughtID: string(c.ThoughtID), FromThoughtID: string(c.FromThoughtID), ToThoughtID: string(c.ToThoughtID),
+		Query: c.Query, Cursor: c.Cursor, Verbose: c.Verbose != nil && bool(*c.Verbose), ThoughtID: string(c.ThoughtID), FromThoughtID: string(c.FromThoughtID), ToThoughtID: string(c.ToThoughtID),
 		OtherThoughtID: string(c.OtherThoughtID), Verdict: c.Verdict, Reason: c.Reason, Enabled: (*bool)(c.Enabled),
 		PivotThresh: (*float64)(c.SuggestPivotThreshold), Threshold: (*float64)(c.Threshold),
 		MinSimilarity: (*float64)(c.MinSimilarity), Branches: c.Branches,

@@ -263,3 +263,59 @@ func TestThoughtsNamedByStep(t *testing.T) {
 		t.Fatalf("select_path node_id 6: %v, want %v", back, alt)
 	}
 }
+
+// A long history and a long path come as their latest part and a summary
+// of the rest; the cursor walks back through all of it.
+func TestPagesOverMCP(t *testing.T) {
+	e := newTestEnv(t)
+	cs := e.connect()
+	s := btSession{t, cs, "pages"}
+	for i := range 25 {
+		s.thought(fmt.Sprintf("Step %d of a long line of reasoning about caching.", i+1), "analysis", "confidence", 0.5+float64(i%5)/10)
+	}
+	var steps []float64
+	cursor := ""
+	for range 5 {
+		data := map[string]any{"branchId": "main"}
+		if cursor != "" {
+			data["cursor"] = cursor
+		}
+		h := s.cmd("history", data)
+		th := list(h, "thoughts")
+		var page []float64
+		for _, x := range th {
+			page = append(page, x.(map[string]any)["step"].(float64))
+		}
+		steps = append(page, steps...)
+		p, _ := h["page"].(map[string]any)
+		if p == nil || p["total"] != 25.0 {
+			t.Fatalf("history page: %v", h)
+		}
+		if earlier, _ := h["earlier"].(map[string]any); page[0] > 1 && (earlier == nil || earlier["thoughts"] != page[0]-1 || earlier["firstStep"] != 1.0) {
+			t.Fatalf("history before step %v: earlier %v", page[0], h["earlier"])
+		}
+		cursor, _ = p["cursor"].(string)
+		if cursor == "" {
+			break
+		}
+	}
+	if len(steps) != 25 || steps[0] != 1 || steps[24] != 25 {
+		t.Fatalf("history pages gave steps %v", steps)
+	}
+
+	path := mustCall(t, cs, "show_current_path", map[string]any{"session_id": "pages"})
+	nodes := list(path, "path")
+	earlier := obj(path, "earlier")
+	if len(nodes) != 10 || path["total_nodes"] != 25.0 || nodes[9].(map[string]any)["step"] != 25.0 ||
+		earlier["nodes"] != 15.0 || obj(earlier, "root")["step"] != 1.0 || obj(earlier, "weakest")["confidence"] != 0.5 {
+		t.Fatalf("show_current_path: %v", path)
+	}
+	back := mustCall(t, cs, "show_current_path", map[string]any{"session_id": "pages", "cursor": obj(path, "page")["cursor"]})
+	if n := list(back, "path"); len(n) != 10 || n[9].(map[string]any)["step"] != 15.0 {
+		t.Fatalf("show_current_path, earlier page: %v", back)
+	}
+	out, _ := mustFail(t, cs, "show_current_path", map[string]any{"session_id": "pages", "cursor": "x"})
+	if obj(out, "details")["field"] != "cursor" {
+		t.Fatalf("bad cursor: %v", out)
+	}
+}

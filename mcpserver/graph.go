@@ -87,8 +87,8 @@ func (s *Server) addGraphTools() {
 			Annotations: graphAnnotations("Show the current path", true, true),
 		},
 		output: graph.PathOutput{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *sessionField) (any, error) {
-			return g.CurrentPath(ctx, s.session(req, in.SessionID))
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *pagedArgs) (any, error) {
+			return g.CurrentPath(ctx, graph.PathInput{Session: s.session(req, in.SessionID), Page: in.page()})
 		}),
 	})
 
@@ -100,11 +100,20 @@ func (s *Server) addGraphTools() {
 			Annotations: graphAnnotations("Get unexplored branches", true, true),
 		},
 		output: graph.UnexploredOutput{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *sessionField) (any, error) {
-			return g.UnexploredBranches(ctx, s.session(req, in.SessionID))
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *pagedArgs) (any, error) {
+			return g.UnexploredBranches(ctx, graph.UnexploredInput{Session: s.session(req, in.SessionID), Page: in.page()})
 		}),
 	})
 }
+
+// pagedArgs are the arguments of a tool that lists: the session, and the
+// cursor of an earlier result's page.
+type pagedArgs struct {
+	sessionField
+	Cursor string `json:"cursor,omitempty" jsonschema:"page.cursor of a result, for the next items."`
+}
+
+func (a *pagedArgs) page() reasoning.PageArgs { return reasoning.PageArgs{Cursor: a.Cursor} }
 
 // prefixed qualifies a validation error of a nested field with its parent.
 func prefixed(prefix string, err error) error {

@@ -132,7 +132,7 @@ func (e *fieldError) named(field string) error {
 
 // sessionField is the session_id of the tools that take one as it is.
 type sessionField struct {
-	SessionID *string `json:"session_id,omitempty" jsonschema:"A session id from an earlier response, to continue that session; omit it for this connection's own."`
+	SessionID *string `json:"session_id,omitempty" jsonschema:"An earlier result's session_id, to continue it; default: this connection's session."`
 }
 
 // inputField is a field of a tool's argument struct.

@@ -2,13 +2,49 @@ package mcpserver
 
 import (
 	"math"
+	"regexp"
 	"strconv"
 )
 
 // What a tool returns lands in a model's context, so a result is encoded
 // for reading: every number in it has at most 2 decimals (a score of
-// 0.7123456 reads 0.71), except in a result that is lossless, the
-// exported session (import restores it).
+// 0.7123456 reads 0.71), and a thought's text is quoted once (quoteOnce),
+// except in a result that is lossless, the exported session (import
+// restores it).
+
+// encodeResult is the JSON of a tool's result as a model reads it.
+func encodeResult(b []byte, out any) []byte {
+	if _, exact := out.(lossless); exact {
+		return b
+	}
+	return quoteOnce(roundNumbers(b))
+}
+
+// refJSON matches a thought reference (analyze.ThoughtRef) as json.Marshal
+// writes it: id, step, branchId, then content. Outside JSON strings only:
+// inside one, every quote is escaped.
+var refJSON = regexp.MustCompile(`\{"id":"([^"\\]*)","step":[0-9]+,"branchId":"(?:[^"\\]|\\.)*"(,"content":"(?:[^"\\]|\\.)*")\}`)
+
+// quoteOnce drops the content of every thought reference in the JSON text
+// b but the first to each thought: the text is quoted once in a result.
+func quoteOnce(b []byte) []byte {
+	seen := map[string]bool{}
+	var out []byte
+	last := 0
+	for _, m := range refJSON.FindAllSubmatchIndex(b, -1) {
+		id := string(b[m[2]:m[3]])
+		if !seen[id] {
+			seen[id] = true
+			continue
+		}
+		out = append(out, b[last:m[4]]...)
+		last = m[5]
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
+}
 
 // lossless is a result whose numbers are kept exactly as they are
 // (branch-thinking's export).

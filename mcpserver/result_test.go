@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 func TestRoundNumbers(t *testing.T) {
@@ -19,5 +21,22 @@ func TestRoundNumbers(t *testing.T) {
 		if !json.Valid([]byte(got)) {
 			t.Errorf("roundNumbers(%s) is not JSON: %s", c.in, got)
 		}
+	}
+}
+
+// A thought's text is quoted by its first reference in a result only; the
+// references are found as analyze.ThoughtRef writes them.
+func TestQuoteOnce(t *testing.T) {
+	a := analyze.Ref(analyze.Doc{ID: "a1", Step: 1, Branch: "main", Content: `She said "no" {"id":"a1"} twice`})
+	b := analyze.Ref(analyze.Doc{ID: "b2", Step: 2, Branch: "x \"y\"", Content: "Other"})
+	in, err := json.Marshal(map[string]any{"first": []any{a, b}, "later": map[string]any{"again": a, "b": b, "text": `{"id":"a1","step":1,"branchId":"main","content":"x"}`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(quoteOnce(in))
+	want := `{"first":[{"id":"a1","step":1,"branchId":"main","content":"She said \"no\" {\"id\":\"a1\"} twice"},{"id":"b2","step":2,"branchId":"x \"y\"","content":"Other"}],` +
+		`"later":{"again":{"id":"a1","step":1,"branchId":"main"},"b":{"id":"b2","step":2,"branchId":"x \"y\""},"text":"{\"id\":\"a1\",\"step\":1,\"branchId\":\"main\",\"content\":\"x\"}"}}`
+	if got != want {
+		t.Errorf("quoteOnce\n got %s\nwant %s", got, want)
 	}
 }

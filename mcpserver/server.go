@@ -252,9 +252,7 @@ func (s *Server) runTool(ctx context.Context, req *mcp.CallToolRequest, d toolDe
 	if err == nil {
 		var text []byte
 		if text, err = json.Marshal(out); err == nil {
-			if _, exact := out.(lossless); !exact {
-				text = roundNumbers(text)
-			}
+			text = encodeResult(text, out)
 			s.observe(name, "ok", start)
 			return &mcp.CallToolResult{
 				Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},

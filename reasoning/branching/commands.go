@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,36 +34,39 @@ type BranchCommand struct {
 	Document string
 	// Note follows the fields in the description.
 	Note string
-	run  func(*BranchThinking, context.Context, CommandInput) (any, error)
+	// Paged marks a command whose result is a list, most relevant first,
+	// cut to a page: it takes limit and cursor too (bounds.go).
+	Paged bool
+	run   func(*BranchThinking, context.Context, CommandInput) (any, error)
 }
 
 // BranchCommands are the commands of branch-thinking: the seed's 24 in its
 // order, then judge (the answer to a candidate of findContradictions or
 // detectCircular).
 var BranchCommands = []BranchCommand{
-	{Name: "list", run: handler((*BranchThinking).list)},
+	{Name: "list", Paged: true, run: handler((*BranchThinking).list)},
 	{Name: "focus", Fields: []string{"branchId"}, run: handler((*BranchThinking).focus)},
-	{Name: "history", Fields: []string{"branchId?"}, run: handler((*BranchThinking).history)},
+	{Name: "history", Paged: true, Fields: []string{"branchId?", "verbose?"}, run: handler((*BranchThinking).history)},
 	{Name: "evaluate", Fields: []string{"branchId?"}, run: handler((*BranchThinking).evaluate)},
-	{Name: "statistics", run: handler((*BranchThinking).statistics)},
+	{Name: "statistics", Paged: true, run: handler((*BranchThinking).statistics)},
 	{Name: "findContradictions", Fields: []string{"limit?"}, run: handler((*BranchThinking).findContradictions)},
-	{Name: "detectCircular", run: handler((*BranchThinking).detectCircular)},
+	{Name: "detectCircular", Paged: true, run: handler((*BranchThinking).detectCircular)},
 	{Name: "findStrongestPaths", Fields: []string{"topK?=3"}, run: handler((*BranchThinking).strongestPaths)},
-	{Name: "findSimilar", Fields: []string{"query", "limit?=5"}, run: handler((*BranchThinking).findSimilar)},
-	{Name: "jumpToRelated", Fields: []string{"thoughtId", "limit?=3"}, Note: "moves focus to that thought's branch",
+	{Name: "findSimilar", Paged: true, Fields: []string{"query"}, run: handler((*BranchThinking).findSimilar)},
+	{Name: "jumpToRelated", Fields: []string{"thoughtId", "limit?=3"}, Note: "moves focus to its branch",
 		run: handler((*BranchThinking).jumpToRelated)},
 	{Name: "semanticPath", Fields: []string{"fromThoughtId", "toThoughtId", "minSimilarity?"}, run: handler((*BranchThinking).semanticPath)},
 	{Name: "setGoal", Fields: []string{"goal"}, run: handler((*BranchThinking).setGoal)},
 	{Name: "toggleAutoEval", run: handler((*BranchThinking).autoEval)},
 	{Name: "configAutoEval", Fields: []string{"enabled?", "thresholds?{excellent, good, moderate}", "suggestPivotThreshold?"},
 		run: handler((*BranchThinking).autoEval)},
-	{Name: "compareProfiles", run: handler((*BranchThinking).compareProfiles)},
-	{Name: "suggestMerges", Fields: []string{"minSimilarity?"}, run: handler((*BranchThinking).suggestMerges)},
-	{Name: "detectDrift", Fields: []string{"threshold?"}, run: handler((*BranchThinking).detectDrift)},
+	{Name: "compareProfiles", Paged: true, run: handler((*BranchThinking).compareProfiles)},
+	{Name: "suggestMerges", Paged: true, Fields: []string{"minSimilarity?"}, run: handler((*BranchThinking).suggestMerges)},
+	{Name: "detectDrift", Paged: true, Fields: []string{"threshold?"}, run: handler((*BranchThinking).detectDrift)},
 	{Name: "generateCounterfactuals", Fields: []string{"branchId?", "count?=3"}, run: handler((*BranchThinking).counterfactuals)},
-	{Name: "detectKnowledgeGaps", run: handler((*BranchThinking).knowledgeGaps)},
+	{Name: "detectKnowledgeGaps", Paged: true, run: handler((*BranchThinking).knowledgeGaps)},
 	{Name: "synthesizeDialectical", Fields: []string{"branches?: [thesis, antithesis, ...]"}, run: handler((*BranchThinking).dialectical)},
-	{Name: "prune", Fields: []string{"threshold?"}, Note: `marks weak branches "pruned", deletes nothing`, run: handler((*BranchThinking).prune)},
+	{Name: "prune", Fields: []string{"threshold?"}, Note: "marks weak branches pruned, deletes nothing", run: handler((*BranchThinking).prune)},
 	{Name: "export", run: handler((*BranchThinking).export)},
 	{Name: "import", Document: "the document returned by export; restored as a new session, which a call without session_id then continues",
 		run: handler((*BranchThinking).importSession)},
@@ -85,11 +89,15 @@ func FindBranchCommand(name string) (BranchCommand, bool) {
 	return BranchCommands[i], true
 }
 
-// FieldNames are the names of the data fields the command takes, in order.
+// FieldNames are the names of the data fields the command takes, in order
+// (a paged command's limit and cursor last).
 func (c BranchCommand) FieldNames() []string {
 	names := make([]string, len(c.Fields))
 	for i, f := range c.Fields {
 		names[i] = f[:len(f)-len(strings.TrimLeft(f, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"))]
+	}
+	if c.Paged {
+		names = append(names, "limit", "cursor")
 	}
 	return names
 }
@@ -114,14 +122,18 @@ type PartialThresholds struct {
 // CommandInput is a branch-thinking command with every field any command
 // takes (command-level fields and data fields merged).
 type CommandInput struct {
-	Session   reasoning.SessionRef
-	Type      string
-	BranchID  string
-	Goal      *string
-	TopK      *int
-	Limit     *int
-	Count     *int
-	Query     string
+	Session  reasoning.SessionRef
+	Type     string
+	BranchID string
+	Goal     *string
+	TopK     *int
+	Limit    *int
+	Count    *int
+	Query    string
+	// Cursor is a paged command's cursor (page.cursor of an earlier
+	// result); Verbose asks history for whole texts.
+	Cursor    string
+	Verbose   bool
 	ThoughtID string
 	// OtherThoughtID, Verdict and Reason are judge's: the verdict on the
 	// pair (ThoughtID, OtherThoughtID).
@@ -274,7 +286,8 @@ type ListResult struct {
 	Header
 	ActiveBranch string          `json:"activeBranch"`
 	Goal         string          `json:"goal,omitempty"`
-	Branches     []BranchSummary `json:"branches"`
+	Branches     []BranchSummary `json:"branches" jsonschema:"the active branch, then the branches written to last"`
+	Page         *reasoning.Page `json:"page,omitempty"`
 }
 
 func (bt *BranchThinking) list(ctx context.Context, in CommandInput) (*ListResult, error) {
@@ -286,7 +299,9 @@ func (bt *BranchThinking) list(ctx context.Context, in CommandInput) (*ListResul
 		}
 		res.SessionID, res.ActiveBranch, res.Goal = sess.ID, activeOf(sess), sess.Goal
 		res.Branches = summarize(bs, ths, res.ActiveBranch)
-		return nil
+		byRecency(res.Branches, lastSteps(ths))
+		res.Branches, res.Page, err = reasoning.Paginate(res.Branches, in.page(), branchPage)
+		return err
 	})
 	return res, err
 }
@@ -326,6 +341,7 @@ type FocusResult struct {
 	From             *analyze.ThoughtRef `json:"from,omitempty"`
 	Related          []RelatedThought    `json:"related,omitempty"`
 	Message          string              `json:"message"`
+	Page             *reasoning.Page     `json:"page,omitempty" jsonschema:"related thoughts left out to keep the result short"`
 }
 
 // RelatedThought is a thought with its cosine to a reference, in Branch
@@ -423,10 +439,26 @@ type HistoryLink struct {
 type HistoryResult struct {
 	Header
 	Branch   BranchSummary    `json:"branch"`
-	Thoughts []HistoryThought `json:"thoughts"`
+	Thoughts []HistoryThought `json:"thoughts" jsonschema:"the branch's latest thoughts, in step order; texts clipped to 300 characters unless verbose"`
+	Page     *reasoning.Page  `json:"page,omitempty" jsonschema:"the earlier thoughts left out: page.cursor goes further back"`
+	// Earlier summarises the thoughts before this page.
+	Earlier *HistorySummary `json:"earlier,omitempty"`
 	// Incoming are cross-references from other branches to this one.
 	Incoming   []thinkgraph.Link `json:"-"`
 	Referenced []IncomingRef     `json:"referencedBy,omitempty"`
+	Omitted    map[string]int    `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
+}
+
+// HistorySummary sums up the thoughts of a branch that a history page
+// leaves out before its first thought.
+type HistorySummary struct {
+	Thoughts     int            `json:"thoughts"`
+	FirstStep    int            `json:"firstStep"`
+	LastStep     int            `json:"lastStep"`
+	ByType       map[string]int `json:"byType"`
+	BranchPoints int            `json:"branchPoints"`
+	// Lowest is the least confident of them.
+	Lowest *analyze.ThoughtRef `json:"lowestConfidence,omitempty"`
 }
 
 // IncomingRef is a cross-reference from another branch.
@@ -478,13 +510,28 @@ func (bt *BranchThinking) history(ctx context.Context, in CommandInput) (*Histor
 				res.Referenced = append(res.Referenced, IncomingRef{FromBranch: l.FromBranch, FromThought: l.FromThought, Type: l.Type, Reason: l.Reason, Strength: l.Strength})
 			}
 		}
-		for _, th := range ths {
-			res.Thoughts = append(res.Thoughts, HistoryThought{ID: th.ID, Step: th.Step, Type: th.Type, Content: th.Content, Confidence: th.Confidence,
-				KeyPoints: th.KeyPoints, ParentID: th.ParentID, BranchPoint: th.BranchPoint, Tool: th.Tool, CrossRefs: out[th.ID],
-				Timestamp: th.CreatedAt, Metadata: th.Metadata})
-		}
 		res.SessionID = sess.ID
 		res.Branch = summarize([]thinkgraph.Branch{*b}, ths, activeOf(sess))[0]
+		page, p, err := reasoning.Latest(ths, in.page(), historyPage)
+		if err != nil {
+			return err
+		}
+		res.Page = p
+		for _, th := range page {
+			h := HistoryThought{ID: th.ID, Step: th.Step, Type: th.Type, Content: th.Content, Confidence: th.Confidence,
+				KeyPoints: th.KeyPoints, ParentID: th.ParentID, BranchPoint: th.BranchPoint, Tool: th.Tool,
+				CrossRefs: head(&res.Omitted, fmt.Sprintf("thoughts[%d].crossRefs", len(res.Thoughts)), out[th.ID], fewRefs), Timestamp: th.CreatedAt}
+			if in.Verbose {
+				h.Metadata = th.Metadata
+			} else {
+				h.Content = thinkgraph.Clip(h.Content, historyClip)
+			}
+			res.Thoughts = append(res.Thoughts, h)
+		}
+		if len(page) > 0 && len(page) < len(ths) {
+			res.Earlier = summariseBefore(ths, page[0].Step)
+		}
+		res.Referenced = head(&res.Omitted, "referencedBy", res.Referenced, 2*fewRefs)
 		return nil
 	})
 	if err != nil {
@@ -493,12 +540,44 @@ func (bt *BranchThinking) history(ctx context.Context, in CommandInput) (*Histor
 	return res, nil
 }
 
+// summariseBefore sums up the thoughts before step.
+func summariseBefore(ths []thinkgraph.Thought, step int) *HistorySummary {
+	sum := &HistorySummary{ByType: map[string]int{}}
+	var lowest *thinkgraph.Thought
+	for i, th := range ths {
+		if th.Step >= step {
+			break
+		}
+		if sum.Thoughts == 0 {
+			sum.FirstStep = th.Step
+		}
+		sum.Thoughts++
+		sum.LastStep = th.Step
+		sum.ByType[cmp.Or(th.Type, "untyped")]++
+		if th.BranchPoint {
+			sum.BranchPoints++
+		}
+		if th.Confidence != nil && (lowest == nil || *th.Confidence < *lowest.Confidence) {
+			lowest = &ths[i]
+		}
+	}
+	if sum.Thoughts == 0 {
+		return nil
+	}
+	if lowest != nil {
+		r := analyze.Ref(analyze.Doc{ID: lowest.ID, Branch: lowest.BranchID, Step: lowest.Step, Content: lowest.Content})
+		sum.Lowest = &r
+	}
+	return sum
+}
+
 // EvaluateResult is the answer of evaluate.
 type EvaluateResult struct {
 	Header
 	BranchID   string             `json:"branchId"`
 	Evaluation analyze.Evaluation `json:"evaluation"`
 	Goal       string             `json:"goal,omitempty"`
+	Omitted    map[string]int     `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
 
 // branchEvaluation evaluates one branch through its tracker.
@@ -529,6 +608,7 @@ func (bt *BranchThinking) evaluate(ctx context.Context, in CommandInput) (*Evalu
 			return err
 		}
 		res.SessionID, res.BranchID, res.Evaluation, res.Goal = sess.ID, id, ev, sess.Goal
+		boundEvaluation(&res.Evaluation, &res.Omitted, "evaluation")
 		return nil
 	})
 	if err != nil {
@@ -559,7 +639,9 @@ type StatisticsResult struct {
 	SemanticEngine    bool            `json:"semanticEngine"`
 	CreatedAt         *time.Time      `json:"createdAt,omitempty"`
 	UpdatedAt         *time.Time      `json:"updatedAt,omitempty"`
-	Branches          []BranchSummary `json:"branches"`
+	Branches          []BranchSummary `json:"branches" jsonschema:"the active branch, then the branches written to last"`
+	Page              *reasoning.Page `json:"page,omitempty" jsonschema:"the branches left out"`
+	Omitted           map[string]int  `json:"omitted,omitempty" jsonschema:"how many items of each shortened list or count were left out"`
 }
 
 func (bt *BranchThinking) statistics(ctx context.Context, in CommandInput) (*StatisticsResult, error) {
@@ -623,7 +705,10 @@ func (bt *BranchThinking) statistics(ctx context.Context, in CommandInput) (*Sta
 		}
 		res.TotalCrossRefs = len(links)
 		res.Branches = summarize(bs, ths, res.ActiveBranch)
-		return nil
+		byRecency(res.Branches, lastSteps(ths))
+		res.ThoughtsByBranch = topCounts(res.ThoughtsByBranch, branchPage.Default, &res.Omitted, "thoughtsByBranch")
+		res.Branches, res.Page, err = reasoning.Paginate(res.Branches, in.page(), branchPage)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -705,6 +790,8 @@ type CircularResult struct {
 	Count      int                         `json:"count"`
 	Candidates []Candidate                 `json:"candidates" jsonschema:"arguments the detector could not decide, most likely first, each with the question that settles it and the judge call that answers it"`
 	Method     string                      `json:"method"`
+	Page       *reasoning.Page             `json:"page,omitempty" jsonschema:"the circular arguments left out"`
+	Omitted    map[string]int              `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
 
 func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (*CircularResult, error) {
@@ -725,6 +812,12 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 		}
 		res.Count = len(res.Circular)
 		res.Candidates = st.circularCandidates(docs, byID, res.Circular)
+		if res.Circular, res.Page, err = reasoning.Paginate(res.Circular, in.page(), reasoning.PageSize{Default: 5, Max: findingPage.Max, Bytes: findingPage.Bytes}); err != nil {
+			return err
+		}
+		for i := range res.Circular {
+			boundCircular(&res.Circular[i], &res.Omitted, fmt.Sprintf("circularReasoning[%d]", i))
+		}
 		res.Method = "dependency cycles over parent thoughts and builds_upon cross-references; circular support: each thought is split into claims at connectives " +
 			"(X because/since Y, X so/therefore/which is why Y, Since Y X, X requires Y; a thought without one supports the thought it follows), and a claim " +
 			"supported, directly or through a chain, by a restatement of itself (same content words up to lemma, WordNet sense or word vectors) is reported; " +
@@ -740,8 +833,9 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 // PathsResult is the answer of findStrongestPaths.
 type PathsResult struct {
 	Header
-	Paths []analyze.StrongPath `json:"paths"`
-	TopK  int                  `json:"topK"`
+	Paths   []analyze.StrongPath `json:"paths" jsonschema:"a long path shows its first thought and its last ones"`
+	TopK    int                  `json:"topK"`
+	Omitted map[string]int       `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
 
 func intOr(p *int, def, lo, hi int, field string) (int, error) {
@@ -781,6 +875,11 @@ func (bt *BranchThinking) strongestPaths(ctx context.Context, in CommandInput) (
 		if res.Paths == nil {
 			res.Paths = []analyze.StrongPath{}
 		}
+		for i := range res.Paths {
+			p := &res.Paths[i]
+			p.Thoughts = pathEndsOf(&res.Omitted, fmt.Sprintf("paths[%d].thoughts", i), p.Thoughts)
+			p.Circular = head(&res.Omitted, fmt.Sprintf("paths[%d].circular", i), p.Circular, fewRefs)
+		}
 		return nil
 	})
 	if err != nil {
@@ -795,7 +894,8 @@ type SimilarResult struct {
 	Query   string           `json:"query"`
 	Results []RelatedThought `json:"results"`
 	// TotalFound is len(Results), as Branch Thinking reports it.
-	TotalFound int `json:"totalFound"`
+	TotalFound int             `json:"totalFound"`
+	Page       *reasoning.Page `json:"page,omitempty" jsonschema:"more results: page.cursor gives the next ones"`
 }
 
 func (bt *BranchThinking) embedQuery(ctx context.Context, text string) (semantic.Vector, error) {
@@ -827,10 +927,14 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 	if err := reasoning.ValidateContent("query", in.Query, bt.svc.Config().MaxThoughtLength); err != nil {
 		return nil, err
 	}
-	limit, err := intOr(in.Limit, 5, 1, 100, "limit")
-	if err != nil {
+	if _, _, err := reasoning.Paginate([]int{}, reasoning.PageArgs{Limit: in.Limit}, similarPage); err != nil {
 		return nil, err
 	}
+	limit := similarPage.Default
+	if in.Limit != nil {
+		limit = *in.Limit
+	}
+	start, _ := strconv.Atoi(in.Cursor)
 	q, err := bt.embedQuery(ctx, in.Query)
 	if err != nil {
 		return nil, err
@@ -840,9 +944,9 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 		res.SessionID = sess.ID
 		return bt.svc.DocsView(ctx, tx, sess.Key, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
 			lex, offline := bt.svc.Semantic().Embedder.(*semantic.Lexical)
-			k := limit
+			k := start + limit
 			if offline {
-				k = max(limit, semantic.RerankPool)
+				k = max(k, semantic.RerankPool)
 			}
 			hits, err := idx.TopKCentred(q, k, nil)
 			if err != nil {
@@ -858,9 +962,12 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 					}
 					return ""
 				})
-				hits = hits[:min(limit, len(hits))]
+				hits = hits[:min(k, len(hits))]
 			}
-			res.Results = refsOf(docs, byID, hits)
+			var err2 error
+			if res.Results, res.Page, err2 = reasoning.Paginate(refsOf(docs, byID, hits), in.page(), similarPage); err2 != nil {
+				return err2
+			}
 			res.TotalFound = len(res.Results)
 			return nil
 		})
@@ -926,6 +1033,9 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 			return err
 		}
 		ref := analyze.Ref(d)
+		if related, res.Page, err = reasoning.Paginate(related, reasoning.PageArgs{Limit: &limit}, similarPage); err != nil {
+			return err
+		}
 		res.From, res.Related = &ref, related
 		res.Message = fmt.Sprintf("Found %s; focused on branch %q, the branch of thought #%d.", thinkgraph.Count(len(related), "related thought", ""), b.ID, d.Step)
 		return nil
@@ -940,6 +1050,7 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 type PathResult struct {
 	Header
 	analyze.SemanticPathResult
+	Omitted map[string]int `json:"omitted,omitempty" jsonschema:"how many steps of a long path were left out (its first step and its last ones are shown)"`
 }
 
 func (bt *BranchThinking) semanticPath(ctx context.Context, in CommandInput) (*PathResult, error) {
@@ -977,6 +1088,7 @@ func (bt *BranchThinking) semanticPath(ctx context.Context, in CommandInput) (*P
 			return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "semantic path failed", Err: err}
 		}
 		res.SessionID, res.SemanticPathResult = sess.ID, r
+		res.Steps = pathEndsOf(&res.Omitted, "steps", res.Steps)
 		return nil
 	})
 	if err != nil {
@@ -1083,8 +1195,10 @@ func (bt *BranchThinking) autoEval(ctx context.Context, in CommandInput) (*AutoE
 // ProfilesResult is the answer of compareProfiles.
 type ProfilesResult struct {
 	Header
-	Profiles    []analyze.BranchProfile     `json:"profiles"`
-	Comparisons []analyze.ProfileComparison `json:"comparisons"`
+	Profiles    []analyze.BranchProfile     `json:"profiles" jsonschema:"the largest branches first"`
+	Comparisons []analyze.ProfileComparison `json:"comparisons" jsonschema:"the most similar pairs of the profiles shown, first"`
+	Page        *reasoning.Page             `json:"page,omitempty" jsonschema:"the profiles left out"`
+	Omitted     map[string]int              `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
 
 func (bt *BranchThinking) compareProfiles(ctx context.Context, in CommandInput) (*ProfilesResult, error) {
@@ -1095,7 +1209,13 @@ func (bt *BranchThinking) compareProfiles(ctx context.Context, in CommandInput) 
 			return err
 		}
 		ps := analyze.Profiles(docs)
-		res.SessionID, res.Profiles, res.Comparisons = sess.ID, ps, analyze.CompareProfiles(ps)
+		slices.SortStableFunc(ps, func(a, b analyze.BranchProfile) int { return cmp.Compare(b.Size, a.Size) })
+		if ps, res.Page, err = reasoning.Paginate(ps, in.page(), findingPage); err != nil {
+			return err
+		}
+		cs := analyze.CompareProfiles(ps)
+		slices.SortStableFunc(cs, func(a, b analyze.ProfileComparison) int { return cmp.Compare(b.Similarity, a.Similarity) })
+		res.SessionID, res.Profiles, res.Comparisons = sess.ID, ps, head(&res.Omitted, "comparisons", cs, findingPage.Default)
 		if res.Profiles == nil {
 			res.Profiles = []analyze.BranchProfile{}
 		}
@@ -1115,6 +1235,8 @@ type MergesResult struct {
 	Header
 	Suggestions   []analyze.MergeCandidate `json:"suggestions"`
 	MinSimilarity float64                  `json:"minSimilarity"`
+	Page          *reasoning.Page          `json:"page,omitempty" jsonschema:"the suggestions left out"`
+	Omitted       map[string]int           `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
 
 // activeDocs drops the thoughts of pruned (and merged) branches.
@@ -1162,6 +1284,12 @@ func (bt *BranchThinking) suggestMerges(ctx context.Context, in CommandInput) (*
 		if res.Suggestions == nil {
 			res.Suggestions = []analyze.MergeCandidate{}
 		}
+		if res.Suggestions, res.Page, err = reasoning.Paginate(res.Suggestions, in.page(), findingPage); err != nil {
+			return err
+		}
+		for i := range res.Suggestions {
+			res.Suggestions[i].Evidence = head(&res.Omitted, fmt.Sprintf("suggestions[%d].evidence", i), res.Suggestions[i].Evidence, fewRefs)
+		}
 		return nil
 	})
 	if err != nil {
@@ -1181,6 +1309,8 @@ type DriftResult struct {
 	// relatedness the scores and the threshold are in.
 	Calibration analyze.Calibration `json:"calibration"`
 	Note        string              `json:"note,omitempty"`
+	Page        *reasoning.Page     `json:"page,omitempty" jsonschema:"the branches left out (drifting branches come first)"`
+	Omitted     map[string]int      `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
 
 func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*DriftResult, error) {
@@ -1207,6 +1337,32 @@ func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*Dr
 				res.Drifting = append(res.Drifting, b.Branch)
 			}
 		}
+		slices.SortStableFunc(res.Branches, func(a, b analyze.BranchDrift) int {
+			if a.Drifting != b.Drifting {
+				if a.Drifting {
+					return -1
+				}
+				return 1
+			}
+			return 0
+		})
+		if res.Branches, res.Page, err = reasoning.Paginate(res.Branches, in.page(), findingPage); err != nil {
+			return err
+		}
+		res.Drifting = head(&res.Omitted, "drifting", res.Drifting, branchPage.Default)
+		for i := range res.Branches {
+			b := &res.Branches[i]
+			for _, m := range []struct {
+				name string
+				d    *analyze.DriftMeasure
+			}{{"fromGoal", b.FromGoal}, {"fromStart", b.FromStart}} {
+				if m.d != nil {
+					path := fmt.Sprintf("branches[%d].%s", i, m.name)
+					m.d.Similarities = pathEndsOf(&res.Omitted, path+".similarities", m.d.Similarities)
+					m.d.Furthest = head(&res.Omitted, path+".furthest", m.d.Furthest, fewRefs)
+				}
+			}
+		}
 		if sess.Goal == "" {
 			res.Note = "no goal is set: drift is measured from each branch's first thought only; setGoal to measure drift from the goal too"
 		}
@@ -1223,6 +1379,7 @@ type GapsResult struct {
 	Header
 	Gaps   []analyze.KnowledgeGap `json:"gaps"`
 	ByKind map[string]int         `json:"byKind"`
+	Page   *reasoning.Page        `json:"page,omitempty" jsonschema:"the gaps left out"`
 }
 
 func (bt *BranchThinking) knowledgeGaps(ctx context.Context, in CommandInput) (*GapsResult, error) {
@@ -1239,7 +1396,8 @@ func (bt *BranchThinking) knowledgeGaps(ctx context.Context, in CommandInput) (*
 		for _, g := range res.Gaps {
 			res.ByKind[g.Kind]++
 		}
-		return nil
+		res.Gaps, res.Page, err = reasoning.Paginate(res.Gaps, in.page(), findingPage)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -1264,6 +1422,10 @@ type PruneResult struct {
 	Skipped      []PruneEntry `json:"skipped"`
 	ActiveBranch string       `json:"activeBranch"`
 	Message      string       `json:"message"`
+	// Omitted counts the entries left out of pruned, kept and skipped
+	// (the pruned ones, then the kept ones with the lowest scores, are
+	// shown first).
+	Omitted map[string]int `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
 
 func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneResult, error) {
@@ -1339,6 +1501,15 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 		res.Message = fmt.Sprintf("Pruned %d branches (marked state \"pruned\"; nothing deleted), kept %d, skipped %d.", len(res.Pruned), len(res.Kept), len(res.Skipped))
 		if res.ActiveBranch != active {
 			res.Message += fmt.Sprintf(" The active branch %q was pruned; focus moved to the best remaining branch %q.", active, res.ActiveBranch)
+		}
+		slices.SortStableFunc(res.Kept, func(a, b PruneEntry) int { return cmp.Compare(*a.Score, *b.Score) })
+		res.Pruned = head(&res.Omitted, "pruned", res.Pruned, findingPage.Default)
+		res.Kept = head(&res.Omitted, "kept", res.Kept, 2*fewRefs)
+		res.Skipped = head(&res.Omitted, "skipped", res.Skipped, 2*fewRefs)
+		for _, l := range [][]PruneEntry{res.Pruned, res.Kept, res.Skipped} {
+			for i := range l {
+				l[i].Reason = thinkgraph.Clip(l[i].Reason, 200)
+			}
 		}
 		return nil
 	})

@@ -3,6 +3,8 @@ package branching
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
@@ -38,6 +40,27 @@ type ImportResult struct {
 	Command string `json:"command"`
 	reasoning.ImportReport
 	Message string `json:"message"`
+	// Omitted counts the entries left out of thoughtIdMap and linkIdMap
+	// (at most idMapEntries each are shown; steps are kept, so a thought
+	// of the new session is named by its step as before).
+	Omitted map[string]int `json:"omitted,omitempty" jsonschema:"how many entries of each shortened map were left out"`
+}
+
+// idMapEntries is how many entries of each id map import shows.
+const idMapEntries = 20
+
+// firstEntries keeps the entries of m with the idMapEntries smallest keys.
+func firstEntries(m map[string]string, omitted *map[string]int, path string) map[string]string {
+	if len(m) <= idMapEntries {
+		return m
+	}
+	keys := slices.Sorted(maps.Keys(m))
+	out := make(map[string]string, idMapEntries)
+	for _, k := range keys[:idMapEntries] {
+		out[k] = m[k]
+	}
+	omit(omitted, path, len(m)-idMapEntries)
+	return out
 }
 
 func (bt *BranchThinking) importSession(ctx context.Context, in CommandInput) (*ImportResult, error) {
@@ -50,7 +73,9 @@ func (bt *BranchThinking) importSession(ctx context.Context, in CommandInput) (*
 		return nil, err
 	}
 	res := &ImportResult{Command: "import", ImportReport: *rep}
-	res.Message = fmt.Sprintf("Imported %d branches, %d thoughts, %d links and %d feedback as the new session %q (all thought and link ids were remapped, see thoughtIdMap); pass session_id %q to continue it.",
+	res.ThoughtIDs = firstEntries(res.ThoughtIDs, &res.Omitted, "thoughtIdMap")
+	res.LinkIDs = firstEntries(res.LinkIDs, &res.Omitted, "linkIdMap")
+	res.Message = fmt.Sprintf("Imported %d branches, %d thoughts, %d links and %d feedback as the new session %q (thought and link ids were remapped, see thoughtIdMap; steps are kept, so #8 names the same thought); pass session_id %q to continue it.",
 		rep.Branches, rep.Thoughts, rep.Links, rep.Feedback, rep.SessionID, rep.SessionID)
 	return res, nil
 }

@@ -135,6 +135,7 @@ type CounterfactualsResult struct {
 	Method          string           `json:"method"`
 	How             string           `json:"how"`
 	Note            string           `json:"note,omitempty"`
+	Omitted         map[string]int   `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
 
 func (bt *BranchThinking) counterfactuals(ctx context.Context, in CommandInput) (*CounterfactualsResult, error) {
@@ -171,6 +172,13 @@ func (bt *BranchThinking) counterfactuals(ctx context.Context, in CommandInput) 
 			}
 		}
 		res.Counterfactuals = counterfactualsOf(branch, docs, count)
+		for i := range res.Counterfactuals {
+			cf := &res.Counterfactuals[i]
+			path := fmt.Sprintf("counterfactuals[%d].", i)
+			cf.Supporting = head(&res.Omitted, path+"supportingEvidence", cf.Supporting, fewRefs)
+			cf.Challenging = head(&res.Omitted, path+"challengingEvidence", cf.Challenging, fewRefs)
+			cf.Dependent = head(&res.Omitted, path+"dependentThoughts", cf.Dependent, fewRefs)
+		}
 		branchDocs = branch
 		return nil
 	})
@@ -289,9 +297,31 @@ type DialecticalResult struct {
 		KeepFromEach  []string `json:"keep"`
 		OpenQuestions []string `json:"openQuestions"`
 	} `json:"synthesis"`
-	Method string `json:"method"`
-	How    string `json:"how"`
-	Note   string `json:"note,omitempty"`
+	Method  string         `json:"method"`
+	How     string         `json:"how"`
+	Note    string         `json:"note,omitempty"`
+	Omitted map[string]int `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
+}
+
+// bound keeps a few thoughts of each list of a synthesis.
+func (res *DialecticalResult) bound() {
+	sides := []*DialecticSide{&res.Thesis}
+	for i := range res.Antitheses {
+		sides = append(sides, &res.Antitheses[i])
+	}
+	for i, s := range sides {
+		path := "thesis."
+		if i > 0 {
+			path = fmt.Sprintf("antitheses[%d].", i-1)
+		}
+		s.KeyPoints = head(&res.Omitted, path+"keyPoints", s.KeyPoints, 8)
+		s.Evidence = head(&res.Omitted, path+"evidence", s.Evidence, fewRefs)
+		s.Challenges = head(&res.Omitted, path+"challenges", s.Challenges, fewRefs)
+	}
+	res.Tensions = head(&res.Omitted, "tensions", res.Tensions, 5)
+	res.CommonGround.SharedKeyPoints = head(&res.Omitted, "commonGround.sharedKeyPoints", res.CommonGround.SharedKeyPoints, 8)
+	res.Synthesis.KeepFromEach = head(&res.Omitted, "synthesis.keep", res.Synthesis.KeepFromEach, 5)
+	res.Synthesis.OpenQuestions = head(&res.Omitted, "synthesis.openQuestions", res.Synthesis.OpenQuestions, 5)
 }
 
 func sideOf(id string, branch, all []analyze.Doc) DialecticSide {
@@ -465,6 +495,7 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 			}
 		}
 		composeSynthesis(res)
+		res.bound()
 		return nil
 	})
 	if err != nil {

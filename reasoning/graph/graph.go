@@ -47,21 +47,38 @@ type SelectInput struct {
 // Node is a thought as the graph tools show it.
 type Node struct {
 	NodeID     string   `json:"node_id"`
+	Step       int      `json:"step,omitempty" jsonschema:"the thought's step in the session: node_id takes it as \"#8\""`
 	Thought    string   `json:"thought"`
 	Confidence *float64 `json:"confidence" jsonschema:"null when the thought was written without a confidence"`
 }
 
 func node(th thinkgraph.Thought) Node {
-	return Node{NodeID: th.ID, Thought: th.Content, Confidence: th.Confidence}
+	return Node{NodeID: th.ID, Step: th.Step, Thought: th.Content, Confidence: th.Confidence}
 }
+
+// listClip is how much of a thought's text the lists of this family
+// (the path, the unexplored alternatives) show.
+const listClip = 300
 
 // PathNode is a thought of show_current_path.
 type PathNode struct {
 	NodeID      string   `json:"node_id"`
+	Step        int      `json:"step,omitempty"`
 	Thought     string   `json:"thought"`
 	Confidence  *float64 `json:"confidence"`
 	BranchPoint bool     `json:"branch_point"`
 }
+
+// pathPage bounds show_current_path: the latest thoughts of the path.
+var pathPage = reasoning.PageSize{Default: 10, Max: 100, Bytes: 8 << 10}
+
+// unexploredPage bounds get_unexplored_branches: the latest branch
+// points first.
+var unexploredPage = reasoning.PageSize{Default: 10, Max: 100, Bytes: 8 << 10}
+
+// maxAlternatives is how many open alternatives of one branch point
+// get_unexplored_branches shows (unexplored_count counts them all).
+const maxAlternatives = 5
 
 // AlternativeNode is an alternative written by select_path.
 type AlternativeNode struct {
@@ -278,31 +295,73 @@ func (g *Graph) Backtrack(ctx context.Context, ref reasoning.SessionRef) (*Backt
 
 // PathOutput is show_current_path's result.
 type PathOutput struct {
-	Path          []PathNode `json:"path"`
-	TotalNodes    int        `json:"total_nodes"`
-	BranchPoints  int        `json:"branch_points"`
-	CurrentNodeID string     `json:"current_node_id"`
-	SessionID     string     `json:"session_id"`
+	Path          []PathNode      `json:"path" jsonschema:"the latest thoughts of the path, root side first, texts clipped to 300 characters"`
+	TotalNodes    int             `json:"total_nodes"`
+	BranchPoints  int             `json:"branch_points"`
+	CurrentNodeID string          `json:"current_node_id"`
+	SessionID     string          `json:"session_id"`
+	Page          *reasoning.Page `json:"page,omitempty" jsonschema:"the earlier thoughts left out: pass page.cursor as cursor to go further back"`
+	Earlier       *PathSummary    `json:"earlier,omitempty"`
 }
 
-// CurrentPath returns the thoughts from the root to the current thought.
-func (g *Graph) CurrentPath(ctx context.Context, ref reasoning.SessionRef) (*PathOutput, error) {
+// PathSummary sums up the part of the path before the thoughts shown.
+type PathSummary struct {
+	Nodes        int  `json:"nodes"`
+	BranchPoints int  `json:"branch_points"`
+	Root         Node `json:"root"`
+	// Weakest is the least confident of them.
+	Weakest *Node `json:"weakest,omitempty"`
+}
+
+// PathInput is a call of show_current_path.
+type PathInput struct {
+	Session reasoning.SessionRef
+	Page    reasoning.PageArgs
+}
+
+// CurrentPath returns the latest thoughts of the path from the root to the
+// current thought, and a summary of the earlier ones.
+func (g *Graph) CurrentPath(ctx context.Context, in PathInput) (*PathOutput, error) {
 	var out PathOutput
-	err := g.svc.ViewOrEmpty(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+	err := g.svc.ViewOrEmpty(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		out = PathOutput{Path: []PathNode{}, SessionID: sess.ID, CurrentNodeID: sess.CurrentThoughtID}
 		if sess.CurrentThoughtID == "" {
-			return nil
+			_, _, err := reasoning.Paginate([]PathNode{}, in.Page, pathPage)
+			return err
 		}
 		path, err := tx.Ancestors(ctx, sess.Key, sess.CurrentThoughtID)
 		if err != nil {
 			return err
 		}
 		out.TotalNodes = len(path)
-		for _, th := range path {
-			out.Path = append(out.Path, PathNode{NodeID: th.ID, Thought: th.Content, Confidence: th.Confidence, BranchPoint: th.BranchPoint})
+		nodes := make([]PathNode, len(path))
+		for i, th := range path {
+			nodes[i] = PathNode{NodeID: th.ID, Step: th.Step, Thought: thinkgraph.Clip(th.Content, listClip), Confidence: th.Confidence, BranchPoint: th.BranchPoint}
 			if th.BranchPoint {
 				out.BranchPoints++
 			}
+		}
+		if out.Path, out.Page, err = reasoning.Latest(nodes, in.Page, pathPage); err != nil {
+			return err
+		}
+		if len(out.Path) > 0 && out.Path[0].NodeID != path[0].ID {
+			sum := &PathSummary{Root: node(path[0])}
+			sum.Root.Thought = thinkgraph.Clip(sum.Root.Thought, listClip)
+			for _, th := range path {
+				if th.ID == out.Path[0].NodeID {
+					break
+				}
+				sum.Nodes++
+				if th.BranchPoint {
+					sum.BranchPoints++
+				}
+				if th.Confidence != nil && (sum.Weakest == nil || *th.Confidence < *sum.Weakest.Confidence) {
+					w := node(th)
+					w.Thought = thinkgraph.Clip(w.Thought, listClip)
+					sum.Weakest = &w
+				}
+			}
+			out.Earlier = sum
 		}
 		return nil
 	})
@@ -316,6 +375,7 @@ func (g *Graph) CurrentPath(ctx context.Context, ref reasoning.SessionRef) (*Pat
 // selected.
 type UnexploredBranch struct {
 	BranchNodeID    string `json:"branch_node_id"`
+	BranchStep      int    `json:"branch_step,omitempty"`
 	BranchThought   string `json:"branch_thought"`
 	UnexploredCount int    `json:"unexplored_count"`
 	Alternatives    []Node `json:"alternatives"`
@@ -323,16 +383,23 @@ type UnexploredBranch struct {
 
 // UnexploredOutput is get_unexplored_branches' result.
 type UnexploredOutput struct {
-	Unexplored []UnexploredBranch `json:"unexplored"`
+	Unexplored []UnexploredBranch `json:"unexplored" jsonschema:"the latest branch points first, at most 5 alternatives each (unexplored_count counts them all), texts clipped to 300 characters"`
 	SessionID  string             `json:"session_id"`
 	Message    string             `json:"message"`
+	Page       *reasoning.Page    `json:"page,omitempty" jsonschema:"the earlier branch points left out: pass page.cursor as cursor for them"`
 }
 
-// UnexploredBranches lists every branch point of the session that has
-// alternatives never selected, in step order.
-func (g *Graph) UnexploredBranches(ctx context.Context, ref reasoning.SessionRef) (*UnexploredOutput, error) {
+// UnexploredInput is a call of get_unexplored_branches.
+type UnexploredInput struct {
+	Session reasoning.SessionRef
+	Page    reasoning.PageArgs
+}
+
+// UnexploredBranches lists the branch points of the session that have
+// alternatives never selected, the latest first.
+func (g *Graph) UnexploredBranches(ctx context.Context, in UnexploredInput) (*UnexploredOutput, error) {
 	var out UnexploredOutput
-	err := g.svc.ViewOrEmpty(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+	err := g.svc.ViewOrEmpty(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 		out = UnexploredOutput{Unexplored: []UnexploredBranch{}, SessionID: sess.ID}
 		// Only the open alternatives and their parents are read, not the
 		// whole session.
@@ -361,16 +428,22 @@ func (g *Graph) UnexploredBranches(ctx context.Context, ref reasoning.SessionRef
 				points = append(points, bp)
 			}
 		}
-		// Branch points in step order, as the session was written.
-		slices.SortFunc(points, func(a, b *thinkgraph.Thought) int { return cmp.Compare(a.Step, b.Step) })
+		// The latest branch points first.
+		slices.SortFunc(points, func(a, b *thinkgraph.Thought) int { return cmp.Compare(b.Step, a.Step) })
 		total := 0
+		all := make([]UnexploredBranch, 0, len(points))
 		for _, bp := range points {
-			out.Unexplored = append(out.Unexplored, UnexploredBranch{BranchNodeID: bp.ID, BranchThought: bp.Content,
-				UnexploredCount: len(open[bp.ID]), Alternatives: open[bp.ID]})
+			alts, _ := reasoning.Head(open[bp.ID], maxAlternatives)
+			for i := range alts {
+				alts[i].Thought = thinkgraph.Clip(alts[i].Thought, listClip)
+			}
+			all = append(all, UnexploredBranch{BranchNodeID: bp.ID, BranchStep: bp.Step, BranchThought: thinkgraph.Clip(bp.Content, listClip),
+				UnexploredCount: len(open[bp.ID]), Alternatives: alts})
 			total += len(open[bp.ID])
 		}
-		out.Message = fmt.Sprintf("%s with %s.", thinkgraph.Count(len(out.Unexplored), "branch point", ""), thinkgraph.Count(total, "unexplored alternative", ""))
-		return nil
+		out.Message = fmt.Sprintf("%s with %s.", thinkgraph.Count(len(all), "branch point", ""), thinkgraph.Count(total, "unexplored alternative", ""))
+		out.Unexplored, out.Page, err = reasoning.Paginate(all, in.Page, unexploredPage)
+		return err
 	})
 	if err != nil {
 		return nil, err

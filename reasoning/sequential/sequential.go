@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
@@ -42,13 +43,17 @@ type Output struct {
 	ThoughtNumber        int      `json:"thoughtNumber"`
 	TotalThoughts        int      `json:"totalThoughts"`
 	NextThoughtNeeded    bool     `json:"nextThoughtNeeded"`
-	Branches             []string `json:"branches"`
+	Branches             []string `json:"branches" jsonschema:"the session's branches, at most the 20 written to last"`
+	BranchesOmitted      int      `json:"branchesOmitted,omitempty" jsonschema:"branches left out of branches"`
 	ThoughtHistoryLength int      `json:"thoughtHistoryLength" jsonschema:"thoughts in this session's history"`
-	Thought              string   `json:"thought" jsonschema:"the thought as recorded"`
+	Thought              string   `json:"thought" jsonschema:"the thought as recorded, clipped to 300 characters"`
 	SessionID            string   `json:"session_id"`
 	NodeID               string   `json:"node_id" jsonschema:"id of the recorded thought in the session graph"`
 	BranchID             string   `json:"branchId,omitempty"`
 }
+
+// maxBranches is how many branches a result lists.
+const maxBranches = 20
 
 // sequentialMeta is stored as the metadata of a sequential thought.
 type sequentialMeta struct {
@@ -148,13 +153,23 @@ func (q *Thinking) Think(ctx context.Context, in Input) (*Output, error) {
 		}
 		out = Output{
 			ThoughtNumber: in.ThoughtNumber, TotalThoughts: total, NextThoughtNeeded: in.NextThoughtNeeded,
-			Branches: []string{}, ThoughtHistoryLength: sess.StepCount, Thought: th.Content,
+			Branches: []string{}, ThoughtHistoryLength: sess.StepCount, Thought: thinkgraph.Clip(th.Content, reasoning.EchoClip),
 			SessionID: sess.ID, NodeID: th.ID,
 		}
-		for _, b := range branches {
-			if b.ID != thinkgraph.DefaultBranch {
-				out.Branches = append(out.Branches, b.ID)
+		branches = slices.DeleteFunc(branches, func(b thinkgraph.Branch) bool { return b.ID == thinkgraph.DefaultBranch })
+		if len(branches) > maxBranches {
+			// The branches written to last, in the order they were made.
+			latest := slices.Clone(branches)
+			slices.SortStableFunc(latest, func(a, b thinkgraph.Branch) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
+			keep := map[string]bool{}
+			for _, b := range latest[:maxBranches] {
+				keep[b.ID] = true
 			}
+			out.BranchesOmitted = len(branches) - maxBranches
+			branches = slices.DeleteFunc(branches, func(b thinkgraph.Branch) bool { return !keep[b.ID] })
+		}
+		for _, b := range branches {
+			out.Branches = append(out.Branches, b.ID)
 		}
 		if th.BranchID != thinkgraph.DefaultBranch {
 			out.BranchID = th.BranchID

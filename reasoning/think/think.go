@@ -31,7 +31,7 @@ type Input struct {
 type Output struct {
 	Status               string   `json:"status" jsonschema:"success without confidence; with confidence: branch (below the threshold: propose alternatives) or continue"`
 	Step                 int      `json:"step" jsonschema:"1-based step number of this thought in the session"`
-	Thought              string   `json:"thought" jsonschema:"the thought as recorded"`
+	Thought              string   `json:"thought" jsonschema:"the thought as recorded, clipped to 300 characters"`
 	ContextSize          int      `json:"context_size" jsonschema:"thoughts in the session's context window"`
 	SessionID            string   `json:"session_id" jsonschema:"the session this thought was recorded in"`
 	CurrentNodeID        string   `json:"current_node_id" jsonschema:"id of the recorded thought, now the session's current node"`
@@ -69,7 +69,7 @@ func (l *Log) Think(ctx context.Context, in Input) (*Output, error) {
 			return err
 		}
 		out = Output{
-			Status: "success", Step: th.Step, Thought: th.Content, ContextSize: l.svc.ContextSize(sess),
+			Status: "success", Step: th.Step, Thought: thinkgraph.Clip(th.Content, reasoning.EchoClip), ContextSize: l.svc.ContextSize(sess),
 			SessionID: sess.ID, CurrentNodeID: th.ID, Confidence: th.Confidence,
 			Message: fmt.Sprintf("Thought recorded as step %d.", th.Step),
 		}

@@ -57,7 +57,7 @@ type ThoughtRef struct {
 	ID      string `json:"id"`
 	Step    int    `json:"step,omitempty"`
 	Branch  string `json:"branchId"`
-	Content string `json:"content" jsonschema:"the start of the thought's text (clipped to 80 characters, with …); history has the whole text"`
+	Content string `json:"content,omitempty" jsonschema:"the start of the thought's text (clipped to 80 characters, with …), in the first reference to the thought in a result only; history has the whole text"`
 	// text is the whole text (Content clipped it).
 	text string
 }
