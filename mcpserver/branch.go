@@ -108,6 +108,8 @@ type commandData struct {
 	FromThoughtID         thoughtArg     `json:"fromThoughtId,omitempty"`
 	ToThoughtID           thoughtArg     `json:"toThoughtId,omitempty"`
 	OtherThoughtID        thoughtArg     `json:"otherThoughtId,omitempty"`
+	Group                 string         `json:"group,omitempty"`
+	Conflicts             pairList       `json:"conflicts,omitempty"`
 	Verdict               string         `json:"verdict,omitempty"`
 	Reason                string         `json:"reason,omitempty"`
 	Enabled               *boolean       `json:"enabled,omitempty"`
@@ -295,7 +297,7 @@ func (a *branchArgs) command() (*branching.CommandInput, error) {
 	in := &branching.CommandInput{
 		Type: c.Type, BranchID: branch, Goal: c.Goal, TopK: (*int)(c.TopK), Limit: (*int)(c.Limit), Count: (*int)(c.Count),
 		Query: c.Query, Cursor: c.Cursor, Verbose: c.Verbose != nil && bool(*c.Verbose), ThoughtID: string(c.ThoughtID), FromThoughtID: string(c.FromThoughtID), ToThoughtID: string(c.ToThoughtID),
-		OtherThoughtID: string(c.OtherThoughtID), Verdict: c.Verdict, Reason: c.Reason, Enabled: (*bool)(c.Enabled),
+		OtherThoughtID: string(c.OtherThoughtID), Group: c.Group, Conflicts: c.Conflicts, Verdict: c.Verdict, Reason: c.Reason, Enabled: (*bool)(c.Enabled),
 		PivotThresh: (*float64)(c.SuggestPivotThreshold), Threshold: (*float64)(c.Threshold),
 		MinSimilarity: (*float64)(c.MinSimilarity), Branches: c.Branches,
 	}
@@ -392,6 +394,55 @@ func (l *stringList) UnmarshalJSON(b []byte) error {
 	}
 	if json.Unmarshal(b, (*[]string)(l)) != nil {
 		return &fieldError{"an array of strings", typeOf(b), " must be an array of strings, got " + typeOf(b)}
+	}
+	return nil
+}
+
+// pairList is judge's conflicts: pairs of thoughts, each named by its step
+// (7 or "#7") or id: [[7, 13]], or one pair alone ([7, 13]).
+type pairList [][]string
+
+func (l *pairList) UnmarshalJSON(b []byte) error {
+	bad := &fieldError{"an array of pairs of steps, e.g. [[7, 13]]", typeOf(b), " must be an array of pairs of steps, e.g. [[7, 13]], got " + typeOf(b)}
+	var raw []json.RawMessage
+	if json.Unmarshal(b, &raw) != nil {
+		return bad
+	}
+	ref := func(r json.RawMessage) (string, bool) {
+		var s string
+		if json.Unmarshal(r, &s) == nil {
+			return s, true
+		}
+		var n json.Number
+		if json.Unmarshal(r, &n) == nil {
+			return n.String(), true
+		}
+		return "", false
+	}
+	// One pair alone: [7, 13].
+	if len(raw) == 2 {
+		a, okA := ref(raw[0])
+		c, okC := ref(raw[1])
+		if okA && okC {
+			*l = pairList{{a, c}}
+			return nil
+		}
+	}
+	*l = nil
+	for _, r := range raw {
+		var pair []json.RawMessage
+		if json.Unmarshal(r, &pair) != nil || len(pair) != 2 {
+			return bad
+		}
+		var out []string
+		for _, x := range pair {
+			s, ok := ref(x)
+			if !ok {
+				return bad
+			}
+			out = append(out, s)
+		}
+		*l = append(*l, out)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -62,10 +63,47 @@ func candidatePair(t *testing.T, res map[string]any, a, b string) map[string]any
 	return nil
 }
 
-// Candidates the offline judge cannot decide come with their question; the
-// model's answer is stored, counted by every analysis from then on, and a
-// "compatible" answer stops the pair from being asked again.
-func TestCandidatesAnsweredByTheModel(t *testing.T) {
+// reviewGroup returns the review group of a findContradictions result that
+// holds claims of every one of texts (by their thoughts' content), or nil.
+func reviewGroup(t *testing.T, res map[string]any, texts ...string) map[string]any {
+	t.Helper()
+	for _, g := range list(obj(res, "review"), "groups") {
+		m := g.(map[string]any)
+		found := 0
+		for _, text := range texts {
+			for _, c := range list(m, "claims") {
+				if strings.HasPrefix(text, strings.TrimRight(fmt.Sprint(c.(map[string]any)["text"]), ",.;")) {
+					found++
+					break
+				}
+			}
+		}
+		if found == len(texts) {
+			return m
+		}
+	}
+	return nil
+}
+
+// stepOf returns the step of the claim of a review group whose text starts
+// text.
+func stepOf(t *testing.T, g map[string]any, text string) float64 {
+	t.Helper()
+	for _, c := range list(g, "claims") {
+		m := c.(map[string]any)
+		if strings.HasPrefix(text, strings.TrimRight(fmt.Sprint(m["text"]), ",.;")) {
+			return m["step"].(float64)
+		}
+	}
+	t.Fatalf("no claim of %q in %v", text, g)
+	return 0
+}
+
+// The claims the offline judge cannot decide are put to the model in
+// review groups; the model answers a group in one judge call, the answer is
+// stored as verdict links, counted by every analysis from then on, and an
+// answered group is not asked again until a new claim joins it.
+func TestReviewAnsweredByTheModel(t *testing.T) {
 	e := newSemanticTestEnv(t)
 	s := btSession{t, e.connect(), "candidates"}
 	prices := [2]string{"Raising prices will keep our customers loyal", "Customers never stay loyal after a price rise"}
@@ -75,23 +113,31 @@ func TestCandidatesAnsweredByTheModel(t *testing.T) {
 		s.thought(c, "analysis")
 	}
 	con := s.cmd("findContradictions", nil)
-	cd, cp := candidatePair(t, con, dough[0], dough[1]), candidatePair(t, con, prices[0], prices[1])
-	if con["count"] != float64(0) || cd == nil || cp == nil || !strings.HasPrefix(fmt.Sprint(cd["question"]), "Can both be true at once") {
-		t.Fatalf("candidates: %v", con)
+	gd, gp := reviewGroup(t, con, dough[0], dough[1]), reviewGroup(t, con, prices[0], prices[1])
+	if con["count"] != float64(0) || gd == nil || gp == nil || !strings.HasPrefix(fmt.Sprint(gd["question"]), "Can these all be true at once") {
+		t.Fatalf("review: %v", con)
 	}
-	data := obj(obj(cd, "answer"), "command")["data"].(map[string]any)
+	key := gd["group"]
+	a, b := stepOf(t, gd, dough[0]), stepOf(t, gd, dough[1])
 
 	// Bad answers are refused with the field named.
-	s.fail(map[string]any{"command": map[string]any{"type": "judge", "data": map[string]any{"thoughtId": data["thoughtId"], "otherThoughtId": data["otherThoughtId"], "verdict": "maybe"}}}, "ValidationError", "verdict")
-	s.fail(map[string]any{"command": map[string]any{"type": "judge", "data": map[string]any{"thoughtId": data["thoughtId"], "otherThoughtId": "nope", "verdict": "compatible"}}}, "ThoughtNotFoundError", "otherThoughtId")
+	judge := func(data map[string]any) map[string]any {
+		return map[string]any{"command": map[string]any{"type": "judge", "data": data}}
+	}
+	s.fail(judge(map[string]any{"group": key, "verdict": "maybe"}), "ValidationError", "verdict")
+	s.fail(judge(map[string]any{"group": key, "verdict": "contradiction"}), "ValidationError", "conflicts")
+	s.fail(judge(map[string]any{"group": key, "verdict": "contradiction", "conflicts": []any{[]any{a, 99}}}), "ValidationError", "conflicts[0]")
+	s.fail(judge(map[string]any{"group": "99.1-1.1", "verdict": "consistent"}), "ValidationError", "group")
+	s.fail(judge(map[string]any{"group": "not a key", "verdict": "consistent"}), "ValidationError", "group")
+	s.fail(judge(map[string]any{"conflicts": []any{[]any{a, b}}, "verdict": "contradiction"}), "ValidationError", "group")
 
 	// "contradiction": stored, then counted by findContradictions and evaluate.
-	j := s.cmd("judge", map[string]any{"thoughtId": data["thoughtId"], "otherThoughtId": data["otherThoughtId"], "verdict": "contradiction", "reason": "resting overnight is resting"})
-	if j["linkType"] != "contradictory" || j["message"] == "" {
+	j := s.cmd("judge", map[string]any{"group": key, "verdict": "contradiction", "conflicts": []any{[]any{a, fmt.Sprintf("#%v", b)}}, "reason": "resting overnight is resting"})
+	if !slices.Contains(list(j, "stored"), any(fmt.Sprintf("#%v/#%v contradiction", a, b))) || j["message"] == "" {
 		t.Fatal(j)
 	}
 	con = s.cmd("findContradictions", nil)
-	if con["count"] != float64(1) || candidatePair(t, con, dough[0], dough[1]) != nil {
+	if con["count"] != float64(1) || reviewGroup(t, con, dough[0], dough[1]) != nil {
 		t.Fatalf("after the answer: %v", con)
 	}
 	if c := list(con, "contradictions")[0].(map[string]any); c["source"] != "declared" || obj(c, "thoughtA")["content"] != refText(dough[0]) {
@@ -100,14 +146,24 @@ func TestCandidatesAnsweredByTheModel(t *testing.T) {
 	if ev := obj(s.cmd("evaluate", nil), "evaluation"); len(list(ev, "contradictions")) != 1 || ev["contradictionScore"] == float64(0) {
 		t.Fatalf("evaluate: %v", ev)
 	}
-	// "compatible": never asked again, and not a contradiction.
-	pd := obj(obj(cp, "answer"), "command")["data"].(map[string]any)
-	s.cmd("judge", map[string]any{"thoughtId": pd["thoughtId"], "otherThoughtId": pd["otherThoughtId"], "verdict": "compatible"})
+	// The same answer again stores nothing new.
+	if j := s.cmd("judge", map[string]any{"group": key, "verdict": "contradiction", "conflicts": []any{[]any{a, b}}}); len(list(j, "stored")) != 0 {
+		t.Fatalf("the same answer stored again: %v", j)
+	}
+	// "consistent": never asked again, and not a contradiction.
+	s.cmd("judge", map[string]any{"group": gp["group"], "verdict": "consistent"})
 	for range 2 {
 		con = s.cmd("findContradictions", nil)
-		if candidatePair(t, con, prices[0], prices[1]) != nil || con["count"] != float64(1) {
-			t.Fatalf("a compatible pair is asked again: %v", con)
+		if reviewGroup(t, con, prices[0], prices[1]) != nil || con["count"] != float64(1) {
+			t.Fatalf("a consistent group is asked again: %v", con)
 		}
+	}
+	// A new claim that joins the answered group opens it again.
+	joined := "Raising prices will not keep our customers loyal"
+	s.thought(joined, "analysis")
+	con = s.cmd("findContradictions", nil)
+	if reviewGroup(t, con, prices[0], joined) == nil {
+		t.Fatalf("the new claim is not asked with the group it joined: %v", con)
 	}
 
 	// Circularity: the candidate, then circular, then not_circular.
@@ -139,7 +195,8 @@ func TestCandidatesAnsweredByTheModel(t *testing.T) {
 	}
 	s2 := btSession{t, s.cs, imp["session_id"].(string)}
 	con = s2.cmd("findContradictions", nil)
-	if con["count"] != float64(1) || candidatePair(t, con, dough[0], dough[1]) != nil || candidatePair(t, con, prices[0], prices[1]) != nil {
+	if con["count"] != float64(2) || reviewGroup(t, con, dough[0], dough[1]) != nil ||
+		reviewGroup(t, con, prices[0], prices[1]) != nil && reviewGroup(t, con, prices[0], prices[1], joined) == nil {
 		t.Fatalf("imported findContradictions: %v", con)
 	}
 	if circ = s2.cmd("detectCircular", nil); circ["count"] != float64(0) || len(list(circ, "candidates")) != 0 {
@@ -211,11 +268,17 @@ func TestLLMJudgeSettlesCandidates(t *testing.T) {
 			http.Error(w, `{"error":{"message":"overloaded","type":"server_error"}}`, http.StatusInternalServerError)
 			return
 		}
-		verdict := "compatible"
+		// The group's statements are numbered in the user message; the
+		// model names the conflicting pair by those numbers.
+		answer := `{"verdict": "consistent"}`
 		if strings.Contains(body, "dough") {
-			verdict = "contradiction"
+			if !strings.Contains(body, `1. The bread dough needs to rest`) || !strings.Contains(body, `2. The bread dough must be baked`) {
+				http.Error(w, `{"error":{"message":"unexpected prompt","type":"invalid_request_error"}}`, http.StatusBadRequest)
+				return
+			}
+			answer = `{"verdict": "contradiction", "conflicts": [[1, 2]], "reason": "resting and not resting"}`
 		}
-		content, _ := json.Marshal(fmt.Sprintf(`{"verdict": %q, "reason": "resting and not resting"}`, verdict))
+		content, _ := json.Marshal(answer)
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"id":"c1","object":"chat.completion","created":1,"model":"judge-model","choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],"usage":{"prompt_tokens":40,"completion_tokens":12,"total_tokens":52}}`, content)
 	}))
@@ -238,7 +301,7 @@ func TestLLMJudgeSettlesCandidates(t *testing.T) {
 		t.Fatalf("%d calls, report %v", n, rep)
 	}
 	if con["count"] != float64(1) || obj(list(con, "contradictions")[0].(map[string]any), "thoughtA")["content"] != refText(dough[0]) ||
-		candidatePair(t, con, prices[0], prices[1]) == nil {
+		reviewGroup(t, con, prices[0], prices[1]) == nil || reviewGroup(t, con, dough[0], dough[1]) != nil {
 		t.Fatalf("after the LLM judge: %v", con)
 	}
 	var invs []thinkgraph.Invocation
@@ -261,7 +324,7 @@ func TestLLMJudgeSettlesCandidates(t *testing.T) {
 	if len(invs) != count() || failed != 1 {
 		t.Fatalf("%d invocation rows (%d failed) for %d calls", len(invs), failed, count())
 	}
-	// The settled pair is not asked again; the failed one is.
+	// The settled group is not asked again; the failed one is.
 	before := count()
 	con = s.cmd("findContradictions", nil)
 	if count() != before+1 || con["count"] != float64(1) {
@@ -281,7 +344,9 @@ func TestLLMJudgeSettlesCandidates(t *testing.T) {
 // The new user's cases of issue 19: a reason clause whose own negation
 // ("no server") is not the claim's, and a condition said once as a leading
 // phrase and once as the subject of "makes" ("With one repository" / "A
-// monorepo makes"). findContradictions must report both pairs.
+// monorepo makes"). The first is the same claim with a negation once the
+// reason is a claim of its own: asserted. The second needs to know that a
+// monorepo is one repository: put to the model, both claims in one group.
 func TestReasonClauseAndCausativeContradictions(t *testing.T) {
 	e := newSemanticTestEnv(t)
 	s := btSession{t, e.connect(), "issue19"}
@@ -294,20 +359,16 @@ func TestReasonClauseAndCausativeContradictions(t *testing.T) {
 		s.thought(p[1], "critique")
 	}
 	con := s.cmd("findContradictions", nil)
-	if con["count"].(float64) < 2 {
-		t.Fatalf("findContradictions: %v", con)
+	found := false
+	for _, c := range list(con, "contradictions") {
+		m := c.(map[string]any)
+		a, b := obj(m, "thoughtA")["content"], obj(m, "thoughtB")["content"]
+		found = found || a == refText(pairs[0][0]) && b == refText(pairs[0][1])
 	}
-	for _, p := range pairs {
-		found := false
-		for _, c := range list(con, "contradictions") {
-			m := c.(map[string]any)
-			a, b := obj(m, "thoughtA")["content"], obj(m, "thoughtB")["content"]
-			if a == refText(p[0]) && b == refText(p[1]) || a == refText(p[1]) && b == refText(p[0]) {
-				found = true
-			}
-		}
-		if !found {
-			t.Errorf("pair %q / %q not reported: %v", p[0], p[1], con)
-		}
+	if !found || con["count"] != float64(1) {
+		t.Errorf("pair %q / %q not asserted alone: %v", pairs[0][0], pairs[0][1], con)
+	}
+	if reviewGroup(t, con, pairs[1][0], pairs[1][1]) == nil {
+		t.Errorf("pair %q / %q not put to the model: %v", pairs[1][0], pairs[1][1], con)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
+	"github.com/thinkgraph/thinkgraph/semantic/claims"
 	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 )
 
@@ -383,6 +384,7 @@ func (e *engine) extend(ctx context.Context, tx thinkgraph.Tx, sd *sessionDocs, 
 		v := stored[th.ID]
 		fresh = append(fresh, thinkgraph.Vector{ThoughtID: th.ID, Session: th.Session, Model: model, Dim: len(v), Values: v, CreatedAt: time.Now().UTC()})
 	}
+	start := len(sd.docs)
 	for i := range ths {
 		d := ToDoc(&ths[i])
 		d.Vector = stored[ths[i].ID]
@@ -393,7 +395,47 @@ func (e *engine) extend(ctx context.Context, tx thinkgraph.Tx, sd *sessionDocs, 
 		sd.docs = append(sd.docs, d)
 		sd.lastStep = max(sd.lastStep, d.Step)
 	}
+	e.addClaims(ctx, sd.docs[start:])
 	return fresh, nil
+}
+
+// addClaims splits each document into its claims (package semantic/claims)
+// and gives each claim a vector: a thought of one claim lends it its own,
+// the claims of the others are embedded in one batch. When that batch
+// fails, each claim gets its thought's vector, so the review still groups
+// it by what its thought is about. Claim vectors are not persisted: the
+// offline embedder recomputes them in microseconds each, and another
+// embedder is asked once per session load.
+func (e *engine) addClaims(ctx context.Context, docs []analyze.Doc) {
+	var texts []string
+	var at [][2]int // doc, claim of each text
+	for i := range docs {
+		d := &docs[i]
+		cs := claims.Split(d.Content)
+		d.Claims = make([]analyze.Claim, len(cs))
+		for k, c := range cs {
+			d.Claims[k] = analyze.Claim{Text: c.Text, Vector: d.Vector}
+			if len(cs) > 1 {
+				texts = append(texts, c.Text)
+				at = append(at, [2]int{i, k})
+			}
+		}
+	}
+	if len(texts) == 0 {
+		return
+	}
+	ectx, cancel := context.WithTimeout(ctx, e.cfg.EmbedTimeout+time.Duration(len(texts))*time.Millisecond)
+	vs, err := e.cfg.Embedder.Embed(ectx, texts)
+	cancel()
+	if err != nil || len(vs) != len(texts) {
+		e.cfg.Logger.Warn("embedding claims failed; each claim has its thought's vector", "err", err, "claims", len(texts))
+		return
+	}
+	for j, a := range at {
+		if len(vs[j]) == len(docs[a[0]].Vector) {
+			docs[a[0]].Claims[a[1]].Vector = vs[j]
+		}
+	}
 }
 
 // persistVectors stores vectors computed at load time, in the background:

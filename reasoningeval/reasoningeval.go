@@ -48,6 +48,10 @@ type Item struct {
 	Thoughts []string
 	Circular bool
 	Involved []int
+	// Pair names the two thoughts (0-based) of a session item that do or do
+	// not contradict (Label); Generator the model that wrote it.
+	Pair      []int
+	Generator string
 }
 
 // Query is one retrieval query: Answer indexes the item's Docs.
@@ -71,17 +75,20 @@ func Read(r io.Reader) ([]Item, error) {
 		}
 		var raw struct {
 			Item
-			Docs     []string `json:"docs"`
-			Queries  []Query  `json:"queries"`
-			Thoughts []string `json:"thoughts"`
-			Circular bool     `json:"circular"`
-			Involved []int    `json:"involved"`
+			Docs      []string `json:"docs"`
+			Queries   []Query  `json:"queries"`
+			Thoughts  []string `json:"thoughts"`
+			Circular  bool     `json:"circular"`
+			Involved  []int    `json:"involved"`
+			Pair      []int    `json:"pair"`
+			Generator string   `json:"generator"`
 		}
 		if err := json.Unmarshal([]byte(text), &raw); err != nil {
 			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
 		it := raw.Item
 		it.Docs, it.Queries, it.Thoughts, it.Circular, it.Involved = raw.Docs, raw.Queries, raw.Thoughts, raw.Circular, raw.Involved
+		it.Pair, it.Generator = raw.Pair, raw.Generator
 		switch it.Kind {
 		case "pair":
 			if it.A == "" || it.B == "" || it.Label == "" {
@@ -97,8 +104,20 @@ func Read(r io.Reader) ([]Item, error) {
 			if len(it.Thoughts) == 0 {
 				return nil, fmt.Errorf("line %d (%s): a circular item needs thoughts", line, it.ID)
 			}
+		case "session":
+			if len(it.Thoughts) < 2 || len(it.Pair) != 2 || it.Label == "" {
+				return nil, fmt.Errorf("line %d (%s): a session needs at least two thoughts, a pair [i, j] and a label", line, it.ID)
+			}
+			for _, i := range it.Pair {
+				if i < 0 || i >= len(it.Thoughts) {
+					return nil, fmt.Errorf("line %d (%s): pair index %d is outside the %d thoughts", line, it.ID, i, len(it.Thoughts))
+				}
+			}
+			if it.Category == "" {
+				it.Category = it.Generator
+			}
 		default:
-			return nil, fmt.Errorf("line %d (%s): unknown kind %q (want pair, retrieval or circular)", line, it.ID, it.Kind)
+			return nil, fmt.Errorf("line %d (%s): unknown kind %q (want pair, retrieval, circular or session)", line, it.ID, it.Kind)
 		}
 		items = append(items, it)
 	}
@@ -153,8 +172,12 @@ type Result struct {
 	CircularF1           *float64
 	CircularP, CircularR *float64
 	CircularJaccard      *float64 // mean overlap of named thoughts with involved, over true positives
-	Misses               []Miss
-	Undefined            []string
+	// PairReview and SessionReview are the review's figures (review.go) on
+	// the pairs, each run as a session of two thoughts, and on the session
+	// items.
+	PairReview, SessionReview ReviewFigures
+	Misses                    []Miss
+	Undefined                 []string
 }
 
 func ratio(n, d int) *float64 {
@@ -209,6 +232,17 @@ func Run(ctx context.Context, items []Item, svc *reasoning.Service, judge Judge,
 				res.FN++
 			default:
 				res.TN++
+			}
+			if err := reviewPairItem(ctx, bt, it, &res.PairReview); err != nil {
+				return Result{}, fmt.Errorf("%s: %w", it.ID, err)
+			}
+		case "session":
+			m, missed, err := runSession(ctx, bt, it, &res.SessionReview)
+			if err != nil {
+				return Result{}, fmt.Errorf("%s: %w", it.ID, err)
+			}
+			if missed {
+				res.Misses = append(res.Misses, m)
 			}
 		case "retrieval":
 			ids, sess, err := write(ctx, bt, it.Docs)
@@ -271,6 +305,17 @@ func Run(ctx context.Context, items []Item, svc *reasoning.Service, judge Judge,
 				res.CTN++
 			}
 		}
+	}
+	if res.PairReview.Items+res.SessionReview.Items == 0 {
+		res.Undefined = append(res.Undefined, "no pair or session items: surfaced_recall and asserted_precision are null")
+	} else if res.PairReview.Positives+res.SessionReview.Positives == 0 {
+		res.Undefined = append(res.Undefined, "no planted contradiction: surfaced_recall is null")
+	}
+	if res.PairReview.Items > 0 && res.PairReview.Asserted == 0 {
+		res.Undefined = append(res.Undefined, "no pair asserted a contradiction: pair asserted_precision is null")
+	}
+	if res.SessionReview.Items > 0 && res.SessionReview.Asserted == 0 {
+		res.Undefined = append(res.Undefined, "no session asserted a contradiction: session asserted_precision is null")
 	}
 	if res.Pairs == 0 {
 		res.Undefined = append(res.Undefined, "no pair items: contradiction figures are null")
@@ -372,21 +417,48 @@ func fig(v *float64) string {
 	return fmt.Sprintf("%.4f", *v)
 }
 
-// String formats the result: the headline line
-// "contradiction_f1= precision= recall= retrieval_top1= circular_f1=", then
-// one line per category and the secondary figures.
+// Surfaced returns the review's figures over every pair and session item.
+func (r Result) Surfaced() ReviewFigures {
+	f := r.PairReview
+	g := r.SessionReview
+	f.Items += g.Items
+	f.Positives += g.Positives
+	f.Surfaced += g.Surfaced
+	f.Asserted += g.Asserted
+	f.AssertedTrue += g.AssertedTrue
+	f.Calls += g.Calls
+	f.Claims += g.Claims
+	f.Bytes += g.Bytes
+	f.Elapsed += g.Elapsed
+	f.ByCategory = nil
+	return f
+}
+
+// String formats the result: the headline line "surfaced_recall=
+// asserted_precision= retrieval_top1= circular_f1=" (the review over pairs
+// and sessions, retrieval, circularity), the rules of the offline judge
+// taken alone ("rules_f1= …": what they would assert if every firing were
+// trusted; findContradictions asserts only the certain ones), then the
+// review per kind, one line per category and the secondary figures.
 func (r Result) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "contradiction_f1=%s precision=%s recall=%s retrieval_top1=%s circular_f1=%s\n",
-		fig(r.F1), fig(r.Precision), fig(r.Recall), fig(r.Retrieval), fig(r.CircularF1))
-	fmt.Fprintf(&b, "embedder=%s pairs=%d tp=%d fp=%d fn=%d tn=%d queries=%d retrieval_top3=%s mrr=%s circular_items=%d circular_precision=%s circular_recall=%s circular_jaccard=%s\n",
-		r.Embedder, r.Pairs, r.TP, r.FP, r.FN, r.TN, r.Queries, fig(r.RetrievalTop3), fig(r.MRR), r.CircularItems, fig(r.CircularP), fig(r.CircularR), fig(r.CircularJaccard))
+	all := r.Surfaced()
+	fmt.Fprintf(&b, "surfaced_recall=%s asserted_precision=%s retrieval_top1=%s circular_f1=%s\n",
+		fig(all.SurfacedRecall()), fig(all.AssertedPrecision()), fig(r.Retrieval), fig(r.CircularF1))
+	fmt.Fprintf(&b, "embedder=%s pairs=%d rules_f1=%s rules_precision=%s rules_recall=%s tp=%d fp=%d fn=%d tn=%d queries=%d retrieval_top3=%s mrr=%s circular_items=%d circular_precision=%s circular_recall=%s circular_jaccard=%s\n",
+		r.Embedder, r.Pairs, fig(r.F1), fig(r.Precision), fig(r.Recall), r.TP, r.FP, r.FN, r.TN, r.Queries, fig(r.RetrievalTop3), fig(r.MRR), r.CircularItems, fig(r.CircularP), fig(r.CircularR), fig(r.CircularJaccard))
+	if s := r.PairReview.String("pairs"); s != "" {
+		fmt.Fprintln(&b, s)
+	}
+	if s := r.SessionReview.String("sessions"); s != "" {
+		fmt.Fprintln(&b, s)
+	}
 	for _, c := range r.Categories {
 		what := "recall"
 		if !c.Contradiction {
 			what = "kept_apart"
 		}
-		fmt.Fprintf(&b, "category=%s %s=%d/%d (%.2f)\n", c.Name, what, c.Correct, c.N, float64(c.Correct)/float64(c.N))
+		fmt.Fprintf(&b, "rules category=%s %s=%d/%d (%.2f)\n", c.Name, what, c.Correct, c.N, float64(c.Correct)/float64(c.N))
 	}
 	for _, u := range r.Undefined {
 		fmt.Fprintf(&b, "null: %s\n", u)

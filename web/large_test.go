@@ -13,6 +13,8 @@ import (
 
 // seedBranches writes n thoughts into session id over branches sequential
 // branches forking from the first thoughts, with varied text and confidence.
+// Thoughts on one topic state different limits for it: contradictions the
+// offline judge is certain of (one figure apart, the same words).
 func seedBranches(t testing.TB, svc *reasoning.Service, tenant, id string, n, branches int) {
 	t.Helper()
 	ctx := context.Background()
@@ -21,7 +23,7 @@ func seedBranches(t testing.TB, svc *reasoning.Service, tenant, id string, n, br
 	per := n / branches
 	for i := 1; i <= n; i++ {
 		in := sequential.Input{Session: ref, ThoughtNumber: i, TotalThoughts: n, NextThoughtNeeded: i < n,
-			Thought: fmt.Sprintf("Step %d: the %s is %d ms under load %d", i, topics[i%len(topics)], (i*37)%500, i%9)}
+			Thought: fmt.Sprintf("The %s limit is capped at %d ms.", topics[i%len(topics)], (i*37)%500)}
 		if b := (i - 1) / per; b > 0 && b < branches {
 			from := b
 			in.BranchFromThought, in.BranchID = &from, fmt.Sprintf("branch-%d", b)
@@ -59,8 +61,8 @@ func TestViewerLargeSession(t *testing.T) {
 	if !strings.Contains(page, "Looking for contradictions") {
 		t.Error("the first page waited for the analysis")
 	}
-	// The contradictions drawn are capped (the numeric claims of this
-	// session contradict each other thousands of times).
+	// The contradictions drawn are capped (the limits of this session
+	// contradict each other thousands of times).
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		_, _, js := get(t, srv, "tok-a", "/sessions/big/graph")

@@ -44,7 +44,7 @@ var envVars = []envVar{
 	{"THINKGRAPH_TOOLSETS", "all", "Comma-separated toolsets to offer: think, graph, sequential, branch, reasoning, lux or all. --toolsets overrides it."},
 	{"THINKGRAPH_TOOL_NAMES", "default", "seed: publish the reasoning tools under mcp-langbase-reasoning's names (reasoning.linear, ...), for clients written against mcp-langbase-reasoning 0.1; some clients reject those names."},
 	{"THINKGRAPH_LLM_PROVIDER", "the first configured of openai, anthropic, langbase; else MCP sampling", "LLM provider for tools that call a model: openai, anthropic, langbase or sampling. The reasoning tools use Langbase whenever LANGBASE_API_KEY is set."},
-	{"THINKGRAPH_JUDGE", "offline", "offline: the offline judge decides contradictions and the calling model answers the candidates it could not decide (branch-thinking judge); llm: findContradictions also settles up to 5 candidates per call with the configured LLM provider (each call an invocation, verdicts stored and cached per pair of texts, a failed call keeps the offline verdict)."},
+	{"THINKGRAPH_JUDGE", "offline", "offline: findContradictions asserts what the offline judge is certain of and the calling model answers the review groups (branch-thinking judge); llm: findContradictions also answers up to 5 review groups per call with the configured LLM provider (each call an invocation, answers stored as verdicts and cached per group of texts, a failed call leaves the group open)."},
 	{"OPENAI_API_KEY", "none", "OpenAI (or OpenAI-compatible) API key."},
 	{"OPENAI_BASE_URL", "https://api.openai.com/v1", "OpenAI-compatible endpoint: OpenRouter, Ollama (http://localhost:11434/v1), vLLM, LM Studio."},
 	{"OPENAI_MODEL", "gpt-4o-mini", "Default OpenAI-compatible model."},

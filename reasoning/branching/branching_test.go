@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,10 +15,11 @@ import (
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
-// Past contradictionFullMax thoughts, findContradictions works
-// incrementally: a contradiction planted after the first (full) search is
-// found by the next call, and nothing is reported twice.
-func TestBranchContradictionsIncremental(t *testing.T) {
+// A session that grows after a findContradictions call is reviewed anew:
+// a conflict planted after the first call is asserted by the next one (the
+// certain judge: the same limit, two figures) and its two thoughts are
+// shown together in the review; nothing is reported twice.
+func TestBranchReviewAfterGrowth(t *testing.T) {
 	lex, err := semantic.NewLexical(semantic.LexicalOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +29,7 @@ func TestBranchContradictionsIncremental(t *testing.T) {
 	doc := &reasoning.Exchange{Format: reasoning.ExchangeFormat, Version: reasoning.ExchangeVersion, Session: reasoning.ExchangeSession{ID: "big", ActiveBranch: "main", CreatedAt: now, UpdatedAt: now},
 		Branches: []reasoning.ExchangeBranch{{ID: "main", State: "active", Priority: 1}}}
 	prev := ""
-	for i := range contradictionFullMax + 20 {
+	for i := range 420 {
 		id := fmt.Sprintf("t%d", i)
 		doc.Thoughts = append(doc.Thoughts, reasoning.ExchangeThought{ID: id, Step: i + 1, BranchID: "main", ParentID: prev, Type: "observation",
 			Content: fmt.Sprintf("Service %d answers request number %d from region %d", i, i*7, i%9), CreatedAt: now})
@@ -50,17 +52,31 @@ func TestBranchContradictionsIncremental(t *testing.T) {
 		return out.(*ContradictionsResult)
 	}
 	first := run()
-	if first.Search != "full" {
-		t.Fatal(first.Search)
-	}
-	for _, c := range []string{"The billing service stores invoices in PostgreSQL", "The billing service does not store invoices in PostgreSQL"} {
-		if _, err := bt.AddThought(ctx, BranchThoughtInput{Session: ref, Content: c, Type: "analysis"}); err != nil {
+	var ids []string
+	for _, c := range []string{"The billing database pool is capped at 20 connections.", "The billing database pool is capped at 200 connections."} {
+		out, err := bt.AddThought(ctx, BranchThoughtInput{Session: ref, Content: c, Type: "analysis", BranchID: "pool"})
+		if err != nil {
 			t.Fatal(err)
 		}
+		ids = append(ids, out.ThoughtID)
 	}
 	second := run()
-	if second.Search != "incremental" || second.Count != first.Count+1 {
-		t.Fatalf("incremental: %+v (first %d)", second, first.Count)
+	if second.Count != first.Count+1 {
+		t.Fatalf("after the conflict: %d contradictions, want %d", second.Count, first.Count+1)
+	}
+	if !slices.ContainsFunc(second.Contradictions, func(c analyze.Contradiction) bool { return c.ThoughtA.ID == ids[0] && c.ThoughtB.ID == ids[1] }) {
+		t.Fatalf("the new pair is not asserted: %+v", second.Contradictions)
+	}
+	together := false
+	for _, g := range second.Review.Groups {
+		var in []string
+		for _, cl := range g.Claims {
+			in = append(in, cl.ThoughtID)
+		}
+		together = together || slices.Contains(in, ids[0]) && slices.Contains(in, ids[1])
+	}
+	if !together {
+		t.Fatalf("the two new thoughts are in no review group: %+v", second.Review.Groups)
 	}
 	if third := run(); third.Count != second.Count {
 		t.Fatalf("repeated call: %d, want %d", third.Count, second.Count)

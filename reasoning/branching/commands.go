@@ -41,8 +41,8 @@ type BranchCommand struct {
 }
 
 // BranchCommands are the commands of branch-thinking: the seed's 24 in its
-// order, then judge (the answer to a candidate of findContradictions or
-// detectCircular).
+// order, then judge (the answer to a review group of findContradictions,
+// or a verdict on two thoughts).
 var BranchCommands = []BranchCommand{
 	{Name: "list", Paged: true, run: handler((*BranchThinking).list)},
 	{Name: "focus", Fields: []string{"branchId"}, run: handler((*BranchThinking).focus)},
@@ -71,8 +71,8 @@ var BranchCommands = []BranchCommand{
 	{Name: "import", Document: "the document returned by export; restored as a new session, which a call without session_id then continues",
 		run: handler((*BranchThinking).importSession)},
 	{Name: "suggestTools", run: handler((*BranchThinking).suggestTools)},
-	{Name: "judge", Fields: []string{"thoughtId", "otherThoughtId", "verdict: contradiction|compatible|circular|not_circular", "reason?"},
-		Note: "answers a candidate of findContradictions or detectCircular", run: handler((*BranchThinking).judgeCmd)},
+	{Name: "judge", Fields: []string{"group?", "conflicts?", "thoughtId?", "otherThoughtId?", "verdict", "reason?"},
+		Note: "group: consistent|contradiction, else contradiction|compatible|circular|not_circular", run: handler((*BranchThinking).judgeAny)},
 }
 
 // handler adapts a command's method to the table's handler type.
@@ -140,14 +140,19 @@ type CommandInput struct {
 	OtherThoughtID string
 	Verdict        string
 	Reason         string
-	FromThoughtID  string
-	ToThoughtID    string
-	Enabled        *bool
-	Thresholds     *PartialThresholds
-	PivotThresh    *float64
-	Branches       []string
-	Threshold      *float64
-	MinSimilarity  *float64
+	// Group and Conflicts are judge's answer on a review group: the
+	// group's key and the pairs of its claims (by step or thought id) that
+	// conflict.
+	Group         string
+	Conflicts     [][]string
+	FromThoughtID string
+	ToThoughtID   string
+	Enabled       *bool
+	Thresholds    *PartialThresholds
+	PivotThresh   *float64
+	Branches      []string
+	Threshold     *float64
+	MinSimilarity *float64
 	// Document is the exported session for import.
 	Document json.RawMessage
 }
@@ -719,25 +724,21 @@ func (bt *BranchThinking) statistics(ctx context.Context, in CommandInput) (*Sta
 // ContradictionsResult is the answer of findContradictions.
 type ContradictionsResult struct {
 	Header
-	Contradictions  []analyze.Contradiction `json:"contradictions"`
+	Contradictions  []analyze.Contradiction `json:"contradictions" jsonschema:"what the offline judge is certain of, and every stated verdict (source declared)"`
 	Count           int                     `json:"count"`
 	ThoughtsChecked int                     `json:"thoughtsChecked"`
-	CandidatePairs  int                     `json:"candidatePairs"`
-	Search          string                  `json:"search" jsonschema:"full: every thought's nearest neighbours were recomputed; incremental: thoughts added since the last call were compared with their nearest neighbours"`
-	Declared        []IncomingRef           `json:"declaredContradictions,omitempty" jsonschema:"cross-references of type contradictory"`
-	Candidates      []Candidate             `json:"candidates" jsonschema:"pairs the offline judge could not decide, most likely first, each with the question that settles it and the judge call that answers it"`
+	Review          *Review                 `json:"review" jsonschema:"the claims the model should judge, grouped by what they speak of"`
 	LLMJudge        *LLMJudgeReport         `json:"llmJudge,omitempty" jsonschema:"what the server's language-model judge settled (THINKGRAPH_JUDGE=llm)"`
-	Method          string                  `json:"method"`
 }
 
 func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
-	res, err := bt.findContradictionsOnce(ctx, in)
-	if err != nil || bt.svc.Config().Judge != reasoning.JudgeLLM || len(res.Candidates) == 0 {
+	res, shown, err := bt.findContradictionsOnce(ctx, in)
+	if err != nil || bt.svc.Config().Judge != reasoning.JudgeLLM || len(shown) == 0 {
 		return res, err
 	}
-	rep := bt.settleWithLLM(ctx, in.Session, res.SessionID, res.Candidates)
+	rep := bt.settleWithLLM(ctx, in.Session, res.SessionID, shown)
 	if rep.Settled > 0 {
-		if again, err := bt.findContradictionsOnce(ctx, in); err == nil {
+		if again, _, err := bt.findContradictionsOnce(ctx, in); err == nil {
 			res = again
 		}
 	}
@@ -745,42 +746,51 @@ func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInpu
 	return res, nil
 }
 
-func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
+// reviewed is a group shown in a review: its key and its claims' texts
+// and thoughts, in the key's order.
+type reviewed struct {
+	key    string
+	docs   []analyze.Doc
+	claims []string
+}
+
+func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in CommandInput) (*ContradictionsResult, []reviewed, error) {
 	res := &ContradictionsResult{Header: Header{Command: "findContradictions"}}
+	var shown []reviewed
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		rep, search, err := st.contradictions(ctx, bt, tx, sess.Key)
+		rep, err := st.contradictions(ctx, bt, tx, sess.Key)
 		if err != nil {
 			return err
 		}
 		res.SessionID = sess.ID
-		res.Contradictions, res.Count, res.ThoughtsChecked, res.CandidatePairs, res.Search = rep.Contradictions, len(rep.Contradictions), rep.Thoughts, rep.CandidatePairs, search
+		res.Contradictions, res.Count, res.ThoughtsChecked = rep.Contradictions, len(rep.Contradictions), rep.Thoughts
 		if res.Contradictions == nil {
 			res.Contradictions = []analyze.Contradiction{}
 		}
 		if limit := in.Limit; limit != nil && *limit > 0 && len(res.Contradictions) > *limit {
 			res.Contradictions = res.Contradictions[:*limit]
 		}
-		links, err := tx.Links(ctx, sess.Key)
+		rv, groups, err := st.review(ctx, bt, tx, sess.Key)
 		if err != nil {
 			return err
 		}
-		for _, l := range links {
-			if l.Type == "contradictory" {
-				res.Declared = append(res.Declared, IncomingRef{FromBranch: l.FromBranch + " → " + l.ToBranch, FromThought: l.FromThought, Type: l.Type, Reason: l.Reason, Strength: l.Strength})
+		res.Review = rv
+		return bt.svc.DocsView(ctx, tx, sess.Key, func(docs []analyze.Doc, _ map[string]int, _ *semantic.Index) error {
+			for _, g := range groups {
+				r := reviewed{key: analyze.GroupKey(docs, g.Claims)}
+				for _, c := range g.Claims {
+					r.docs = append(r.docs, docs[c.Doc])
+					r.claims = append(r.claims, docs[c.Doc].Claims[c.K].Text)
+				}
+				shown = append(shown, r)
 			}
-		}
-		res.Candidates = st.topCandidates(maxCandidates)
-		res.Method = fmt.Sprintf("each thought is compared with its %d nearest thoughts of cosine ≥ %.1f (any branch); the lexical contradiction decider "+
-			"judges each pair (negation, antonyms, comparatives, quantifiers, numbers with units and comparators, requirement, order in time; "+
-			"hedges, different subjects, times and conditions are not contradictions); a stated verdict (a contradictory cross-reference, "+
-			"or a judge answer) overrides it and counts whatever the pair's similarity; candidates are undecided pairs with opposite negation "+
-			"(cosine ≥ %.1f) or close wording (cosine ≥ %.1f), at most %d", contradictionNeighbors, contradictionOverlap, candidatePolarity, candidateSimilar, maxCandidates)
-		return nil
+			return nil
+		})
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return res, nil
+	return res, shown, nil
 }
 
 // CircularResult is the answer of detectCircular.

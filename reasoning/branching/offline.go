@@ -528,7 +528,7 @@ func (bt *BranchThinking) defaultDialectic(ctx context.Context, tx thinkgraph.Tx
 	if best != nil {
 		return []string{best.ToBranch, best.FromBranch}, nil
 	}
-	rep, _, err := st.contradictions(ctx, bt, tx, sess.Key)
+	rep, err := st.contradictions(ctx, bt, tx, sess.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -547,8 +547,11 @@ func (bt *BranchThinking) defaultDialectic(ctx context.Context, tx thinkgraph.Tx
 	if top[0] != "" {
 		return top[:], nil
 	}
+	if pair, err := st.riskiestBranchPair(ctx, bt, tx, sess.Key); err != nil || pair[0] != "" {
+		return pair[:], err
+	}
 	return nil, thinkgraph.Invalid("branches", "2 to 8 branch ids: the thesis first, then the antitheses", "none",
-		"'synthesizeDialectical' needs 'branches' in command.data: no contradictory cross-reference or cross-branch contradiction says which branches oppose each other")
+		"'synthesizeDialectical' needs 'branches' in command.data: no contradiction and no open review group across two branches says which branches oppose each other")
 }
 
 func composeSynthesis(res *DialecticalResult) {

@@ -81,20 +81,18 @@ type btState struct {
 	vmu      sync.Mutex
 	verdicts map[[2]string]contradict.Verdict
 
-	// Contradictions: every thought with step ≤ contraStep has been
-	// compared with its nearest neighbours.
-	contraStep  int
-	contraPairs int
-	contras     []analyze.Contradiction
-	contraSeen  map[[2]string]bool
+	// groups are the session's claim groups (review.go) as of the thought
+	// of step groupsStep, groupsDocs thoughts in all; asserted the
+	// contradictions the offline judge is certain of in them, as of
+	// assertedLinks stated links (nil: compute them again).
+	groups        []analyze.ReviewGroup
+	groupsStep    int
+	groupsDocs    int
+	asserted      []analyze.Contradiction
+	assertedLinks int
 	// stated are the session's stated verdicts (verdicts.go), nil
-	// until read; candidates the pairs the judge could not decide that are
-	// likely enough to ask about.
-	stated     *statedVerdicts
-	candidates map[pairKey]scoredCandidate
-	// candTop is the answer of topCandidates while neither the candidates
-	// nor the stated verdicts changed (nil: compute it again).
-	candTop []Candidate
+	// until read.
+	stated *statedVerdicts
 }
 
 type btBranch struct {
@@ -160,48 +158,11 @@ func (st *btState) reset() {
 		st.verdicts = map[[2]string]contradict.Verdict{}
 	}
 	st.vmu.Unlock()
-	st.contraStep, st.contraPairs, st.contras, st.contraSeen = 0, 0, nil, map[[2]string]bool{}
-	st.stated, st.candidates, st.candTop = nil, map[pairKey]scoredCandidate{}, nil
+	st.groups, st.groupsStep, st.groupsDocs, st.asserted = nil, 0, 0, nil
+	st.stated = nil
 }
 
-// judge is the contradiction decider as a PairJudge, remembering verdicts
-// (thoughts never change their text). A stated verdict on the pair
-// (verdicts.go) overrides the decider.
-func (st *btState) judgeWith(c *contradict.Contradictor) analyze.PairJudge {
-	return func(a, b analyze.Doc) (bool, float64, string) {
-		if stated, contra, l := st.stated.contradicts(a.ID, b.ID); stated {
-			if contra {
-				return true, 1, declaredReason(l)
-			}
-			return false, 0, ""
-		}
-		k := [2]string{a.ID, b.ID}
-		if k[1] < k[0] {
-			k[0], k[1] = k[1], k[0]
-		}
-		st.vmu.Lock()
-		v, ok := st.verdicts[k]
-		st.vmu.Unlock()
-		if !ok {
-			v = c.Contradiction(a.Content, b.Content)
-			keep := v
-			if !keep.Contradicts {
-				keep = contradict.Verdict{} // the reason of a negative verdict is never shown
-			}
-			st.vmu.Lock()
-			if len(st.verdicts) > maxVerdicts {
-				clear(st.verdicts)
-			}
-			st.verdicts[k] = keep
-			st.vmu.Unlock()
-		}
-		return v.Contradicts, v.Confidence, v.Reason
-	}
-}
-
-func (bt *BranchThinking) judge(st *btState) analyze.PairJudge {
-	return st.judgeWith(bt.svc.Semantic().Contradictor)
-}
+func (bt *BranchThinking) judge(st *btState) analyze.PairJudge { return st.claimPairJudge(bt) }
 
 // maxTrackerCatchUp is the number of new thoughts up to which existing
 // branch trackers are advanced one by one; past it they are rebuilt on use.
@@ -352,101 +313,3 @@ func (st *btState) overlap(target string, v semantic.Vector, skip map[string]boo
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
-
-// contradictionNeighbors and contradictionOverlap define the candidates of
-// the incremental contradiction search: each thought is compared with its
-// nearest neighbours that have at least this cosine.
-const (
-	contradictionNeighbors = 10
-	contradictionOverlap   = 0.3
-	// contradictionFullMax: sessions up to this size are searched in full
-	// (analyze.FindContradictions) on every call; larger ones are brought
-	// up to date incrementally.
-	contradictionFullMax = 400
-)
-
-// contradictions returns the session's contradictions, updating the state
-// with the thoughts not yet checked. Sessions up to contradictionFullMax
-// thoughts (and the first call on a larger one) are searched in full with
-// analyze.FindContradictions; afterwards each new thought is compared with
-// its nearest neighbours (semantic.Index.TopK), so a call costs in
-// proportion to what was added since the last one.
-func (st *btState) contradictions(ctx context.Context, bt *BranchThinking, tx thinkgraph.Tx, session thinkgraph.SessionKey) (analyze.ContradictionReport, string, error) {
-	var rep analyze.ContradictionReport
-	var search string
-	if err := st.loadStated(ctx, tx, session); err != nil {
-		return rep, search, err
-	}
-	err := bt.svc.DocsView(ctx, tx, session, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
-		rep, search = st.contradictionsIn(bt, docs, byID, idx)
-		rep.Contradictions = st.withStated(rep.Contradictions, docs, byID, nil)
-		return nil
-	})
-	return rep, search, err
-}
-
-func (st *btState) contradictionsIn(bt *BranchThinking, docs []analyze.Doc, byID map[string]int, idx *semantic.Index) (analyze.ContradictionReport, string) {
-	col := &candidateCollector{pairs: st.candidates}
-	judge := col.wrap(st, bt.judge(st))
-	opts := analyze.ContradictionOptions{Neighbors: contradictionNeighbors, MinOverlap: contradictionOverlap}
-	last := 0
-	if len(docs) > 0 {
-		last = docs[len(docs)-1].Step
-	}
-	withVec := 0
-	for i := range docs {
-		if docs[i].Vector != nil {
-			withVec++
-		}
-	}
-	if len(docs) <= contradictionFullMax || st.contraStep == 0 || st.contraStep > last {
-		clear(st.candidates)
-		st.candTop = nil
-		rep := analyze.FindContradictions(docs, idx, judge, opts)
-		st.contras, st.contraPairs, st.contraStep = rep.Contradictions, rep.CandidatePairs, last
-		st.contraSeen = map[[2]string]bool{}
-		for _, c := range rep.Contradictions {
-			st.contraSeen[[2]string{c.ThoughtA.ID, c.ThoughtB.ID}] = true
-		}
-		rep.Contradictions = slices.Clone(rep.Contradictions)
-		return rep, "full"
-	}
-	i, _ := slices.BinarySearchFunc(docs, st.contraStep+1, func(d analyze.Doc, step int) int { return cmp.Compare(d.Step, step) })
-	for _, d := range docs[i:] {
-		if d.Vector == nil {
-			continue
-		}
-		hits, err := idx.TopK(d.Vector, contradictionNeighbors+1, semantic.ExcludeIDs(d.ID))
-		if err != nil {
-			continue
-		}
-		for _, h := range hits {
-			j, ok := byID[h.ID]
-			if !ok || h.Similarity < contradictionOverlap {
-				continue
-			}
-			a, b := docs[j], d
-			if b.Step < a.Step {
-				a, b = b, a
-			}
-			k := [2]string{a.ID, b.ID}
-			if st.contraSeen[k] {
-				continue
-			}
-			st.contraSeen[k] = true
-			st.contraPairs++
-			if ok, conf, reason := judge(a, b); ok {
-				st.contras = append(st.contras, analyze.Contradiction{ThoughtA: analyze.Ref(a), ThoughtB: analyze.Ref(b),
-					Similarity: h.Similarity, Confidence: conf, Reason: reason})
-			}
-		}
-	}
-	st.contraStep = last
-	slices.SortStableFunc(st.contras, func(x, y analyze.Contradiction) int {
-		if c := cmp.Compare(y.Confidence, x.Confidence); c != 0 {
-			return c
-		}
-		return cmp.Compare(y.Similarity, x.Similarity)
-	})
-	return analyze.ContradictionReport{Contradictions: slices.Clone(st.contras), Thoughts: withVec, CandidatePairs: st.contraPairs}, "incremental"
-}

@@ -122,7 +122,7 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 		for i, d := range docs {
 			byID[d.ID] = i
 		}
-		rep, _, err := st.contradictions(ctx, bt, tx, sess.Key)
+		rep, err := st.contradictions(ctx, bt, tx, sess.Key)
 		if err != nil {
 			return err
 		}

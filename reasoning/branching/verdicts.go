@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
@@ -116,11 +115,10 @@ func (st *btState) loadStated(ctx context.Context, tx thinkgraph.Tx, session thi
 		return nil
 	}
 	st.stated = statedOf(links)
-	st.candTop = nil
+	st.asserted = nil
 	for _, b := range st.branches {
 		b.tracker = nil
 	}
-	st.contraStep = 0
 	return nil
 }
 
@@ -197,98 +195,6 @@ type scoredCandidate struct {
 	score float64
 }
 
-// Contradiction candidates: a pair of the candidate search (topical
-// overlap) that the offline judge did not call a contradiction, without a
-// stated verdict, and likely enough to ask about: the two say opposite
-// things about one subject as far as their negations go (one negated, the
-// other not) with cosine ≥ candidatePolarity, or they are close paraphrases
-// (cosine ≥ candidateSimilar) where a contradiction would rest on
-// knowledge of the world no rule has.
-const (
-	candidatePolarity = 0.3
-	candidateSimilar  = 0.6
-)
-
-// negations counts the negation words of a text.
-func negations(text string) int {
-	n := 0
-	for _, t := range semantic.Tokenize(text) {
-		if semantic.IsNegator(t) {
-			n++
-		}
-	}
-	return n
-}
-
-// contradictionCandidate returns the pair as a candidate when it is likely.
-func contradictionCandidate(a, b analyze.Doc) (scoredCandidate, bool) {
-	sim := semantic.Cosine(a.Vector, b.Vector)
-	polar := (negations(a.Content)%2 == 0) != (negations(b.Content)%2 == 0)
-	var why string
-	score := sim
-	switch {
-	case polar && sim >= candidatePolarity:
-		why = fmt.Sprintf("one of the two is negated and they share their subject (similarity %.2f); no rule of the offline judge decided whether the negation contradicts", sim)
-		score += 0.25
-	case sim >= candidateSimilar:
-		why = fmt.Sprintf("the two are about the same thing (similarity %.2f) but no rule of the offline judge fired; a contradiction here would need knowledge of the world", sim)
-	default:
-		return scoredCandidate{}, false
-	}
-	if a.Branch != b.Branch {
-		score += 0.05
-	}
-	q := fmt.Sprintf("Can both be true at once: «%s» and «%s»?", reasoning.Clip(a.Content, 300), reasoning.Clip(b.Content, 300))
-	ans := cmdCall("judge", map[string]any{"thoughtId": a.ID, "otherThoughtId": b.ID, "verdict": "contradiction | compatible", "reason": "<why, in a sentence>"})
-	return scoredCandidate{Candidate{ThoughtA: analyze.Ref(a), ThoughtB: analyze.Ref(b), Similarity: round3(sim), Why: why,
-		Question: q + " If not, answer with verdict \"contradiction\"; if they can, with \"compatible\" (the pair is then not asked again).", Answer: ans}, score}, true
-}
-
-// candidateCollector gathers, from a judge's negative verdicts, the pairs
-// likely enough to ask about. It is safe for concurrent use (the judge runs
-// on several goroutines).
-type candidateCollector struct {
-	mu    sync.Mutex
-	pairs map[pairKey]scoredCandidate
-}
-
-func (c *candidateCollector) wrap(st *btState, judge analyze.PairJudge) analyze.PairJudge {
-	return func(a, b analyze.Doc) (bool, float64, string) {
-		ok, conf, reason := judge(a, b)
-		if ok {
-			return ok, conf, reason
-		}
-		if stated, _, _ := st.stated.contradicts(a.ID, b.ID); stated {
-			return ok, conf, reason
-		}
-		if sc, likely := contradictionCandidate(a, b); likely {
-			c.mu.Lock()
-			c.pairs[keyOf(a.ID, b.ID)] = sc
-			st.candTop = nil
-			c.mu.Unlock()
-		}
-		return ok, conf, reason
-	}
-}
-
-// topCandidates returns the most likely contradiction candidates, at most n, dropping those settled
-// since they were collected.
-func (st *btState) topCandidates(n int) []Candidate {
-	if st.candTop != nil {
-		return slices.Clone(st.candTop)
-	}
-	var all []scoredCandidate
-	for k, c := range st.candidates {
-		if stated, _, _ := st.stated.contradicts(k[0], k[1]); stated {
-			delete(st.candidates, k)
-			continue
-		}
-		all = append(all, c)
-	}
-	st.candTop = mostLikely(all, n)
-	return slices.Clone(st.candTop)
-}
-
 // mostLikely returns the n candidates of highest score (then by ids). It
 // keeps the n best in one pass: a large session holds tens of thousands of
 // undecided pairs, and sorting them all on every call cost findContradictions
@@ -333,11 +239,24 @@ type JudgeResult struct {
 // maxReason bounds a verdict's reason.
 const maxReason = 1000
 
+// judgeAny is the judge command: on a review group when group is given,
+// else on two thoughts.
+func (bt *BranchThinking) judgeAny(ctx context.Context, in CommandInput) (any, error) {
+	if strings.TrimSpace(in.Group) != "" {
+		return bt.judgeGroup(ctx, in)
+	}
+	if len(in.Conflicts) > 0 {
+		return nil, thinkgraph.Invalid("group", "the key of the review group the conflicts are in", "none",
+			"'conflicts' answers a review group: give its key in 'group' (from findContradictions' review)")
+	}
+	return bt.judgeCmd(ctx, in)
+}
+
 func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*JudgeResult, error) {
 	for _, f := range []struct{ name, v string }{{"thoughtId", in.ThoughtID}, {"otherThoughtId", in.OtherThoughtID}} {
 		if f.v == "" {
 			return nil, thinkgraph.Invalid(f.name, "the id of a thought in this session", "none",
-				"'judge' needs '%s' in command.data: the two thoughts of the candidate (thoughtA.id and thoughtB.id)", f.name)
+				"'judge' needs 'group' (a review group of findContradictions) or '%s' in command.data: the two thoughts the verdict is on", f.name)
 		}
 	}
 	if in.ThoughtID == in.OtherThoughtID {
@@ -350,7 +269,7 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 			received = "none"
 		}
 		return nil, thinkgraph.Invalid("verdict", "one of: "+strings.Join(judgeVerdicts, ", "), received,
-			"'verdict' must be one of %s: contradiction/compatible answer a findContradictions candidate, circular/not_circular a detectCircular one", strings.Join(judgeVerdicts, ", "))
+			"'verdict' on two thoughts must be one of %s (contradiction/compatible on whether both can hold, circular/not_circular on an argument); to answer a review group, give its key in 'group' with verdict consistent or contradiction", strings.Join(judgeVerdicts, ", "))
 	}
 	if len([]rune(in.Reason)) > maxReason {
 		return nil, thinkgraph.Invalid("reason", fmt.Sprintf("at most %d characters", maxReason), fmt.Sprint(len([]rune(in.Reason))), "'reason' is longer than %d characters", maxReason)
@@ -380,6 +299,11 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 		}
 		if l, ok := family[keyOf(a.ID, b.ID)]; ok {
 			res.Previous = l.Type
+			if l.Type == link {
+				res.SessionID, res.ThoughtA, res.ThoughtB = sess.ID, analyze.Ref(reasoning.ToDoc(a)), analyze.Ref(reasoning.ToDoc(b))
+				res.Message = "Nothing new: the pair already has this verdict."
+				return nil
+			}
 		}
 		l := &thinkgraph.Link{ID: reasoning.NewID(), Session: sess.Key, FromBranch: b.BranchID, ToBranch: a.BranchID, FromThought: b.ID, ToThought: a.ID,
 			Type: link, Reason: res.Reason, Strength: 1, CreatedAt: bt.svc.Now()}
@@ -578,7 +502,7 @@ func Analyze(ctx context.Context, s *reasoning.Service, tx thinkgraph.Tx, sess *
 	}
 	bt := NewBranchThinking(s)
 	st := bt.stateOf(reasoning.SessionRef{ID: sess.ID, Explicit: true, Tenant: sess.Tenant})
-	rep, _, err := st.contradictions(ctx, bt, tx, sess.Key)
+	rep, err := st.contradictions(ctx, bt, tx, sess.Key)
 	if err != nil {
 		return nil, err
 	}

@@ -35,9 +35,20 @@ type Doc struct {
 	// (cross-references, revisions); used by circular-reasoning detection.
 	DependsOn []string
 	Vector    semantic.Vector // may be nil until the embedder has filled it in
+	// Claims are the thought's claims (package semantic/claims), in order,
+	// each with its vector; a thought of one claim has the thought's
+	// vector as its claim's. Nil until the thought is embedded.
+	Claims []Claim
 	// Refuted marks a thought a person refuted: StrongestPaths leaves out
 	// every path through it.
 	Refuted bool
+}
+
+// Claim is one claim of a thought: a sentence, or a clause where one
+// sentence joins two claims.
+type Claim struct {
+	Text   string
+	Vector semantic.Vector // nil when it could not be embedded
 }
 
 // ErrNotFound is returned when a thought id is not among the given thoughts

@@ -46,17 +46,17 @@ type CircularReasoning struct {
 type SupportLink struct {
 	// Kind is "supports" (From is offered as a reason for To) or
 	// "restates" (From says what To says, in other words).
-	Kind string `json:"kind"`
-	From Claim  `json:"from"`
-	To   Claim  `json:"to"`
+	Kind string        `json:"kind"`
+	From ArgumentClaim `json:"from"`
+	To   ArgumentClaim `json:"to"`
 	// Marker is the connective that gave a support link ("because", "so",
 	// …), or "offered as support" for a thought read as a reason for the
 	// thought it follows.
 	Marker string `json:"marker,omitempty"`
 }
 
-// Claim is a clause of a thought.
-type Claim struct {
+// ArgumentClaim is a clause of a thought in an argument.
+type ArgumentClaim struct {
 	ThoughtID string `json:"thoughtId"`
 	Step      int    `json:"step,omitempty"`
 	Text      string `json:"text"`
@@ -233,9 +233,9 @@ func circularSupport(docs []Doc, lx *semantic.Lexicon) []CircularReasoning {
 			comp[u] = c
 		}
 	}
-	claim := func(u int) Claim {
+	claim := func(u int) ArgumentClaim {
 		d := docs[g.units[u].doc]
-		return Claim{ThoughtID: d.ID, Step: d.Step, Text: g.units[u].text}
+		return ArgumentClaim{ThoughtID: d.ID, Step: d.Step, Text: g.units[u].text}
 	}
 	// A component is circular when an explicit support link runs inside it.
 	var out []CircularReasoning
@@ -324,8 +324,8 @@ func restatedArguments(docs []Doc, g *argGraph, r *argReader, unitsOf [][]int, c
 						Kind:     CircularRestatedArgument,
 						Thoughts: []ThoughtRef{Ref(docs[i]), Ref(docs[j])},
 						Support: []SupportLink{
-							{Kind: "supports", From: Claim{ThoughtID: docs[i].ID, Step: docs[i].Step, Text: g.units[e1.from].text}, To: Claim{ThoughtID: docs[i].ID, Step: docs[i].Step, Text: g.units[e1.to].text}, Marker: e1.how},
-							{Kind: "supports", From: Claim{ThoughtID: d.ID, Step: d.Step, Text: g.units[e2.from].text}, To: Claim{ThoughtID: d.ID, Step: d.Step, Text: g.units[e2.to].text}, Marker: e2.how},
+							{Kind: "supports", From: ArgumentClaim{ThoughtID: docs[i].ID, Step: docs[i].Step, Text: g.units[e1.from].text}, To: ArgumentClaim{ThoughtID: docs[i].ID, Step: docs[i].Step, Text: g.units[e1.to].text}, Marker: e1.how},
+							{Kind: "supports", From: ArgumentClaim{ThoughtID: d.ID, Step: d.Step, Text: g.units[e2.from].text}, To: ArgumentClaim{ThoughtID: d.ID, Step: d.Step, Text: g.units[e2.to].text}, Marker: e2.how},
 						},
 						Reason: fmt.Sprintf("thought %s offers again the argument of thought %s in other words (%q for %q) and adds nothing: the conclusion still rests on that one premise",
 							d.ID, docs[i].ID, g.units[e2.from].text, g.units[e2.to].text),

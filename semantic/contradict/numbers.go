@@ -284,6 +284,24 @@ func (c *Contradictor) quantitiesIn(toks []string) []quantity {
 	return out
 }
 
+// yearsOf returns the calendar years a text states: four-digit numbers
+// from 1000 to 2199 after a preposition of time ("in 1944", "since 2019",
+// "from 1850"). They are not quantities of the numbers rule (two years
+// are often two events); the review's tension reads them.
+func yearsOf(toks []string) []string {
+	var out []string
+	for i, t := range toks {
+		if i == 0 || len(t) != 4 || t < "1000" || t > "2199" || !semantic.IsNumber(t) || strings.Contains(t, ".") {
+			continue
+		}
+		switch toks[i-1] {
+		case "in", "since", "from", "until", "till", "by", "before", "after", "during":
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // overlaps reports whether two quantities of one unit can both hold.
 func (q quantity) overlaps(r quantity) bool {
 	if q.limit && r.limit {
