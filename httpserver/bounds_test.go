@@ -370,3 +370,98 @@ func TestResourceUpdatesStayWithTheirTenant(t *testing.T) {
 		t.Errorf("ops heard %v, want its marker, then its plan", heard)
 	}
 }
+
+// MCP sessions are bounded per tenant and in total: an initialize beyond
+// the tenant's bound is 429, beyond the total 503, each with a JSON-RPC
+// error naming the variable; a session that ends makes room again.
+func TestSessionBounds(t *testing.T) {
+	alice, lineA, _ := NewToken("alice")
+	bob, lineB, _ := NewToken("bob")
+	carol, lineC, _ := NewToken("carol")
+	tokens, err := ParseTokens(lineA + "\n" + lineB + "\n" + lineC + "\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, true, Options{Tokens: tokens, MaxSessions: 5, MaxSessionsPerTenant: 3}))
+	initialize := func(token string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	var aliceSessions []*mcp.ClientSession
+	for i := 0; i < 3; i++ {
+		cs, err := connect(t, url, alice)
+		if err != nil {
+			t.Fatalf("alice's session %d: %v", i+1, err)
+		}
+		aliceSessions = append(aliceSessions, cs)
+	}
+	if code, body := initialize(alice); code != http.StatusTooManyRequests || !strings.Contains(body, `"id":"init"`) || !strings.Contains(body, "THINKGRAPH_HTTP_MAX_SESSIONS_PER_TENANT") {
+		t.Errorf("alice's 4th session: %d %s, want 429 naming the bound", code, body)
+	}
+	if _, err := connect(t, url, alice); err == nil {
+		t.Error("the SDK client opened a 4th session for alice")
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := connect(t, url, bob); err != nil {
+			t.Fatalf("bob's session %d: %v", i+1, err)
+		}
+	}
+	if code, body := initialize(carol); code != http.StatusServiceUnavailable || !strings.Contains(body, "THINKGRAPH_HTTP_MAX_SESSIONS") {
+		t.Errorf("carol's session with 5 open: %d %s, want 503 naming the bound", code, body)
+	}
+	// The open sessions still work.
+	if text, isErr := callText(t, aliceSessions[0], "think", map[string]any{"thought": "still served"}); isErr {
+		t.Fatal(text)
+	}
+	// alice ends one: carol (or alice) may open one again.
+	aliceSessions[2].Close()
+	deadline := time.Now().Add(10 * time.Second) // a hang guard: the close is asynchronous on the server
+	for {
+		cs, err := connect(t, url, carol)
+		if err == nil {
+			cs.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no room after alice closed a session: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Concurrent initializes cannot pass the bound together: of 16 at once,
+// exactly the bound's number opens a session.
+func TestSessionBoundUnderConcurrentInitializes(t *testing.T) {
+	srv, _ := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, true, Options{MaxSessionsPerTenant: 4}))
+	var wg sync.WaitGroup
+	codes := make(chan int, 16)
+	for i := 0; i < 16; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code, _, _ := postMCP(t, url, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`)
+			codes <- code
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	got := map[int]int{}
+	for c := range codes {
+		got[c]++
+	}
+	if got[http.StatusOK] != 4 || got[http.StatusTooManyRequests] != 12 {
+		t.Fatalf("status counts %v, want 4 × 200 and 12 × 429", got)
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -59,6 +60,13 @@ type Options struct {
 	// this long (default 30 minutes; negative: never). A client that comes
 	// back gets 404 and starts a new session.
 	SessionIdleTimeout time.Duration
+	// MaxSessions bounds the MCP sessions open at once over all tenants
+	// (default 10,000; each costs about 15 KiB), and MaxSessionsPerTenant
+	// those of one tenant (default 1,000): an initialize beyond either is
+	// refused (429 for the tenant's bound, 503 for the total) until
+	// sessions end (DELETE, or SessionIdleTimeout). Stateless serving keeps
+	// no session between requests and is not bounded by them.
+	MaxSessions, MaxSessionsPerTenant int
 	// ShutdownTimeout bounds how long shutdown waits for in-flight calls.
 	ShutdownTimeout time.Duration
 	// Stateless serves every request on a fresh MCP session (the SDK's
@@ -94,6 +102,12 @@ func (o *Options) defaults(loopback bool) {
 	if o.SessionIdleTimeout == 0 {
 		o.SessionIdleTimeout = 30 * time.Minute
 	}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = 10000
+	}
+	if o.MaxSessionsPerTenant <= 0 {
+		o.MaxSessionsPerTenant = 1000
+	}
 	if o.ShutdownTimeout <= 0 {
 		o.ShutdownTimeout = 30 * time.Second
 	}
@@ -117,6 +131,13 @@ type Server struct {
 	opts     Options
 	handler  http.Handler
 	inFlight atomic.Int64
+
+	// The MCP servers by tenant, each holding its tenant's sessions
+	// (serversMu), and opening, held while a request that opens a session
+	// is counted and served, so that two cannot pass a bound together.
+	serversMu sync.Mutex
+	servers   map[string]*mcp.Server
+	opening   sync.Mutex
 }
 
 // New returns an HTTP server for the MCP servers of serverFor, which gives
@@ -125,18 +146,19 @@ type Server struct {
 // on a loopback address only.
 func New(serverFor func(tenant string) *mcp.Server, loopback bool, opts Options) *Server {
 	opts.defaults(loopback)
-	s := &Server{opts: opts}
+	s := &Server{opts: opts, servers: map[string]*mcp.Server{}}
 	getServer := func(r *http.Request) *mcp.Server {
-		tenant := ""
-		if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
-			tenant = ti.UserID
-		}
-		return serverFor(tenant)
+		tenant := tenantOf(r)
+		srv := serverFor(tenant)
+		s.serversMu.Lock()
+		s.servers[tenant] = srv
+		s.serversMu.Unlock()
+		return srv
 	}
 	var mcpHandler http.Handler = mcp.NewStreamableHTTPHandler(getServer,
 		&mcp.StreamableHTTPOptions{Logger: opts.Logger, MaxRequestBodyBytes: opts.MaxBodyBytes, Stateless: opts.Stateless,
 			SessionTimeout: max(opts.SessionIdleTimeout, 0)})
-	mcpHandler = s.checkFrames(mcpHandler)
+	mcpHandler = s.checkFrames(mcpHandler, getServer)
 	var metrics http.Handler = opts.Metrics
 	viewer := opts.Viewer
 	if opts.Tokens != nil {
@@ -164,6 +186,65 @@ func New(serverFor func(tenant string) *mcp.Server, loopback bool, opts Options)
 	s.handler = s.checkHostOrigin(s.limit(mux))
 	return s
 }
+
+// tenantOf is the tenant of a request: its bearer token's ("" without
+// tokens).
+func tenantOf(r *http.Request) string {
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+		return ti.UserID
+	}
+	return ""
+}
+
+// openSession admits a request that opens an MCP session (initialize
+// without Mcp-Session-Id) when the tenant's sessions and all sessions are
+// under their bounds: it returns holding s.opening, and the caller releases
+// it once the SDK has served the request (and counts the new session;
+// initializes are quick). Otherwise it answers the request with the
+// JSON-RPC error (id: the initialize's) and returns false.
+func (s *Server) openSession(w http.ResponseWriter, r *http.Request, id json.RawMessage, serverFor func(*http.Request) *mcp.Server) bool {
+	srv := serverFor(r)
+	// Initialized sessions only: the SDK also connects one for a request
+	// without Mcp-Session-Id that does not initialize (a client probing a
+	// newer protocol) and closes it once that request is answered.
+	count := func(srv *mcp.Server) int {
+		n := 0
+		for ss := range srv.Sessions() {
+			if ss.InitializeParams() != nil {
+				n++
+			}
+		}
+		return n
+	}
+	s.opening.Lock()
+	mine, all := count(srv), 0
+	s.serversMu.Lock()
+	for _, other := range s.servers {
+		all += count(other)
+	}
+	s.serversMu.Unlock()
+	var status int
+	var msg string
+	switch {
+	case mine >= s.opts.MaxSessionsPerTenant:
+		status, msg = http.StatusTooManyRequests, fmt.Sprintf("too many MCP sessions: this tenant has %d open, the most allowed (THINKGRAPH_HTTP_MAX_SESSIONS_PER_TENANT): end sessions you no longer use (DELETE /mcp with their Mcp-Session-Id) or reuse one; idle ones close after THINKGRAPH_HTTP_SESSION_IDLE_TIMEOUT", mine)
+	case all >= s.opts.MaxSessions:
+		status, msg = http.StatusServiceUnavailable, fmt.Sprintf("too many MCP sessions: the server has %d open, the most allowed (THINKGRAPH_HTTP_MAX_SESSIONS): try again later; idle sessions close after THINKGRAPH_HTTP_SESSION_IDLE_TIMEOUT", all)
+	default:
+		return true
+	}
+	s.opening.Unlock()
+	s.opts.Logger.Warn("refused a new MCP session", "tenant", tenantOf(r), "reason", msg)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", "60")
+	w.WriteHeader(status)
+	_, _ = w.Write((&rpcframe.Reject{ID: id, Code: CodeTooManySessions, Message: msg}).Response())
+	return false
+}
+
+// CodeTooManySessions is the JSON-RPC error code of an initialize refused
+// by the session bounds (a server error code of JSON-RPC 2.0).
+const CodeTooManySessions = -32001
 
 // requireToken serves next only to requests with a valid bearer token
 // (whose tenant is allowed, if allowed is set), answering others with 401
@@ -372,7 +453,7 @@ func (s *Server) limit(next http.Handler) http.Handler {
 // (the SDK answered it with error code 0): 400 with the JSON-RPC error.
 // Anything else, a body that is not JSON included, goes to the SDK as it
 // came.
-func (s *Server) checkFrames(next http.Handler) http.Handler {
+func (s *Server) checkFrames(next http.Handler, serverFor func(*http.Request) *mcp.Server) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.Body == nil {
 			next.ServeHTTP(w, r)
@@ -391,13 +472,16 @@ func (s *Server) checkFrames(next http.Handler) http.Handler {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		sessionless := s.opts.Stateless || r.Header.Get("Mcp-Session-Id") != "" || r.Header.Get("MCP-Protocol-Version") >= rpcframe.FirstSessionlessVersion
 		var rej *rpcframe.Reject
+		var initialize json.RawMessage // the id of an initialize that opens a session
 		check := func(frame []byte) {
 			if rej != nil || len(frame) == 0 || frame[0] != '{' {
 				return
 			}
 			var m *rpcframe.Message
 			if m, rej = rpcframe.Check(frame); rej == nil && !sessionless {
-				rej = rpcframe.BeforeInitialize(m, frame)
+				if rej = rpcframe.BeforeInitialize(m, frame); rej == nil && m.IsCall() && m.MethodName() == "initialize" {
+					initialize = m.ID
+				}
 			}
 		}
 		if json.Valid(body) {
@@ -412,6 +496,12 @@ func (s *Server) checkFrames(next http.Handler) http.Handler {
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = w.Write(rej.Response())
 			return
+		}
+		if initialize != nil {
+			if !s.openSession(w, r, initialize, serverFor) {
+				return
+			}
+			defer s.opening.Unlock()
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -187,6 +187,7 @@ func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserve
 	opts := httpserver.Options{
 		AllowedHosts: cfg.allowedHosts, AllowedOrigins: cfg.allowedOrigins, MaxBodyBytes: cfg.maxBodyBytes, Stateless: cfg.stateless,
 		SessionIdleTimeout: cfg.sessionIdle, MetricsTenants: cfg.metricsTenants, TrustedProxies: cfg.trustedProxies,
+		MaxSessions: cfg.maxSessions, MaxSessionsPerTenant: cfg.maxSessionsPer,
 		Metrics: reg, Logger: log, Viewer: viewer,
 		Ready: store.Ping,
 	}
