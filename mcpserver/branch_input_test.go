@@ -133,7 +133,7 @@ func TestBranchThinkingInputRules(t *testing.T) {
 		{`{"command": {"type": "import", "data": ` + string(doc) + `}}`, `ok import`},
 		{`{"command": {"type": "import", "data": ` + string(whole) + `}}`, `ok import`},
 		{`{"command": {"type": "import", "data": ` + string(docString) + `}}`, `ok import`},
-		{`{"command": {"type": "import", "data": "{\"format\": 3}"}}`, `ValidationError data: 'import': data is not a JSON object: json: cannot unmarshal number into Go struct field .format of type string`},
+		{`{"command": {"type": "import", "data": "{\"format\": 3}"}}`, `ValidationError data.format: 'import': malformed document: json: cannot unmarshal number into Go value of type string`},
 		{`{"command": {"type": "import", "data": ` + string(doc) + `, "foo": 1}}`, `ok import`},
 		{`{"command": {"type": "import", "data": ` + string(doc) + `}, "branchId": "main"}`, `ok import`},
 	}

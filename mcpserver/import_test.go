@@ -86,6 +86,15 @@ func TestImportAsStrictAsTheTools(t *testing.T) {
 		{"huge contextStart", set("session", "contextStart"), 1 << 40, "data.session.contextStart"},
 		{"stepCount 2^63-1", set("session", "stepCount"), int64(math.MaxInt64), "data.session.stepCount"},
 		{"step 2^62", set("thoughts", 3, "step"), int64(1) << 62, "data.thoughts[3].step"},
+		{"a top-level member no export writes", set("extra"), 1, "data.extra"},
+		{"a thought field no export writes", set("thoughts", 1, "mood"), "calm", "data.thoughts[1].mood"},
+		{"a session field no export writes", set("session", "owner"), "me", "data.session.owner"},
+		{"NUL in a metadata key", set("thoughts", 0, "metadata"), map[string]any{nul: 1}, "data.thoughts[0].metadata"},
+		{"NUL in a metadata value", set("thoughts", 2, "metadata"), map[string]any{"k": []any{nul}}, "data.thoughts[2].metadata"},
+		{"NUL in session metadata", set("session", "metadata"), map[string]any{"k": nul}, "data.session.metadata"},
+		{"NUL in settings", set("session", "settings"), map[string]any{nul: true}, "data.session.settings"},
+		{"megabyte thought metadata", set("thoughts", 1, "metadata"), map[string]any{"k": mb}, "data.thoughts[1].metadata"},
+		{"megabyte session metadata", set("session", "metadata"), map[string]any{"k": mb}, "data.session.metadata"},
 	}
 	sessions := func() int {
 		var n int
@@ -179,6 +188,10 @@ func TestExportImportFeedback(t *testing.T) {
 		{"thought not in the document", "thoughtId", "ghost", "data.feedback[1].thoughtId"},
 		{"no thought", "thoughtId", "", "data.feedback[1].thoughtId"},
 		{"deliveredAt but not delivered", "deliveredAt", "2026-11-24T10:00:00Z", "data.feedback[1].deliveredAt"},
+		{"an author other than human", "author", "bot", "data.feedback[1].author"},
+		{"NUL in the text", "text", "a\x00b", "data.feedback[1].text"},
+		{"a blank text", "text", " \n\t ", "data.feedback[1].text"},
+		{"a field no export writes", "by", "me", "data.feedback[1].by"},
 	} {
 		d := clone(doc)
 		list(d, "feedback")[1].(map[string]any)[c.key] = c.value

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/thinkgraph/thinkgraph"
 )
@@ -179,45 +181,171 @@ func ParseExchange(raw []byte, maxThoughtLength int) (*Exchange, error) {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil, thinkgraph.Invalid("data", "an exported session document (the result of export)", "nothing", "'import' needs the exported document as command.data")
 	}
-	var probe struct {
-		Format  *string          `json:"format"`
-		Version *json.RawMessage `json:"version"`
-	}
-	if err := json.Unmarshal(raw, &probe); err != nil {
-		return nil, thinkgraph.Invalid("data", "a JSON object: an exported session document", Clip(string(raw), 40), "'import': data is not a JSON object: %v", err)
-	}
-	if probe.Format == nil {
-		return nil, thinkgraph.Invalid("data.format", ExchangeFormat, "none", "'import': data.format is missing; expected %q (the output of export)", ExchangeFormat)
-	}
-	if *probe.Format != ExchangeFormat {
-		return nil, thinkgraph.Invalid("data.format", ExchangeFormat, Clip(*probe.Format, 40), "'import': data.format is %q; only %q documents can be imported", Clip(*probe.Format, 40), ExchangeFormat)
-	}
-	var version float64
-	if probe.Version == nil || json.Unmarshal(*probe.Version, &version) != nil || version != math.Trunc(version) || version < 1 {
-		rec := "none"
-		if probe.Version != nil {
-			rec = Clip(string(*probe.Version), 20)
+	return ReadExchange(bytes.NewReader(raw), maxThoughtLength)
+}
+
+// ReadExchange reads an exchange document from r and validates it as
+// ParseExchange does. It decodes one member, and one element of each list,
+// at a time, so the document's text is never held whole: a large export
+// is read from a file in the memory of its decoded thoughts. A member the
+// document does not have, top-level or in an element, is an error naming
+// it; so are a second document or anything else after it.
+func ReadExchange(r io.Reader, maxThoughtLength int) (*Exchange, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	malformed := func(field string, err error) error {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			field += "." + te.Field
+		} else if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			name = strings.Trim(name, `"`)
+			return thinkgraph.Invalid(field+"."+Clip(name, 40), "the fields of an exported session document", Clip(name, 40),
+				"'import': %s has no field %q (the document is not an export of this version, or was edited)", field, Clip(name, 40))
 		}
-		return nil, thinkgraph.Invalid("data.version", fmt.Sprintf("an integer from 1 to %d", ExchangeVersion), rec, "'import': data.version must be an integer from 1 to %d", ExchangeVersion)
+		return thinkgraph.Invalid(field, "the field types of an exported session document", Clip(err.Error(), 80), "'import': malformed document: %v", err)
 	}
-	if version > ExchangeVersion {
-		return nil, thinkgraph.Invalid("data.version", fmt.Sprintf("at most %d", ExchangeVersion), fmt.Sprint(version),
-			"'import': the document is version %v, written by a newer thinkgraph; this server reads versions up to %d", version, ExchangeVersion)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		rec := fmt.Sprint(tok)
+		if err != nil {
+			rec = err.Error()
+		}
+		return nil, thinkgraph.Invalid("data", "a JSON object: an exported session document", Clip(rec, 40), "'import': data is not a JSON object (%s)", Clip(rec, 40))
 	}
 	var doc Exchange
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(&doc); err != nil {
-		field := "data"
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			field = "data." + te.Field
+	var format *string
+	var version *json.RawMessage
+	seen := map[string]bool{}
+	var unknown error // the first member no export writes
+	// list decodes a list member element by element into add.
+	list := func(field string, add func(*json.Decoder) error) error {
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+			if err == nil && tok == nil {
+				return nil // null: none
+			}
+			return thinkgraph.Invalid(field, "a list", Clip(fmt.Sprint(tok), 40), "'import': %s must be a list", field)
 		}
-		return nil, thinkgraph.Invalid(field, "the field types of an exported session document", Clip(err.Error(), 80), "'import': malformed document: %v", err)
+		for i := 0; dec.More(); i++ {
+			if err := add(dec); err != nil {
+				return malformed(fmt.Sprintf("%s[%d]", field, i), err)
+			}
+		}
+		_, err := dec.Token() // ]
+		return err
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, malformed("data", err)
+		}
+		key, _ := tok.(string)
+		field := "data." + Clip(key, 40)
+		if seen[key] {
+			return nil, thinkgraph.Invalid(field, "each member once", key, "'import': %s appears twice in the document", field)
+		}
+		seen[key] = true
+		switch key {
+		case "format":
+			err = dec.Decode(&format)
+			if err == nil {
+				err = checkFormat(format)
+			}
+		case "version":
+			err = dec.Decode(&version)
+			if err == nil {
+				doc.Version, err = checkVersion(version)
+			}
+		case "exportedAt":
+			err = dec.Decode(&doc.ExportedAt)
+		case "generator":
+			err = dec.Decode(&doc.Generator)
+		case "session":
+			err = dec.Decode(&doc.Session)
+		case "counts":
+			err = dec.Decode(&doc.Counts)
+		case "branches":
+			err = list(field, func(d *json.Decoder) error { return decodeAppend(d, &doc.Branches) })
+		case "thoughts":
+			err = list(field, func(d *json.Decoder) error { return decodeAppend(d, &doc.Thoughts) })
+		case "links":
+			err = list(field, func(d *json.Decoder) error { return decodeAppend(d, &doc.Links) })
+		case "feedback":
+			err = list(field, func(d *json.Decoder) error { return decodeAppend(d, &doc.Feedback) })
+		default:
+			// Said after format and version: a document of another kind
+			// is better told so.
+			if unknown == nil {
+				unknown = thinkgraph.Invalid(field, "a member of an exported session document: "+strings.Join(exchangeMembers, ", "), Clip(key, 40),
+					"'import': the document has a member %q, which no export writes (its members are %s)", Clip(key, 40), strings.Join(exchangeMembers, ", "))
+			}
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			if te := thinkgraph.AsError(err); te.Code == thinkgraph.CodeValidation {
+				return nil, err
+			}
+			return nil, malformed(field, err)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // }
+		return nil, malformed("data", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, thinkgraph.Invalid("data", "one JSON object", "more after it", "'import': the document is followed by more data: one exported document at a time")
+	}
+	if err := checkFormat(format); err != nil {
+		return nil, err
+	}
+	doc.Format = *format
+	if _, err := checkVersion(version); err != nil {
+		return nil, err
+	}
+	if unknown != nil {
+		return nil, unknown
 	}
 	if err := doc.validate(maxThoughtLength); err != nil {
 		return nil, err
 	}
 	return &doc, nil
+}
+
+// exchangeMembers are the top-level members of an exchange document.
+var exchangeMembers = []string{"format", "version", "exportedAt", "generator", "session", "branches", "thoughts", "links", "feedback", "counts"}
+
+// decodeAppend decodes the next value of d and appends it to *list.
+func decodeAppend[T any](d *json.Decoder, list *[]T) error {
+	var v T
+	if err := d.Decode(&v); err != nil {
+		return err
+	}
+	*list = append(*list, v)
+	return nil
+}
+
+func checkFormat(format *string) error {
+	if format == nil {
+		return thinkgraph.Invalid("data.format", ExchangeFormat, "none", "'import': data.format is missing; expected %q (the output of export)", ExchangeFormat)
+	}
+	if *format != ExchangeFormat {
+		return thinkgraph.Invalid("data.format", ExchangeFormat, Clip(*format, 40), "'import': data.format is %q; only %q documents can be imported", Clip(*format, 40), ExchangeFormat)
+	}
+	return nil
+}
+
+func checkVersion(raw *json.RawMessage) (int, error) {
+	var version float64
+	if raw == nil || json.Unmarshal(*raw, &version) != nil || version != math.Trunc(version) || version < 1 {
+		rec := "none"
+		if raw != nil {
+			rec = Clip(string(*raw), 20)
+		}
+		return 0, thinkgraph.Invalid("data.version", fmt.Sprintf("an integer from 1 to %d", ExchangeVersion), rec, "'import': data.version must be an integer from 1 to %d", ExchangeVersion)
+	}
+	if version > ExchangeVersion {
+		return 0, thinkgraph.Invalid("data.version", fmt.Sprintf("at most %d", ExchangeVersion), fmt.Sprint(version),
+			"'import': the document is version %v, written by a newer thinkgraph; this server reads versions up to %d", version, ExchangeVersion)
+	}
+	return int(version), nil
 }
 
 func (doc *Exchange) validate(maxLen int) error {
@@ -300,8 +428,8 @@ func (doc *Exchange) validate(maxLen int) error {
 				return err
 			}
 		}
-		if len(t.Metadata) > 0 && !json.Valid(t.Metadata) {
-			return bad(f+".metadata", "JSON", string(t.Metadata), "%s.metadata is not JSON", f)
+		if err := validateJSONMember("data."+f+".metadata", t.Metadata, MaxThoughtMetadata); err != nil {
+			return err
 		}
 	}
 	for i, t := range doc.Thoughts {
@@ -349,8 +477,9 @@ func (doc *Exchange) validate(maxLen int) error {
 		if _, ok := thoughts[f.ThoughtID]; !ok {
 			return bad(fmt.Sprintf("feedback[%d].thoughtId", i), "the id of a thought in the document", f.ThoughtID, "feedback[%d].thoughtId %q is not in the document", i, f.ThoughtID)
 		}
-		if err := validateLabel(p+".author", f.Author); err != nil {
-			return err
+		if f.Author != "" && f.Author != thinkgraph.FeedbackAuthor {
+			return bad(fmt.Sprintf("feedback[%d].author", i), fmt.Sprintf("%q (people give feedback in the viewer)", thinkgraph.FeedbackAuthor), f.Author,
+				"feedback[%d].author is %q: feedback is what a person said in the viewer, author %q", i, Clip(f.Author, 40), thinkgraph.FeedbackAuthor)
 		}
 		if f.DeliveredAt != nil && !f.Delivered {
 			return bad(fmt.Sprintf("feedback[%d].deliveredAt", i), "no deliveredAt when delivered is false", f.DeliveredAt.Format(time.RFC3339),
@@ -380,13 +509,47 @@ func (doc *Exchange) validate(maxLen int) error {
 	if err := validateLabel("data.session.mode", s.Mode); err != nil {
 		return err
 	}
-	if len(s.Settings) > 0 && !json.Valid(s.Settings) {
-		return bad("session.settings", "JSON", string(s.Settings), "session.settings is not JSON")
+	if err := validateJSONMember("data.session.settings", s.Settings, MaxSessionMetadata); err != nil {
+		return err
 	}
-	if len(s.Metadata) > 0 && !json.Valid(s.Metadata) {
-		return bad("session.metadata", "JSON", string(s.Metadata), "session.metadata is not JSON")
+	return validateJSONMember("data.session.metadata", s.Metadata, MaxSessionMetadata)
+}
+
+// The largest metadata an imported document may carry, in bytes of JSON:
+// a thought's (the tools write a few hundred bytes: numbers, step types,
+// model names) and a session's metadata or settings (the Lux tools keep
+// their runs' state there).
+const (
+	MaxThoughtMetadata = 64 << 10
+	MaxSessionMetadata = 256 << 10
+)
+
+// validateJSONMember checks a JSON member of a document that the tools
+// write themselves (metadata, settings): none, or JSON of at most max bytes
+// whose keys and strings are text as the tools take it (valid UTF-8, no
+// NUL).
+func validateJSONMember(field string, raw json.RawMessage, max int) error {
+	if len(raw) == 0 {
+		return nil
 	}
-	return nil
+	if len(raw) > max {
+		return thinkgraph.Invalid(field, fmt.Sprintf("at most %d bytes of JSON", max), fmt.Sprintf("%d bytes", len(raw)),
+			"'import': %s is %d bytes of JSON; the most a document may carry is %d", field, len(raw), max)
+	}
+	if !utf8.Valid(raw) || !json.Valid(raw) {
+		return thinkgraph.Invalid(field, "JSON", Clip(string(raw), 40), "'import': %s is not JSON (valid UTF-8)", field)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // io.EOF: every token read
+		}
+		if str, ok := tok.(string); ok && strings.ContainsRune(str, 0) {
+			return thinkgraph.Invalid(field, "keys and strings without NUL characters", "a NUL character",
+				"'import': %s has a key or string with a NUL character (\\u0000), which no tool writes", field)
+		}
+	}
 }
 
 // maxLabelLength bounds the names the tools write (a session's mode, a
