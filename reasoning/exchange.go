@@ -647,6 +647,28 @@ type ImportReport struct {
 // maps. Vectors are computed when the semantic engine is on (else, or on
 // failure, on first analysis).
 func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant string) (*ImportReport, error) {
+	return s.importSession(ctx, doc, tenant, false)
+}
+
+// RestoreSession is ImportSession keeping the document's ids (the
+// session's, its thoughts' and links'), so that exporting the restored
+// session gives the document back (but for exportedAt): for moving a
+// session to another database. When the tenant has a session of that id,
+// or the database a thought or link of one of its ids, it imports with new
+// ids as ImportSession does, and the report's conflicts say so.
+func (s *Service) RestoreSession(ctx context.Context, doc *Exchange, tenant string) (*ImportReport, error) {
+	rep, err := s.importSession(ctx, doc, tenant, true)
+	if !errors.Is(err, thinkgraph.ErrConflict) {
+		return rep, err
+	}
+	rep, err = s.importSession(ctx, doc, tenant, false)
+	if rep != nil {
+		rep.Conflicts = append(rep.Conflicts, "the document's ids are in use in this database: the session was imported with new ids (see the id maps)")
+	}
+	return rep, err
+}
+
+func (s *Service) importSession(ctx context.Context, doc *Exchange, tenant string, keepIDs bool) (*ImportReport, error) {
 	if err := doc.validate(s.cfg.MaxThoughtLength); err != nil {
 		return nil, err
 	}
@@ -658,17 +680,36 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 		texts[i] = t.Content
 	}
 	var vecs = s.EmbedForWrite(ctx, texts...)
-	rep := &ImportReport{SessionID: NewID(), SourceSessionID: doc.Session.ID, ThoughtIDs: map[string]string{}, LinkIDs: map[string]string{}, Conflicts: []string{}}
+	if keepIDs {
+		if err := ValidateSessionID(doc.Session.ID); err != nil {
+			return nil, fmt.Errorf("%w: the document's session id cannot be kept: %v", thinkgraph.ErrConflict, err)
+		}
+	}
+	rep := &ImportReport{SessionID: doc.Session.ID, SourceSessionID: doc.Session.ID, ThoughtIDs: map[string]string{}, LinkIDs: map[string]string{}, Conflicts: []string{}}
+	if !keepIDs {
+		rep.SessionID = NewID()
+	}
+	// keep gives the id a document's thought or link keeps: its own, or
+	// a new one.
+	keep := func(id string) string {
+		if keepIDs && id != "" {
+			return id
+		}
+		return NewID()
+	}
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
 		rep.Conflicts, rep.Vectors = rep.Conflicts[:0], 0
 		if doc.Session.ID != "" {
 			if _, err := tx.Session(ctx, tenant, doc.Session.ID); err == nil {
+				if keepIDs {
+					return fmt.Errorf("%w: session %q", thinkgraph.ErrConflict, doc.Session.ID)
+				}
 				rep.Conflicts = append(rep.Conflicts, fmt.Sprintf("session %q already exists in this store; the document was imported as the new session %q", doc.Session.ID, rep.SessionID))
 			}
 		}
 		ids := map[string]string{"": ""}
 		for _, t := range doc.Thoughts {
-			n := NewID()
+			n := keep(t.ID)
 			ids[t.ID] = n
 			rep.ThoughtIDs[t.ID] = n
 		}
@@ -735,7 +776,7 @@ func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant strin
 			}
 		}
 		for _, l := range doc.Links {
-			n := NewID()
+			n := keep(l.ID)
 			rep.LinkIDs[l.ID] = n
 			if err := tx.AddLink(ctx, &thinkgraph.Link{ID: n, Session: sess.Key, FromBranch: l.FromBranch, ToBranch: l.ToBranch,
 				FromThought: ids[l.FromThought], ToThought: ids[l.ToThought], Type: l.Type, Reason: l.Reason, Strength: l.Strength, CreatedAt: l.CreatedAt}); err != nil {

@@ -128,6 +128,8 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 		return e.eval(ctx, rest)
 	case "export":
 		return e.export(ctx, rest)
+	case "import":
+		return e.importDoc(ctx, rest)
 	case "view":
 		return e.view(ctx, rest)
 	case "token":
@@ -157,6 +159,8 @@ Usage:
   thinkgraph sessions list [--db PATH] [--limit N]
   thinkgraph sessions show ID [--db PATH]
   thinkgraph export ID [--format F] [--db PATH] write a session as json, markdown, mermaid, dot, html or svg
+  thinkgraph import FILE [--tenant T] [--db PATH]
+                                               store the session of a JSON export (FILE - reads stdin)
   thinkgraph view [--db PATH]                  serve the web viewer on a free loopback port and print its URL
   thinkgraph invocations [--session ID]        list the LLM calls the server made
   thinkgraph eval sick FILE [--split TEST]    measure the semantic engine on the SICK data set
