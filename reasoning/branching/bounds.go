@@ -36,6 +36,9 @@ const (
 	// fewRefs is how many thoughts a secondary list names (the evidence of
 	// a claim, the contradictions in an evaluation).
 	fewRefs = 3
+	// claimClip is how much of a claim a circular argument's support links
+	// quote.
+	claimClip = 200
 	// pathEnds is how many thoughts a long path shows: its first and its
 	// last pathEnds-1 (the omitted map counts those between).
 	pathEnds = 8
@@ -129,5 +132,9 @@ func boundEvaluation(ev *analyze.Evaluation, m *map[string]int, path string) {
 func boundCircular(c *analyze.CircularReasoning, m *map[string]int, path string) {
 	c.Thoughts = pathEndsOf(m, path+".thoughts", c.Thoughts)
 	c.Support = head(m, path+".support", c.Support, 2*fewRefs)
+	for i := range c.Support {
+		l := &c.Support[i]
+		l.From.Text, l.To.Text = thinkgraph.Clip(l.From.Text, claimClip), thinkgraph.Clip(l.To.Text, claimClip)
+	}
 	c.Reason = thinkgraph.Clip(c.Reason, 400)
 }

@@ -49,7 +49,7 @@ var BranchCommands = []BranchCommand{
 	{Name: "history", Paged: true, Fields: []string{"branchId?", "verbose?"}, run: handler((*BranchThinking).history)},
 	{Name: "evaluate", Fields: []string{"branchId?"}, run: handler((*BranchThinking).evaluate)},
 	{Name: "statistics", Paged: true, run: handler((*BranchThinking).statistics)},
-	{Name: "findContradictions", Fields: []string{"limit?"}, run: handler((*BranchThinking).findContradictions)},
+	{Name: "findContradictions", Paged: true, run: handler((*BranchThinking).findContradictions)},
 	{Name: "detectCircular", Paged: true, run: handler((*BranchThinking).detectCircular)},
 	{Name: "findStrongestPaths", Fields: []string{"topK?=3"}, run: handler((*BranchThinking).strongestPaths)},
 	{Name: "findSimilar", Paged: true, Fields: []string{"query"}, run: handler((*BranchThinking).findSimilar)},
@@ -517,24 +517,25 @@ func (bt *BranchThinking) history(ctx context.Context, in CommandInput) (*Histor
 		}
 		res.SessionID = sess.ID
 		res.Branch = summarize([]thinkgraph.Branch{*b}, ths, activeOf(sess))[0]
-		page, p, err := reasoning.Latest(ths, in.page(), historyPage)
-		if err != nil {
-			return err
-		}
-		res.Page = p
-		for _, th := range page {
+		all := make([]HistoryThought, len(ths))
+		for i, th := range ths {
 			h := HistoryThought{ID: th.ID, Step: th.Step, Type: th.Type, Content: th.Content, Confidence: th.Confidence,
-				KeyPoints: th.KeyPoints, ParentID: th.ParentID, BranchPoint: th.BranchPoint, Tool: th.Tool,
-				CrossRefs: head(&res.Omitted, fmt.Sprintf("thoughts[%d].crossRefs", len(res.Thoughts)), out[th.ID], fewRefs), Timestamp: th.CreatedAt}
+				KeyPoints: th.KeyPoints, ParentID: th.ParentID, BranchPoint: th.BranchPoint, Tool: th.Tool, CrossRefs: out[th.ID], Timestamp: th.CreatedAt}
 			if in.Verbose {
 				h.Metadata = th.Metadata
 			} else {
 				h.Content = thinkgraph.Clip(h.Content, historyClip)
 			}
-			res.Thoughts = append(res.Thoughts, h)
+			all[i] = h
 		}
-		if len(page) > 0 && len(page) < len(ths) {
-			res.Earlier = summariseBefore(ths, page[0].Step)
+		if res.Thoughts, res.Page, err = reasoning.Latest(all, in.page(), historyPage); err != nil {
+			return err
+		}
+		for i := range res.Thoughts {
+			res.Thoughts[i].CrossRefs = head(&res.Omitted, fmt.Sprintf("thoughts[%d].crossRefs", i), res.Thoughts[i].CrossRefs, fewRefs)
+		}
+		if len(res.Thoughts) > 0 && len(res.Thoughts) < len(ths) {
+			res.Earlier = summariseBefore(ths, res.Thoughts[0].Step)
 		}
 		res.Referenced = head(&res.Omitted, "referencedBy", res.Referenced, 2*fewRefs)
 		return nil
@@ -729,9 +730,24 @@ type ContradictionsResult struct {
 	ThoughtsChecked int                     `json:"thoughtsChecked"`
 	Review          *Review                 `json:"review" jsonschema:"the claims the model should judge, grouped by what they speak of"`
 	LLMJudge        *LLMJudgeReport         `json:"llmJudge,omitempty" jsonschema:"what the server's language-model judge settled (THINKGRAPH_JUDGE=llm)"`
+	Page            *reasoning.Page         `json:"page,omitempty" jsonschema:"the contradictions left out"`
 }
 
 func (bt *BranchThinking) findContradictions(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
+	res, err := bt.findContradictionsAll(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	// The latest first: a contradiction the model just wrote is the one to
+	// act on.
+	latest := func(c analyze.Contradiction) int { return max(c.ThoughtA.Step, c.ThoughtB.Step) }
+	res.Contradictions = slices.Clone(res.Contradictions) // the state's own list stays as it is
+	slices.SortStableFunc(res.Contradictions, func(a, b analyze.Contradiction) int { return cmp.Compare(latest(b), latest(a)) })
+	res.Contradictions, res.Page, err = reasoning.Paginate(res.Contradictions, in.page(), findingPage)
+	return res, err
+}
+
+func (bt *BranchThinking) findContradictionsAll(ctx context.Context, in CommandInput) (*ContradictionsResult, error) {
 	res, shown, err := bt.findContradictionsOnce(ctx, in)
 	if err != nil || bt.svc.Config().Judge != reasoning.JudgeLLM || len(shown) == 0 {
 		return res, err
@@ -766,9 +782,6 @@ func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in Command
 		res.Contradictions, res.Count, res.ThoughtsChecked = rep.Contradictions, len(rep.Contradictions), rep.Thoughts
 		if res.Contradictions == nil {
 			res.Contradictions = []analyze.Contradiction{}
-		}
-		if limit := in.Limit; limit != nil && *limit > 0 && len(res.Contradictions) > *limit {
-			res.Contradictions = res.Contradictions[:*limit]
 		}
 		rv, groups, err := st.review(ctx, bt, tx, sess.Key)
 		if err != nil {
