@@ -323,7 +323,10 @@ func TestBranchThinkingAnalysesFindPlantedProblems(t *testing.T) {
 		t.Fatal(cf)
 	}
 	first := cfs[0].(map[string]any)
-	if first["counterfactual"] != "We should not use PostgreSQL for the session store" || len(list(first, "supportingEvidence")) == 0 {
+	// A question the model can answer, naming the thoughts that rest on
+	// the claim; never a rewritten sentence.
+	if q, _ := first["question"].(string); !strings.HasPrefix(q, "What if #") || !strings.Contains(q, "did not hold") ||
+		len(list(first, "dependentSteps")) == 0 || first["counterfactual"] != nil {
 		t.Fatal(first)
 	}
 	dia := s.cmd("synthesizeDialectical", nil) // picks main vs kv from the contradiction

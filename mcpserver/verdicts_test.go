@@ -36,7 +36,7 @@ func TestDeclaredContradictionCountsEverywhere(t *testing.T) {
 		t.Fatalf("declared contradiction not a tension: %v", dia)
 	}
 	ten := list(dia, "tensions")[0].(map[string]any)
-	if ten["source"] != "declared" || !strings.Contains(fmt.Sprint(ten["reason"]), "one venue only") {
+	if ten["status"] != "stated" || !strings.Contains(fmt.Sprint(ten["reason"]), "one venue only") {
 		t.Fatalf("tension = %v", ten)
 	}
 	con := s.cmd("findContradictions", nil)

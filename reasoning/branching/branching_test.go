@@ -83,23 +83,6 @@ func TestBranchReviewAfterGrowth(t *testing.T) {
 	}
 }
 
-func TestNegate(t *testing.T) {
-	for in, want := range map[string]string{
-		"We should use PostgreSQL":          "We should not use PostgreSQL",
-		"We should not use PostgreSQL":      "We should use PostgreSQL",
-		"Redis isn't durable":               "Redis is durable",
-		"The cache won't help":              "The cache will help",
-		"No user needs SSO":                 "Some user needs SSO",
-		"PostgreSQL replication keeps data": "it is not the case that PostgreSQL replication keeps data",
-		"Caching improves latency":          "it is not the case that caching improves latency",
-		"Latency is 20 ms under load":       "Latency is not 20 ms under load",
-	} {
-		if got := negate(in); got != want {
-			t.Errorf("negate(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // Two processes on one database: each keeps its own analysis state, which
 // catches up with what the other wrote (the state is a cache of the store).
 func TestBranchStateFollowsOtherWriters(t *testing.T) {

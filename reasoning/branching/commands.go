@@ -15,6 +15,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/advice"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
@@ -66,7 +67,9 @@ var BranchCommands = []BranchCommand{
 	{Name: "generateCounterfactuals", Fields: []string{"branchId?", "count?=3"}, run: handler((*BranchThinking).counterfactuals)},
 	{Name: "detectKnowledgeGaps", Paged: true, run: handler((*BranchThinking).knowledgeGaps)},
 	{Name: "synthesizeDialectical", Fields: []string{"branches?: [thesis, antithesis, ...]"}, run: handler((*BranchThinking).dialectical)},
-	{Name: "prune", Fields: []string{"threshold?"}, Note: "marks weak branches pruned, deletes nothing", run: handler((*BranchThinking).prune)},
+	{Name: "prune", Fields: []string{"threshold?", "branchId?", "reason?"},
+		Note: "closes branchId, or weak branches",
+		run:  handler((*BranchThinking).prune)},
 	{Name: "export", run: handler((*BranchThinking).export)},
 	{Name: "import", Document: "the document returned by export; restored as a new session, which a call without session_id then continues",
 		run: handler((*BranchThinking).importSession)},
@@ -613,7 +616,12 @@ func (bt *BranchThinking) evaluate(ctx context.Context, in CommandInput) (*Evalu
 		if err != nil {
 			return err
 		}
-		res.SessionID, res.BranchID, res.Evaluation, res.Goal = sess.ID, id, ev, sess.Goal
+		a, err := bt.assess(ctx, tx, sess, st)
+		if err != nil {
+			return err
+		}
+		res.SessionID, res.BranchID, res.Goal = sess.ID, id, sess.Goal
+		res.Evaluation = ev.WithFindings(a.findings(id), st.th)
 		boundEvaluation(&res.Evaluation, &res.Omitted, "evaluation")
 		return nil
 	})
@@ -856,9 +864,10 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 // PathsResult is the answer of findStrongestPaths.
 type PathsResult struct {
 	Header
-	Paths   []analyze.StrongPath `json:"paths" jsonschema:"a long path shows its first thought and its last ones"`
-	TopK    int                  `json:"topK"`
-	Omitted map[string]int       `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
+	Paths   []advice.StrongPath `json:"paths" jsonschema:"a long path shows its first thought and its last ones"`
+	TopK    int                 `json:"topK"`
+	Method  string              `json:"method"`
+	Omitted map[string]int      `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
 
 func intOr(p *int, def, lo, hi int, field string) (int, error) {
@@ -871,32 +880,27 @@ func intOr(p *int, def, lo, hi int, field string) (int, error) {
 	return *p, nil
 }
 
+// pathsMethod says how findStrongestPaths ranks.
+const pathsMethod = "score = mean confidence (a thought without one counts 0.5, a thought of a circular argument 0) × coherence (relatedness of consecutive thoughts; 1 without a link). " +
+	"Ranked first: the path to the session's conclusion (its latest synthesis or answer) when sound (not closed, not drifting, no circular argument, mean confidence ≥ 0.5); " +
+	"then open paths by score, then paths ending in a drifting branch; last, paths ending in a closed branch (pruned with a reason, ruled out in its last thought, a thought refuted, or contradicted by its own later critique)"
+
 func (bt *BranchThinking) strongestPaths(ctx context.Context, in CommandInput) (*PathsResult, error) {
 	k, err := intOr(in.TopK, 3, 1, 50, "topK")
 	if err != nil {
 		return nil, err
 	}
-	res := &PathsResult{Header: Header{Command: "findStrongestPaths"}, TopK: k}
+	res := &PathsResult{Header: Header{Command: "findStrongestPaths"}, TopK: k, Method: pathsMethod}
 	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		docs, _, err := bt.docs(ctx, tx, sess, st)
+		a, err := bt.assess(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
 		res.SessionID = sess.ID
-		fb, err := tx.Feedback(ctx, sess.Key)
-		if err != nil {
-			return err
-		}
-		if refuted := reasoning.Refuted(fb); len(refuted) > 0 {
-			// A copy: docs may be the session's cached documents.
-			docs = slices.Clone(docs)
-			for i := range docs {
-				docs[i].Refuted = refuted[docs[i].ID]
-			}
-		}
-		res.Paths = analyze.StrongestPaths(docs, k)
+		res.Paths = advice.RankPaths(a.docs, k, advice.PathOptions{Closed: a.closed, Drifting: a.drifting, Circular: a.circular,
+			Conclusion: a.conclusion, Calibration: bt.svc.Calibration()})
 		if res.Paths == nil {
-			res.Paths = []analyze.StrongPath{}
+			res.Paths = []advice.StrongPath{}
 		}
 		for i := range res.Paths {
 			p := &res.Paths[i]
@@ -1324,43 +1328,54 @@ func (bt *BranchThinking) suggestMerges(ctx context.Context, in CommandInput) (*
 // DriftResult is the answer of detectDrift.
 type DriftResult struct {
 	Header
-	Goal      string                `json:"goal,omitempty"`
-	Branches  []analyze.BranchDrift `json:"branches"`
-	Drifting  []string              `json:"drifting"`
-	Threshold float64               `json:"threshold"`
-	// Calibration is how the active embedder's cosines were mapped to the
-	// relatedness the scores and the threshold are in.
-	Calibration analyze.Calibration `json:"calibration"`
-	Note        string              `json:"note,omitempty"`
-	Page        *reasoning.Page     `json:"page,omitempty" jsonschema:"the branches left out (drifting branches come first)"`
-	Omitted     map[string]int      `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
+	Goal      string               `json:"goal,omitempty"`
+	Branches  []advice.BranchDrift `json:"branches"`
+	Drifting  []string             `json:"drifting"`
+	Threshold float64              `json:"threshold" jsonschema:"standard deviations below the session's mean anchoring at which a branch's second half drifts"`
+	Method    string               `json:"method"`
+	Note      string               `json:"note,omitempty"`
+	Page      *reasoning.Page      `json:"page,omitempty" jsonschema:"the branches left out (drifting branches come first)"`
+	Omitted   map[string]int       `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
+}
+
+// driftMethod says what detectDrift measured with the active embedder.
+func (bt *BranchThinking) driftMethod(o advice.DriftOptions) string {
+	what := "the cosine of the embedder's vectors"
+	if o.TextSimilarity != nil {
+		what = "the cosine of the offline engine's vectors and its word alignment (synonyms, related words), averaged"
+	}
+	return fmt.Sprintf("each thought's anchoring is its relatedness to the goal and to the rest of the session (the other branches and the first thought), by %s (embedder %s); "+
+		"each figure is standardized against the thoughts of the other branches, so the threshold means the same for every embedder: a branch of at least 4 thoughts drifts "+
+		"when its second half is %.2f or more standard deviations less anchored than the rest of the session", what, bt.svc.Semantic().Embedder.Model(), o.Threshold)
 }
 
 func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*DriftResult, error) {
-	th := 0.3
+	th := advice.DefaultDriftThreshold
 	if in.Threshold != nil {
-		if *in.Threshold <= 0 || *in.Threshold > 1 {
-			return nil, thinkgraph.Invalid("threshold", "a number in (0, 1]", fmt.Sprint(*in.Threshold), "'threshold' must be in (0, 1]")
+		if *in.Threshold <= 0 || *in.Threshold > 3 {
+			return nil, thinkgraph.Invalid("threshold", "a number of standard deviations in (0, 3]", fmt.Sprint(*in.Threshold), "'threshold' must be in (0, 3] (standard deviations; default %.0f)", advice.DefaultDriftThreshold)
 		}
 		th = *in.Threshold
 	}
-	res := &DriftResult{Header: Header{Command: "detectDrift"}, Threshold: th, Calibration: bt.svc.Calibration(), Drifting: []string{}}
+	res := &DriftResult{Header: Header{Command: "detectDrift"}, Threshold: th, Drifting: []string{}}
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		docs, _, err := bt.docs(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
 		res.SessionID, res.Goal = sess.ID, sess.Goal
-		res.Branches = analyze.DetectDrift(docs, st.goalVec, analyze.DriftOptions{Threshold: th, Calibration: res.Calibration})
+		o := bt.driftOptions(sess, th)
+		res.Method = bt.driftMethod(o)
+		res.Branches = advice.DetectDrift(docs, st.goalVec, o)
 		if res.Branches == nil {
-			res.Branches = []analyze.BranchDrift{}
+			res.Branches = []advice.BranchDrift{}
 		}
 		for _, b := range res.Branches {
 			if b.Drifting {
 				res.Drifting = append(res.Drifting, b.Branch)
 			}
 		}
-		slices.SortStableFunc(res.Branches, func(a, b analyze.BranchDrift) int {
+		slices.SortStableFunc(res.Branches, func(a, b advice.BranchDrift) int {
 			if a.Drifting != b.Drifting {
 				if a.Drifting {
 					return -1
@@ -1373,21 +1388,8 @@ func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*Dr
 			return err
 		}
 		res.Drifting = head(&res.Omitted, "drifting", res.Drifting, branchPage.Default)
-		for i := range res.Branches {
-			b := &res.Branches[i]
-			for _, m := range []struct {
-				name string
-				d    *analyze.DriftMeasure
-			}{{"fromGoal", b.FromGoal}, {"fromStart", b.FromStart}} {
-				if m.d != nil {
-					path := fmt.Sprintf("branches[%d].%s", i, m.name)
-					m.d.Similarities = pathEndsOf(&res.Omitted, path+".similarities", m.d.Similarities)
-					m.d.Furthest = head(&res.Omitted, path+".furthest", m.d.Furthest, fewRefs)
-				}
-			}
-		}
 		if sess.Goal == "" {
-			res.Note = "no goal is set: drift is measured from each branch's first thought only; setGoal to measure drift from the goal too"
+			res.Note = "no goal is set: anchoring is measured against the session's other thoughts only; setGoal to measure it against the goal too"
 		}
 		return nil
 	})
@@ -1408,11 +1410,15 @@ type GapsResult struct {
 func (bt *BranchThinking) knowledgeGaps(ctx context.Context, in CommandInput) (*GapsResult, error) {
 	res := &GapsResult{Header: Header{Command: "detectKnowledgeGaps"}, ByKind: map[string]int{}}
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		docs, _, err := bt.docs(ctx, tx, sess, st)
+		a, err := bt.assess(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
-		res.SessionID, res.Gaps = sess.ID, analyze.DetectKnowledgeGaps(docs, analyze.GapOptions{})
+		closed := map[string]bool{}
+		for b := range a.closed {
+			closed[b] = true
+		}
+		res.SessionID, res.Gaps = sess.ID, analyze.DetectKnowledgeGaps(a.docs, analyze.GapOptions{Closed: closed})
 		if res.Gaps == nil {
 			res.Gaps = []analyze.KnowledgeGap{}
 		}
@@ -1455,6 +1461,18 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 	if in.Threshold != nil && (*in.Threshold < 0 || *in.Threshold > 1) {
 		return nil, thinkgraph.Invalid("threshold", "a number from 0 to 1", fmt.Sprint(*in.Threshold), "'threshold' must be from 0 to 1")
 	}
+	if in.BranchID != "" {
+		if err := reasoning.ValidateBranchID("branchId", in.BranchID); err != nil {
+			return nil, err
+		}
+		if in.Threshold != nil {
+			return nil, thinkgraph.Invalid("threshold", "no threshold with branchId", fmt.Sprint(*in.Threshold),
+				"'prune' takes either 'branchId' (close that branch) or 'threshold' (prune what evaluation finds weak), not both")
+		}
+	} else if in.Reason != "" {
+		return nil, thinkgraph.Invalid("reason", "a reason together with branchId", reasoning.Clip(in.Reason, 40),
+			"'reason' says why you close the branch named by 'branchId'; add 'branchId' or drop 'reason'")
+	}
 	if bt.svc.Semantic() == nil {
 		return nil, reasoning.ErrNoSemantic
 	}
@@ -1470,11 +1488,27 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 		if err != nil {
 			return err
 		}
+		if in.BranchID != "" {
+			if _, err := branchOf(ctx, tx, sess, "branchId", in.BranchID); err != nil {
+				return err
+			}
+		}
+		a, err := bt.assess(ctx, tx, sess, st)
+		if err != nil {
+			return err
+		}
+		settings := settingsOf(sess)
+		if settings.Closed == nil {
+			settings.Closed = map[string]string{}
+		}
 		now := bt.svc.Now()
 		var best string
 		bestScore := -1.0
 		for i := range bs {
 			b := &bs[i]
+			if in.BranchID != "" && b.ID != in.BranchID {
+				continue
+			}
 			if b.State != "active" {
 				res.Skipped = append(res.Skipped, PruneEntry{BranchID: b.ID, Reason: "state is " + b.State})
 				continue
@@ -1483,31 +1517,63 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 			if err != nil {
 				return err
 			}
+			ev = ev.WithFindings(a.findings(b.ID), st.th)
 			e := PruneEntry{BranchID: b.ID, Score: ev.OverallScore, Quality: ev.Quality}
+			var why string
 			switch {
+			case in.BranchID != "":
+				why = cmp.Or(strings.TrimSpace(in.Reason), "closed by the model")
+			case slices.ContainsFunc(ev.Findings, func(f analyze.Finding) bool { return f.Kind != "circular" }):
+				for _, f := range ev.Findings {
+					if f.Kind != "circular" {
+						why = f.Kind + ": " + f.Reason
+						break
+					}
+				}
 			case ev.OverallScore == nil:
 				e.Reason = "no score: too few thoughts to evaluate"
 				res.Skipped = append(res.Skipped, e)
 				continue
 			case *ev.OverallScore < th:
-				e.Reason = fmt.Sprintf("score %.3f < threshold %.3g", *ev.OverallScore, th)
+				why = fmt.Sprintf("score %.2f < threshold %.2g", *ev.OverallScore, th)
 				if len(ev.Issues) > 0 {
-					e.Reason += "; " + strings.Join(ev.Issues, "; ")
+					why += "; " + strings.Join(ev.Issues, "; ")
 				}
-				res.Pruned = append(res.Pruned, e)
-				b.State, b.UpdatedAt = "pruned", now
-				if err := tx.PutBranch(ctx, b); err != nil {
-					return err
+			}
+			if why == "" {
+				e.Reason = fmt.Sprintf("score %.2f ≥ threshold %.2g", *ev.OverallScore, th)
+				if len(ev.Findings) > 0 {
+					e.Reason += "; " + ev.Issues[0]
 				}
-			default:
-				e.Reason = fmt.Sprintf("score %.3f ≥ threshold %.3g", *ev.OverallScore, th)
 				res.Kept = append(res.Kept, e)
 				if *ev.OverallScore > bestScore {
 					best, bestScore = b.ID, *ev.OverallScore
 				}
+				continue
+			}
+			e.Reason = why
+			res.Pruned = append(res.Pruned, e)
+			settings.Closed[b.ID] = reasoning.Clip(why, 200)
+			b.State, b.UpdatedAt = "pruned", now
+			if err := tx.PutBranch(ctx, b); err != nil {
+				return err
+			}
+		}
+		if len(res.Pruned) > 0 {
+			if err := setSettings(sess, settings); err != nil {
+				return err
 			}
 		}
 		active := activeOf(sess)
+		if best == "" && slices.ContainsFunc(res.Pruned, func(p PruneEntry) bool { return p.BranchID == active }) {
+			// Closing one branch: focus moves to the root branch, else the
+			// first active one.
+			for _, b := range bs {
+				if b.State == "active" && (best == "" || b.ID == thinkgraph.DefaultBranch) {
+					best = b.ID
+				}
+			}
+		}
 		for _, p := range res.Pruned {
 			if p.BranchID == active && best != "" {
 				b, err := tx.Branch(ctx, sess.Key, best)
@@ -1521,9 +1587,16 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 			}
 		}
 		res.ActiveBranch = activeOf(sess)
-		res.Message = fmt.Sprintf("Pruned %d branches (marked state \"pruned\"; nothing deleted), kept %d, skipped %d.", len(res.Pruned), len(res.Kept), len(res.Skipped))
+		if in.BranchID != "" {
+			res.Message = fmt.Sprintf("Closed branch %q (state \"pruned\"; nothing deleted): analyses treat it as a dead end; a new thought on it reopens it.", in.BranchID)
+			if len(res.Pruned) == 0 {
+				res.Message = fmt.Sprintf("Branch %q was not closed: %s.", in.BranchID, res.Skipped[0].Reason)
+			}
+		} else {
+			res.Message = fmt.Sprintf("Pruned %d branches (marked state \"pruned\"; nothing deleted): drifting and closed branches and those scoring below the threshold; kept %d, skipped %d.", len(res.Pruned), len(res.Kept), len(res.Skipped))
+		}
 		if res.ActiveBranch != active {
-			res.Message += fmt.Sprintf(" The active branch %q was pruned; focus moved to the best remaining branch %q.", active, res.ActiveBranch)
+			res.Message += fmt.Sprintf(" The active branch %q was pruned; focus moved to %q.", active, res.ActiveBranch)
 		}
 		slices.SortStableFunc(res.Kept, func(a, b PruneEntry) int { return cmp.Compare(*a.Score, *b.Score) })
 		res.Pruned = head(&res.Omitted, "pruned", res.Pruned, findingPage.Default)

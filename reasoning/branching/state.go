@@ -292,7 +292,7 @@ func cosineSum(v semantic.Vector, sum []float64) float64 {
 // about to be added to branch target. skip lists branches not to suggest.
 func (st *btState) overlap(target string, v semantic.Vector, skip map[string]bool) *OverlapWarning {
 	own := st.branches[target]
-	if own == nil || own.n == 0 {
+	if own == nil || own.n < overlapMinThoughts {
 		return nil
 	}
 	cur := cosineSum(v, own.sum)
@@ -309,7 +309,7 @@ func (st *btState) overlap(target string, v semantic.Vector, skip map[string]boo
 		return nil
 	}
 	return &OverlapWarning{SuggestedBranch: best, CurrentSimilarity: round3(cur), SuggestedSimilarity: round3(bestSim),
-		Reason: "this thought is closer to the centre of branch " + best + " than to the centre of its own branch; consider adding it there or cross-referencing it"}
+		Reason: "this thought is closer to the centre of branch " + best + " than to the centre of its own branch: if it continues " + best + ", add it there or cross-reference it"}
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

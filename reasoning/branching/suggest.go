@@ -88,36 +88,30 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "setGoal", Arguments: map[string]any{"command": map[string]any{"type": "setGoal", "goal": "<the goal>"}},
 				Reason: fmt.Sprintf("%d thoughts but no goal: goal alignment and drift from the goal cannot be measured", len(ths)), Priority: "medium"})
 		}
-		// Low-confidence branch points without alternatives.
-		children := map[string]int{}
+		// A low-confidence current thought: the latest of the session, with
+		// nothing written after it. Once the model has gone on (another
+		// thought, another branch), it has backtracked or moved on.
+		last := ths[0]
 		for _, th := range ths {
-			children[th.ParentID]++
-		}
-		var weak []thinkgraph.Thought
-		for _, th := range ths {
-			if th.Confidence != nil && *th.Confidence < bt.svc.Config().ConfidenceThreshold && children[th.ID] < 2 {
-				weak = append(weak, th)
+			if th.Step > last.Step {
+				last = th
 			}
 		}
-		res.State["lowConfidenceBranchPoints"] = len(weak)
-		if len(weak) > 0 {
-			w := weak[len(weak)-1]
-			if w.ID == sess.CurrentThoughtID {
-				add(ToolSuggestion{Tool: "select_path", Arguments: map[string]any{"alternatives": []map[string]any{{"thought": "<option A>", "confidence": 0.7}, {"thought": "<option B>", "confidence": 0.6}}, "selected_index": 0},
-					Reason: fmt.Sprintf("the current thought (step %d, confidence %.2g) is below %.2g: propose alternatives and pick one", w.Step, *w.Confidence, bt.svc.Config().ConfidenceThreshold), Priority: "high"})
-			} else {
-				add(ToolSuggestion{Tool: "backtrack",
-					Reason: fmt.Sprintf("%d thought(s) have confidence below %.2g without explored alternatives (latest: step %d %q); backtrack to the last confident thought or explore alternatives with select_path", len(weak), bt.svc.Config().ConfidenceThreshold, w.Step, reasoning.Clip(w.Content, 60)), Priority: "medium"})
-			}
+		weak := last.Confidence != nil && *last.Confidence < bt.svc.Config().ConfidenceThreshold
+		res.State["currentThoughtLowConfidence"] = weak
+		if weak {
+			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<an alternative to #" + fmt.Sprint(last.Step) + ">", "type": "hypothesis", "branchId": "<new branch>"},
+				Reason: fmt.Sprintf("the latest thought #%d has confidence %.2g, below %.2g: explore an alternative on a new branch before building on it", last.Step, *last.Confidence, bt.svc.Config().ConfidenceThreshold), Priority: "high"})
 		}
 		if bt.svc.Semantic() == nil {
 			res.State["semanticEngine"] = false
 			return nil
 		}
-		docs, _, err := bt.docs(ctx, tx, sess, st)
+		a, err := bt.assess(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
+		docs := a.docs
 		byID := make(map[string]int, len(docs))
 		for i, d := range docs {
 			byID[d.ID] = i
@@ -146,52 +140,61 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<which of the two holds, and why>", "type": "critique", "branchId": c.ThoughtA.Branch},
 				Reason: fmt.Sprintf("branch %s contradicts itself: %q vs %q; add a critique or synthesis that resolves it", c.ThoughtA.Branch, reasoning.Clip(c.ThoughtA.Content, 60), reasoning.Clip(c.ThoughtB.Content, 60)), Priority: "high"})
 		}
-		if circ := st.circularWithStated(analyze.DetectCircular(docs, analyze.CircularOptions{}), docs, byID); len(circ) > 0 {
+		if circ := a.circular; len(circ) > 0 {
 			res.State["circularReasoning"] = len(circ)
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectCircular", Arguments: cmdCall("detectCircular", nil),
 				Reason: fmt.Sprintf("%d circular argument(s), e.g. %s", len(circ), circ[0].Reason), Priority: "high"})
 		}
-		gaps := analyze.DetectKnowledgeGaps(docs, analyze.GapOptions{})
+		closed := map[string]bool{}
+		for b := range a.closed {
+			closed[b] = true
+		}
+		gaps := analyze.DetectKnowledgeGaps(docs, analyze.GapOptions{Closed: closed})
 		kinds := map[string][]analyze.KnowledgeGap{}
 		for _, g := range gaps {
 			kinds[g.Kind] = append(kinds[g.Kind], g)
 		}
 		res.State["openQuestions"], res.State["unvalidatedHypotheses"], res.State["unsupportedClaims"] = len(kinds[analyze.GapOpenQuestion]), len(kinds[analyze.GapUnvalidatedHypothesis]), len(kinds[analyze.GapUnsupportedClaim])
+		res.State["unexploredAlternatives"] = len(kinds[analyze.GapUnexploredAlternative])
 		if q := kinds[analyze.GapOpenQuestion]; len(q) > 0 {
-			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<answer to: " + reasoning.Clip(q[0].Thought.Content, 80) + ">", "type": "answer", "branchId": q[0].Thought.Branch},
-				Reason: fmt.Sprintf("%d open question(s), e.g. %q (branch %s): answer them with an answer thought", len(q), reasoning.Clip(q[0].Thought.Content, 80), q[0].Thought.Branch), Priority: "high"})
+			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": fmt.Sprintf("<answer to #%d>", q[0].Thought.Step), "type": "answer", "branchId": q[0].Thought.Branch},
+				Reason: fmt.Sprintf("%d open question(s), e.g. #%d (branch %s): answer them with an answer thought", len(q), q[0].Thought.Step, q[0].Thought.Branch), Priority: "high"})
 		}
 		if h := kinds[analyze.GapUnvalidatedHypothesis]; len(h) > 0 {
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "generateCounterfactuals",
 				Arguments: cmdCall("generateCounterfactuals", map[string]any{"branchId": h[0].Thought.Branch, "count": 3}),
-				Reason:    fmt.Sprintf("%d hypothesis(es) without validation, e.g. %q: test them (add validation thoughts) or probe them with counterfactuals", len(h), reasoning.Clip(h[0].Thought.Content, 80)), Priority: "medium"})
+				Reason:    fmt.Sprintf("%d hypothesis(es) no evidence examines, e.g. #%d (branch %s): add an observation or validation, or probe them with counterfactuals", len(h), h[0].Thought.Step, h[0].Thought.Branch), Priority: "medium"})
+		}
+		if u := kinds[analyze.GapUnexploredAlternative]; len(u) > 0 {
+			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<the next step of this option>", "type": "analysis", "branchId": u[0].Thought.Branch},
+				Reason: fmt.Sprintf("%d branch(es) opened and never followed, e.g. %s (#%d): explore it, or close it with prune {branchId, reason}", len(u), u[0].Thought.Branch, u[0].Thought.Step), Priority: "low"})
 		}
 		if u := kinds[analyze.GapUnsupportedClaim]; len(u) > 0 {
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectKnowledgeGaps", Arguments: cmdCall("detectKnowledgeGaps", nil),
-				Reason: fmt.Sprintf("%d low-confidence claim(s) nothing supports, e.g. %q", len(u), reasoning.Clip(u[0].Thought.Content, 80)), Priority: "low"})
+				Reason: fmt.Sprintf("%d low-confidence claim(s) no evidence backs, e.g. #%d", len(u), u[0].Thought.Step), Priority: "low"})
 		}
-		drift := analyze.DetectDrift(docs, st.goalVec, analyze.DriftOptions{Calibration: bt.svc.Calibration()})
 		var drifting []string
-		for _, d := range drift {
-			if d.Drifting {
+		for _, d := range a.drift {
+			if d.Drifting && !closed[d.Branch] {
 				drifting = append(drifting, d.Branch)
 			}
 		}
 		res.State["driftingBranches"] = drifting
 		if len(drifting) > 0 {
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectDrift", Arguments: cmdCall("detectDrift", nil),
-				Reason: fmt.Sprintf("branch(es) %s drift away from their start or the goal", strings.Join(drifting, ", ")), Priority: "medium"})
+				Reason: fmt.Sprintf("branch(es) %s drift away from the goal: refocus them, or close them with prune {branchId, reason}", strings.Join(drifting, ", ")), Priority: "medium"})
 		}
 		ev, err := bt.branchEvaluation(ctx, tx, sess, st, active)
 		if err != nil {
 			return err
 		}
+		ev = ev.WithFindings(a.findings(active), st.th)
 		if ev.OverallScore != nil {
 			res.State["activeBranchScore"] = round3(*ev.OverallScore)
 		}
 		if ev.ShouldPivot {
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "prune", Arguments: cmdCall("prune", nil),
-				Reason: fmt.Sprintf("the active branch %s scores below the pivot threshold (%s); prune weak branches or focus on another", active, ev.PivotReason), Priority: "high"})
+				Reason: fmt.Sprintf("leave the active branch %s: %s; prune it or focus on another", active, ev.PivotReason), Priority: "high"})
 		}
 		active2 := 0
 		for _, b := range bs {

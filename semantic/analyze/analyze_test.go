@@ -348,69 +348,6 @@ func TestDetectCircular(t *testing.T) {
 	}
 }
 
-func TestDetectDrift(t *testing.T) {
-	docs := []Doc{
-		{ID: "1", Branch: "off", Step: 1, Vector: semantic.Vector{1, 0}},
-		{ID: "2", Branch: "off", Step: 2, Vector: semantic.Vector{1, 0}},
-		{ID: "3", Branch: "off", Step: 3, Vector: semantic.Vector{0, 1}},
-		{ID: "3b", Branch: "off", Step: 4, Vector: semantic.Vector{0, 1}},
-		{ID: "4", Branch: "on", Step: 5, Vector: semantic.Vector{1, 0}},
-		{ID: "5", Branch: "on", Step: 6, Vector: semantic.Vector{1, 0}},
-		{ID: "6", Branch: "on", Step: 7, Vector: semantic.Vector{1, 0}},
-		{ID: "7", Branch: "on", Step: 8, Vector: semantic.Vector{1, 0}},
-	}
-	got := DetectDrift(docs, semantic.Vector{1, 0}, DriftOptions{})
-	if len(got) != 2 || got[0].Branch != "off" || !got[0].Drifting || got[1].Drifting {
-		t.Fatalf("drift = %+v", got)
-	}
-	off := got[0]
-	// Similarities to the goal 1, 1, 0, 0: first half 1, second half 0;
-	// slope of 1, 1, 0, 0 over 0, 1/3, 2/3, 1 is −1.2. From the start: the
-	// pair of the first half has cosine 1, its pairs with the second half 0.
-	if off.FromGoal.Score != 1 || off.FromStart.Score != 1 || math.Abs(off.FromGoal.Trend-(-1.2)) > 1e-9 {
-		t.Fatalf("off = %+v %+v", off.FromGoal, off.FromStart)
-	}
-	if off.FromGoal.Furthest[0].Thought.ID != "3" || off.FromGoal.Furthest[0].Similarity != 0 {
-		t.Fatalf("furthest = %+v", off.FromGoal.Furthest)
-	}
-	if got[1].FromGoal.Score != 0 || got[1].FromStart.Score != 0 {
-		t.Fatalf("on = %+v", got[1])
-	}
-	// Without a goal only the drift from the start is measured.
-	got = DetectDrift(docs, nil, DriftOptions{})
-	if got[0].FromGoal != nil || got[0].FromStart == nil || !got[0].Drifting {
-		t.Fatalf("no goal: %+v", got[0])
-	}
-	// One thought's low similarity is no trend: with 2 or 3 thoughts the
-	// measures are reported but nothing is called drifting.
-	for _, short := range [][]Doc{docs[1:3], docs[:3]} {
-		got = DetectDrift(short, semantic.Vector{1, 0}, DriftOptions{})
-		if got[0].Drifting || got[0].FromStart == nil || got[0].FromGoal.Score != 1 || !strings.Contains(got[0].Reason, "needs a trend over at least 4") {
-			t.Fatalf("%d thoughts: %+v", len(short), got[0])
-		}
-	}
-
-	// Calibrated: relatedness 0 at cosine 0.1, 1 at 0.3. Similarities to
-	// the goal 0.3, 0.3, 0.2, 0.2 lose 0.5 of relatedness: drifting at 0.3
-	// but not at 0.6, and the end (0.5) is not below 0.5 at 0.3 either when
-	// the second half is at 0.2 — so it stays not drifting.
-	cal := Calibration{Unrelated: 0.1, Related: 0.3}
-	at := func(c float64) semantic.Vector { return semantic.Vector{float32(c), float32(math.Sqrt(1 - c*c))} }
-	var cd []Doc
-	for i, c := range []float64{0.3, 0.3, 0.2, 0.2} {
-		cd = append(cd, Doc{ID: fmt.Sprint(i), Branch: "b", Step: i + 1, Vector: at(c)})
-	}
-	got = DetectDrift(cd, semantic.Vector{1, 0}, DriftOptions{Calibration: cal})
-	if g := got[0].FromGoal; math.Abs(g.Start-1) > 1e-6 || math.Abs(g.End-0.5) > 1e-6 || math.Abs(g.Score-0.5) > 1e-6 || got[0].Drifting {
-		t.Fatalf("calibrated, end at 0.5: %+v %+v", got[0], g)
-	}
-	cd[2].Vector, cd[3].Vector = at(0.15), at(0.15)
-	got = DetectDrift(cd, semantic.Vector{1, 0}, DriftOptions{Calibration: cal})
-	if g := got[0].FromGoal; math.Abs(g.End-0.25) > 1e-6 || !got[0].Drifting {
-		t.Fatalf("calibrated, end at 0.25: %+v %+v", got[0], g)
-	}
-}
-
 func TestFindRedundancy(t *testing.T) {
 	docs := tstDocs(
 		[4]string{"1", "main", "", "Redis sessions are simple to scale"},
@@ -496,56 +433,6 @@ func TestProfilesCompareAndMerge(t *testing.T) {
 	merges := MergeCandidates(ps, 0.7)
 	if len(merges) != 1 || merges[0].BranchB != "jwt" || len(merges[0].Evidence) != 2 || merges[0].Evidence[0].ThoughtA.ID != "2" {
 		t.Fatalf("merges (centroid sim %.3f) = %+v", want, merges)
-	}
-}
-
-func TestStrongestPaths(t *testing.T) {
-	docs := []Doc{
-		{ID: "r", Step: 1, Confidence: tstF(0.8), Vector: semantic.Vector{1, 0}},
-		{ID: "a", Step: 2, ParentID: "r", Confidence: tstF(0.6), Vector: semantic.Vector{1, 0}},
-		{ID: "b", Step: 3, ParentID: "r", Confidence: tstF(1.0), Vector: semantic.Vector{0, 1}},
-		{ID: "c", Step: 4, ParentID: "b", Vector: semantic.Vector{0, 1}},
-		{ID: "x", Step: 5, ParentID: "y"}, // parent unknown: root and leaf
-	}
-	got := StrongestPaths(docs, 2)
-	// r→a: mean confidence 0.7 × coherence 1 = 0.7;
-	// r→b→c: mean confidence 0.9 × coherence (0 + 1)/2 = 0.45.
-	if len(got) != 2 || strings.Join(tstIDs(got[0].Thoughts), ",") != "r,a" || math.Abs(got[0].Score-0.7) > 1e-9 ||
-		strings.Join(tstIDs(got[1].Thoughts), ",") != "r,b,c" || math.Abs(got[1].Score-0.45) > 1e-9 {
-		t.Fatalf("paths = %+v", got)
-	}
-	all := StrongestPaths(docs, 10)
-	if len(all) != 3 || all[2].Score != 0 || !strings.Contains(all[2].Basis, "nothing to score") {
-		t.Fatalf("all paths = %+v", all)
-	}
-}
-
-// TestStrongestPathsRefuted: a refuted thought and what follows it are on
-// no path; its parent ends a path when no other child goes on.
-func TestStrongestPathsRefuted(t *testing.T) {
-	docs := []Doc{
-		{ID: "r", Step: 1, Confidence: tstF(0.8), Vector: semantic.Vector{1, 0}},
-		{ID: "a", Step: 2, ParentID: "r", Confidence: tstF(0.6), Vector: semantic.Vector{1, 0}},
-		{ID: "b", Step: 3, ParentID: "r", Confidence: tstF(1.0), Vector: semantic.Vector{0, 1}},
-		{ID: "c", Step: 4, ParentID: "b", Vector: semantic.Vector{0, 1}},
-		{ID: "d", Step: 5, ParentID: "a", Confidence: tstF(0.9), Vector: semantic.Vector{1, 0}, Refuted: true},
-	}
-	// Without the refutation r→a→d (0.767) is the strongest path.
-	docs[4].Refuted = false
-	if got := StrongestPaths(docs, 1); strings.Join(tstIDs(got[0].Thoughts), ",") != "r,a,d" {
-		t.Fatalf("without refutation: %+v", got)
-	}
-	docs[4].Refuted = true
-	var paths []string
-	for _, p := range StrongestPaths(docs, 10) {
-		paths = append(paths, strings.Join(tstIDs(p.Thoughts), ","))
-	}
-	if strings.Join(paths, " ") != "r,a r,b,c" {
-		t.Errorf("with d refuted: %v, want r,a then r,b,c", paths)
-	}
-	docs[1].Refuted = true // a refuted too: only r→b→c is left
-	if got := StrongestPaths(docs, 10); len(got) != 1 || strings.Join(tstIDs(got[0].Thoughts), ",") != "r,b,c" {
-		t.Errorf("with a and d refuted: %+v", got)
 	}
 }
 
@@ -902,15 +789,12 @@ func tstSession(n int) []Doc {
 
 func BenchmarkAnalyzers10k(b *testing.B) {
 	docs := tstSession(10_000)
-	goal := tstRandUnit(1, 512, 3)[0]
 	b.Run("DetectCircular", func(b *testing.B) { cputime.Loop(b, func() { DetectCircular(docs, CircularOptions{}) }) })
-	b.Run("DetectDrift", func(b *testing.B) { cputime.Loop(b, func() { DetectDrift(docs, goal, DriftOptions{}) }) })
 	b.Run("FindRedundancy", func(b *testing.B) { cputime.Loop(b, func() { FindRedundancy(docs, 0) }) })
 	b.Run("DetectKnowledgeGaps", func(b *testing.B) { cputime.Loop(b, func() { DetectKnowledgeGaps(docs, GapOptions{}) }) })
 	b.Run("ProfilesAndMerges", func(b *testing.B) {
 		cputime.Loop(b, func() { MergeCandidates(Profiles(docs), 0.5) })
 	})
-	b.Run("StrongestPaths", func(b *testing.B) { cputime.Loop(b, func() { StrongestPaths(docs, 5) }) })
 }
 
 func TestBranchOverlap(t *testing.T) {

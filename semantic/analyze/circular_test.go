@@ -116,9 +116,9 @@ func TestDetectCircularArguments(t *testing.T) {
 	}
 }
 
-// A circular argument earns no coherence in findStrongestPaths and the
-// branch evaluation, and both name it; a chain with independent support
-// keeps its coherence.
+// A circular argument earns no coherence in the branch evaluation, which
+// names it; a chain with independent support keeps its coherence (the
+// strongest paths: semantic/advice's TestRankPathsCircularArgument).
 func TestCircularSupportEarnsNoCoherence(t *testing.T) {
 	withVectors := func(docs []Doc) []Doc {
 		for i := range docs {
@@ -131,11 +131,6 @@ func TestCircularSupportEarnsNoCoherence(t *testing.T) {
 		"He took the car because he is guilty.",
 		"We know he is guilty since he took the car.",
 	))
-	paths := StrongestPaths(circ, 1)
-	if len(paths) != 1 || strings.Join(paths[0].Circular, ",") != "t0,t1,t2" || paths[0].Coherence == nil || *paths[0].Coherence != 0 ||
-		!strings.Contains(paths[0].Basis, "circular argument") {
-		t.Fatalf("strongest path of a circular argument: %+v", paths)
-	}
 	ev := EvaluateBranch(circ, nil, nil, Thresholds{})
 	if len(ev.Circular) != 1 || ev.CoherenceScore == nil || *ev.CoherenceScore != 0 || !strings.Contains(strings.Join(ev.Issues, "\n"), "circular argument") {
 		t.Fatalf("evaluation of a circular argument: %+v", ev)
@@ -146,10 +141,9 @@ func TestCircularSupportEarnsNoCoherence(t *testing.T) {
 		"Cameras recorded him taking the car.",
 		"His fingerprints were on the steering wheel.",
 	))
-	paths = StrongestPaths(sound, 1)
 	ev = EvaluateBranch(sound, nil, nil, Thresholds{})
-	if len(paths[0].Circular) != 0 || len(ev.Circular) != 0 || *ev.CoherenceScore != *paths[0].Coherence || *ev.CoherenceScore <= 0 {
-		t.Fatalf("independent support: path %+v, evaluation %+v", paths[0], ev)
+	if len(ev.Circular) != 0 || *ev.CoherenceScore <= 0 {
+		t.Fatalf("independent support: evaluation %+v", ev)
 	}
 }
 

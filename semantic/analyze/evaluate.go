@@ -99,6 +99,9 @@ type Evaluation struct {
 	// evalCircularWindow thoughts (DetectCircular's circular_support); the
 	// links between their thoughts add nothing to coherence.
 	Circular []CircularReasoning `json:"circular,omitempty"`
+	// Findings are the session-level checks' verdicts on the branch
+	// (drifting, closed, circular), applied to the score (WithFindings).
+	Findings []Finding `json:"findings,omitempty"`
 	// Exact is false when near neighbours were found approximately (large
 	// branches): information gain and redundancy then use the most similar
 	// earlier thought among each thought's nearest neighbours.
@@ -540,7 +543,14 @@ func (t *BranchTracker) Evaluation() Evaluation {
 		}
 	} else {
 		ev.Quality = "Unrated"
-		ev.Issues = append(ev.Issues, "nothing to evaluate: no thought has a vector or a confidence")
+		switch {
+		case len(t.docs) == 0:
+			ev.Issues = append(ev.Issues, "nothing to evaluate: the branch has no thought")
+		case m < 2 && t.nConf < 2:
+			ev.Issues = append(ev.Issues, fmt.Sprintf("too few thoughts to evaluate: every metric compares at least 2 thoughts, the branch has %d", len(t.docs)))
+		default:
+			ev.Issues = append(ev.Issues, "nothing to evaluate: no thought has a vector or a confidence")
+		}
 	}
 
 	ev.issues(th, m)
@@ -660,4 +670,57 @@ func (ev *Evaluation) issues(th Thresholds, m int) {
 		ev.Issues = append(ev.Issues, fmt.Sprintf("confidence falls along the branch (gradient %.2f)", *v))
 		ev.Suggestions = append(ev.Suggestions, "validate the claims whose confidence dropped before building on them")
 	}
+}
+
+// A Finding is what a session-level check says of a branch (see
+// Evaluation.WithFindings).
+type Finding struct {
+	// Kind is "drifting", "closed" or "circular".
+	Kind   string `json:"kind"`
+	Reason string `json:"reason"`
+}
+
+// findingPenalty is the share of the overall score a finding takes away:
+// a drifting branch has left the goal, a closed one was ruled out, a
+// circular argument can still be repaired with independent support.
+var findingPenalty = map[string]float64{"drifting": 0.6, "closed": 0.5, "circular": 0.25}
+
+// WithFindings returns e with the session-level findings applied: each
+// multiplies the overall score by 1 − its penalty (drifting 0.6, closed
+// 0.5, circular 0.25), so that a drifting, closed or circular branch ranks
+// below a sound one of the same metrics, and quality follows the new
+// score. A drifting or closed branch should be pivoted away from whatever
+// its score.
+func (e Evaluation) WithFindings(fs []Finding, th Thresholds) Evaluation {
+	if len(fs) == 0 {
+		return e
+	}
+	th = th.withDefaults()
+	e.Findings = fs
+	var issues []string
+	for _, f := range fs {
+		issues = append(issues, f.Kind+": "+f.Reason)
+		if e.OverallScore != nil {
+			o := *e.OverallScore * (1 - findingPenalty[f.Kind])
+			e.OverallScore = &o
+		}
+		if f.Kind != "circular" {
+			e.ShouldPivot = true
+			e.PivotReason = "the branch is " + f.Kind + ": " + f.Reason
+		}
+	}
+	e.Issues = append(issues, e.Issues...)
+	if o := e.OverallScore; o != nil {
+		switch {
+		case *o >= th.Excellent:
+			e.Quality = "Excellent"
+		case *o >= th.Good:
+			e.Quality = "Good"
+		case *o >= th.Moderate:
+			e.Quality = "Moderate"
+		default:
+			e.Quality = "Poor"
+		}
+	}
+	return e
 }

@@ -23,6 +23,9 @@ type GapOptions struct {
 	// Neighbors is how many nearest thoughts of each thought are examined
 	// (default 16).
 	Neighbors int
+	// Closed are branches closed by their own reasoning (see Closures):
+	// what they leave open is no gap.
+	Closed map[string]bool
 }
 
 func (o GapOptions) withDefaults() GapOptions {
@@ -49,7 +52,14 @@ const (
 	GapOpenQuestion          = "open_question"
 	GapUnvalidatedHypothesis = "unvalidated_hypothesis"
 	GapUnsupportedClaim      = "unsupported_claim"
+	GapUnexploredAlternative = "unexplored_alternative"
 )
+
+// ThoughtSimilarity is a thought with its cosine to a reference.
+type ThoughtSimilarity struct {
+	Thought    ThoughtRef `json:"thought"`
+	Similarity float64    `json:"similarity"`
+}
 
 // KnowledgeGap is one thing the reasoning left open.
 type KnowledgeGap struct {
@@ -61,22 +71,35 @@ type KnowledgeGap struct {
 // validatingTypes are the thought types that test a hypothesis.
 var validatingTypes = map[string]bool{"validation": true, "counterexample": true}
 
+// examiningTypes are the thought types that, following a hypothesis on its
+// line of reasoning, bring evidence for or against it.
+var examiningTypes = map[string]bool{"validation": true, "counterexample": true, "observation": true, "example": true, "critique": true}
+
+// assertingTypes are the thought types that claim something on the
+// strength of reasoning (evidence types are evidence themselves).
+var assertingTypes = map[string]bool{"analysis": true, "synthesis": true, "answer": true, "critique": true, "": true}
+
 // supportingTypes are the thought types that are evidence for a claim.
 var supportingTypes = map[string]bool{"validation": true, "example": true, "observation": true}
 
 // DetectKnowledgeGaps finds what the reasoning left open, across all docs
-// (an answer may come in another branch):
+// (an answer may come in another branch), leaving out the branches in
+// opts.Closed (what a ruled-out option leaves open needs no answer):
 //
 //   - open question: a thought of type question, or whose text ends with '?',
 //     with no later thought (higher step) that is not itself a question and
 //     has cosine ≥ AnswerSimilarity with it, and no later thought of type
 //     answer linked to it (ParentID or DependsOn);
-//   - unvalidated hypothesis: a thought of type hypothesis with no later
-//     thought of type validation or counterexample that is linked to it or
-//     has cosine ≥ ValidationSimilarity with it;
-//   - unsupported claim: any other thought (not a question or hypothesis)
-//     with confidence < LowConfidence that depends on nothing (no DependsOn
-//     among docs) and that no validation, example or observation supports,
+//   - unexplored alternative: the only thought of a branch that does not
+//     hold the session's first thought: an option opened and never followed;
+//   - unvalidated hypothesis: a thought of type hypothesis that no later
+//     evidence examines: no validation or counterexample linked to it or
+//     with cosine ≥ ValidationSimilarity, and no validation,
+//     counterexample, observation, example or critique among the thoughts
+//     that follow from it (its descendants by ParentID);
+//   - unsupported claim: a claim of reasoning (analysis, synthesis, answer,
+//     critique) with confidence < LowConfidence that builds on no thought
+//     (DependsOn) and that no validation, example or observation supports,
 //     i.e. is linked to it or has cosine ≥ SupportSimilarity with it.
 //
 // Similar thoughts are looked up among each thought's Neighbors nearest
@@ -123,8 +146,27 @@ func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
 	}
 	typ := func(d Doc) string { return strings.ToLower(d.Type) }
 
+	// examined[i]: a descendant of thought i (by ParentID) brings evidence.
+	examined := make([]bool, len(docs))
+	for i := len(docs) - 1; i >= 0; i-- {
+		if p, ok := pos[docs[i].ParentID]; ok && p != i && docs[i].Step > docs[p].Step {
+			examined[p] = examined[p] || examined[i] || examiningTypes[typ(docs[i])]
+		}
+	}
+	count := map[string]int{}
+	for _, d := range docs {
+		count[d.Branch]++
+	}
+	rootBranch := ""
+	if len(docs) > 0 {
+		rootBranch = docs[0].Branch
+	}
+
 	var out []KnowledgeGap
 	for i, d := range docs {
+		if opts.Closed[d.Branch] {
+			continue
+		}
 		switch {
 		case isQuestion(d):
 			answered := false
@@ -142,8 +184,11 @@ func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
 				out = append(out, KnowledgeGap{Kind: GapOpenQuestion, Thought: Ref(d),
 					Reason: fmt.Sprintf("question #%d has no later answer (no later non-question thought with similarity ≥ %.2f, no linked answer)", d.Step, opts.AnswerSimilarity)})
 			}
+		case count[d.Branch] == 1 && d.Branch != rootBranch:
+			out = append(out, KnowledgeGap{Kind: GapUnexploredAlternative, Thought: Ref(d),
+				Reason: fmt.Sprintf("branch %s was opened with #%d and never followed: explore it or close it (prune with branchId and a reason)", d.Branch, d.Step)})
 		case typ(d) == "hypothesis":
-			validated := false
+			validated := examined[i]
 			for _, j := range linked[i] {
 				validated = validated || (docs[j].Step > d.Step && validatingTypes[typ(docs[j])])
 			}
@@ -156,9 +201,9 @@ func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
 			}
 			if !validated {
 				out = append(out, KnowledgeGap{Kind: GapUnvalidatedHypothesis, Thought: Ref(d),
-					Reason: fmt.Sprintf("hypothesis #%d is never validated (no later validation or counterexample linked to it or with similarity ≥ %.2f)", d.Step, opts.ValidationSimilarity)})
+					Reason: fmt.Sprintf("hypothesis #%d is never examined: no evidence (validation, observation, example, counterexample, critique) follows from it, and no later validation or counterexample says much the same (similarity ≥ %.2f)", d.Step, opts.ValidationSimilarity)})
 			}
-		case d.Confidence != nil && *d.Confidence < opts.LowConfidence:
+		case assertingTypes[typ(d)] && d.Confidence != nil && *d.Confidence < opts.LowConfidence:
 			supported := false
 			for _, id := range d.DependsOn {
 				_, ok := pos[id]
@@ -175,7 +220,7 @@ func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
 			}
 			if !supported {
 				out = append(out, KnowledgeGap{Kind: GapUnsupportedClaim, Thought: Ref(d),
-					Reason: fmt.Sprintf("claim #%d has low confidence (%.2f < %.2f) and no support: it depends on no thought and no validation, example or observation backs it", d.Step, *d.Confidence, opts.LowConfidence)})
+					Reason: fmt.Sprintf("claim #%d has low confidence (%.2f < %.2f) and no evidence backs it: no validation, example or observation is linked to it or says much the same, and it builds on no thought by cross-reference", d.Step, *d.Confidence, opts.LowConfidence)})
 			}
 		}
 	}

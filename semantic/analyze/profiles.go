@@ -314,3 +314,30 @@ func BranchOverlap(centroids map[string]semantic.Vector, branch string, v semant
 	}
 	return &OverlapWarning{SuggestedBranch: best, CurrentSimilarity: cur, SuggestedSimilarity: bestSim}
 }
+
+// branchDocs is the thoughts of one branch in step order.
+type branchDocs struct {
+	id   string
+	docs []Doc
+}
+
+// groupBranches splits docs by branch ("" counts as "main"), each in step
+// order, branches in order of their first step.
+func groupBranches(docs []Doc) []branchDocs {
+	var out []branchDocs
+	at := map[string]int{}
+	for _, d := range byStep(docs) {
+		b := d.Branch
+		if b == "" {
+			b = "main"
+		}
+		i, ok := at[b]
+		if !ok {
+			i = len(out)
+			at[b] = i
+			out = append(out, branchDocs{id: b})
+		}
+		out[i].docs = append(out[i].docs, d)
+	}
+	return out
+}

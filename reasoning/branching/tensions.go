@@ -1,0 +1,84 @@
+package branching
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/advice"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
+)
+
+// tensions are the consistency checks' findings between the sides of a
+// synthesis (across(a, b) says whether branches a and b face each other):
+// the contradictions the offline judge asserts and those stated, then the
+// open review groups (findContradictions' review) holding claims of both
+// sides, riskiest first.
+func (bt *BranchThinking) tensions(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState, docs []analyze.Doc, across func(a, b string) bool) ([]advice.Tension, error) {
+	rep, err := st.contradictions(ctx, bt, tx, sess.Key)
+	if err != nil {
+		return nil, err
+	}
+	out := []advice.Tension{}
+	for _, c := range rep.Contradictions {
+		if !across(c.ThoughtA.Branch, c.ThoughtB.Branch) {
+			continue
+		}
+		status := advice.TensionAsserted
+		if c.Source != "" {
+			status = advice.TensionStated
+		}
+		out = append(out, advice.Tension{Status: status, Thoughts: []analyze.ThoughtRef{c.ThoughtA, c.ThoughtB}, Reason: c.Reason})
+	}
+	plan := analyze.PlanReview(docs, st.groupsOf(bt, docs), st.settledIn(docs), analyze.ReviewOptions{MaxGroup: reviewOptions.MaxGroup, MaxClaims: 1 << 30})
+	for _, g := range plan.Groups {
+		var refs []analyze.ThoughtRef
+		faces := false
+		for i, c := range g.Claims {
+			d := docs[c.Doc]
+			if !slices.ContainsFunc(refs, func(r analyze.ThoughtRef) bool { return r.ID == d.ID }) {
+				refs = append(refs, analyze.Ref(d))
+			}
+			for _, o := range g.Claims[:i] {
+				faces = faces || across(docs[o.Doc].Branch, d.Branch)
+			}
+		}
+		if !faces {
+			continue
+		}
+		out = append(out, advice.Tension{Status: advice.TensionOpen, Thoughts: refs, Question: groupQuestion(g),
+			Answer: cmdCall("judge", map[string]any{"group": analyze.GroupKey(docs, g.Claims), "verdict": "consistent | contradiction", "conflicts": "[[step, step]] when contradiction"})})
+	}
+	return out, nil
+}
+
+// statedCompatible are the pairs of thoughts of facing branches the model
+// stated compatible (judge).
+func (st *btState) statedCompatible(docs []analyze.Doc, across func(a, b string) bool) []analyze.ThoughtPair {
+	out := []analyze.ThoughtPair{}
+	if st.stated == nil {
+		return out
+	}
+	byID := make(map[string]int, len(docs))
+	for i, d := range docs {
+		byID[d.ID] = i
+	}
+	for k, l := range st.stated.contra {
+		i, okA := byID[k[0]]
+		j, okB := byID[k[1]]
+		if l.Type != linkCompatible || !okA || !okB || !across(docs[i].Branch, docs[j].Branch) {
+			continue
+		}
+		a, b := docs[i], docs[j]
+		if b.Step < a.Step {
+			a, b = b, a
+		}
+		out = append(out, analyze.ThoughtPair{ThoughtA: analyze.Ref(a), ThoughtB: analyze.Ref(b), Similarity: semantic.Cosine(a.Vector, b.Vector)})
+	}
+	slices.SortFunc(out, func(x, y analyze.ThoughtPair) int {
+		return cmp.Or(cmp.Compare(x.ThoughtA.Step, y.ThoughtA.Step), cmp.Compare(x.ThoughtB.Step, y.ThoughtB.Step))
+	})
+	return out
+}
