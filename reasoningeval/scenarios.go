@@ -224,8 +224,9 @@ func (r *ScenarioResult) command(ctx context.Context, bt *branching.BranchThinki
 }
 
 // thoughtsIn returns the thoughts an entry of a result names, by "id" or
-// "thoughtId" at any depth (an object) or itself (a string id), as Ns of
-// the session; ids of no thought are skipped.
+// "thoughtId" or by their steps in a "steps" list at any depth (an object)
+// or itself (a string id), as Ns of the session; ids of no thought are
+// skipped.
 func (s *session) thoughtsIn(v any) []int {
 	var out []int
 	add := func(id string) {
@@ -248,6 +249,13 @@ func (s *session) thoughtsIn(v any) []int {
 				case "id", "thoughtId":
 					if id, ok := e.(string); ok {
 						add(id)
+					}
+				case "steps":
+					l, _ := e.([]any)
+					for _, st := range l {
+						if f, ok := st.(float64); ok {
+							add(s.byStep[int(f)])
+						}
 					}
 				default:
 					if _, ok := e.(string); !ok {

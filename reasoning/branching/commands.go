@@ -68,7 +68,7 @@ var BranchCommands = []BranchCommand{
 	{Name: "detectKnowledgeGaps", Paged: true, run: handler((*BranchThinking).knowledgeGaps)},
 	{Name: "synthesizeDialectical", Fields: []string{"branches?: [thesis, antithesis, ...]"}, run: handler((*BranchThinking).dialectical)},
 	{Name: "prune", Fields: []string{"threshold?", "branchId?", "reason?"},
-		Note: "closes branchId, or weak branches",
+		Note: "closes branchId",
 		run:  handler((*BranchThinking).prune)},
 	{Name: "export", run: handler((*BranchThinking).export)},
 	{Name: "import", Document: "the document returned by export; restored as a new session, which a call without session_id then continues",

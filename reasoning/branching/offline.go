@@ -100,9 +100,11 @@ func (bt *BranchThinking) counterfactuals(ctx context.Context, in CommandInput) 
 type DialecticalResult struct {
 	Header
 	advice.Dialectic
-	Method  string         `json:"method"`
-	How     string         `json:"how"`
-	Note    string         `json:"note,omitempty"`
+	Method string `json:"method"`
+	How    string `json:"how"`
+	Note   string `json:"note,omitempty"`
+	// Answer says how to settle an open tension.
+	Answer  string         `json:"answer,omitempty"`
 	Omitted map[string]int `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
 
@@ -126,16 +128,18 @@ func (res *DialecticalResult) bound() {
 		s.Challenges = head(&res.Omitted, path+"challengeSteps", s.Challenges, fewSteps)
 	}
 	res.Tensions = head(&res.Omitted, "tensions", res.Tensions, 6)
+	res.Thoughts = slices.DeleteFunc(res.Thoughts, func(r analyze.ThoughtRef) bool {
+		return !slices.ContainsFunc(res.Tensions, func(t advice.Tension) bool { return slices.Contains(t.Steps, r.Step) })
+	})
 	res.CommonGround.SharedKeyPoints = head(&res.Omitted, "commonGround.sharedKeyPoints", res.CommonGround.SharedKeyPoints, 8)
 	res.CommonGround.Agreements = head(&res.Omitted, "commonGround.agreements", res.CommonGround.Agreements, 5)
 	res.Synthesis.OpenQuestions = head(&res.Omitted, "synthesis.openQuestions", res.Synthesis.OpenQuestions, 5)
 }
 
 // dialecticHow says how synthesizeDialectical works.
-const dialecticHow = "each side's position is its most confident hypothesis or synthesis (else claim), with its evidence (its validation/example/observation thoughts) " +
-	"and challenges (its counterexamples; critiques and counterexamples of other branches aimed at its position); tensions between the thesis and an antithesis come from the consistency checks: " +
-	"asserted (the offline judge is certain), stated (a judge verdict or a contradictory cross-reference) and open (claims of both sides that speak of the same thing and await your judge verdict); " +
-	"agreements are only pairs you stated compatible; the stronger side has the higher mean confidence + 0.15 × evidence − 0.15 × challenges; keepSteps are the sides' positions no tension touches"
+const dialecticHow = "a side's position: its most confident hypothesis or synthesis; evidence: its validation/example/observation thoughts; challenges: its counterexamples and critiques aimed at it. " +
+	"Tensions come from the consistency checks: asserted (the offline judge is certain), stated (a verdict or contradictory cross-reference), open (a review group holding claims of both sides; the group's steps on the sides are shown). " +
+	"Agreements: pairs stated compatible only. Stronger side: mean confidence + 0.15 × evidence − 0.15 × challenges"
 
 func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*DialecticalResult, error) {
 	for i, b := range in.Branches {
@@ -183,6 +187,9 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 		res.CommonGround.Agreements = st.statedCompatible(docs, across)
 		res.Compose()
 		res.bound()
+		if slices.ContainsFunc(res.Tensions, func(t advice.Tension) bool { return t.Status == advice.TensionOpen }) {
+			res.Answer = "an open tension is a review group: " + reviewAnswer
+		}
 		return nil
 	})
 	if err != nil {

@@ -33,23 +33,35 @@ func (bt *BranchThinking) tensions(ctx context.Context, tx thinkgraph.Tx, sess *
 		out = append(out, advice.Tension{Status: status, Thoughts: []analyze.ThoughtRef{c.ThoughtA, c.ThoughtB}, Reason: c.Reason})
 	}
 	plan := analyze.PlanReview(docs, st.groupsOf(bt, docs), st.settledIn(docs), analyze.ReviewOptions{MaxGroup: reviewOptions.MaxGroup, MaxClaims: 1 << 30})
+	sides := map[string]bool{}
+	for _, d := range docs {
+		if across(d.Branch, d.Branch) {
+			continue
+		}
+		for _, o := range docs {
+			if across(d.Branch, o.Branch) {
+				sides[d.Branch] = true
+				break
+			}
+		}
+	}
 	for _, g := range plan.Groups {
+		// The group's claims of the facing sides; the whole group is judged.
 		var refs []analyze.ThoughtRef
 		faces := false
 		for i, c := range g.Claims {
 			d := docs[c.Doc]
-			if !slices.ContainsFunc(refs, func(r analyze.ThoughtRef) bool { return r.ID == d.ID }) {
-				refs = append(refs, analyze.Ref(d))
-			}
 			for _, o := range g.Claims[:i] {
 				faces = faces || across(docs[o.Doc].Branch, d.Branch)
+			}
+			if sides[d.Branch] && !slices.ContainsFunc(refs, func(r analyze.ThoughtRef) bool { return r.ID == d.ID }) {
+				refs = append(refs, analyze.Ref(d))
 			}
 		}
 		if !faces {
 			continue
 		}
-		out = append(out, advice.Tension{Status: advice.TensionOpen, Thoughts: refs, Question: groupQuestion(g),
-			Answer: cmdCall("judge", map[string]any{"group": analyze.GroupKey(docs, g.Claims), "verdict": "consistent | contradiction", "conflicts": "[[step, step]] when contradiction"})})
+		out = append(out, advice.Tension{Status: advice.TensionOpen, Thoughts: refs, Question: groupQuestion(g), Group: analyze.GroupKey(docs, g.Claims)})
 	}
 	return out, nil
 }

@@ -30,13 +30,16 @@ const (
 
 // Tension is a point where the sides may conflict.
 type Tension struct {
-	Status   string               `json:"status"`
-	Thoughts []analyze.ThoughtRef `json:"thoughts"`
-	Reason   string               `json:"reason,omitempty"`
-	// Question and Answer, for an open tension: what to judge and the
-	// call that records the verdict.
-	Question string         `json:"question,omitempty"`
-	Answer   map[string]any `json:"answer,omitempty"`
+	Status string `json:"status"`
+	// Steps name its thoughts (Dialectic.Thoughts quotes them).
+	Steps  []int  `json:"steps"`
+	Reason string `json:"reason,omitempty"`
+	// Question and Group, for an open tension: what to judge, and the
+	// review group's key for the judge call.
+	Question string `json:"question,omitempty"`
+	Group    string `json:"group,omitempty"`
+	// Thoughts are its thoughts.
+	Thoughts []analyze.ThoughtRef `json:"-"`
 }
 
 // Side is the thesis or an antithesis.
@@ -58,9 +61,12 @@ type Side struct {
 
 // Dialectic is a synthesis of branches.
 type Dialectic struct {
-	Thesis       Side      `json:"thesis"`
-	Antitheses   []Side    `json:"antitheses"`
-	Tensions     []Tension `json:"tensions"`
+	Thesis     Side      `json:"thesis"`
+	Antitheses []Side    `json:"antitheses"`
+	Tensions   []Tension `json:"tensions"`
+	// Thoughts quotes, once, the thoughts the tensions name that are not
+	// a side's claim.
+	Thoughts     []analyze.ThoughtRef `json:"thoughts"`
 	CommonGround struct {
 		SharedKeyPoints []string              `json:"sharedKeyPoints"`
 		Agreements      []analyze.ThoughtPair `json:"agreements" jsonschema:"pairs across the sides stated compatible (judge)"`
@@ -153,8 +159,8 @@ func (s Side) strength() float64 {
 // Compose fills the synthesis of d from its sides, tensions and
 // agreements: the shared key points, the stronger side (mean confidence +
 // 0.15 × evidence − 0.15 × challenges), the claims to keep (those no
-// tension touches), the open questions (each open tension's, then each
-// side without evidence) and a statement in prose of what each side
+// tension touches), the open questions (what supports each side without
+// evidence; an open tension carries its own question) and a statement in prose of what each side
 // claims, what is settled and what remains open.
 func (d *Dialectic) Compose() {
 	sides := append([]Side{d.Thesis}, d.Antitheses...)
@@ -179,12 +185,26 @@ func (d *Dialectic) Compose() {
 	d.Synthesis.Stronger = strongest.BranchID
 	inTension := map[string]bool{}
 	count := map[string]int{}
-	for _, t := range d.Tensions {
+	claims := map[string]bool{}
+	for _, s := range sides {
+		if s.Claim != nil {
+			claims[s.Claim.ID] = true
+		}
+	}
+	d.Thoughts = []analyze.ThoughtRef{}
+	for i := range d.Tensions {
+		t := &d.Tensions[i]
 		count[t.Status]++
+		t.Steps = t.Steps[:0]
 		for _, r := range t.Thoughts {
+			t.Steps = append(t.Steps, r.Step)
+			if !inTension[r.ID] && !claims[r.ID] {
+				d.Thoughts = append(d.Thoughts, r)
+			}
 			inTension[r.ID] = true
 		}
 	}
+	slices.SortFunc(d.Thoughts, func(a, b analyze.ThoughtRef) int { return a.Step - b.Step })
 	d.Synthesis.Keep = []int{}
 	d.Synthesis.OpenQuestions = []string{}
 	var b strings.Builder
@@ -226,11 +246,6 @@ func (d *Dialectic) Compose() {
 	}
 	fmt.Fprintf(&b, "Better supported so far: %s.", strongest.BranchID)
 	d.Synthesis.Statement = b.String()
-	for _, t := range d.Tensions {
-		if t.Status == TensionOpen && t.Question != "" && len(d.Synthesis.OpenQuestions) < 5 {
-			d.Synthesis.OpenQuestions = append(d.Synthesis.OpenQuestions, t.Question)
-		}
-	}
 	for _, s := range sides {
 		if len(s.Evidence) == 0 && s.Claim != nil {
 			d.Synthesis.OpenQuestions = append(d.Synthesis.OpenQuestions, fmt.Sprintf("What evidence supports %s's position #%d?", s.BranchID, s.Claim.Step))
