@@ -66,30 +66,6 @@ func (v vectors) sim(i, j int) (float64, bool) {
 	return float64(semantic.Dot(v.unit[ri], v.unit[rj])), true
 }
 
-// branchDocs is the thoughts of one branch in step order.
-type branchDocs struct {
-	id   string
-	docs []analyze.Doc
-}
-
-// groupBranches splits docs by branch ("" counts as "main"), each in step
-// order, branches in order of their first step.
-func groupBranches(docs []analyze.Doc) []branchDocs {
-	var out []branchDocs
-	at := map[string]int{}
-	for _, d := range byStep(docs) {
-		b := cmp.Or(d.Branch, "main")
-		i, ok := at[b]
-		if !ok {
-			i = len(out)
-			at[b] = i
-			out = append(out, branchDocs{id: b})
-		}
-		out[i].docs = append(out[i].docs, d)
-	}
-	return out
-}
-
 // isQuestion reports whether d asks something.
 func isQuestion(d analyze.Doc) bool {
 	return strings.EqualFold(d.Type, "question") || strings.HasSuffix(strings.TrimSpace(d.Content), "?")

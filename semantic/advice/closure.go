@@ -136,26 +136,26 @@ func Closures(docs []analyze.Doc, opts ClosureOptions) map[string]Closure {
 		out[b] = Closure{By: "marked", Reason: why}
 	}
 	concl, hasConcl := Conclusion(docs, nil)
-	groups := groupBranches(docs)
+	groups := analyze.GroupBranches(docs)
 	for _, g := range groups {
-		if _, ok := out[g.id]; ok {
+		if _, ok := out[g.ID]; ok {
 			continue
 		}
-		for _, d := range g.docs {
+		for _, d := range g.Docs {
 			if d.Refuted {
-				out[g.id] = Closure{By: "refuted", Step: d.Step, Reason: "a person refuted this thought"}
+				out[g.ID] = Closure{By: "refuted", Step: d.Step, Reason: "a person refuted this thought"}
 				break
 			}
 		}
-		if _, ok := out[g.id]; ok {
+		if _, ok := out[g.ID]; ok {
 			continue
 		}
-		last := g.docs[len(g.docs)-1]
+		last := g.Docs[len(g.Docs)-1]
 		if hasConcl && last.ID == concl.ID {
 			continue
 		}
 		if s := ClosingSentence(last.Content); s != "" {
-			out[g.id] = Closure{By: "words", Step: last.Step, Reason: "its last thought rules it out: " + clipWords(s, 12)}
+			out[g.ID] = Closure{By: "words", Step: last.Step, Reason: "its last thought rules it out: " + clipWords(s, 12)}
 		}
 	}
 	branchOf := map[string]analyze.Doc{}

@@ -95,7 +95,7 @@ func DetectDrift(docs []analyze.Doc, goal semantic.Vector, opts DriftOptions) []
 	}
 	docs = byStep(docs)
 	vd := vectorsOf(docs)
-	groups := groupBranches(docs)
+	groups := analyze.GroupBranches(docs)
 	feats, why := anchoring(docs, vd, goal, opts)
 	rowOf := make(map[string]int, len(vd.rows))
 	for r, i := range vd.rows {
@@ -103,9 +103,9 @@ func DetectDrift(docs []analyze.Doc, goal semantic.Vector, opts DriftOptions) []
 	}
 	var out []BranchDrift
 	for _, g := range groups {
-		bd := BranchDrift{Branch: g.id, Thoughts: len(g.docs)}
+		bd := BranchDrift{Branch: g.ID, Thoughts: len(g.Docs)}
 		var rows, steps []int
-		for _, d := range g.docs {
+		for _, d := range g.Docs {
 			if r, ok := rowOf[d.ID]; ok {
 				rows, steps = append(rows, r), append(steps, d.Step)
 			}

@@ -43,14 +43,14 @@ const profileKeyTerms = 8
 // number of branches and b the number of branches using the term, so terms
 // shared by every branch rank below distinctive ones. The 8 heaviest are kept.
 func Profiles(docs []Doc) []BranchProfile {
-	brs := groupBranches(docs)
+	brs := GroupBranches(docs)
 	out := make([]BranchProfile, 0, len(brs))
 	df := map[string]int{}
 	for _, br := range brs {
-		p := BranchProfile{Branch: br.id, Size: len(br.docs), docs: br.docs, terms: map[string]float64{}}
+		p := BranchProfile{Branch: br.ID, Size: len(br.Docs), docs: br.Docs, terms: map[string]float64{}}
 		var vs []semantic.Vector
 		var confSum float64
-		for _, d := range br.docs {
+		for _, d := range br.Docs {
 			if d.Vector != nil {
 				vs = append(vs, d.Vector)
 			}
@@ -250,15 +250,15 @@ func closestTo(docs []Doc, c semantic.Vector, k int) []Doc {
 // branch's thoughts that have vectors; "" counts as "main".
 func BranchCentroids(docs []Doc) map[string]semantic.Vector {
 	out := map[string]semantic.Vector{}
-	for _, br := range groupBranches(docs) {
+	for _, br := range GroupBranches(docs) {
 		var vs []semantic.Vector
-		for _, d := range br.docs {
+		for _, d := range br.Docs {
 			if d.Vector != nil {
 				vs = append(vs, d.Vector)
 			}
 		}
 		if c := semantic.Centroid(vs); c != nil {
-			out[br.id] = c
+			out[br.ID] = c
 		}
 	}
 	return out
@@ -315,16 +315,16 @@ func BranchOverlap(centroids map[string]semantic.Vector, branch string, v semant
 	return &OverlapWarning{SuggestedBranch: best, CurrentSimilarity: cur, SuggestedSimilarity: bestSim}
 }
 
-// branchDocs is the thoughts of one branch in step order.
-type branchDocs struct {
-	id   string
-	docs []Doc
+// BranchDocs is the thoughts of one branch in step order.
+type BranchDocs struct {
+	ID   string
+	Docs []Doc
 }
 
-// groupBranches splits docs by branch ("" counts as "main"), each in step
+// GroupBranches splits docs by branch ("" counts as "main"), each in step
 // order, branches in order of their first step.
-func groupBranches(docs []Doc) []branchDocs {
-	var out []branchDocs
+func GroupBranches(docs []Doc) []BranchDocs {
+	var out []BranchDocs
 	at := map[string]int{}
 	for _, d := range byStep(docs) {
 		b := d.Branch
@@ -335,9 +335,9 @@ func groupBranches(docs []Doc) []branchDocs {
 		if !ok {
 			i = len(out)
 			at[b] = i
-			out = append(out, branchDocs{id: b})
+			out = append(out, BranchDocs{ID: b})
 		}
-		out[i].docs = append(out[i].docs, d)
+		out[i].Docs = append(out[i].Docs, d)
 	}
 	return out
 }

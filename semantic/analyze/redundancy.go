@@ -28,11 +28,11 @@ func FindRedundancy(docs []Doc, minSim float64) []RedundantPair {
 		minSim = DefaultNearDuplicate
 	}
 	var out []RedundantPair
-	for _, br := range groupBranches(docs) {
-		vd := vectorsOf(br.docs, nil)
+	for _, br := range GroupBranches(docs) {
+		vd := vectorsOf(br.Docs, nil)
 		for _, p := range candidatePairs(vd, 5, float32(minSim)) {
-			a, b := br.docs[vd.rows[p.lo]], br.docs[vd.rows[p.hi]]
-			out = append(out, RedundantPair{Branch: br.id, ThoughtA: Ref(a), ThoughtB: Ref(b), Similarity: float64(p.s)})
+			a, b := br.Docs[vd.rows[p.lo]], br.Docs[vd.rows[p.hi]]
+			out = append(out, RedundantPair{Branch: br.ID, ThoughtA: Ref(a), ThoughtB: Ref(b), Similarity: float64(p.s)})
 		}
 	}
 	slices.SortStableFunc(out, func(x, y RedundantPair) int { return cmp.Compare(y.Similarity, x.Similarity) })
