@@ -177,7 +177,6 @@ var budgetExempt = []string{"branch-thinking export", "graph_view"}
 // drift). The test fails once one fits, so that it leaves this list.
 var budgetPending = map[string]string{
 	"branch-thinking findContradictions": "#27 fits its review of claims into it",
-	"branch-thinking detectDrift":        "#28 reworks drift",
 }
 
 // budgetCalls are the calls measured on session sid: every tool and every
