@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // ErrNotFound is wrapped by store errors for rows that do not exist.
@@ -41,6 +42,10 @@ const (
 	CodeTimeout             Code = "TimeoutError"
 	// CodeCancelled: the client cancelled an LLM-backed call.
 	CodeCancelled Code = "CancelledError"
+	// CodeLimit: a bound on what a session or a client may send was
+	// reached (HTTP 429); RetryAfter says when to try again, if waiting
+	// helps.
+	CodeLimit Code = "LimitError"
 
 	CodeInternal Code = "InternalError"
 )
@@ -55,7 +60,10 @@ type Error struct {
 	Received string
 	// Suggestions tell the caller what to do next.
 	Suggestions []string
-	Err         error
+	// RetryAfter, for a LimitError, is how long to wait before trying
+	// again (0: waiting does not help).
+	RetryAfter time.Duration
+	Err        error
 }
 
 func (e *Error) Error() string {

@@ -169,6 +169,11 @@ const (
 	FeedbackComment = "comment"
 )
 
+// FeedbackCount counts a session's feedback (Tx.CountFeedback).
+type FeedbackCount struct {
+	Total, Pending, Since int
+}
+
 // FeedbackAuthor is the author of feedback given in the viewer.
 const FeedbackAuthor = "human"
 
@@ -275,10 +280,16 @@ type Tx interface {
 	AddFeedback(ctx context.Context, f *Feedback) error
 	// Feedback returns the session's feedback, oldest first.
 	Feedback(ctx context.Context, session SessionKey) ([]Feedback, error)
-	// TakeFeedback marks the session's undelivered feedback delivered at
-	// at and returns it, oldest first: of concurrent calls, one gets each
-	// piece of feedback.
-	TakeFeedback(ctx context.Context, session SessionKey, at time.Time) ([]Feedback, error)
+	// CountFeedback counts the session's feedback: all of it, what is not
+	// delivered yet, and what was given at or after since.
+	CountFeedback(ctx context.Context, session SessionKey, since time.Time) (FeedbackCount, error)
+	// PendingFeedback returns the session's oldest feedback not delivered
+	// yet, at most limit pieces, oldest first.
+	PendingFeedback(ctx context.Context, session SessionKey, limit int) ([]Feedback, error)
+	// TakeFeedback marks the feedback of the session with the given ids
+	// delivered at at, unless it already is, and returns what it marked,
+	// oldest first: of concurrent calls, one gets each piece of feedback.
+	TakeFeedback(ctx context.Context, session SessionKey, at time.Time, ids []string) ([]Feedback, error)
 }
 
 // Store persists the reasoning graph.

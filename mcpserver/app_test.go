@@ -68,18 +68,7 @@ func TestGraphApp(t *testing.T) {
 
 	// A host that declared MCP Apps sees graph_view, for the app only, and
 	// the app's call of it gets the same drawing.
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := e.srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	host := mcp.NewClient(&mcp.Implementation{Name: "apps-host", Version: "1"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{
-		Extensions: map[string]any{uiExtension: map[string]any{"mimeTypes": []string{graphAppMIME}}}}})
-	hs, err := host.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { hs.Close(); ss.Wait() })
+	hs := e.connectAppsHost()
 	res, err = hs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -267,9 +268,82 @@ func measure(t *testing.T, cs *mcp.ClientSession, fake *fakeOpenAI, calls []budg
 		if res.IsError {
 			t.Fatalf("%s: %v", c.name, res.Content[0].(*mcp.TextContent).Text)
 		}
+		checkHalves(t, c.name, res)
 		sizes[c.name] = max(sizes[c.name], resultSize(t, res))
 	}
 	return sizes
+}
+
+// checkHalves checks that both halves of a successful result say the same:
+// the text content is one text, the structured content's JSON.
+func checkHalves(t *testing.T, name string, res *mcp.CallToolResult) {
+	t.Helper()
+	if len(res.Content) != 1 {
+		t.Errorf("%s: %d content items, want the one text", name, len(res.Content))
+		return
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	b, err := json.Marshal(res.StructuredContent)
+	var text, structured any
+	if !ok || err != nil || json.Unmarshal([]byte(tc.Text), &text) != nil || json.Unmarshal(b, &structured) != nil || !reflect.DeepEqual(text, structured) {
+		t.Errorf("%s: the text content is not the structured content:\n text %.300v\n structured %.300s", name, res.Content[0], b)
+	}
+}
+
+// checkErrorHalves checks that the text of a tool error carries what its
+// structured content says: message, code, field, expected, received and
+// suggestions.
+func checkErrorHalves(t *testing.T, name string, res *mcp.CallToolResult) {
+	t.Helper()
+	var texts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			texts = append(texts, tc.Text)
+		}
+	}
+	text := strings.Join(texts, "\n")
+	b, _ := json.Marshal(res.StructuredContent)
+	var e errorBody
+	if err := json.Unmarshal(b, &e); err != nil || e.Code == "" {
+		t.Fatalf("%s: error structured content %s", name, b)
+	}
+	want := []string{e.Message, e.Code}
+	if d := e.Details; d != nil {
+		want = append(want, d.Field, d.Expected, d.Received)
+	}
+	want = append(want, e.Suggestions...)
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s: the error's text %q does not say %q", name, text, w)
+		}
+	}
+}
+
+// Both halves of every tool's result say the same, for the clients that
+// pass on only one of them: on success, the text is the structured
+// content's JSON (human_feedback and findContradictions' review included);
+// on error, the text says the message, the code, the field, what was
+// expected and received and the suggestions. (The successes are checked
+// by TestResultBudgets, on every call it measures.)
+func TestResultHalvesOfErrors(t *testing.T) {
+	fake := &fakeOpenAI{}
+	e := newLuxEnv(t, fake)
+	cs := e.connect()
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		for _, args := range []map[string]any{{"session_id": "not an id!"}, {"session_id": "nobody-has-this-session"}} {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool.Name, Arguments: args})
+			if err != nil {
+				t.Fatalf("%s: %v", tool.Name, err)
+			}
+			if res.IsError {
+				checkErrorHalves(t, tool.Name, res)
+			}
+		}
+	}
 }
 
 // Every tool and every branch-thinking command but export stays within its
@@ -302,6 +376,13 @@ func TestResultBudgets(t *testing.T) {
 
 	sc := devScenarios(t)[0]
 	writeScenario(t, cs, "real20", sc)
+	// Feedback a person gave: the first results carry it, in both halves.
+	for i := range 12 {
+		if _, err := e.srv.svc.AddFeedback(context.Background(), reasoning.FeedbackInput{Session: reasoning.SessionRef{ID: "real20", Explicit: true},
+			ThoughtID: fmt.Sprintf("#%d", i+1), Kind: "comment", Text: "Check this against the guideline."}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	hist := btSession{t, cs, "real20"}.cmd("history", map[string]any{"branchId": "main"})
 	th := list(hist, "thoughts")
 	first, last := th[0].(map[string]any)["id"].(string), th[len(th)-1].(map[string]any)["id"].(string)
@@ -313,6 +394,9 @@ func TestResultBudgets(t *testing.T) {
 	}
 	doc20 := obj(btSession{t, cs, "real20"}.cmd("export", nil), "document")
 	small := measure(t, cs, fake, budgetCalls("real20", first, last, pair, doc20), doc20)
+	if notes, _, err := e.srv.svc.DeliverFeedback(context.Background(), reasoning.SessionRef{ID: "real20", Explicit: true}); err != nil || len(notes) != 0 {
+		t.Fatalf("feedback left after the calls: %d pieces (%v): the results did not carry it", len(notes), err)
+	}
 
 	rep := largeSession(t, e.srv.svc, "large2000", 2000)
 	doc2000 := obj(btSession{t, cs, rep.SessionID}.cmd("export", nil), "document")

@@ -26,20 +26,30 @@ var feedbackSchema = sync.OnceValue(func() *jsonschema.Schema {
 	if err != nil {
 		panic(err) // a programming error: FeedbackNote has no schema
 	}
-	s.Description = "what a person said about thoughts of this session in the viewer since the last tool result (each piece once), with what to do about it"
+	s.Description = "what a person said about thoughts of this session in the viewer (each piece once, at most 5 per result, the oldest first), with what to do about it"
 	return s
 })
 
-// deliverFeedback adds the session's undelivered feedback to a successful
-// tool result: human_feedback in the structured content (and in its JSON
-// text), and a short line of text. The feedback stays undelivered when
-// that fails.
-func (s *Server) deliverFeedback(ctx context.Context, ref reasoning.SessionRef, res *mcp.CallToolResult) {
+// humanFeedbackWaiting is the field of a tool result that counts the
+// feedback still waiting for the next results.
+const humanFeedbackWaiting = "human_feedback_waiting"
+
+// deliverFeedback adds to a successful tool result the model sees the
+// session's oldest undelivered feedback, at most
+// reasoning.MaxFeedbackPerResult pieces (human_feedback, in the structured
+// content and in its JSON text), and how many pieces still wait
+// (human_feedback_waiting). A result for an MCP App only (graph_view)
+// never takes any: the model would not see it. The feedback stays
+// undelivered when adding it fails.
+func (s *Server) deliverFeedback(ctx context.Context, tool string, ref reasoning.SessionRef, res *mcp.CallToolResult) {
+	if s.appOnlyTool(tool) {
+		return
+	}
 	raw, ok := structuredJSON(res)
 	if !ok {
 		return
 	}
-	notes, err := s.svc.DeliverFeedback(ctx, ref)
+	notes, waiting, err := s.svc.DeliverFeedback(ctx, ref)
 	if err != nil {
 		s.log.Warn("human feedback not delivered", "session", ref.ID, "err", err)
 		return
@@ -52,7 +62,7 @@ func (s *Server) deliverFeedback(ctx context.Context, ref reasoning.SessionRef, 
 		s.log.Error("human feedback", "err", err)
 		return
 	}
-	// The object with the field added before its closing brace: its other
+	// The object with the fields added before its closing brace: its other
 	// fields stay as they were, in their order.
 	body := bytes.TrimSpace(raw)
 	var out bytes.Buffer
@@ -60,7 +70,11 @@ func (s *Server) deliverFeedback(ctx context.Context, ref reasoning.SessionRef, 
 	if len(bytes.TrimSpace(body[1:len(body)-1])) > 0 {
 		out.WriteByte(',')
 	}
-	fmt.Fprintf(&out, "%q:%s}", humanFeedbackField, nb)
+	fmt.Fprintf(&out, "%q:%s", humanFeedbackField, nb)
+	if waiting > 0 {
+		fmt.Fprintf(&out, ",%q:%d", humanFeedbackWaiting, waiting)
+	}
+	out.WriteByte('}')
 	withFeedback := json.RawMessage(out.Bytes())
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok && strings.TrimSpace(tc.Text) == string(body) {
@@ -68,7 +82,16 @@ func (s *Server) deliverFeedback(ctx context.Context, ref reasoning.SessionRef, 
 		}
 	}
 	res.StructuredContent = withFeedback
-	res.Content = append(res.Content, &mcp.TextContent{Text: feedbackLine(notes)})
+}
+
+// appOnlyTool reports whether the tool named name is for an MCP App only.
+func (s *Server) appOnlyTool(name string) bool {
+	for _, t := range s.tools {
+		if t.Name == name {
+			return appOnly(t)
+		}
+	}
+	return false
 }
 
 // structuredJSON is the structured content of a result as a JSON object.
@@ -90,14 +113,4 @@ func structuredJSON(res *mcp.CallToolResult) (json.RawMessage, bool) {
 		return nil, false
 	}
 	return raw, true
-}
-
-// feedbackLine tells the model in a line what a person said and what to
-// do about it.
-func feedbackLine(notes []reasoning.FeedbackNote) string {
-	parts := make([]string, len(notes))
-	for i, n := range notes {
-		parts[i] = fmt.Sprintf("%s on thought %s: %q. %s", n.Kind, n.ThoughtID, reasoning.Clip(n.Text, 200), n.Advice)
-	}
-	return "Human feedback (human_feedback): " + strings.Join(parts, " ")
 }

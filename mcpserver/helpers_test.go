@@ -84,6 +84,14 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (map[strin
 	return out, res.IsError, text
 }
 
+// connectAppsHost opens a connection of a host that declares MCP Apps
+// (the graph app's MIME type).
+func (e *testEnv) connectAppsHost() *mcp.ClientSession {
+	e.t.Helper()
+	return e.connectWith(&mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{
+		Extensions: map[string]any{uiExtension: map[string]any{"mimeTypes": []string{graphAppMIME}}}}}, "")
+}
+
 // mustCall calls a tool that must succeed.
 func mustCall(t *testing.T, cs *mcp.ClientSession, name string, args any) map[string]any {
 	t.Helper()

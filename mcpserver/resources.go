@@ -574,7 +574,7 @@ func (s *Server) toolCallMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		s.logCall(ctx, call.Session, call.Params.Name, sessionID, tr, err, time.Since(start))
 		if sessionID != "" {
 			ref := reasoning.SessionRef{ID: sessionID, Explicit: true, Tenant: tenantOf(call.Extra)}
-			s.deliverFeedback(ctx, ref, tr)
+			s.deliverFeedback(ctx, call.Params.Name, ref, tr)
 			s.notifyIfChanged(ctx, ref)
 		}
 		return res, err

@@ -7,8 +7,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"reflect"
+	"strings"
 	"sync"
 	"time"
 
@@ -240,6 +242,8 @@ func outputSchema(output any) *jsonschema.Schema {
 	// (deliverFeedback).
 	if schema.Properties != nil {
 		schema.Properties[humanFeedbackField] = feedbackSchema()
+		schema.Properties[humanFeedbackWaiting] = &jsonschema.Schema{Type: "integer",
+			Description: "pieces of feedback still waiting: the next results carry them, at most 5 each"}
 	}
 	return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{schema, errorSchema()}}
 }
@@ -322,9 +326,34 @@ func (s *Server) errorResult(ctx context.Context, tool, status string, err error
 	}
 	return &mcp.CallToolResult{
 		IsError:           true,
-		Content:           []mcp.Content{&mcp.TextContent{Text: msg}},
+		Content:           []mcp.Content{&mcp.TextContent{Text: msg}, &mcp.TextContent{Text: errorDetailText(body)}},
 		StructuredContent: body,
 	}
+}
+
+// errorDetailText is what the structured content of a tool error adds to
+// its message (the code, the field at fault, what was expected and
+// received, the suggestions), as a second text, for the clients that show
+// a model the text only; the first is the message alone, "Error: …", as
+// the original servers wrote it.
+func errorDetailText(e errorBody) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Code: %s", e.Code)
+	if d := e.Details; d != nil {
+		if d.Field != "" {
+			fmt.Fprintf(&b, "\nField: %s", d.Field)
+		}
+		if d.Expected != "" {
+			fmt.Fprintf(&b, "\nExpected: %s", d.Expected)
+		}
+		if d.Received != "" {
+			fmt.Fprintf(&b, "\nReceived: %s", d.Received)
+		}
+	}
+	for _, s := range e.Suggestions {
+		fmt.Fprintf(&b, "\nSuggestion: %s", s)
+	}
+	return b.String()
 }
 
 func boolPtr(b bool) *bool { return &b }

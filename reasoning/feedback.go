@@ -2,6 +2,7 @@ package reasoning
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -13,6 +14,19 @@ import (
 
 // MaxFeedbackText is the longest feedback text, in characters.
 const MaxFeedbackText = 2000
+
+// Bounds on feedback: what a session holds, what it takes in a minute,
+// and what one tool result carries to the model (the rest waits for the
+// next results).
+const (
+	MaxSessionFeedback   = 1000
+	MaxFeedbackPerMinute = 30
+	MaxFeedbackPerResult = 5
+	// maxFeedbackBytes bounds the JSON of the feedback one result carries
+	// (one piece at least).
+	maxFeedbackBytes   = 10 << 10
+	feedbackRateWindow = time.Minute
+)
 
 // FeedbackInput is what a person says about a thought of a session.
 type FeedbackInput struct {
@@ -42,6 +56,20 @@ func (s *Service) AddFeedback(ctx context.Context, in FeedbackInput) (*thinkgrap
 			return err
 		}
 		now := s.now()
+		c, err := tx.CountFeedback(ctx, sess.Key, now.Add(-feedbackRateWindow))
+		if err != nil {
+			return err
+		}
+		switch {
+		case c.Total >= MaxSessionFeedback:
+			return &thinkgraph.Error{Code: thinkgraph.CodeLimit, Field: "session_id",
+				Message:     fmt.Sprintf("session %q holds %d pieces of feedback, the most a session keeps", sess.ID, MaxSessionFeedback),
+				Suggestions: []string{"continue in a new session, or export this one and start afresh"}}
+		case c.Since >= MaxFeedbackPerMinute:
+			return &thinkgraph.Error{Code: thinkgraph.CodeLimit, Field: "session_id", RetryAfter: feedbackRateWindow,
+				Message:     fmt.Sprintf("session %q took %d pieces of feedback in the last minute, the most it takes", sess.ID, MaxFeedbackPerMinute),
+				Suggestions: []string{"wait a minute and send it again; the model reads at most 5 pieces with each step"}}
+		}
 		f = &thinkgraph.Feedback{ID: NewID(), Session: sess.Key, ThoughtID: th.ID, Kind: in.Kind, Text: in.Text,
 			Author: thinkgraph.FeedbackAuthor, CreatedAt: now}
 		if err := tx.AddFeedback(ctx, f); err != nil {
@@ -91,39 +119,55 @@ type FeedbackNote struct {
 	Advice string `json:"advice"`
 }
 
-// DeliverFeedback takes the session's feedback not delivered yet (each
-// piece goes to one tool result only, also with concurrent calls) and says
-// what to do about each: a refuted thought on the path to the current
-// thought is to be backtracked from or revised. The session's update time
-// moves when feedback was delivered. It returns nothing, without writing,
-// when there is none or the session does not exist.
-func (s *Service) DeliverFeedback(ctx context.Context, ref SessionRef) ([]FeedbackNote, error) {
-	pending := false
-	err := s.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
-		fb, err := tx.Feedback(ctx, sess.Key)
-		for _, f := range fb {
-			pending = pending || f.DeliveredAt == nil
-		}
+// DeliverFeedback takes the session's oldest feedback not delivered yet,
+// at most MaxFeedbackPerResult pieces (each piece goes to one tool result
+// only, also with concurrent calls), says what to do about each (a refuted
+// thought on the path to the current thought is to be backtracked from or
+// revised) and how many pieces still wait. The session's update time moves
+// when feedback was delivered. It returns nothing, without writing, when
+// there is none or the session does not exist.
+func (s *Service) DeliverFeedback(ctx context.Context, ref SessionRef) (notes []FeedbackNote, waiting int, err error) {
+	pending := 0
+	err = s.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+		c, err := tx.CountFeedback(ctx, sess.Key, time.Time{})
+		pending = c.Pending
 		return err
 	})
-	if err != nil || !pending {
+	if err != nil || pending == 0 {
 		if thinkgraph.AsError(err).Code == thinkgraph.CodeSessionNotFound {
 			err = nil
 		}
-		return nil, err
+		return nil, 0, err
 	}
-	var notes []FeedbackNote
 	err = s.store.Update(ctx, func(tx thinkgraph.Tx) error {
-		notes = nil
+		notes, waiting = nil, 0
 		sess, err := s.Session(ctx, tx, ref, false, "")
 		if err != nil {
 			return err
 		}
 		now := s.now()
-		fb, err := tx.TakeFeedback(ctx, sess.Key, now)
+		pending, err := tx.PendingFeedback(ctx, sess.Key, MaxFeedbackPerResult)
+		if err != nil {
+			return err
+		}
+		var ids []string
+		size := 0
+		for _, f := range pending {
+			b, _ := json.Marshal(FeedbackNote{ThoughtID: f.ThoughtID, Kind: f.Kind, Text: f.Text, At: f.CreatedAt, Advice: feedbackAdvice(f.Kind, true)})
+			if size += len(b); len(ids) > 0 && size > maxFeedbackBytes {
+				break
+			}
+			ids = append(ids, f.ID)
+		}
+		fb, err := tx.TakeFeedback(ctx, sess.Key, now, ids)
 		if err != nil || len(fb) == 0 {
 			return err
 		}
+		c, err := tx.CountFeedback(ctx, sess.Key, now)
+		if err != nil {
+			return err
+		}
+		waiting = c.Pending
 		// The session changed (its feedback is delivered): viewers redraw.
 		sess.UpdatedAt = now
 		if err := tx.UpdateSession(ctx, sess); err != nil {
@@ -146,9 +190,9 @@ func (s *Service) DeliverFeedback(ctx context.Context, ref SessionRef) ([]Feedba
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return notes, nil
+	return notes, waiting, nil
 }
 
 func feedbackAdvice(kind string, onPath bool) string {

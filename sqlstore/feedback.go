@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/thinkgraph/thinkgraph"
@@ -33,12 +34,34 @@ func (t *txn) Feedback(ctx context.Context, session thinkgraph.SessionKey) ([]th
 	return t.feedback(ctx, `SELECT `+feedbackCols+` FROM feedback WHERE session_id = ? ORDER BY created_at, id`, session)
 }
 
-// TakeFeedback marks and reads the undelivered feedback in one statement:
-// a concurrent call waits for the row locks (PostgreSQL) or the write lock
-// (SQLite) and then finds the rows delivered.
-func (t *txn) TakeFeedback(ctx context.Context, session thinkgraph.SessionKey, at time.Time) ([]thinkgraph.Feedback, error) {
-	out, err := t.feedback(ctx, `UPDATE feedback SET delivered_at = ? WHERE session_id = ? AND delivered_at IS NULL RETURNING `+feedbackCols,
-		micros(at), session)
+func (t *txn) CountFeedback(ctx context.Context, session thinkgraph.SessionKey, since time.Time) (thinkgraph.FeedbackCount, error) {
+	var c thinkgraph.FeedbackCount
+	err := t.queryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN delivered_at IS NULL THEN 1 ELSE 0 END), 0), `+
+		`COALESCE(SUM(CASE WHEN created_at >= ? THEN 1 ELSE 0 END), 0) FROM feedback WHERE session_id = ?`, micros(since), session).Scan(&c.Total, &c.Pending, &c.Since)
+	if err != nil {
+		return c, fmt.Errorf("count feedback: %w", err)
+	}
+	return c, nil
+}
+
+func (t *txn) PendingFeedback(ctx context.Context, session thinkgraph.SessionKey, limit int) ([]thinkgraph.Feedback, error) {
+	return t.feedback(ctx, `SELECT `+feedbackCols+` FROM feedback WHERE session_id = ? AND delivered_at IS NULL ORDER BY created_at, id LIMIT ?`, session, limit)
+}
+
+// TakeFeedback marks and reads the feedback in one statement: a
+// concurrent call waits for the row locks (PostgreSQL) or the write lock
+// (SQLite) and then finds the rows delivered (delivered_at IS NULL is
+// checked again on a row another call changed while this one waited).
+func (t *txn) TakeFeedback(ctx context.Context, session thinkgraph.SessionKey, at time.Time, ids []string) ([]thinkgraph.Feedback, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	args := []any{micros(at), session}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	out, err := t.feedback(ctx, `UPDATE feedback SET delivered_at = ? WHERE session_id = ? AND delivered_at IS NULL AND id IN (?`+
+		strings.Repeat(", ?", len(ids)-1)+`) RETURNING `+feedbackCols, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -72,6 +73,12 @@ func (v *Viewer) feedback(w http.ResponseWriter, r *http.Request) {
 		switch te.Code {
 		case thinkgraph.CodeSessionNotFound:
 			v.fail(w, r, err)
+		case thinkgraph.CodeLimit:
+			if te.RetryAfter > 0 {
+				w.Header().Set("Retry-After", strconv.Itoa(int(te.RetryAfter.Seconds())))
+			}
+			b, _ := json.Marshal(map[string]string{"error": te.Message, "suggestion": strings.Join(te.Suggestions, "; ")})
+			writeJSON(w, http.StatusTooManyRequests, b)
 		case thinkgraph.CodeValidation, thinkgraph.CodeThoughtNotFound:
 			b, _ := json.Marshal(map[string]string{"error": te.Message, "field": te.Field, "expected": te.Expected})
 			writeJSON(w, http.StatusBadRequest, b)

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
 // TestFeedbackOverHTTP: over the real HTTP server with bearer tokens and
@@ -121,8 +124,10 @@ func TestFeedbackOverHTTP(t *testing.T) {
 			text = append(text, tc.Text)
 		}
 	}
-	if len(text) != 2 || !strings.Contains(text[0], `"human_feedback"`) || !strings.Contains(text[1], "refute on thought "+second.Node) {
-		t.Errorf("text content: %q", text)
+	// The text is the structured content's JSON, feedback included (once).
+	var fromText, structured any
+	if len(text) != 1 || json.Unmarshal([]byte(text[0]), &fromText) != nil || json.Unmarshal(b, &structured) != nil || !reflect.DeepEqual(fromText, structured) {
+		t.Errorf("text content: %q, want the structured content %s", text, b)
 	}
 	if again := mustTool(t, alice, "show_current_path", map[string]any{"session_id": "plan"}); strings.Contains(again, "human_feedback") {
 		t.Errorf("delivered twice: %s", again)
@@ -173,5 +178,70 @@ func TestFeedbackOverHTTP(t *testing.T) {
 	}
 	if sum := readResource(alice, "thinkgraph://sessions/plan/summary"); !strings.Contains(sum, `\"refute\": 1`) || !strings.Contains(sum, `\"undelivered\": 0`) {
 		t.Errorf("summary resource: %s", sum)
+	}
+}
+
+// TestFeedbackBounds: 3,000 posts of feedback to one session, each of
+// 2,000 characters: past 30 in a minute they are answered 429 with a
+// Retry-After; the next tool result carries at most 5 pieces (fewer when
+// they are long) and the count of the rest, within 16 KB, and the results
+// after it carry the rest.
+func TestFeedbackBounds(t *testing.T) {
+	svc := semanticService(t)
+	url, tokA, _ := twoTenants(t, svc)
+	alice := mcpClient(t, url, tokA)
+	var th struct {
+		Node string `json:"current_node_id"`
+	}
+	_ = json.Unmarshal([]byte(mustTool(t, alice, "think", map[string]any{"thought": "Profile the slow query first", "session_id": "plan"})), &th)
+	body := `{"thought_id": "` + th.Node + `", "kind": "comment", "text": "` + strings.Repeat("é", 2000) + `"}`
+	accepted, limited := 0, 0
+	for range 3000 {
+		req, _ := http.NewRequest("POST", url+"/sessions/plan/feedback", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+tokA)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		switch res.StatusCode {
+		case http.StatusCreated:
+			accepted++
+		case http.StatusTooManyRequests:
+			limited++
+			if limited == 1 && (res.Header.Get("Retry-After") != "60" || !strings.Contains(string(b), "in the last minute")) {
+				t.Errorf("429: Retry-After %q, %s", res.Header.Get("Retry-After"), b)
+			}
+		default:
+			t.Fatalf("feedback: %d %s", res.StatusCode, b)
+		}
+	}
+	if accepted != reasoning.MaxFeedbackPerMinute || limited != 3000-accepted {
+		t.Fatalf("%d accepted, %d refused with 429; want %d accepted", accepted, limited, reasoning.MaxFeedbackPerMinute)
+	}
+	delivered := 0
+	for i := 0; delivered < accepted; i++ {
+		res, err := alice.CallTool(context.Background(), &mcp.CallToolParams{Name: "think", Arguments: map[string]any{"thought": "Next step", "session_id": "plan"}})
+		if err != nil || res.IsError {
+			t.Fatalf("think: %v %+v", err, res)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		if len(b) > 16<<10 || len(res.Content[0].(*mcp.TextContent).Text) > 16<<10 {
+			t.Errorf("think result after %d posts of feedback: %d bytes, budget 16 KB", 3000, len(b))
+		}
+		var got struct {
+			Feedback []json.RawMessage `json:"human_feedback"`
+			Waiting  int               `json:"human_feedback_waiting"`
+		}
+		_ = json.Unmarshal(b, &got)
+		if i == 0 {
+			t.Logf("think after %d posts of feedback: %d bytes, %d pieces, %d waiting", 3000, len(b), len(got.Feedback), got.Waiting)
+		}
+		delivered += len(got.Feedback)
+		if len(got.Feedback) < 1 || len(got.Feedback) > reasoning.MaxFeedbackPerResult || got.Waiting != accepted-delivered {
+			t.Fatalf("result %d: %d pieces, %d waiting; %d delivered of %d", i, len(got.Feedback), got.Waiting, delivered, accepted)
+		}
 	}
 }

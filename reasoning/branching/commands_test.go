@@ -82,14 +82,14 @@ func TestFeedbackRefutedLeftOutOfStrongestPaths(t *testing.T) {
 	if got, want := strongest(), ids[0]; got != want {
 		t.Errorf("with step 2 refuted: %s, want %s", got, want)
 	}
-	notes, err := svc.DeliverFeedback(ctx, ref)
+	notes, _, err := svc.DeliverFeedback(ctx, ref)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(notes) != 1 || notes[0].ThoughtID != ids[1] || notes[0].Kind != "refute" || !strings.Contains(notes[0].Advice, "backtrack") {
 		t.Errorf("delivered: %+v", notes)
 	}
-	if again, err := svc.DeliverFeedback(ctx, ref); err != nil || len(again) != 0 {
+	if again, _, err := svc.DeliverFeedback(ctx, ref); err != nil || len(again) != 0 {
 		t.Errorf("delivered again: %+v, %v", again, err)
 	}
 	add(ids[1], thinkgraph.FeedbackConfirm, "On second look, it is missing")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/thinkgraph/thinkgraph"
 )
@@ -53,20 +54,24 @@ func testFeedback(t *testing.T, s thinkgraph.Store) {
 			return err
 		}
 		equal(t, "Feedback(s1)", got, []thinkgraph.Feedback{*f2, *f1})
-		return nil
+		c, err := tx.CountFeedback(ctx, "s1", f1.CreatedAt)
+		equal(t, "CountFeedback(s1, since the later)", c, thinkgraph.FeedbackCount{Total: 2, Pending: 2, Since: 1})
+		return err
 	})
 	var taken []thinkgraph.Feedback
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
 		var err error
-		taken, err = tx.TakeFeedback(ctx, "s1", at(10))
+		taken, err = take(ctx, tx, at(10), 100)
 		return err
 	})
 	d2, d1 := *f2, *f1
 	d2.DeliveredAt, d1.DeliveredAt = ptr(at(10)), ptr(at(10))
 	equal(t, "TakeFeedback(s1)", taken, []thinkgraph.Feedback{d2, d1})
 	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
-		again, err := tx.TakeFeedback(ctx, "s1", at(11))
+		again, err := take(ctx, tx, at(11), 100)
 		equal(t, "len(TakeFeedback(s1) again)", len(again), 0)
+		c, _ := tx.CountFeedback(ctx, "s1", time.Time{})
+		equal(t, "CountFeedback(s1) after", c, thinkgraph.FeedbackCount{Total: 2, Pending: 0, Since: 2})
 		return err
 	})
 	view(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
@@ -99,24 +104,40 @@ func testFeedback(t *testing.T, s thinkgraph.Store) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			var mine []thinkgraph.Feedback
-			err := s.Update(ctx, func(tx thinkgraph.Tx) error {
-				var err error
-				mine, err = tx.TakeFeedback(ctx, "s1", at(50))
-				return err
-			})
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			for _, f := range mine {
-				got[f.ID]++
+			// A few at a time, as tool results take them.
+			for {
+				var mine []thinkgraph.Feedback
+				err := s.Update(ctx, func(tx thinkgraph.Tx) error {
+					var err error
+					mine, err = take(ctx, tx, at(50), 3)
+					return err
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(mine) > 3 {
+					t.Errorf("took %d pieces, limit 3", len(mine))
+				}
+				mu.Lock()
+				for _, f := range mine {
+					got[f.ID]++
+				}
+				mu.Unlock()
+				if len(mine) == 0 {
+					return
+				}
 			}
 		})
 	}
 	wg.Wait()
+	update(t, s, func(ctx context.Context, tx thinkgraph.Tx) error {
+		rest, err := take(ctx, tx, at(51), 100)
+		for _, f := range rest {
+			got[f.ID]++
+		}
+		return err
+	})
 	if len(got) != pieces {
 		t.Errorf("concurrent takers got %d pieces of feedback, want %d", len(got), pieces)
 	}
@@ -125,4 +146,18 @@ func testFeedback(t *testing.T, s thinkgraph.Store) {
 			t.Errorf("feedback %s delivered %d times", id, n)
 		}
 	}
+}
+
+// take takes the oldest undelivered feedback of s1, at most limit pieces,
+// as a tool result does: PendingFeedback, then TakeFeedback of their ids.
+func take(ctx context.Context, tx thinkgraph.Tx, at time.Time, limit int) ([]thinkgraph.Feedback, error) {
+	pending, err := tx.PendingFeedback(ctx, "s1", limit)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(pending))
+	for i, f := range pending {
+		ids[i] = f.ID
+	}
+	return tx.TakeFeedback(ctx, "s1", at, ids)
 }
