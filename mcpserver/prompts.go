@@ -129,6 +129,14 @@ How to work:
 %s`, quoteBlock(problem), steps, sessionClause(req.Params.Arguments))), nil
 }
 
+// hasToolset reports whether the connection of a prompt request has the
+// toolset name.
+func (s *Server) hasToolset(req *mcp.GetPromptRequest, name string) bool {
+	sampling, _ := clientSampling(req.Session)
+	sets, err := s.connToolsets(req, sampling)
+	return err == nil && containsToolset(sets, name)
+}
+
 func (s *Server) promptAlternatives(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	problem, err := required(req, "problem")
 	if err != nil {
@@ -137,6 +145,11 @@ func (s *Server) promptAlternatives(_ context.Context, req *mcp.GetPromptRequest
 	n, err := intArg(req, "alternatives", 3, 2, 5)
 	if err != nil {
 		return nil, err
+	}
+	compare, last := "", 5
+	if s.hasToolset(req, "branch") {
+		compare, last = `5. To compare lines of thought, record them with "branch-thinking" on named branches and run its command {"type": "evaluate", "data": {"branchId": ...}} on each; prefer the branch with the better overall score and fewer contradictions.
+`, 6
 	}
 	return userPrompt("Explore alternatives: branch, evaluate, backtrack", fmt.Sprintf(`Explore this problem by branching where you are unsure, instead of committing to the first idea.
 
@@ -148,9 +161,8 @@ How to work:
 2. At a step where you are unsure (confidence below 0.6), write %d distinct alternatives with "select_path": "alternatives" is a list of {thought, confidence}, "selected_index" the one to follow first (the most promising).
 3. Follow the chosen alternative with more "think" steps. If it fails (a step contradicts an earlier one, or your confidence drops), call "backtrack".
 4. Call "get_unexplored_branches" to list the alternatives not yet tried, and continue one of them with "select_path" and its "node_id".
-5. To compare lines of thought, record them with "branch-thinking" on named branches and run its command {"type": "evaluate", "data": {"branchId": ...}} on each; prefer the branch with the better overall score and fewer contradictions.
-6. Finish with "show_current_path" and explain why the path you chose beats the alternatives you explored.
-%s`, quoteBlock(problem), n, sessionClause(req.Params.Arguments))), nil
+%s%d. Finish with "show_current_path" and explain why the path you chose beats the alternatives you explored.
+%s`, quoteBlock(problem), n, compare, last, sessionClause(req.Params.Arguments))), nil
 }
 
 func (s *Server) promptDebate(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
@@ -202,16 +214,20 @@ func (s *Server) promptReview(ctx context.Context, req *mcp.GetPromptRequest) (*
 	if err := render.Markdown(&report, g); err != nil {
 		return nil, err
 	}
+	unexplored := ""
+	if s.hasToolset(req, "graph") {
+		unexplored = ` and look at the unexplored alternatives ("get_unexplored_branches")`
+	}
 	text := fmt.Sprintf(`Review the reasoning recorded in session %s (%d thoughts, %d branches); its report is attached.
 
 Look for, and cite by step number:
 1. Contradictions: thoughts that cannot both be true. The report lists those the semantic engine found; also run "branch-thinking" {"command": {"type": "findContradictions"}, "session_id": %s} and judge each finding: real, or a false alarm?
 2. Circular reasoning: a conclusion that restates its premise, or thoughts that depend on each other; run {"type": "detectCircular"}.
-3. Gaps: open questions never answered, claims without support, steps with low confidence that later steps rely on; run {"type": "detectKnowledgeGaps"} and look at the unexplored alternatives ("get_unexplored_branches").
+3. Gaps: open questions never answered, claims without support, steps with low confidence that later steps rely on; run {"type": "detectKnowledgeGaps"}%s.
 4. The branches' evaluations: which line of thought is strongest and why.
 
 Answer with a list of issues (most serious first), each with the steps involved and a concrete fix, then a one-paragraph verdict on whether the session's conclusion holds.`,
-		strconv.Quote(id), len(g.Thoughts), len(g.Branches), strconv.Quote(id))
+		strconv.Quote(id), len(g.Thoughts), len(g.Branches), strconv.Quote(id), unexplored)
 	return userPrompt("Review a session for contradictions, circularity and gaps", text, &mcp.EmbeddedResource{
 		Resource: &mcp.ResourceContents{URI: sessionURIPrefix + id + "/markdown", MIMEType: "text/markdown", Text: report.String()},
 	}), nil

@@ -79,21 +79,19 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	}
 	s := &Server{svc: svc, log: opts.Logger, opts: opts, conns: map[*mcp.ServerSession]string{}, toolsetOf: map[string]toolset{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "thinkgraph: structured reasoning", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions:       instructions,
+		Instructions:       Instructions(opts.Toolsets),
 		Logger:             sdkLogger(opts.Logger),
 		CompletionHandler:  s.complete,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
 	})
-	s.mcp.AddReceivingMiddleware(s.filterTools)
+	s.mcp.AddReceivingMiddleware(s.filterTools, s.guide)
 	s.addToolsets()
 	s.addResources()
 	s.addApp()
 	s.addPrompts()
 	return s
 }
-
-const instructions = `thinkgraph keeps a persisted reasoning graph per session. Use "think" to record a reasoning step (with an optional confidence 0..1; below 0.6 the step becomes a branch point, then propose alternatives with "select_path" and use "backtrack" when a path fails), or "sequentialthinking" for numbered steps with revisions. Use "branch-thinking" to reason in named branches and to check the reasoning: its commands find contradictions, circular reasoning, drift from the goal, knowledge gaps and the strongest path. Every tool takes an optional session_id; without it, calls go to this connection's own session, and every response names the session so you can continue it later.`
 
 // MCP returns the underlying SDK server, to run on a transport.
 func (s *Server) MCP() *mcp.Server { return s.mcp }

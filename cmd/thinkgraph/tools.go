@@ -54,6 +54,13 @@ func (e *env) tools(_ context.Context, argv []string) error {
 		return err
 	}
 	fmt.Fprintln(e.stdout, "\nBYTES: name + description + input schema (compact JSON), what every model request carries; ~TOKENS: BYTES/4.")
+	instructions, prompts := srv.Guidance(*sampling)
+	fmt.Fprintf(e.stdout, "Instructions (sent once, at initialize): %d bytes, ~%d tokens, speaking of these tools only.\n", len(instructions), mcpserver.EstimatedTokens(len(instructions)))
+	if len(prompts) > 0 {
+		fmt.Fprintf(e.stdout, "Prompts: %s.\n", strings.Join(prompts, ", "))
+	} else {
+		fmt.Fprintln(e.stdout, "Prompts: none (each needs toolsets this list leaves out).")
+	}
 	if hidden := hiddenToolsets(cfg.toolsets, svc); len(hidden) > 0 && !*sampling {
 		fmt.Fprintf(e.stdout, "Not listed (no LLM provider configured, and a client without sampling): the %s tools; see \"thinkgraph help\" for the provider variables, or pass --sampling.\n",
 			strings.Join(hidden, " and "))

@@ -55,6 +55,11 @@ func TestToolsCommand(t *testing.T) {
 	if total[0] != sum || total[0] > 9000 {
 		t.Errorf("total %d bytes, rows sum to %d (budget 9000)", total[0], sum)
 	}
+	// The guidance speaks of the listed tools only.
+	_, _, out = runTools(t, nil, "--toolsets", "think,graph")
+	if !strings.Contains(out, "Prompts: think-step-by-step, explore-alternatives.") || strings.Contains(out, "debate") || !strings.Contains(out, "Instructions (sent once") {
+		t.Errorf("--toolsets think,graph: the prompts and instructions of those tools only:\n%s", out)
+	}
 	// A provider brings the LLM-backed tools; a toolset narrows the list.
 	rows, _, out = runTools(t, map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}, "--toolsets", "reasoning,lux")
 	if len(rows) != 8 || rows["reasoning_linear"][0] == 0 || rows["planner"][0] == 0 || rows["think"][0] != 0 {
