@@ -47,6 +47,10 @@ const (
 	// helps.
 	CodeLimit Code = "LimitError"
 
+	// CodeBusy: the server renders as many large sessions as it allows
+	// at once (render.Limiter); the call may be retried in a few seconds.
+	CodeBusy Code = "BusyError"
+
 	CodeInternal Code = "InternalError"
 )
 

@@ -1,10 +1,10 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"slices"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -94,15 +94,17 @@ func (s *Server) addAppTools() {
 		},
 		output: graphViewOutput{},
 		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *sessionField) (any, error) {
-			g, err := s.renderLoader().Load(ctx, s.session(req, in.SessionID), true)
+			var out graphViewOutput
+			err := s.renderLoader().Render(ctx, s.session(req, in.SessionID), true, func(g *render.Graph) error {
+				var buf strings.Builder
+				err := render.SVG(&buf, s.drawn(g))
+				out = graphViewOutput{SessionID: g.Session.ID, TotalSteps: g.Session.StepCount, SVG: buf.String()}
+				return err
+			})
 			if err != nil {
 				return nil, err
 			}
-			var buf bytes.Buffer
-			if err := render.SVG(&buf, g); err != nil {
-				return nil, err
-			}
-			return graphViewOutput{SessionID: g.Session.ID, TotalSteps: g.Session.StepCount, SVG: buf.String()}, nil
+			return out, nil
 		}),
 	})
 }

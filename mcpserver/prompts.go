@@ -203,15 +203,16 @@ func (s *Server) promptReview(ctx context.Context, req *mcp.GetPromptRequest) (*
 		return nil, err
 	}
 	ref := reasoning.SessionRef{ID: id, Explicit: true, Tenant: tenantOf(req.Extra)}
-	g, err := s.renderLoader().Load(ctx, ref, true)
+	var g *render.Graph
+	var report bytes.Buffer
+	err = s.renderLoader().Render(ctx, ref, true, func(rg *render.Graph) error {
+		g = rg
+		return render.Markdown(&report, g)
+	})
 	if err != nil {
 		if te := thinkgraph.AsError(err); te.Code == thinkgraph.CodeSessionNotFound || te.Code == thinkgraph.CodeValidation {
 			return nil, invalidPromptArg(req, "session %q not found", id)
 		}
-		return nil, err
-	}
-	var report bytes.Buffer
-	if err := render.Markdown(&report, g); err != nil {
 		return nil, err
 	}
 	unexplored := ""

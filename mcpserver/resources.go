@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/thinkgraph/thinkgraph"
@@ -82,8 +82,41 @@ type sessionVersion struct {
 }
 
 func (s *Server) renderLoader() *render.Loader {
-	s.res.once.Do(func() { s.res.loader = render.NewLoader(s.svc) })
+	s.res.once.Do(func() {
+		l := render.NewLoader(s.svc)
+		l.MaxAnalysed, l.Limiter = s.opts.MaxAnalysed, s.opts.Limiter
+		if l.MaxAnalysed == 0 {
+			l.MaxAnalysed = render.DefaultMaxAnalysed
+		}
+		l.MaxAnalysed = max(l.MaxAnalysed, 0)
+		s.res.loader = l
+	})
 	return s.res.loader
+}
+
+// drawn bounds a drawing to the latest Options.MaxDrawn thoughts.
+func (s *Server) drawn(g *render.Graph) *render.Graph {
+	n := s.opts.MaxDrawn
+	if n == 0 {
+		n = render.DefaultMaxDrawn
+	}
+	return g.Latest(n)
+}
+
+// codeBusy is the JSON-RPC error code of a resource read refused by the
+// render Limiter (a BusyError): a server error code of JSON-RPC 2.0.
+const codeBusy = -32010
+
+// resourceError is the error of a resource read: not found for a session
+// that does not exist (or is another tenant's), busy for a BusyError.
+func resourceError(uri string, err error) error {
+	switch te := thinkgraph.AsError(err); te.Code {
+	case thinkgraph.CodeSessionNotFound, thinkgraph.CodeValidation:
+		return mcp.ResourceNotFoundError(uri)
+	case thinkgraph.CodeBusy:
+		return &jsonrpc.Error{Code: codeBusy, Message: te.Message + ": " + strings.Join(te.Suggestions, "; ")}
+	}
+	return err
 }
 
 func (s *Server) addResources() {
@@ -178,55 +211,58 @@ func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) 
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	ref := reasoning.SessionRef{ID: id, Explicit: true, Tenant: tenantOf(req.Extra)}
-	notFound := func(err error) error {
-		if te := thinkgraph.AsError(err); te.Code == thinkgraph.CodeSessionNotFound || te.Code == thinkgraph.CodeValidation {
-			return mcp.ResourceNotFoundError(uri)
-		}
-		return err
-	}
 	text := func(mime, body string) *mcp.ReadResourceResult {
 		return private(&mcp.ResourceContents{URI: uri, MIMEType: mime, Text: body})
 	}
 	switch view {
 	case "context", "summary":
+		// They read every thought of a session with feedback.
+		release, err := s.renderLoader().Heavy(ctx, ref)
+		if err != nil {
+			return nil, resourceError(uri, err)
+		}
+		defer release()
 		return s.readContext(ctx, req, ref, view)
 	case "json":
-		var buf bytes.Buffer
-		err := s.svc.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
-			doc, err := reasoning.ExportSession(ctx, tx, sess, time.Now().UTC())
-			if err != nil {
-				return err
-			}
-			enc := json.NewEncoder(&buf)
-			enc.SetIndent("", "  ")
-			return enc.Encode(doc)
-		})
+		var buf strings.Builder
+		release, err := s.renderLoader().Heavy(ctx, ref)
+		if err == nil {
+			err = s.svc.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
+				doc, err := reasoning.ExportSession(ctx, tx, sess, time.Now().UTC())
+				if err != nil {
+					return err
+				}
+				return reasoning.WriteExchange(&buf, doc)
+			})
+			release()
+		}
 		if err != nil {
-			return nil, notFound(err)
+			return nil, resourceError(uri, err)
 		}
 		return text("application/json", buf.String()), nil
 	}
 	progress := s.progressReporter(ctx, req.Session, req.Params.GetProgressToken(), 2)
 	analyze := view == "markdown" || view == "svg"
-	g, err := s.renderLoader().Load(ctx, ref, analyze)
-	if err != nil {
-		return nil, notFound(err)
-	}
-	progress(1, fmt.Sprintf("loaded %d thoughts", len(g.Thoughts)))
-	var buf bytes.Buffer
+	var buf strings.Builder
 	var mime string
-	switch view {
-	case "markdown":
-		mime, err = "text/markdown", render.Markdown(&buf, g)
-	case "mermaid":
-		mime, err = "text/vnd.mermaid", render.Mermaid(&buf, g)
-	case "svg":
-		mime, err = "image/svg+xml", render.SVG(&buf, g)
-	default:
-		mime, err = "application/json", writeOverview(&buf, g)
-	}
+	err := s.renderLoader().Render(ctx, ref, analyze, func(g *render.Graph) error {
+		progress(1, fmt.Sprintf("loaded %d thoughts", len(g.Thoughts)))
+		switch view {
+		case "markdown":
+			mime = "text/markdown"
+			return render.Markdown(&buf, g)
+		case "mermaid":
+			mime = "text/vnd.mermaid"
+			return render.Mermaid(&buf, g)
+		case "svg":
+			mime = "image/svg+xml"
+			return render.SVG(&buf, s.drawn(g))
+		}
+		mime = "application/json"
+		return writeOverview(&buf, g)
+	})
 	if err != nil {
-		return nil, err
+		return nil, resourceError(uri, err)
 	}
 	progress(2, "rendered")
 	return text(mime, buf.String()), nil

@@ -19,6 +19,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/render"
 )
 
 // Options configure the MCP server.
@@ -36,6 +37,15 @@ type Options struct {
 	// mcp-langbase-reasoning 0.1, instead of reasoning_linear, ..., the
 	// names every client accepts.
 	SeedToolNames bool
+	// MaxAnalysed is the largest session the resources and graph_view
+	// analyse (default render.DefaultMaxAnalysed; negative: no bound), and
+	// MaxDrawn the most thoughts the /svg resource and graph_view draw,
+	// the latest (default render.DefaultMaxDrawn; negative: no bound).
+	MaxAnalysed, MaxDrawn int
+	// Limiter bounds the renders of large sessions, shared with the
+	// viewer of the same process and by every tenant's server (default:
+	// one of the server's own).
+	Limiter *render.Limiter
 }
 
 // Observer is told about every tool call and failed store operation.
@@ -77,6 +87,9 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opts.Limiter == nil {
+		opts.Limiter = render.NewLimiter() // ForTenant's servers share it
+	}
 	s := &Server{svc: svc, log: opts.Logger, opts: opts, conns: map[*mcp.ServerSession]string{}, toolsetOf: map[string]toolset{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "thinkgraph: structured reasoning", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:       Instructions(opts.Toolsets),
@@ -92,6 +105,10 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	s.addPrompts()
 	return s
 }
+
+// Limiter returns the server's render limiter, for the viewer of the same
+// process to share.
+func (s *Server) Limiter() *render.Limiter { return s.opts.Limiter }
 
 // MCP returns the underlying SDK server, to run on a transport.
 func (s *Server) MCP() *mcp.Server { return s.mcp }

@@ -1,6 +1,7 @@
 package reasoning
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -14,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/semantic"
 )
 
 // The exchange document is thinkgraph's self-describing export of one
@@ -172,6 +174,67 @@ func ExportSession(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Sessi
 	}
 	doc.Counts = ExchangeCounts{Branches: len(doc.Branches), Thoughts: len(doc.Thoughts), Links: len(doc.Links), Feedback: len(doc.Feedback)}
 	return doc, nil
+}
+
+// WriteExchange writes doc as JSON indented by two spaces, as a
+// json.Encoder with SetIndent("", "  ") writes it, one thought (and branch,
+// link, feedback) at a time: a large session's export is never held whole
+// as text.
+func WriteExchange(w io.Writer, doc *Exchange) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("{\n")
+	member := func(name string, v any) error {
+		b, err := json.MarshalIndent(v, "  ", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(bw, "  %q: %s,\n", name, b)
+		return nil
+	}
+	err := errors.Join(member("format", doc.Format), member("version", doc.Version), member("exportedAt", doc.ExportedAt))
+	if doc.Generator != "" {
+		err = errors.Join(err, member("generator", doc.Generator))
+	}
+	err = errors.Join(err, member("session", doc.Session),
+		writeList(bw, "branches", doc.Branches), writeList(bw, "thoughts", doc.Thoughts),
+		writeList(bw, "links", doc.Links), writeList(bw, "feedback", doc.Feedback))
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(doc.Counts, "  ", "  ")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(bw, "  \"counts\": %s\n}\n", b)
+	return bw.Flush()
+}
+
+// writeList writes the member name of an exchange document, a list,
+// element by element.
+func writeList[T any](bw *bufio.Writer, name string, items []T) error {
+	fmt.Fprintf(bw, "  %q: ", name)
+	switch {
+	case items == nil:
+		bw.WriteString("null,\n")
+		return nil
+	case len(items) == 0:
+		bw.WriteString("[],\n")
+		return nil
+	}
+	bw.WriteString("[")
+	for i := range items {
+		b, err := json.MarshalIndent(&items[i], "    ", "  ")
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n    ")
+		bw.Write(b)
+	}
+	bw.WriteString("\n  ],\n")
+	return nil
 }
 
 // ParseExchange decodes and validates an exchange document. Errors are
@@ -647,62 +710,83 @@ type ImportReport struct {
 // maps. Vectors are computed when the semantic engine is on (else, or on
 // failure, on first analysis).
 func (s *Service) ImportSession(ctx context.Context, doc *Exchange, tenant string) (*ImportReport, error) {
-	return s.importSession(ctx, doc, tenant, false)
+	if err := doc.validate(s.cfg.MaxThoughtLength); err != nil {
+		return nil, err
+	}
+	return s.importSession(ctx, doc, tenant, newIDs, s.embedDoc(ctx, doc))
 }
 
 // RestoreSession is ImportSession keeping the document's ids (the
 // session's, its thoughts' and links'), so that exporting the restored
 // session gives the document back (but for exportedAt): for moving a
-// session to another database. When the tenant has a session of that id,
-// or the database a thought or link of one of its ids, it imports with new
-// ids as ImportSession does, and the report's conflicts say so.
+// session to another database. When the database has a thought or link of
+// one of its ids, the thoughts and links get new ids; when the tenant has
+// a session of its id, the session too; the report's conflicts say so.
 func (s *Service) RestoreSession(ctx context.Context, doc *Exchange, tenant string) (*ImportReport, error) {
-	rep, err := s.importSession(ctx, doc, tenant, true)
+	if err := doc.validate(s.cfg.MaxThoughtLength); err != nil {
+		return nil, err
+	}
+	vecs := s.embedDoc(ctx, doc)
+	rep, err := s.importSession(ctx, doc, tenant, keepAllIDs, vecs)
 	if !errors.Is(err, thinkgraph.ErrConflict) {
 		return rep, err
 	}
-	rep, err = s.importSession(ctx, doc, tenant, false)
+	rep, err = s.importSession(ctx, doc, tenant, keepSessionID, vecs)
 	if rep != nil {
-		rep.Conflicts = append(rep.Conflicts, "the document's ids are in use in this database: the session was imported with new ids (see the id maps)")
+		rep.Conflicts = append(rep.Conflicts, "the document's thought or link ids are in use in this database: its thoughts and links were imported with new ids (see the id maps)")
 	}
 	return rep, err
 }
 
-func (s *Service) importSession(ctx context.Context, doc *Exchange, tenant string, keepIDs bool) (*ImportReport, error) {
-	if err := doc.validate(s.cfg.MaxThoughtLength); err != nil {
-		return nil, err
-	}
-	if tenant == "" {
-		tenant = thinkgraph.LocalTenant
-	}
+// idPolicy says which of a document's ids an import keeps.
+type idPolicy int
+
+const (
+	newIDs        idPolicy = iota // new ids for the session, its thoughts and links
+	keepSessionID                 // the session's id if the tenant has no session of it; new ids for the rest
+	keepAllIDs                    // every id, or ErrConflict
+)
+
+// embedDoc embeds the thoughts of doc for an import.
+func (s *Service) embedDoc(ctx context.Context, doc *Exchange) []semantic.Vector {
 	texts := make([]string, len(doc.Thoughts))
 	for i, t := range doc.Thoughts {
 		texts[i] = t.Content
 	}
-	var vecs = s.EmbedForWrite(ctx, texts...)
-	if keepIDs {
-		if err := ValidateSessionID(doc.Session.ID); err != nil {
-			return nil, fmt.Errorf("%w: the document's session id cannot be kept: %v", thinkgraph.ErrConflict, err)
-		}
+	return s.EmbedForWrite(ctx, texts...)
+}
+
+// importSession stores a validated doc for tenant, with vecs, the vectors
+// of its thoughts (nil when there are none).
+func (s *Service) importSession(ctx context.Context, doc *Exchange, tenant string, policy idPolicy, vecs []semantic.Vector) (*ImportReport, error) {
+	if tenant == "" {
+		tenant = thinkgraph.LocalTenant
 	}
-	rep := &ImportReport{SessionID: doc.Session.ID, SourceSessionID: doc.Session.ID, ThoughtIDs: map[string]string{}, LinkIDs: map[string]string{}, Conflicts: []string{}}
-	if !keepIDs {
-		rep.SessionID = NewID()
+	if policy != newIDs && ValidateSessionID(doc.Session.ID) != nil {
+		policy = newIDs
 	}
+	rep := &ImportReport{SourceSessionID: doc.Session.ID, ThoughtIDs: map[string]string{}, LinkIDs: map[string]string{}, Conflicts: []string{}}
 	// keep gives the id a document's thought or link keeps: its own, or
 	// a new one.
 	keep := func(id string) string {
-		if keepIDs && id != "" {
+		if policy == keepAllIDs && id != "" {
 			return id
 		}
 		return NewID()
 	}
 	err := s.store.Update(ctx, func(tx thinkgraph.Tx) error {
 		rep.Conflicts, rep.Vectors = rep.Conflicts[:0], 0
+		rep.SessionID = NewID()
+		if policy != newIDs {
+			rep.SessionID = doc.Session.ID
+		}
 		if doc.Session.ID != "" {
 			if _, err := tx.Session(ctx, tenant, doc.Session.ID); err == nil {
-				if keepIDs {
+				if policy == keepAllIDs {
 					return fmt.Errorf("%w: session %q", thinkgraph.ErrConflict, doc.Session.ID)
+				}
+				if policy == keepSessionID {
+					rep.SessionID = NewID()
 				}
 				rep.Conflicts = append(rep.Conflicts, fmt.Sprintf("session %q already exists in this store; the document was imported as the new session %q", doc.Session.ID, rep.SessionID))
 			}

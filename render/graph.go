@@ -36,6 +36,9 @@ type Graph struct {
 	Analysis *Analysis
 	// Threshold is the confidence below which a thought is a branch point.
 	Threshold float64
+	// Note, when set, is a line the SVG drawing shows above the graph
+	// (Latest says what it leaves out there).
+	Note string
 
 	once sync.Once
 	ix   *index
@@ -169,9 +172,17 @@ type Loader struct {
 	MaxContradictions int
 	// NoEvaluation skips the branch evaluations.
 	NoEvaluation bool
+	// MaxAnalysed is the largest session (in thoughts) whose analyses Load
+	// runs; a larger one gets an Analysis that says why it has none (0:
+	// no bound). Analysing costs time and memory that grow faster than
+	// the session.
+	MaxAnalysed int
+	// Limiter, if set, bounds the heavy renders of Render.
+	Limiter *Limiter
 }
 
-// NewLoader returns a loader on svc.
+// NewLoader returns a loader on svc, with no bound on the sessions it
+// analyses and no limiter (a server sets both).
 func NewLoader(svc *reasoning.Service) *Loader { return &Loader{Svc: svc} }
 
 // Load reads the session of ref. With analyze, the semantic analyses
@@ -194,7 +205,12 @@ func (l *Loader) Load(ctx context.Context, ref reasoning.SessionRef, analyze boo
 		if g.Feedback, err = tx.Feedback(ctx, sess.Key); err != nil {
 			return err
 		}
-		if analyze {
+		switch {
+		case analyze && l.MaxAnalysed > 0 && len(g.Thoughts) > l.MaxAnalysed:
+			g.Analysis = &Analysis{Unavailable: fmt.Sprintf(
+				"the session has %d thoughts, more than the %d analysed while a view or an export is served (THINKGRAPH_MAX_ANALYSED_THOUGHTS); branch-thinking's findContradictions, detectCircular and evaluate analyse it, and so does thinkgraph export",
+				len(g.Thoughts), l.MaxAnalysed)}
+		case analyze:
 			g.Analysis = l.analyze(ctx, tx, sess)
 		}
 		return nil
@@ -225,6 +241,51 @@ func (l *Loader) analyze(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph
 		a.Contradictions = a.Contradictions[:limit:limit]
 	}
 	return a
+}
+
+// Latest returns the graph of g's latest n thoughts (by step), with their
+// links, feedback and the analyses' findings among them, and a Note
+// saying what is left out; g itself when it has at most n thoughts. A kept
+// thought whose parent is left out starts a tree of its own.
+func (g *Graph) Latest(n int) *Graph {
+	if n <= 0 || len(g.Thoughts) <= n {
+		return g
+	}
+	cut := g.Thoughts[len(g.Thoughts)-n:] // in step order
+	kept := make(map[string]bool, n)
+	for _, t := range cut {
+		kept[t.ID] = true
+	}
+	has := func(id string) bool { return id == "" || kept[id] }
+	out := &Graph{Session: g.Session, Branches: g.Branches, Thoughts: cut, Threshold: g.Threshold,
+		Note: fmt.Sprintf("The latest %d of %d thoughts (steps %d–%d); the viewer and the SVG export draw them all.",
+			n, len(g.Thoughts), cut[0].Step, cut[len(cut)-1].Step)}
+	for _, l := range g.Links {
+		if has(l.FromThought) && has(l.ToThought) {
+			out.Links = append(out.Links, l)
+		}
+	}
+	for _, f := range g.Feedback {
+		if kept[f.ThoughtID] {
+			out.Feedback = append(out.Feedback, f)
+		}
+	}
+	if a := g.Analysis; a != nil {
+		b := *a
+		b.Contradictions, b.Circular = nil, nil
+		for _, c := range a.Contradictions {
+			if kept[c.ThoughtA.ID] && kept[c.ThoughtB.ID] {
+				b.Contradictions = append(b.Contradictions, c)
+			}
+		}
+		for _, c := range a.Circular {
+			if !slices.ContainsFunc(c.Thoughts, func(r analyze.ThoughtRef) bool { return !kept[r.ID] }) {
+				b.Circular = append(b.Circular, c)
+			}
+		}
+		out.Analysis = &b
+	}
+	return out
 }
 
 // feedbackStep is the step of the thought feedback f is about (0 if it is

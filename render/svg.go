@@ -22,6 +22,7 @@ const (
 	gapY      = 30
 	marginX   = 16
 	headerH   = 36
+	noteH     = 24 // the line of a Graph's Note
 	fontSize  = 11
 	labelSize = 10
 	textLines = 3
@@ -137,6 +138,13 @@ func rowTop(row int) int { return headerH + gapY/2 + row*(nodeH+gapY) }
 func SVG(w io.Writer, g *Graph) error {
 	bw := bufio.NewWriter(w)
 	l, cols := g.layout()
+	if g.Note != "" {
+		// The note on a line of its own above the drawing.
+		fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" class="tg-noted" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui,sans-serif" font-size="11">`+"\n",
+			l.Width, l.Height+noteH, l.Width, l.Height+noteH)
+		fmt.Fprintf(bw, `<text class="tg-note" x="8" y="%d" fill="#444">%s</text>`+"\n", noteH-8, esc(g.Note))
+		fmt.Fprintf(bw, `<svg y="%d" width="%d" height="%d">`+"\n", noteH, l.Width, l.Height)
+	}
 	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" class="tg-graph" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui,sans-serif" font-size="11">`+"\n",
 		l.Width, l.Height, l.Width, l.Height)
 	g.writeBranches(bw, l, cols, true)
@@ -146,6 +154,9 @@ func SVG(w io.Writer, g *Graph) error {
 	bw.WriteString("</g>\n<g class=\"nodes\">\n")
 	g.writeNodes(bw, l, 0, l.Height)
 	bw.WriteString("</g>\n</svg>\n")
+	if g.Note != "" {
+		bw.WriteString("</svg>\n</svg>\n")
+	}
 	return bw.Flush()
 }
 

@@ -40,6 +40,15 @@ type graphPayload struct {
 	json     []byte
 }
 
+// size is about the memory p holds, in bytes.
+func (p *graphPayload) size() int {
+	n := len(p.SVG) + len(p.dataJSON) + len(p.json)
+	for _, b := range p.bands {
+		n += len(b)
+	}
+	return n
+}
+
 // thoughtData is what the side panel shows of a thought.
 type thoughtData struct {
 	ID         string      `json:"id"`

@@ -18,6 +18,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -48,7 +49,13 @@ type Options struct {
 	NoAnalysis bool
 	// MaxSessions bounds the session list (default 500).
 	MaxSessions int
-	Logger      *slog.Logger
+	// MaxAnalysed is the largest session analysed for a page or a download
+	// (default render.DefaultMaxAnalysed; negative: no bound).
+	MaxAnalysed int
+	// Limiter bounds the renders of large sessions, shared with the MCP
+	// resources of the same process (default: one of the viewer's own).
+	Limiter *render.Limiter
+	Logger  *slog.Logger
 }
 
 // Viewer is the viewer's HTTP handler.
@@ -108,9 +115,18 @@ func New(svc *reasoning.Service, opts Options) *Viewer {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	loader := render.NewLoader(svc)
+	if opts.MaxAnalysed == 0 {
+		opts.MaxAnalysed = render.DefaultMaxAnalysed
+	}
+	if opts.Limiter == nil {
+		opts.Limiter = render.NewLimiter()
+	}
+	loader, exporter := render.NewLoader(svc), render.NewLoader(svc)
+	for _, l := range []*render.Loader{loader, exporter} {
+		l.MaxAnalysed, l.Limiter = max(opts.MaxAnalysed, 0), opts.Limiter
+	}
 	loader.NoEvaluation = true
-	v := &Viewer{svc: svc, loader: loader, exporter: render.NewLoader(svc), opts: opts, mux: http.NewServeMux(), cache: map[viewKey]*cached{},
+	v := &Viewer{svc: svc, loader: loader, exporter: exporter, opts: opts, mux: http.NewServeMux(), cache: map[viewKey]*cached{},
 		analyzing: map[viewKey]bool{}, gen: map[viewKey]int{}}
 	static, err := fs.Sub(assets, "assets")
 	if err != nil {
@@ -162,8 +178,13 @@ func (v *Viewer) ref(r *http.Request) (reasoning.SessionRef, bool) {
 // fail answers a request that could not be served: 404 for a session that
 // does not exist (or is another tenant's), 500 otherwise.
 func (v *Viewer) fail(w http.ResponseWriter, r *http.Request, err error) {
-	if te := thinkgraph.AsError(err); te.Code == thinkgraph.CodeSessionNotFound || te.Code == thinkgraph.CodeValidation {
+	switch te := thinkgraph.AsError(err); te.Code {
+	case thinkgraph.CodeSessionNotFound, thinkgraph.CodeValidation:
 		http.Error(w, "session not found", http.StatusNotFound)
+		return
+	case thinkgraph.CodeBusy:
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, te.Message+": reload in a few seconds", http.StatusServiceUnavailable)
 		return
 	}
 	v.opts.Logger.ErrorContext(r.Context(), "viewer", "path", r.URL.Path, "err", err)
@@ -195,12 +216,17 @@ func (v *Viewer) load(ctx context.Context, ref reasoning.SessionRef) (*graphPayl
 		}
 		return c.page, nil
 	}
-	analyze := !v.opts.NoAnalysis && ver.Steps <= syncAnalysisMax
-	g, err := v.loader.Load(ctx, ref, analyze)
-	if err != nil {
-		return nil, err
-	}
-	p, err := newGraphPayload(g)
+	// A session too large to analyse is loaded with the analyses asked
+	// for: its Analysis says why there are none, at once.
+	analyze := !v.opts.NoAnalysis && (ver.Steps <= syncAnalysisMax || v.opts.MaxAnalysed > 0 && ver.Steps > v.opts.MaxAnalysed)
+	var g *render.Graph
+	var p *graphPayload
+	err = v.loader.Render(ctx, ref, analyze, func(rg *render.Graph) error {
+		var err error
+		g = rg
+		p, err = newGraphPayload(g)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -221,11 +247,20 @@ func (v *Viewer) load(ctx context.Context, ref reasoning.SessionRef) (*graphPayl
 func (v *Viewer) store(ref reasoning.SessionRef, g *render.Graph, p *graphPayload, analyzed bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if len(v.cache) >= 32 {
+	delete(v.cache, keyOf(ref))
+	total := p.size()
+	for _, c := range v.cache {
+		total += c.page.size()
+	}
+	if len(v.cache) >= 32 || total > maxCacheBytes {
 		clear(v.cache)
 	}
 	v.cache[keyOf(ref)] = &cached{version: version{g.Session.StepCount, g.Session.UpdatedAt}, page: p, analyzed: analyzed}
 }
+
+// maxCacheBytes bounds the rendered pages the viewer keeps (a session of
+// 12,000 thoughts renders to about 30 MB of SVG and JSON).
+const maxCacheBytes = 64 << 20
 
 // analyzeLater analyses a session in the background, once at a time per
 // session, and bumps its generation when done.
@@ -240,14 +275,14 @@ func (v *Viewer) analyzeLater(ref reasoning.SessionRef) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
-		g, err := v.loader.Load(ctx, ref, true)
-		var p *graphPayload
-		if err == nil {
-			p, err = newGraphPayload(g)
-		}
-		if err == nil {
-			v.store(ref, g, p, true)
-		} else {
+		err := v.loader.Render(ctx, ref, true, func(g *render.Graph) error {
+			p, err := newGraphPayload(g)
+			if err == nil {
+				v.store(ref, g, p, true)
+			}
+			return err
+		})
+		if err != nil {
 			v.opts.Logger.Warn("viewer analysis", "session", ref.ID, "err", err)
 		}
 		v.mu.Lock()
@@ -399,15 +434,18 @@ func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
 // exportFormats are the downloads offered per session.
 var exportFormats = map[string]struct {
 	mime, ext string
-	fn        func(*bytes.Buffer, *render.Graph) error
+	fn        func(io.Writer, *render.Graph) error
 }{
-	"markdown": {"text/markdown; charset=utf-8", "md", func(b *bytes.Buffer, g *render.Graph) error { return render.Markdown(b, g) }},
-	"mermaid":  {"text/plain; charset=utf-8", "mmd", func(b *bytes.Buffer, g *render.Graph) error { return render.Mermaid(b, g) }},
-	"dot":      {"text/vnd.graphviz; charset=utf-8", "dot", func(b *bytes.Buffer, g *render.Graph) error { return render.DOT(b, g) }},
-	"svg":      {"image/svg+xml", "svg", func(b *bytes.Buffer, g *render.Graph) error { return render.SVG(b, g) }},
-	"html":     {"text/html; charset=utf-8", "html", func(b *bytes.Buffer, g *render.Graph) error { return render.HTML(b, g) }},
+	"markdown": {"text/markdown; charset=utf-8", "md", render.Markdown},
+	"mermaid":  {"text/plain; charset=utf-8", "mmd", render.Mermaid},
+	"dot":      {"text/vnd.graphviz; charset=utf-8", "dot", render.DOT},
+	"svg":      {"image/svg+xml", "svg", render.SVG},
+	"html":     {"text/html; charset=utf-8", "html", render.HTML},
 }
 
+// export streams a download of the session: written to the connection as
+// it is rendered (a large session's export is never held whole), the
+// session's render within the Limiter's bounds.
 func (v *Viewer) export(w http.ResponseWriter, r *http.Request) {
 	ref, ok := v.ref(r)
 	if !ok {
@@ -415,45 +453,48 @@ func (v *Viewer) export(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	format := r.PathValue("format")
-	var buf bytes.Buffer
-	var mime, ext string
+	f, ok := exportFormats[format]
 	if format == "json" {
-		mime, ext = "application/json", "json"
-		err := v.svc.View(r.Context(), ref, func(tx thinkgraph.Tx, s *thinkgraph.Session) error {
-			doc, err := reasoning.ExportSession(r.Context(), tx, s, time.Now().UTC())
-			if err != nil {
-				return err
-			}
-			enc := json.NewEncoder(&buf)
-			enc.SetIndent("", "  ")
-			return enc.Encode(doc)
-		})
-		if err != nil {
-			v.fail(w, r, err)
-			return
+		f.mime, f.ext = "application/json", "json"
+	} else if !ok {
+		http.Error(w, "unknown format (json, markdown, mermaid, dot, svg, html)", http.StatusNotFound)
+		return
+	}
+	started := false
+	start := func() {
+		started = true
+		w.Header().Set("Content-Type", f.mime)
+		// Downloaded, never rendered in the viewer's origin (an SVG or
+		// HTML export is safe, but there is no reason to run it here).
+		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", ref.ID+"."+f.ext))
+		w.WriteHeader(http.StatusOK)
+	}
+	var err error
+	if format == "json" {
+		var release func()
+		if release, err = v.exporter.Heavy(r.Context(), ref); err == nil {
+			err = v.svc.View(r.Context(), ref, func(tx thinkgraph.Tx, s *thinkgraph.Session) error {
+				doc, err := reasoning.ExportSession(r.Context(), tx, s, time.Now().UTC())
+				if err != nil {
+					return err
+				}
+				start()
+				return reasoning.WriteExchange(w, doc)
+			})
+			release()
 		}
 	} else {
-		f, ok := exportFormats[format]
-		if !ok {
-			http.Error(w, "unknown format (json, markdown, mermaid, dot, svg, html)", http.StatusNotFound)
-			return
-		}
-		g, err := v.exporter.Load(r.Context(), ref, !v.opts.NoAnalysis)
-		if err != nil {
-			v.fail(w, r, err)
-			return
-		}
-		if err := f.fn(&buf, g); err != nil {
-			v.fail(w, r, err)
-			return
-		}
-		mime, ext = f.mime, f.ext
+		err = v.exporter.Render(r.Context(), ref, !v.opts.NoAnalysis, func(g *render.Graph) error {
+			start()
+			return f.fn(w, g)
+		})
 	}
-	w.Header().Set("Content-Type", mime)
-	// Downloaded, never rendered in the viewer's origin (an SVG or HTML
-	// export is safe, but there is no reason to run it here).
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", ref.ID+"."+ext))
-	_, _ = w.Write(buf.Bytes())
+	if err != nil && !started {
+		v.fail(w, r, err)
+	} else if err != nil {
+		// The answer is under way: it ends short, and the log says why.
+		v.opts.Logger.WarnContext(r.Context(), "viewer export cut short", "session", ref.ID, "format", format, "err", err)
+	}
 }
 
 func (v *Viewer) html(w http.ResponseWriter, page func(*bytes.Buffer)) {

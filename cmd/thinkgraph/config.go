@@ -16,6 +16,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/mcpserver"
 	"github.com/thinkgraph/thinkgraph/postgres"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/render"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 	"github.com/thinkgraph/thinkgraph/sqlite"
@@ -36,6 +37,7 @@ var envVars = []envVar{
 	{"THINK_MAX_THOUGHTS", "100", "Size of the think log's context window (context_size); older thoughts leave the window but stay stored."},
 	{"THINKGRAPH_MAX_THOUGHT_LENGTH", "10000", "Longest thought accepted, in characters."},
 	{"THINKGRAPH_CONFIDENCE_THRESHOLD", "0.6", "Below it a thought is a branch point; backtrack returns to the nearest thought at or above it."},
+	{"THINKGRAPH_MAX_ANALYSED_THOUGHTS", "4000", "Largest session whose contradictions, circular reasoning and branch evaluations the server computes for a view, a viewer download or a session resource (a larger one's says why it has none; the branch-thinking commands and thinkgraph export analyse any size); 0: no bound. Analysing 12,000 thoughts takes about 36 s and 520 MiB."},
 	{"THINKGRAPH_SQLITE_SYNCHRONOUS", "NORMAL", "NORMAL: acknowledged writes survive a crash or kill of the server; FULL: they also survive power loss (an fsync per write)."},
 	{"THINKGRAPH_BUSY_TIMEOUT_MS", "10000", "How long a write waits for another process's write lock on the same database file."},
 	{"THINKGRAPH_EMBEDDINGS_URL", "none (the offline lexical embedder)", "Base URL of an OpenAI-compatible /v1/embeddings endpoint (Ollama, vLLM, LM Studio, OpenAI)."},
@@ -90,6 +92,7 @@ type config struct {
 	stateless      bool
 	maxSessions    int
 	maxSessionsPer int
+	maxAnalysed    int // negative: no bound
 
 	toolsets       []string // nil: all
 	seedToolNames  bool
@@ -171,6 +174,9 @@ func loadConfig(getenv func(string) string) (*config, error) {
 	c.maxBodyBytes = int64(intVar("THINKGRAPH_HTTP_MAX_BODY_BYTES", 4<<20, 1024))
 	c.maxSessions = intVar("THINKGRAPH_HTTP_MAX_SESSIONS", 10000, 1)
 	c.maxSessionsPer = intVar("THINKGRAPH_HTTP_MAX_SESSIONS_PER_TENANT", 1000, 1)
+	if c.maxAnalysed = intVar("THINKGRAPH_MAX_ANALYSED_THOUGHTS", render.DefaultMaxAnalysed, 0); c.maxAnalysed == 0 {
+		c.maxAnalysed = -1
+	}
 	if v := strings.TrimSpace(getenv("THINKGRAPH_HTTP_SESSION_IDLE_TIMEOUT")); v != "" {
 		d, err := time.ParseDuration(v)
 		switch {

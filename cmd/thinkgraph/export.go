@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -99,8 +98,6 @@ func exportJSON(ctx context.Context, w io.Writer, svc *reasoning.Service, ref re
 		if err != nil {
 			return err
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
+		return reasoning.WriteExchange(w, doc)
 	})
 }

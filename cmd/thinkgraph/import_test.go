@@ -91,7 +91,8 @@ func TestImportExportRoundTripCLI(t *testing.T) {
 }
 
 // thinkgraph import reads stdin too; a document whose ids are taken in the
-// database is imported with new ids, and the note says so.
+// database is imported with new ids for what is taken, and the notes say
+// so.
 func TestImportCLIStdinAndTakenIDs(t *testing.T) {
 	raw, err := os.ReadFile(bigSession(t, 400))
 	if err != nil {
@@ -101,9 +102,16 @@ func TestImportCLIStdinAndTakenIDs(t *testing.T) {
 	if out, stderr, err := tg(t, raw, "import", "-", "--db", db, "--tenant", "acme"); err != nil || !strings.Contains(out, "imported session big-400 for tenant acme: 400 thoughts") {
 		t.Fatalf("import from stdin: %v\n%s%s", err, out, stderr)
 	}
+	// For another tenant: the session's id is free there, its thoughts'
+	// ids are not (they are the database's).
 	out, stderr, err := tg(t, raw, "import", "-", "--db", db)
-	if err != nil || strings.Contains(out, "session big-400 ") || !strings.Contains(out, "note: the document's ids are in use") {
+	if err != nil || !strings.Contains(out, "imported session big-400 for tenant local") || !strings.Contains(out, "ids are in use in this database") {
 		t.Fatalf("second import: %v\n%s%s", err, out, stderr)
+	}
+	// Once more for the same tenant: its session id is taken too.
+	out, stderr, err = tg(t, raw, "import", "-", "--db", db)
+	if err != nil || strings.Contains(out, "session big-400 for") || !strings.Contains(out, `session "big-400" already exists`) {
+		t.Fatalf("third import: %v\n%s%s", err, out, stderr)
 	}
 }
 

@@ -138,7 +138,7 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 		cfg.stateless = true
 	}
 	return e.serveWith(ctx, cfg, store, func(srv *mcpserver.Server, log *slog.Logger, svc *reasoning.Service, reg *metrics.Registry) error {
-		return serveHTTP(ctx, cfg, log, srv, reg, store, *httpAddr, path, viewer(svc, log, ""))
+		return serveHTTP(ctx, cfg, log, srv, reg, store, *httpAddr, path, viewer(svc, log, "", cfg, srv))
 	})
 }
 
@@ -167,7 +167,8 @@ func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store
 			"toolsets", strings.Join(hidden, ","))
 	}
 	reg := metrics.New()
-	srv := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg, Toolsets: cfg.toolsets, SeedToolNames: cfg.seedToolNames})
+	srv := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Logger: log, Metrics: reg, Toolsets: cfg.toolsets, SeedToolNames: cfg.seedToolNames,
+		MaxAnalysed: cfg.maxAnalysed})
 	return run(srv, log, svc, reg)
 }
 

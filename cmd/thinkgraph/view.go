@@ -17,8 +17,9 @@ import (
 
 // viewer returns the web viewer that "serve --http" mounts at / and "view"
 // serves: the tenant comes from the request's bearer token, else tenant.
-func viewer(svc *reasoning.Service, log *slog.Logger, tenant string) http.Handler {
-	return web.New(svc, web.Options{Logger: log, Tenant: tenant})
+// It shares the MCP server's render limiter.
+func viewer(svc *reasoning.Service, log *slog.Logger, tenant string, cfg *config, srv *mcpserver.Server) http.Handler {
+	return web.New(svc, web.Options{Logger: log, Tenant: tenant, MaxAnalysed: cfg.maxAnalysed, Limiter: srv.Limiter()})
 }
 
 // view serves the viewer (and MCP at /mcp) on a free loopback port and
@@ -53,7 +54,7 @@ func (e *env) view(ctx context.Context, argv []string) error {
 		defer svc.Close()
 	}
 	svc.EnableLLM(cfg.llm, log)
-	srv := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Logger: log})
+	srv := mcpserver.New(svc, mcpserver.Options{Version: buildVersion(), Logger: log, MaxAnalysed: cfg.maxAnalysed})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -61,7 +62,7 @@ func (e *env) view(ctx context.Context, argv []string) error {
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintln(e.stdout, url)
 	log.Info("viewer", "url", url, "mcp", url+"mcp", "db", path, "tenant", *tenant)
-	err = httpserver.New(srv.ForTenant, true, httpserver.Options{Logger: log, Ready: store.Ping, Viewer: viewer(svc, log, *tenant)}).Serve(ctx, ln)
+	err = httpserver.New(srv.ForTenant, true, httpserver.Options{Logger: log, Ready: store.Ping, Viewer: viewer(svc, log, *tenant, cfg, srv)}).Serve(ctx, ln)
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}
