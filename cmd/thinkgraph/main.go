@@ -10,6 +10,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -17,7 +18,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -25,6 +28,8 @@ import (
 	// Mozilla's CA roots, used only where the system has none: the
 	// container image is FROM scratch, and the providers are HTTPS.
 	_ "golang.org/x/crypto/x509roots/fallback"
+
+	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
 // A release build (scripts/dist.sh, .goreleaser.yaml) sets these with
@@ -113,7 +118,7 @@ type env struct {
 func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) error {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 	if len(argv) == 0 {
-		usage(stderr)
+		usage(ctx, stderr, getenv)
 		return usageError{errors.New("no command given")}
 	}
 	cmd, rest := argv[0], argv[1:]
@@ -137,39 +142,93 @@ func run(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.
 	case "tools":
 		return e.tools(ctx, rest)
 	case "version", "--version", "-version":
+		if wantsHelp(rest) {
+			return e.helpText("Usage: thinkgraph version\n\nPrints the version, and the git revision and time the binary was built from.")
+		}
 		bi, _ := debug.ReadBuildInfo()
 		fmt.Fprint(stdout, versionText(bi))
 		return nil
 	case "help", "-h", "-help", "--help":
-		usage(stdout)
+		usage(ctx, stdout, getenv)
 		return nil
 	default:
-		usage(stderr)
-		return usageError{fmt.Errorf("unknown command %q", cmd)}
+		return usageError{fmt.Errorf("unknown command %q; the commands are %s (thinkgraph help lists their flags)", reasoning.Clip(cmd, 40), strings.Join(commandNames(), ", "))}
 	}
 }
 
-func usage(w io.Writer) {
-	fmt.Fprint(w, `thinkgraph: an MCP server for structured reasoning over one persisted reasoning graph.
+// commands are the commands help lists, in its order: the words that name
+// the command, its arguments and what it does. Each one's flags are read
+// from its own flag set (its --help), so help names every flag.
+var commands = []struct{ name, args, about string }{
+	{"serve", "", "serve MCP over stdio, or streamable HTTP at ADDR/mcp"},
+	{"tools", "", "each listed tool's size in bytes and estimated tokens, the instructions and the prompts a connection gets"},
+	{"sessions list", "", "list the stored sessions"},
+	{"sessions show", "ID", "show a stored session"},
+	{"export", "ID", "write a session as json, markdown, mermaid, dot, html or svg"},
+	{"import", "FILE", "store the session of a JSON export (FILE - reads stdin)"},
+	{"view", "", "serve the web viewer and /mcp on a loopback port and print its URL"},
+	{"invocations", "", "list the LLM calls the server made"},
+	{"eval reasoning", "FILE", "measure the reasoning checks on labelled reasoning text"},
+	{"eval scenarios", "FILE", "measure the analyses' advice on labelled sessions"},
+	{"eval sick", "FILE", "measure the semantic engine on the SICK data set"},
+	{"token new", "TENANT", "make a bearer token for HTTP (prints the token and its tokens-file line)"},
+	{"version", "", "print the version and the revision the binary was built from"},
+	{"help", "", "print this help"},
+}
 
-Usage:
-  thinkgraph serve [--db PATH] [--http ADDR] [--toolsets LIST]
-                                               serve MCP over stdio, or streamable HTTP at ADDR/mcp
-  thinkgraph tools [--toolsets LIST]           each listed tool's size in bytes and estimated tokens, and the total
-  thinkgraph sessions list [--db PATH] [--limit N]
-  thinkgraph sessions show ID [--db PATH]
-  thinkgraph export ID [--format F] [--db PATH] write a session as json, markdown, mermaid, dot, html or svg
-  thinkgraph import FILE [--tenant T] [--db PATH]
-                                               store the session of a JSON export (FILE - reads stdin)
-  thinkgraph view [--db PATH]                  serve the web viewer on a free loopback port and print its URL
-  thinkgraph invocations [--session ID]        list the LLM calls the server made
-  thinkgraph eval sick FILE [--split TEST]    measure the semantic engine on the SICK data set
-  thinkgraph eval scenarios FILE [--misses]   measure the analyses' advice on labelled sessions
-  thinkgraph token new TENANT                  make a bearer token for HTTP (prints the token and its tokens-file line)
-  thinkgraph version
-  thinkgraph help
+// commandNames are the first words of the commands, once each.
+func commandNames() []string {
+	var out []string
+	for _, c := range commands {
+		if first, _, _ := strings.Cut(c.name, " "); !slices.Contains(out, first) {
+			out = append(out, first)
+		}
+	}
+	return out
+}
 
-Run "thinkgraph COMMAND --help" for the flags of a command.
+// flagLine matches a flag in a flag set's help: "  -db string".
+var flagLine = regexp.MustCompile(`^\s+-([a-z][a-z-]*)(?: (\S+))?$`)
+
+// commandFlags are the flags of a command, as its --help lists them:
+// "[--db PATH]".
+func commandFlags(ctx context.Context, name string, getenv func(string) string) []string {
+	var out bytes.Buffer
+	_ = run(ctx, append(strings.Fields(name), "--help"), nil, &out, &out, getenv)
+	var flags []string
+	for _, line := range strings.Split(out.String(), "\n") {
+		m := flagLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		f := "[--" + m[1]
+		switch m[2] {
+		case "":
+		case "string": // unnamed in its usage: named after the flag
+			f += " " + strings.ToUpper(m[1])
+		case "int":
+			f += " N"
+		default:
+			f += " " + strings.ToUpper(m[2])
+		}
+		flags = append(flags, f+"]")
+	}
+	return flags
+}
+
+func usage(ctx context.Context, w io.Writer, getenv func(string) string) {
+	fmt.Fprint(w, "thinkgraph: an MCP server for structured reasoning over one persisted reasoning graph.\n\nUsage:\n")
+	for _, c := range commands {
+		line := strings.Join(slices.DeleteFunc([]string{"thinkgraph", c.name, c.args}, func(s string) bool { return s == "" }), " ")
+		if c.name != "help" {
+			if flags := commandFlags(ctx, c.name, getenv); len(flags) > 0 {
+				line += " " + strings.Join(flags, " ")
+			}
+		}
+		fmt.Fprintf(w, "  %s\n      %s\n", line, c.about)
+	}
+	fmt.Fprint(w, `
+Run "thinkgraph COMMAND --help" for what each flag means.
 
 Environment:
 `)
