@@ -399,6 +399,18 @@ func (e *engine) extend(ctx context.Context, tx thinkgraph.Tx, sd *sessionDocs, 
 	return fresh, nil
 }
 
+// AddClaims gives d its claims with their vectors, as the session's docs
+// get them when read (see addClaims): for a thought just written, whose
+// doc the caller built itself.
+func (s *Service) AddClaims(ctx context.Context, d *analyze.Doc) {
+	if s.sem == nil || d.Vector == nil {
+		return
+	}
+	docs := []analyze.Doc{*d}
+	s.sem.addClaims(ctx, docs)
+	*d = docs[0]
+}
+
 // addClaims splits each document into its claims (package semantic/claims)
 // and gives each claim a vector: a thought of one claim lends it its own,
 // the claims of the others are embedded in one batch. When that batch

@@ -44,6 +44,15 @@ func benchText(r *rand.Rand, branch int) string {
 // and warms the caches (as a running server would be after the first call).
 func benchSession(b *testing.B, n int) (*BranchThinking, reasoning.SessionRef) {
 	b.Helper()
+	bt, ref := benchSessionNoWarm(b, n)
+	warmBench(b, bt, ref, n)
+	return bt, ref
+}
+
+// benchSessionNoWarm imports the generated session of benchSession and
+// returns it cold: nothing read yet (as after a restart).
+func benchSessionNoWarm(b *testing.B, n int) (*BranchThinking, reasoning.SessionRef) {
+	b.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), sqlite.Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -81,8 +90,12 @@ func benchSession(b *testing.B, n int) (*BranchThinking, reasoning.SessionRef) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bt := NewBranchThinking(svc)
-	ref := reasoning.SessionRef{ID: rep.SessionID, Explicit: true}
+	return NewBranchThinking(svc), reasoning.SessionRef{ID: rep.SessionID, Explicit: true}
+}
+
+// warmBench warms the caches of a bench session.
+func warmBench(b *testing.B, bt *BranchThinking, ref reasoning.SessionRef, n int) {
+	const branches = 50
 	// Warm: the docs cache, the contradiction state and the trackers of
 	// every branch.
 	start := time.Now()
@@ -100,7 +113,6 @@ func benchSession(b *testing.B, n int) (*BranchThinking, reasoning.SessionRef) {
 			b.Fatal(err)
 		}
 	}
-	return bt, ref
 }
 
 // cpuTime is the process's user+system CPU time: the benchmarks report it
@@ -307,6 +319,116 @@ func BenchmarkBranchThinkingDocs(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+		})
+	})
+}
+
+// longText is a thought of about n characters: sentences of the bench
+// vocabulary, joined, as a model writes a long analysis.
+func longText(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for b.Len() < n {
+		b.WriteString(benchText(r, r.IntN(50)))
+		b.WriteString(". ")
+	}
+	return b.String()[:n]
+}
+
+// BenchmarkBranchThinkingLongThought stores a 10,000-character thought
+// (auto-evaluation on, as by default) in a session of 20 such thoughts, and
+// runs findContradictions over 100 thoughts of 2,000 characters: the cost
+// of long text, which must grow linearly with it.
+//
+//	go test -run '^$' -bench LongThought -benchtime 20x ./reasoning/branching/
+func BenchmarkBranchThinkingLongThought(b *testing.B) {
+	for _, tc := range []struct {
+		name       string
+		n, chars   int
+		addChars   int
+		contradict bool
+	}{
+		{"store10k/20", 20, 10_000, 10_000, false},
+		{"store200/20", 20, 200, 200, false},
+		{"findContradictions/100x2k", 100, 2_000, 0, true},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			store, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "long.db"), sqlite.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { store.Close() })
+			lex, err := semantic.NewLexical(semantic.LexicalOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			svc := reasoning.New(store, reasoning.Config{MaxThoughtLength: 20_000})
+			if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: lex, EmbedTimeout: time.Minute}); err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(svc.Close)
+			bt := NewBranchThinking(svc)
+			ctx := context.Background()
+			ref := reasoning.SessionRef{ID: "long", Explicit: true}
+			r := rand.New(rand.NewPCG(3, 4))
+			for i := range tc.n {
+				if _, err := bt.AddThought(ctx, BranchThoughtInput{Session: ref, Content: longText(r, tc.chars), Type: "analysis", BranchID: fmt.Sprintf("b%d", i%4)}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if _, err := bt.Command(ctx, CommandInput{Session: ref, Type: "findContradictions"}); err != nil {
+				b.Fatal(err)
+			}
+			texts := make([]string, 0, 64)
+			for range 64 {
+				texts = append(texts, longText(r, max(tc.addChars, 200)))
+			}
+			loop(b, func(i int) {
+				if tc.contradict {
+					// A new thought each time, so the call has work to do.
+					if _, err := bt.AddThought(ctx, BranchThoughtInput{Session: ref, Content: texts[i%len(texts)][:200], Type: "analysis"}); err != nil {
+						b.Fatal(err)
+					}
+					if _, err := bt.Command(ctx, CommandInput{Session: ref, Type: "findContradictions"}); err != nil {
+						b.Fatal(err)
+					}
+					return
+				}
+				if _, err := bt.AddThought(ctx, BranchThoughtInput{Session: ref, Content: texts[i%len(texts)], Type: "analysis", BranchID: fmt.Sprintf("b%d", i%4)}); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkBranchThinkingFirstFindContradictions is the first
+// findContradictions on a session after a restart: each operation is a
+// fresh service on the same database, so the docs are read, the claims
+// split and grouped and the assertions judged from nothing.
+//
+//	go test -run '^$' -bench FirstFindContradictions -benchtime 3x ./reasoning/branching/
+func BenchmarkBranchThinkingFirstFindContradictions(b *testing.B) {
+	benchSizes(b, func(b *testing.B, n int) {
+		bt, ref := benchSessionNoWarm(b, n)
+		store := bt.Service().Store()
+		lex, err := semantic.NewLexical(semantic.LexicalOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		// The lexicon is loaded once per process, not per session: load it
+		// before timing.
+		if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "findContradictions"}); err != nil {
+			b.Fatal(err)
+		}
+		loop(b, func(int) {
+			svc := reasoning.New(store, reasoning.Config{})
+			if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: lex, EmbedTimeout: time.Minute}); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := NewBranchThinking(svc).Command(context.Background(), CommandInput{Session: ref, Type: "findContradictions"}); err != nil {
+				b.Fatal(err)
+			}
+			svc.Close()
 		})
 	})
 }

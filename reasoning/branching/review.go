@@ -46,6 +46,12 @@ type ReviewClaim struct {
 	Text      string `json:"text"`
 }
 
+// claimKey names a claim: its thought's id and its index there.
+type claimKey struct {
+	thought string
+	k       int
+}
+
 // reviewOptions are the review's budget: claims per group and per call.
 var reviewOptions = analyze.ReviewOptions{MaxGroup: 6, MaxClaims: 30}
 
@@ -64,9 +70,12 @@ func (st *btState) groupsOf(bt *BranchThinking, docs []analyze.Doc) []analyze.Re
 		last = docs[len(docs)-1].Step
 	}
 	if st.groups == nil || st.groupsStep != last || st.groupsDocs != len(docs) {
-		opts := reviewOptions
-		opts.Tension = bt.svc.Semantic().Contradictor.Tension
-		st.groups = analyze.GroupClaims(docs, opts)
+		if st.grouper == nil {
+			opts := reviewOptions
+			opts.Tension = bt.svc.Semantic().Contradictor.Tension
+			st.grouper = analyze.NewGrouper(opts)
+		}
+		st.groups = st.grouper.Update(docs)
 		st.groupsStep, st.groupsDocs = last, len(docs)
 		st.asserted = nil
 	}
@@ -104,7 +113,15 @@ func (st *btState) assertedIn(bt *BranchThinking, docs []analyze.Doc, groups []a
 					continue
 				}
 				ca, cb := a.Claims[x.K].Text, b.Claims[y.K].Text
-				v := c.Certain(ca, cb)
+				ck := [2]claimKey{{a.ID, x.K}, {b.ID, y.K}}
+				v, ok := st.certain[ck]
+				if !ok {
+					v = c.Certain(ca, cb)
+					if len(st.certain) >= maxVerdicts {
+						clear(st.certain)
+					}
+					st.certain[ck] = v
+				}
 				if !v.Contradicts {
 					continue
 				}
@@ -197,11 +214,15 @@ func sign(x float64) float64 {
 	return 1
 }
 
+// certainMinCosine is the cosine below which two claims are not compared
+// for a certain contradiction: a near-minimal pair (70% of each side's
+// content words matched in the other) is far above it.
+const certainMinCosine = 0.5
+
 // claimPairJudge is the offline judge on two thoughts as analyses that
 // compare thoughts (evaluation, synthesis) use it: a stated verdict
 // decides; else the two are a contradiction when the certain judge fires on
-// a pair of their claims that speak of the same thing (cosine ≥ the
-// review's similarity).
+// a claim of one and its most similar claim of the other.
 func (st *btState) claimPairJudge(bt *BranchThinking) analyze.PairJudge {
 	c := bt.svc.Semantic().Contradictor
 	return func(a, b analyze.Doc) (bool, float64, string) {
@@ -221,14 +242,29 @@ func (st *btState) claimPairJudge(bt *BranchThinking) analyze.PairJudge {
 		if ok {
 			return v.Contradicts, v.Confidence, v.Reason
 		}
+		// Each claim of a against its most similar claim of b: a certain
+		// contradiction is a near-minimal pair, so the two are each
+		// other's closest (cosine ≥ certainMinCosine). Linear in the
+		// claims checked, whatever the thoughts' length.
+		units := make([]semantic.Vector, len(b.Claims))
+		for j, y := range b.Claims {
+			units[j] = semantic.AsUnit(y.Vector)
+		}
 		for _, x := range a.Claims {
-			for _, y := range b.Claims {
-				if semantic.Cosine(x.Vector, y.Vector) < analyze.ReviewMinSimilarity {
-					continue
+			best, bs := -1, float32(certainMinCosine)
+			ux := semantic.AsUnit(x.Vector)
+			for j, uy := range units {
+				if len(ux) == len(uy) && len(ux) > 0 {
+					if s := semantic.Dot(ux, uy); s >= bs {
+						best, bs = j, s
+					}
 				}
-				if w := c.Certain(x.Text, y.Text); w.Contradicts && w.Confidence > v.Confidence {
-					v = w
-				}
+			}
+			if best < 0 {
+				continue
+			}
+			if w := c.Certain(x.Text, b.Claims[best].Text); w.Contradicts && w.Confidence > v.Confidence {
+				v = w
 			}
 		}
 		st.vmu.Lock()

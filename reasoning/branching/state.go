@@ -85,11 +85,15 @@ type btState struct {
 	// of step groupsStep, groupsDocs thoughts in all; asserted the
 	// contradictions the offline judge is certain of in them, as of
 	// assertedLinks stated links (nil: compute them again).
+	grouper       *analyze.Grouper
 	groups        []analyze.ReviewGroup
 	groupsStep    int
 	groupsDocs    int
 	asserted      []analyze.Contradiction
 	assertedLinks int
+	// certain remembers the certain judge's verdicts per pair of claims
+	// (thoughts never change their text).
+	certain map[[2]claimKey]contradict.Verdict
 	// stated are the session's stated verdicts (verdicts.go), nil
 	// until read.
 	stated *statedVerdicts
@@ -158,7 +162,10 @@ func (st *btState) reset() {
 		st.verdicts = map[[2]string]contradict.Verdict{}
 	}
 	st.vmu.Unlock()
-	st.groups, st.groupsStep, st.groupsDocs, st.asserted = nil, 0, 0, nil
+	st.grouper, st.groups, st.groupsStep, st.groupsDocs, st.asserted = nil, nil, 0, 0, nil
+	if st.certain == nil || len(st.certain) > maxVerdicts {
+		st.certain = map[[2]claimKey]contradict.Verdict{}
+	}
 	st.stated = nil
 }
 

@@ -619,6 +619,7 @@ func (a *addition) evaluate(ctx context.Context) error {
 	}
 	d := reasoning.ToDoc(a.th)
 	d.Vector = a.vec
+	bt.svc.AddClaims(ctx, &d)
 	st.absorb(d)
 	if !a.evalReady {
 		return nil

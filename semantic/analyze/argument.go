@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/claims"
 )
 
 // This file reads the argument structure of thoughts: which claim is offered
@@ -28,6 +29,7 @@ type argUnit struct {
 type argWord struct {
 	lemma, stem string
 	senses      []semantic.Sense
+	id          int32 // the lemma's number in its argReader
 }
 
 // argEdge says that claim from is offered as support for claim to.
@@ -96,13 +98,18 @@ var conclusionTypes = map[string]bool{"synthesis": true, "answer": true, "conclu
 type argReader struct {
 	lex   *semantic.Lexicon
 	words map[string]argWord // analysed tokens
+	// same remembers sameWord's answer on two lemmas (by id): a long
+	// thought compares the same words many times, and word vectors are
+	// costly.
+	same map[[2]int32]bool
+	ids  map[string]int32
 }
 
 func newArgReader(lx *semantic.Lexicon) *argReader {
 	if lx == nil {
 		lx = semantic.LexiconOr(nil)()
 	}
-	return &argReader{lex: lx, words: map[string]argWord{}}
+	return &argReader{lex: lx, words: map[string]argWord{}, same: map[[2]int32]bool{}, ids: map[string]int32{}}
 }
 
 // argTokens splits a sentence into lower-case tokens, with "," for every
@@ -175,6 +182,12 @@ func (r *argReader) word(t string) argWord {
 	if l := r.lex.Lemma(t); l != "" {
 		w.lemma = l
 	}
+	id, ok := r.ids[w.lemma]
+	if !ok {
+		id = int32(len(r.ids))
+		r.ids[w.lemma] = id
+	}
+	w.id = id
 	for _, l := range r.lex.Lemmas(t) {
 		w.senses = append(w.senses, r.lex.Senses(l)...)
 	}
@@ -188,14 +201,18 @@ func (r *argReader) sameWord(a, b argWord) bool {
 	if a.lemma == b.lemma || sameStem(a.stem, b.stem) {
 		return true
 	}
+	k := [2]int32{min(a.id, b.id), max(a.id, b.id)}
+	if v, ok := r.same[k]; ok {
+		return v
+	}
+	v := semantic.WordCosine(a.lemma, b.lemma) >= argWordSim
 	for _, x := range a.senses {
 		for _, y := range b.senses {
-			if x.Synset == y.Synset {
-				return true
-			}
+			v = v || x.Synset == y.Synset
 		}
 	}
-	return semantic.WordCosine(a.lemma, b.lemma) >= argWordSim
+	r.same[k] = v
+	return v
 }
 
 // sameStem reports whether two Porter stems are one word's: equal, or
@@ -230,6 +247,11 @@ func (r *argReader) restates(a, b argUnit) bool {
 	}
 	if len(a.words) > len(b.words) {
 		a, b = b, a
+	}
+	// Each word of a matches a word of b, and at most one of b is left:
+	// b far longer than a cannot be, unless a refers back ("it").
+	if !a.pronoun && len(b.words) > 2*len(a.words)+1 {
+		return false
 	}
 	matched := make([]bool, len(b.words))
 	for _, w := range a.words {
@@ -432,7 +454,7 @@ func readArguments(docs []Doc, lx *semantic.Lexicon) (*argGraph, *argReader) {
 		firstUnit, firstEdge := len(g.units), len(g.edges)
 		prev := parentHeads
 		var heads []int
-		for _, s := range semantic.SplitSentences(d.Content) {
+		for _, s := range claims.Sentences(d.Content) {
 			toks := argTokens(s)
 			for len(toks) > 0 && (toks[0] == "and" || toks[0] == "but" || toks[0] == ",") {
 				toks = toks[1:]

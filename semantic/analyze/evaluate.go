@@ -579,10 +579,26 @@ func (t *BranchTracker) Evaluation() Evaluation {
 // re-evaluating after each added thought stays cheap on long branches.
 const evalCircularWindow = 64
 
+// evalCircularClaims bounds the claims of the window of evalCircularWindow
+// thoughts.
+const evalCircularClaims = 160
+
 // circular returns the circular arguments among the last evalCircularWindow
 // thoughts and the coherence their consecutive pairs contributed.
 func (t *BranchTracker) circular() ([]CircularReasoning, float64) {
 	from := max(0, len(t.docs)-evalCircularWindow)
+	// Long thoughts: the window holds at most evalCircularClaims claims
+	// (the last thought always), so that the cost of a write does not grow
+	// with the square of the text.
+	for n := 0; from < len(t.docs)-1; from++ {
+		n = 0
+		for _, d := range t.docs[from:] {
+			n += max(1, len(d.Claims))
+		}
+		if n <= evalCircularClaims {
+			break
+		}
+	}
 	found := circularSupport(t.docs[from:], nil)
 	if len(found) == 0 {
 		return nil, 0

@@ -102,14 +102,11 @@ func GroupKey(docs []Doc, g []ClaimRef) string {
 	return strings.Join(parts, "-")
 }
 
-// GroupClaims groups the claims of docs (see the top of this file).
+// GroupClaims groups the claims of docs (see the top of this file). It is
+// NewGrouper(opts).Update(docs): use a Grouper to keep grouping a growing
+// session.
 func GroupClaims(docs []Doc, opts ReviewOptions) []ReviewGroup {
-	opts = opts.withDefaults()
-	refs, vecs := reviewClaims(docs)
-	if len(refs) < 2 {
-		return []ReviewGroup{}
-	}
-	return groupClaims(docs, refs, vecs, opts)
+	return NewGrouper(opts).Update(docs)
 }
 
 // PlanReview plans the review of groups (GroupClaims of docs): the open
@@ -145,7 +142,7 @@ func PlanReview(docs []Doc, groups []ReviewGroup, settled func(a, b int) bool, o
 
 // reviewClaims lists the claims that can be reviewed: those with a vector
 // that assert something (not a question, two content words at least).
-func reviewClaims(docs []Doc) ([]ClaimRef, []semantic.Vector) {
+func reviewClaims(docs []Doc, offset int) ([]ClaimRef, []semantic.Vector) {
 	var refs []ClaimRef
 	var vecs []semantic.Vector
 	dim := 0
@@ -160,7 +157,7 @@ func reviewClaims(docs []Doc) ([]ClaimRef, []semantic.Vector) {
 			if len(c.Vector) != dim {
 				continue
 			}
-			refs = append(refs, ClaimRef{i, k})
+			refs = append(refs, ClaimRef{offset + i, k})
 			vecs = append(vecs, c.Vector)
 		}
 	}
@@ -191,95 +188,221 @@ func groupSettled(g []ClaimRef, settled func(a, b int) bool) bool {
 	return true
 }
 
-// centred returns unit copies of vs with a share of their mean direction
-// taken out: none for two claims, most of it for many (share 1 − 2/n).
-func centred(vs []semantic.Vector) []semantic.Vector {
-	n := len(vs)
-	dim := len(vs[0])
-	mean := make([]float64, dim)
-	for _, v := range vs {
-		u := semantic.AsUnit(v)
-		for i, x := range u {
-			mean[i] += float64(x)
-		}
-	}
-	share := 1 - 2/float64(n)
-	out := make([]semantic.Vector, n)
-	for r, v := range vs {
-		u := semantic.AsUnit(v)
-		c := make(semantic.Vector, dim)
-		for i, x := range u {
-			c[i] = x - float32(share*mean[i]/float64(n))
-		}
-		normalizeInPlace(c)
-		out[r] = c
-	}
-	return out
-}
-
 // Weights of the signs in a pair's risk (see the top of this file).
 const (
 	riskTension = 1.0
 	riskBranch  = 0.15
 )
 
-// groupClaims clusters the claims (see the top of this file).
-func groupClaims(docs []Doc, refs []ClaimRef, vecs []semantic.Vector, opts ReviewOptions) []ReviewGroup {
-	cv := centred(vecs)
-	m := newMatrix(cv, len(cv[0]))
-	g := knnGraph(m, opts.Neighbors+2, float32(opts.MinSimilarity))
-	type edge struct {
-		a, b  int32
-		s     float32
-		risk  float64
-		signs []string
+// A Grouper groups the claims of one session and keeps what it computed
+// (the claims' centred vectors, the candidate pairs and their risks) so
+// that a session that grew costs in proportion to what was added: a new
+// claim is compared with every claim (one exact scan) and only its pairs
+// get a risk. The session's mean direction is fixed when the grouper
+// starts over, which it does when the session has grown by a quarter since
+// (or when docs are not the ones it saw, followed by more). Not safe for
+// concurrent use.
+type Grouper struct {
+	opts ReviewOptions
+	// docs is how many docs were read; ids their ids, to check that the
+	// next docs extend them.
+	docs int
+	ids  []string
+	// refs and cv are the claims and their centred unit vectors; mean the
+	// sum of the unit vectors the centring took out and base the number of
+	// claims it was computed from.
+	refs []ClaimRef
+	cv   []semantic.Vector
+	mean []float64
+	base int
+	// edges are the candidate pairs with their risks; seen their keys.
+	edges []edge
+	seen  map[[2]int32]bool
+}
+
+// edge is a candidate pair of claims (indexes into Grouper.refs, a < b).
+type edge struct {
+	a, b  int32
+	s     float32
+	risk  float64
+	signs []string
+}
+
+// NewGrouper returns an empty grouper.
+func NewGrouper(opts ReviewOptions) *Grouper {
+	return &Grouper{opts: opts.withDefaults()}
+}
+
+// Update brings the grouper up to docs (the session's thoughts in step
+// order, as before plus any added since) and returns the groups.
+func (g *Grouper) Update(docs []Doc) []ReviewGroup {
+	extends := len(docs) >= g.docs
+	for i := 0; extends && i < g.docs; i++ {
+		extends = docs[i].ID == g.ids[i]
 	}
-	cand := map[[2]int32]bool{}
-	for i, nbs := range g {
-		for _, nb := range nbs {
+	refs, vecs := reviewClaims(docs[min(g.docs, len(docs)):], min(g.docs, len(docs)))
+	if !extends || g.base == 0 || len(g.refs)+len(refs) > g.base+g.base/4+8 {
+		all, allVecs := reviewClaims(docs, 0)
+		g.start(docs, all, allVecs)
+	} else {
+		g.add(docs, refs, vecs)
+	}
+	g.docs = len(docs)
+	g.ids = g.ids[:0]
+	for _, d := range docs {
+		g.ids = append(g.ids, d.ID)
+	}
+	return g.cluster(docs)
+}
+
+// start groups from scratch: the mean of every claim's unit vector, the
+// centred vectors, each claim's nearest claims.
+func (g *Grouper) start(docs []Doc, refs []ClaimRef, vecs []semantic.Vector) {
+	g.refs, g.cv, g.edges, g.seen, g.base = refs, nil, nil, map[[2]int32]bool{}, len(refs)
+	if len(refs) == 0 {
+		g.mean = nil
+		return
+	}
+	dim := len(vecs[0])
+	g.mean = make([]float64, dim)
+	for _, v := range vecs {
+		for i, x := range semantic.AsUnit(v) {
+			g.mean[i] += float64(x)
+		}
+	}
+	g.cv = make([]semantic.Vector, len(vecs))
+	for i, v := range vecs {
+		g.cv[i] = g.centre(v)
+	}
+	if len(refs) < 2 {
+		return
+	}
+	m := newMatrix(g.cv, dim)
+	nbs := knnGraph(m, g.opts.Neighbors+2, float32(g.opts.MinSimilarity))
+	var pairs [][2]int32
+	var sims []float32
+	for i, row := range nbs {
+		for _, nb := range row {
 			a, b := int32(i), nb.j
-			cand[[2]int32{min(a, b), max(a, b)}] = true
-		}
-	}
-	var edges []edge
-	for p := range cand {
-		a, b := p[0], p[1]
-		if refs[a].Doc == refs[b].Doc {
-			continue
-		}
-		{
-			sim := float64(semantic.Dot(cv[a], cv[b]))
-			if sim < opts.MinSimilarity {
+			k := [2]int32{min(a, b), max(a, b)}
+			if refs[a].Doc == refs[b].Doc || g.seen[k] {
 				continue
 			}
-			e := edge{a: a, b: b, s: float32(sim), risk: sim}
-			da, db := docs[refs[a].Doc], docs[refs[b].Doc]
+			g.seen[k] = true
+			pairs = append(pairs, k)
+			sims = append(sims, nb.s)
+		}
+	}
+	g.edges = g.risks(docs, pairs, sims)
+}
+
+// centre returns the unit vector of v with share 1 − 2/base of the mean
+// direction taken out.
+func (g *Grouper) centre(v semantic.Vector) semantic.Vector {
+	u := semantic.AsUnit(v)
+	c := make(semantic.Vector, len(u))
+	share := 1 - 2/float64(g.base)
+	for i, x := range u {
+		c[i] = x - float32(share*g.mean[i]/float64(g.base))
+	}
+	normalizeInPlace(c)
+	return c
+}
+
+// add takes in the claims of docs added since the last update: each is
+// compared with every claim, old and new, and its nearest get a risk.
+func (g *Grouper) add(docs []Doc, refs []ClaimRef, vecs []semantic.Vector) {
+	if len(refs) > 0 && len(g.cv) > 0 && len(vecs[0]) != len(g.cv[0]) {
+		all, allVecs := reviewClaims(docs, 0)
+		g.start(docs, all, allVecs)
+		return
+	}
+	first := len(g.refs)
+	for i, r := range refs {
+		g.refs = append(g.refs, r)
+		g.cv = append(g.cv, g.centre(vecs[i]))
+	}
+	var pairs [][2]int32
+	var sims []float32
+	k := g.opts.Neighbors + 2
+	for i := first; i < len(g.refs); i++ {
+		h := make([]neighbor, 0, k+1)
+		for j := range g.refs {
+			if j == i || g.refs[j].Doc == g.refs[i].Doc {
+				continue
+			}
+			s := semantic.Dot(g.cv[i], g.cv[j])
+			if s < float32(g.opts.MinSimilarity) {
+				continue
+			}
+			h = insertTop(h, neighbor{int32(j), s}, k)
+		}
+		for _, nb := range h {
+			key := [2]int32{min(int32(i), nb.j), max(int32(i), nb.j)}
+			if !g.seen[key] {
+				g.seen[key] = true
+				pairs = append(pairs, key)
+				sims = append(sims, nb.s)
+			}
+		}
+	}
+	g.edges = append(g.edges, g.risks(docs, pairs, sims)...)
+}
+
+// insertTop keeps the k most similar neighbours, most similar first.
+func insertTop(h []neighbor, nb neighbor, k int) []neighbor {
+	if len(h) == k && nb.s <= h[k-1].s {
+		return h
+	}
+	i, _ := slices.BinarySearchFunc(h, nb, func(x, y neighbor) int { return cmp.Compare(y.s, x.s) })
+	h = slices.Insert(h, i, nb)
+	if len(h) > k {
+		h = h[:k]
+	}
+	return h
+}
+
+// risks scores candidate pairs (see the top of this file), the tension of
+// their texts computed on every CPU.
+func (g *Grouper) risks(docs []Doc, pairs [][2]int32, sims []float32) []edge {
+	out := make([]edge, len(pairs))
+	parallelRows(len(pairs), func(lo, hi int) {
+		for n := lo; n < hi; n++ {
+			a, b := pairs[n][0], pairs[n][1]
+			e := edge{a: a, b: b, s: sims[n], risk: float64(sims[n])}
+			da, db := docs[g.refs[a].Doc], docs[g.refs[b].Doc]
 			if da.Branch != db.Branch {
 				e.risk += riskBranch
 				e.signs = append(e.signs, "different branches")
 			}
-			if opts.Tension != nil {
-				t, signs := opts.Tension(da.Claims[refs[a].K].Text, db.Claims[refs[b].K].Text)
+			if g.opts.Tension != nil {
+				t, signs := g.opts.Tension(da.Claims[g.refs[a].K].Text, db.Claims[g.refs[b].K].Text)
 				e.risk += riskTension * t
 				e.signs = append(e.signs, signs...)
 			}
-			edges = append(edges, e)
+			out[n] = e
 		}
-	}
+	})
+	return out
+}
+
+// cluster merges the candidate pairs into groups, riskiest first, within
+// the size cap and one claim per thought.
+func (g *Grouper) cluster(docs []Doc) []ReviewGroup {
+	edges := slices.Clone(g.edges)
 	slices.SortFunc(edges, func(x, y edge) int {
 		return cmp.Or(cmp.Compare(y.risk, x.risk), cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b))
 	})
-	// Union of clusters with a size cap and one claim per thought.
+	refs := g.refs
 	cluster := make([]int, len(refs)) // claim → cluster id
 	members := make([][]int, len(refs))
 	for i := range refs {
 		cluster[i] = i
 		members[i] = []int{i}
 	}
-	top := make([]int, len(refs)) // cluster → index of its riskiest edge + 1
-	for n, e := range edges {
+	for _, e := range edges {
 		ca, cb := cluster[e.a], cluster[e.b]
-		if ca == cb || len(members[ca])+len(members[cb]) > opts.MaxGroup {
+		if ca == cb || len(members[ca])+len(members[cb]) > g.opts.MaxGroup {
 			continue
 		}
 		clash := false
@@ -299,22 +422,16 @@ func groupClaims(docs []Doc, refs []ClaimRef, vecs []semantic.Vector, opts Revie
 		}
 		members[ca] = append(members[ca], members[cb]...)
 		members[cb] = nil
-		// Edges come riskiest first: a cluster's first edge is its riskiest.
-		if top[ca] == 0 {
-			top[ca] = n + 1
-		}
-		if top[cb] != 0 && top[cb] < top[ca] {
-			top[ca] = top[cb]
-		}
 	}
-	best := make([]int, len(refs)) // cluster → its riskiest inner edge + 1
+	// A group's risk is that of its riskiest inner pair (edges come
+	// riskiest first).
+	best := make([]int, len(refs))
 	for n, e := range edges {
-		c := cluster[e.a]
-		if c == cluster[e.b] && (best[c] == 0 || e.risk > edges[best[c]-1].risk) {
+		if c := cluster[e.a]; c == cluster[e.b] && best[c] == 0 {
 			best[c] = n + 1
 		}
 	}
-	var out []ReviewGroup
+	out := []ReviewGroup{}
 	for c, ms := range members {
 		if len(ms) < 2 {
 			continue

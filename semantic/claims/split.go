@@ -157,3 +157,21 @@ func numberEnds(s string, start, end int) [][2]int {
 	}
 	return append(out, [2]int{from, end})
 }
+
+// Sentences returns the sentences of text as Split finds them, before any
+// sentence is split into clauses, each trimmed; at most MaxClaims (the
+// last holds the rest).
+func Sentences(text string) []string {
+	spans := sentenceSpans(text)
+	var out []string
+	for _, s := range spans {
+		if len(out) == MaxClaims-1 {
+			out = append(out, trimmed(text, s[0], len(text)).Text)
+			break
+		}
+		if c := trimmed(text, s[0], s[1]); c.Text != "" {
+			out = append(out, c.Text)
+		}
+	}
+	return out
+}

@@ -19,16 +19,21 @@ func (c *Contradictor) Tension(a, b string) (float64, []string) {
 	A, B := c.clauseOf(a), c.clauseOf(b)
 	var score float64
 	var signs []string
-	if v := c.decide(a, b); v.Contradicts {
-		rule := v.Reason
-		for i, r := range rule {
-			if r == ':' {
-				rule = rule[:i]
-				break
+	// The rules need most of one side's content matched in the other; two
+	// claims that share few content words are not read by them (a cheap
+	// test: the review scores every candidate pair of a session).
+	if sharedLemmas(A.content, B.content) >= 0.4 {
+		if v := c.decide(a, b); v.Contradicts {
+			rule := v.Reason
+			for i, r := range rule {
+				if r == ':' {
+					rule = rule[:i]
+					break
+				}
 			}
+			score += 1
+			signs = append(signs, "the "+rule+" rule fires")
 		}
-		score += 1
-		signs = append(signs, "the "+rule+" rule fires")
 	}
 	if u, ok := quantityClash(A.quants, B.quants); ok {
 		score += 0.5
@@ -69,6 +74,27 @@ func quantityClash(as, bs []quantity) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// sharedLemmas is the share of the smaller side's content words whose
+// lemma the other side has.
+func sharedLemmas(xs, ys []word) float64 {
+	if len(xs) > len(ys) {
+		xs, ys = ys, xs
+	}
+	if len(xs) == 0 {
+		return 0
+	}
+	n := 0
+	for _, x := range xs {
+		for _, y := range ys {
+			if x.lemma == y.lemma || x.stem == y.stem {
+				n++
+				break
+			}
+		}
+	}
+	return float64(n) / float64(len(xs))
 }
 
 func sharesAny(a, b []string) bool {
