@@ -430,7 +430,7 @@ type HistoryThought struct {
 	BranchPoint bool            `json:"branchPoint,omitempty"`
 	Tool        string          `json:"tool,omitempty"`
 	CrossRefs   []HistoryLink   `json:"crossRefs,omitempty"`
-	Timestamp   time.Time       `json:"timestamp"`
+	Timestamp   *time.Time      `json:"timestamp,omitempty"`
 	Metadata    json.RawMessage `json:"metadata,omitempty"`
 }
 
@@ -447,7 +447,7 @@ type HistoryLink struct {
 type HistoryResult struct {
 	Header
 	Branch   BranchSummary    `json:"branch"`
-	Thoughts []HistoryThought `json:"thoughts" jsonschema:"the branch's latest thoughts, in step order; texts clipped to 300 characters unless verbose"`
+	Thoughts []HistoryThought `json:"thoughts" jsonschema:"the branch's latest thoughts, in step order; texts clipped to 300 characters, and no parentId, tool, timestamp or metadata, unless verbose"`
 	Page     *reasoning.Page  `json:"page,omitempty" jsonschema:"the earlier thoughts left out: page.cursor goes further back"`
 	// Earlier summarises the thoughts before this page.
 	Earlier *HistorySummary `json:"earlier,omitempty"`
@@ -523,9 +523,11 @@ func (bt *BranchThinking) history(ctx context.Context, in CommandInput) (*Histor
 		all := make([]HistoryThought, len(ths))
 		for i, th := range ths {
 			h := HistoryThought{ID: th.ID, Step: th.Step, Type: th.Type, Content: th.Content, Confidence: th.Confidence,
-				KeyPoints: th.KeyPoints, ParentID: th.ParentID, BranchPoint: th.BranchPoint, Tool: th.Tool, CrossRefs: out[th.ID], Timestamp: th.CreatedAt}
+				KeyPoints: th.KeyPoints, BranchPoint: th.BranchPoint, CrossRefs: out[th.ID]}
 			if in.Verbose {
-				h.Metadata = th.Metadata
+				// The parent is the step before in the branch, or its fork.
+				t := th.CreatedAt
+				h.ParentID, h.Tool, h.Timestamp, h.Metadata = th.ParentID, th.Tool, &t, th.Metadata
 			} else {
 				h.Content = thinkgraph.Clip(h.Content, historyClip)
 			}
