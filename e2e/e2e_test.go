@@ -16,9 +16,11 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/thinkgraph/thinkgraph/testdeps"
 )
 
-const hint = "run npm ci --prefix e2e"
+func TestMain(m *testing.M) { testdeps.Main(m) }
 
 func TestTypeScriptSDKClient(t *testing.T) {
 	binary, tmp := setup(t, "sdk")
@@ -50,19 +52,12 @@ func TestTypeScriptSDKToolLists(t *testing.T) {
 // are missing, and builds the binary into a temporary directory.
 func setup(t *testing.T, packages ...string) (binary, tmp string) {
 	t.Helper()
-	missing := func(why string) {
-		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s: %s", why, hint)
-		}
-		t.Skipf("%s: %s", why, hint)
-	}
 	if _, err := exec.LookPath("node"); err != nil {
-		missing("node is not on PATH")
+		testdeps.Missing(t, testdeps.Node, "node is not on PATH")
 	}
 	for _, p := range packages {
 		if _, err := os.Stat(filepath.Join(dir(), "node_modules", "@modelcontextprotocol", p, "package.json")); err != nil {
-			missing("e2e/node_modules/@modelcontextprotocol/" + p + " is missing")
+			testdeps.Missing(t, testdeps.E2EPackages, "e2e/node_modules/@modelcontextprotocol/"+p+" is missing")
 		}
 	}
 	tmp = t.TempDir()

@@ -18,6 +18,7 @@ import (
 	"github.com/thinkgraph/thinkgraph/postgres"
 	"github.com/thinkgraph/thinkgraph/sqlstore"
 	"github.com/thinkgraph/thinkgraph/sqlstore/storetest"
+	"github.com/thinkgraph/thinkgraph/testdeps"
 )
 
 // testURL is the server the tests use: THINKGRAPH_TEST_DATABASE_URL, or the
@@ -37,6 +38,8 @@ var (
 // admin returns a connection pool to the test database, without a schema.
 // When the server is unreachable the test fails if the environment variable
 // CI is set, and is skipped otherwise.
+func TestMain(m *testing.M) { testdeps.Main(m) }
+
 func admin(t *testing.T) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("pgx", testURL())
@@ -50,10 +53,7 @@ func admin(t *testing.T) *sql.DB {
 		reachErr = db.PingContext(ctx)
 	})
 	if reachErr != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("PostgreSQL is not reachable at %s: %v (CI is set, so this is a failure)", testURL(), reachErr)
-		}
-		t.Skipf("PostgreSQL is not reachable at %s: %v; skipping (set CI=1 to fail instead, or THINKGRAPH_TEST_DATABASE_URL to use another server)", testURL(), reachErr)
+		testdeps.Missing(t, testdeps.PostgreSQL, fmt.Sprintf("PostgreSQL is not reachable at %s: %v", testURL(), reachErr))
 	}
 	return db
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
+	"github.com/thinkgraph/thinkgraph/testdeps"
 )
 
 // hardTexts are thought texts that have broken exporters: every format's
@@ -101,15 +101,14 @@ func hardGraph() (*Graph, int) {
 	return g, edges
 }
 
+func TestMain(m *testing.M) { testdeps.Main(m) }
+
 // TestDOTThroughGraphviz lays out DOT exports with Graphviz's dot, which
 // must accept them without a warning and draw every thought and edge.
 func TestDOTThroughGraphviz(t *testing.T) {
 	dot, err := exec.LookPath("dot")
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("Graphviz's dot is not on PATH: apt-get install graphviz")
-		}
-		t.Skip("Graphviz's dot is not on PATH (apt-get install graphviz)")
+		testdeps.Missing(t, testdeps.Graphviz, "dot is not on PATH")
 	}
 	hard, hardEdges := hardGraph()
 	for _, tc := range []struct {

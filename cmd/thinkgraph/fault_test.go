@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/thinkgraph/thinkgraph/testdeps"
 )
 
 // integrityCheck runs SQLite's integrity check on the file.
@@ -154,7 +155,7 @@ func TestEightProcessesThousandCallsEach(t *testing.T) {
 // again the same process carries on, and the file is intact.
 func TestDiskFullThenRecovery(t *testing.T) {
 	if _, err := exec.LookPath("prlimit"); err != nil {
-		t.Skip("prlimit (util-linux) not installed")
+		testdeps.Missing(t, testdeps.UtilLinux, "prlimit is not on PATH")
 	}
 	dir := t.TempDir()
 	db := filepath.Join(dir, "full.db")
@@ -284,7 +285,7 @@ func asUnprivileged(t *testing.T, dir string, args ...string) *exec.Cmd {
 		return exec.Command(binary, args...)
 	}
 	if _, err := exec.LookPath("setpriv"); err != nil {
-		t.Skip("running as root without setpriv (util-linux): cannot take write access from the server")
+		testdeps.Missing(t, testdeps.UtilLinux, "running as root without setpriv: cannot take write access from the server")
 	}
 	for _, p := range []string{dir, filepath.Dir(binary), binary} {
 		st, _ := os.Stat(p)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/sqlite"
+	"github.com/thinkgraph/thinkgraph/testdeps"
 )
 
 // binary is the thinkgraph binary built once for the process tests.
@@ -43,6 +44,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	testdeps.Report()
 	os.Exit(code)
 }
 

@@ -37,9 +37,10 @@ import (
 	"github.com/thinkgraph/thinkgraph/reasoning/sequential"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
+	"github.com/thinkgraph/thinkgraph/testdeps"
 )
 
-const hint = "run apt-get install -y chromium and npm ci --prefix e2e/viewer"
+func TestMain(m *testing.M) { testdeps.Main(m) }
 
 // seed writes n thoughts into session id: a main line, and branches-1
 // branches forking from its first thoughts, as sequentialthinking does.
@@ -72,26 +73,19 @@ func TestViewerInChromium(t *testing.T) {
 	_, self, _, _ := runtime.Caller(0)
 	dir := filepath.Dir(self)
 	root := filepath.Dir(filepath.Dir(dir))
-	missing := func(why string) {
-		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s: %s", why, hint)
-		}
-		t.Skipf("%s: %s", why, hint)
-	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		missing("node is not on PATH")
+		testdeps.Missing(t, testdeps.Node, "node is not on PATH")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "playwright-core", "package.json")); err != nil {
-		missing("e2e/viewer/node_modules is missing")
+		testdeps.Missing(t, testdeps.ViewerPkgs, "e2e/viewer/node_modules is missing")
 	}
 	chromium := os.Getenv("CHROMIUM")
 	if chromium == "" {
 		chromium = "/usr/bin/chromium"
 	}
 	if _, err := os.Stat(chromium); err != nil {
-		missing(chromium + " is missing")
+		testdeps.Missing(t, testdeps.Chromium, chromium+" is missing")
 	}
 
 	tmp := t.TempDir()

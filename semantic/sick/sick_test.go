@@ -2,6 +2,7 @@ package sick
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/contradict"
+	"github.com/thinkgraph/thinkgraph/testdeps"
 )
 
 const sample = "pair_ID\tsentence_A\tsentence_B\tentailment_label\trelatedness_score\tentailment_AB\tentailment_BA\tsentence_A_original\tsentence_B_original\tsentence_A_dataset\tsentence_B_dataset\tSemEval_set\r\n" +
@@ -127,16 +129,22 @@ func TestCorrelations(t *testing.T) {
 	}
 }
 
-// TestSICKFile runs the evaluation on the real SICK file when it is present
-// (it is evaluation data, not part of the repository) and checks the figures
-// reported for the default offline engine.
+func TestMain(m *testing.M) { testdeps.Main(m) }
+
+// TestSICKFile runs the evaluation on the real SICK file (evaluation data,
+// not part of the repository: THINKGRAPH_SICK names it, else the team's
+// copy beside the checkout, shared/eval/sick/SICK.txt) and checks the
+// figures reported for the default offline engine.
 func TestSICKFile(t *testing.T) {
-	const path = "../../../shared/eval/sick/SICK.txt"
+	path := os.Getenv("THINKGRAPH_SICK")
+	if path == "" {
+		path = "../../../shared/eval/sick/SICK.txt"
+	}
 	if testing.Short() {
 		t.Skip("short mode")
 	}
 	if _, err := os.Stat(path); err != nil {
-		t.Skipf("SICK file not available: %v", err)
+		testdeps.Missing(t, testdeps.SICK, fmt.Sprintf("no SICK file at %s", path))
 	}
 	emb, _ := semantic.NewLexical(semantic.LexicalOptions{})
 	c, _ := contradict.NewContradictor(nil)
