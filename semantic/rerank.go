@@ -173,30 +173,55 @@ func WordAlignment(lx *Lexicon, a, b string) float64 {
 // A query without content words, or fewer than two hits, leaves the hits
 // as they are. hits is not modified.
 func Rerank(lx *Lexicon, query string, hits []Hit, text func(Hit) string) []Hit {
-	out := slices.Clone(hits)
+	out, _ := RerankTexts(lx, query, hits, func(h Hit) []string { return []string{text(h)} })
+	return out
+}
+
+// RerankTexts is Rerank where a hit has several texts (a thought's
+// claims): its alignment is that of its best-aligned text. best[i] is the
+// index of that text for out[i] (-1 when nothing was re-ranked).
+func RerankTexts(lx *Lexicon, query string, hits []Hit, texts func(Hit) []string) (out []Hit, best []int) {
+	out = slices.Clone(hits)
+	best = make([]int, len(hits))
+	for i := range best {
+		best[i] = -1
+	}
 	q := alignWords(lx, query)
 	if len(q) == 0 || len(hits) < 2 {
-		return out
+		return out, best
 	}
+	type scored struct {
+		h    Hit
+		best int
+	}
+	sc := make([]scored, len(hits))
 	al := make([]float64, len(hits))
 	mean := 0.0
 	for i, h := range hits {
-		d := alignWords(lx, text(h))
-		al[i] = (alignFrom(q, d) + alignFrom(d, q)) / 2
+		sc[i] = scored{h, -1}
+		for k, t := range texts(h) {
+			d := alignWords(lx, t)
+			if a := (alignFrom(q, d) + alignFrom(d, q)) / 2; sc[i].best < 0 || a > al[i] {
+				al[i], sc[i].best = a, k
+			}
+		}
 		mean += al[i]
 	}
 	mean /= float64(len(al))
-	for i := range out {
-		out[i].Similarity = (1-rerankShare)*out[i].Similarity + rerankShare*(al[i]-mean)
+	for i := range sc {
+		sc[i].h.Similarity = (1-rerankShare)*sc[i].h.Similarity + rerankShare*(al[i]-mean)
 	}
-	slices.SortStableFunc(out, func(a, b Hit) int {
+	slices.SortStableFunc(sc, func(a, b scored) int {
 		switch {
-		case a.Similarity > b.Similarity:
+		case a.h.Similarity > b.h.Similarity:
 			return -1
-		case a.Similarity < b.Similarity:
+		case a.h.Similarity < b.h.Similarity:
 			return 1
 		}
 		return 0
 	})
-	return out
+	for i, x := range sc {
+		out[i], best[i] = x.h, x.best
+	}
+	return out, best
 }

@@ -365,6 +365,9 @@ type RelatedThought struct {
 	// same-branch, child-branch, parent-branch or cross-branch.
 	Relationship string `json:"relationship,omitempty"`
 	Step         int    `json:"step"`
+	// Claim is the claim of the thought the query matched best, when it is
+	// not the thought's first (which its content starts with).
+	Claim string `json:"claim,omitempty"`
 }
 
 // moveFocus makes branch active, its latest thought (or its fork thought)
@@ -941,16 +944,6 @@ func (bt *BranchThinking) embedQuery(ctx context.Context, text string) (semantic
 	return vs[0], nil
 }
 
-func refsOf(docs []analyze.Doc, byID map[string]int, hits []semantic.Hit) []RelatedThought {
-	out := make([]RelatedThought, 0, len(hits))
-	for _, h := range hits {
-		if i, ok := byID[h.ID]; ok {
-			d := docs[i]
-			out = append(out, RelatedThought{ThoughtID: d.ID, Content: d.Content, BranchID: d.Branch, Similarity: round3(h.Similarity), Type: d.Type, Step: d.Step})
-		}
-	}
-	return out
-}
 
 func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*SimilarResult, error) {
 	if err := reasoning.ValidateContent("query", in.Query, bt.svc.Config().MaxThoughtLength); err != nil {
@@ -972,29 +965,12 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		res.SessionID = sess.ID
 		return bt.svc.DocsView(ctx, tx, sess.Key, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
-			lex, offline := bt.svc.Semantic().Embedder.(*semantic.Lexical)
-			k := start + limit
-			if offline {
-				k = max(k, semantic.RerankPool)
-			}
-			hits, err := idx.TopKCentred(q, k, nil)
+			hits, claims, err := bt.rankSimilar(docs, byID, idx, q, in.Query, start+limit)
 			if err != nil {
-				return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
-			}
-			if offline {
-				// The offline embedder's vectors miss much of what a
-				// paraphrase shares with its thought: re-rank the best
-				// candidates by how well their words align with the query's.
-				hits = semantic.Rerank(lex.Lexicon(), in.Query, hits, func(h semantic.Hit) string {
-					if i, ok := byID[h.ID]; ok {
-						return docs[i].Content
-					}
-					return ""
-				})
-				hits = hits[:min(k, len(hits))]
+				return err
 			}
 			var err2 error
-			if res.Results, res.Page, err2 = reasoning.Paginate(refsOf(docs, byID, hits), in.page(), similarPage); err2 != nil {
+			if res.Results, res.Page, err2 = reasoning.Paginate(refsOf(docs, byID, hits, claims), in.page(), similarPage); err2 != nil {
 				return err2
 			}
 			res.TotalFound = len(res.Results)
@@ -1041,11 +1017,15 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 				return reasoning.ThoughtNotFound("thoughtId", in.ThoughtID, sess.ID)
 			}
 			d = docs[i]
-			hits, err := analyze.Related(idx, d.ID, limit)
-			if err != nil {
-				return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
+			v, ok := idx.Vector(d.ID)
+			if !ok {
+				return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: fmt.Sprintf("thought #%d has no vector yet", d.Step)}
 			}
-			related = refsOf(docs, byID, hits)
+			hits, claims, err := bt.rankSimilar(docs, byID, idx, v, d.Content, limit, d.ID)
+			if err != nil {
+				return err
+			}
+			related = refsOf(docs, byID, hits, claims)
 			return nil
 		})
 		if err != nil {

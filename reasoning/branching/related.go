@@ -4,7 +4,73 @@ import (
 	"context"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
+
+// rankSimilar is the one ranking of findSimilar and jumpToRelated: the
+// session's thoughts by the centred cosine of their vectors with q (what
+// sets a thought apart from the session's shared topic); with the offline
+// engine the best semantic.RerankPool are then re-ranked by the word
+// alignment of text with each thought's best-aligned claim. It returns the
+// best k but the thoughts in exclude, and per hit the index of that claim
+// (-1 when none was compared).
+func (bt *BranchThinking) rankSimilar(docs []analyze.Doc, byID map[string]int, idx *semantic.Index, q semantic.Vector, text string, k int, exclude ...string) ([]semantic.Hit, []int, error) {
+	lex, offline := bt.svc.Semantic().Embedder.(*semantic.Lexical)
+	pool := k
+	if offline {
+		pool = max(k, semantic.RerankPool)
+	}
+	var filter semantic.Filter
+	if len(exclude) > 0 {
+		filter = semantic.ExcludeIDs(exclude...)
+	}
+	hits, err := idx.TopKCentred(q, pool, filter)
+	if err != nil {
+		return nil, nil, &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
+	}
+	best := make([]int, len(hits))
+	for i := range best {
+		best[i] = -1
+	}
+	if offline {
+		hits, best = semantic.RerankTexts(lex.Lexicon(), text, hits, func(h semantic.Hit) []string {
+			i, ok := byID[h.ID]
+			if !ok {
+				return nil
+			}
+			var texts []string
+			for _, c := range docs[i].Claims {
+				texts = append(texts, c.Text)
+			}
+			if len(texts) != 1 {
+				texts = append(texts, docs[i].Content)
+			}
+			return texts
+		})
+	}
+	n := min(k, len(hits))
+	return hits[:n], best[:n], nil
+}
+
+// refsOf are the hits as related thoughts, each with the claim matched
+// (claims[i], an index into its claims) when it is not its first.
+func refsOf(docs []analyze.Doc, byID map[string]int, hits []semantic.Hit, claims []int) []RelatedThought {
+	out := make([]RelatedThought, 0, len(hits))
+	for n, h := range hits {
+		i, ok := byID[h.ID]
+		if !ok {
+			continue
+		}
+		d := docs[i]
+		r := RelatedThought{ThoughtID: d.ID, Content: d.Content, BranchID: d.Branch, Similarity: h.Similarity, Type: d.Type, Step: d.Step}
+		if c := claims[n]; c > 0 && c < len(d.Claims) {
+			r.Claim = thinkgraph.Clip(d.Claims[c].Text, 120)
+		}
+		out = append(out, r)
+	}
+	return out
+}
 
 // setRelationships sets each related thought's relationship to a thought
 // on branch from, as Branch Thinking names it: same-branch, child-branch
