@@ -944,7 +944,6 @@ func (bt *BranchThinking) embedQuery(ctx context.Context, text string) (semantic
 	return vs[0], nil
 }
 
-
 func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*SimilarResult, error) {
 	if err := reasoning.ValidateContent("query", in.Query, bt.svc.Config().MaxThoughtLength); err != nil {
 		return nil, err
