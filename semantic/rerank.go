@@ -149,6 +149,18 @@ func alignFrom(a, b []alignWord) float64 {
 	return num / den
 }
 
+// AlignedText is a text's content words as WordAlignment reads them, for
+// comparing one text with many without reading it again.
+type AlignedText []alignWord
+
+// AlignText reads a text for Alignment.
+func AlignText(lx *Lexicon, text string) AlignedText { return alignWords(lx, text) }
+
+// Alignment is WordAlignment of two read texts.
+func (a AlignedText) Alignment(b AlignedText) float64 {
+	return (alignFrom(a, b) + alignFrom(b, a)) / 2
+}
+
 // WordAlignment is a soft word-alignment similarity of two texts, in
 // [0, 1]: each content word of one text is matched to its most similar
 // word of the other (see wordSimilarity), the matches are averaged with

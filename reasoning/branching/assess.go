@@ -22,8 +22,21 @@ type assessment struct {
 	closed     map[string]advice.Closure
 	drift      []advice.BranchDrift
 	drifting   map[string]bool
-	circular   []analyze.CircularReasoning
 	conclusion string // thought id, "" when none
+	// circular are the session's circular arguments (detectCircular's,
+	// stated verdicts included), found on first use: on long sessions
+	// they cost more than the rest together.
+	circular     []analyze.CircularReasoning
+	circularDone bool
+	loadCircular func() []analyze.CircularReasoning
+}
+
+// circularArgs returns the session's circular arguments.
+func (a *assessment) circularArgs() []analyze.CircularReasoning {
+	if !a.circularDone {
+		a.circular, a.circularDone = a.loadCircular(), true
+	}
+	return a.circular
 }
 
 // driftOptions are the drift options of the session: the offline engine
@@ -32,7 +45,17 @@ func (bt *BranchThinking) driftOptions(sess *thinkgraph.Session, threshold float
 	o := advice.DriftOptions{Threshold: threshold, GoalText: sess.Goal}
 	if lex, ok := bt.svc.Semantic().Embedder.(*semantic.Lexical); ok {
 		lx := lex.Lexicon()
-		o.TextSimilarity = func(a, b string) float64 { return semantic.WordAlignment(lx, a, b) }
+		// Each text is read once for all its comparisons.
+		read := map[string]semantic.AlignedText{}
+		aligned := func(t string) semantic.AlignedText {
+			a, ok := read[t]
+			if !ok {
+				a = semantic.AlignText(lx, t)
+				read[t] = a
+			}
+			return a
+		}
+		o.TextSimilarity = func(a, b string) float64 { return aligned(a).Alignment(aligned(b)) }
 	}
 	return o
 }
@@ -59,6 +82,20 @@ func (bt *BranchThinking) assess(ctx context.Context, tx thinkgraph.Tx, sess *th
 	if err != nil {
 		return nil, err
 	}
+	links, err := tx.Links(ctx, sess.Key)
+	if err != nil {
+		return nil, err
+	}
+	// Everything the assessment reads: thoughts (only ever added), links,
+	// feedback, branch states, the closing reasons and the goal.
+	var key strings.Builder
+	fmt.Fprintf(&key, "%d/%d/%d/%d/%q/%s", sess.StepCount, len(docs), len(links), len(fb), sess.Goal, sess.Settings)
+	for _, b := range bs {
+		fmt.Fprintf(&key, "/%s=%s", b.ID, b.State)
+	}
+	if st.assessed != nil && st.assessedKey == key.String() {
+		return st.assessed, nil
+	}
 	reasons := settingsOf(sess).Closed
 	marked := map[string]string{}
 	for _, b := range bs {
@@ -66,8 +103,7 @@ func (bt *BranchThinking) assess(ctx context.Context, tx thinkgraph.Tx, sess *th
 			marked[b.ID] = reasons[b.ID]
 		}
 	}
-	rep, err := st.contradictions(ctx, bt, tx, sess.Key)
-	if err != nil {
+	if err := st.loadStated(ctx, tx, sess.Key); err != nil {
 		return nil, err
 	}
 	byID := make(map[string]int, len(docs))
@@ -75,14 +111,20 @@ func (bt *BranchThinking) assess(ctx context.Context, tx thinkgraph.Tx, sess *th
 		byID[d.ID] = i
 	}
 	a := &assessment{docs: docs, drifting: map[string]bool{}}
-	a.closed = advice.Closures(docs, advice.ClosureOptions{Marked: marked, Contradictions: rep.Contradictions})
+	// A branch contradicted by its own later critique: by a stated
+	// contradiction (the offline judge's certain ones are rare, and
+	// finding them costs a review of the whole session).
+	sameBranch := func(a, b analyze.Doc) bool { return a.Branch == b.Branch }
+	a.closed = advice.Closures(docs, advice.ClosureOptions{Marked: marked, Contradictions: st.statedContradictions(docs, byID, sameBranch)})
 	a.drift = advice.DetectDrift(docs, st.goalVec, bt.driftOptions(sess, 0))
 	for _, d := range a.drift {
 		if d.Drifting {
 			a.drifting[d.Branch] = true
 		}
 	}
-	a.circular = st.circularWithStated(analyze.DetectCircular(docs, analyze.CircularOptions{}), docs, byID)
+	a.loadCircular = func() []analyze.CircularReasoning {
+		return st.circularWithStated(analyze.DetectCircular(docs, analyze.CircularOptions{}), docs, byID)
+	}
 	skip := map[string]bool{}
 	for b, c := range a.closed {
 		if c.By == "marked" {
@@ -92,12 +134,14 @@ func (bt *BranchThinking) assess(ctx context.Context, tx thinkgraph.Tx, sess *th
 	if c, ok := advice.Conclusion(docs, skip); ok {
 		a.conclusion = c.ID
 	}
+	st.assessed, st.assessedKey = a, key.String()
 	return a, nil
 }
 
 // findings are the session-level verdicts on one branch that its
-// evaluation counts (analyze.Evaluation.WithFindings).
-func (a *assessment) findings(branch string) []analyze.Finding {
+// evaluation counts (analyze.Evaluation.WithFindings); circ are the
+// circular arguments among the branch's thoughts (the evaluation's own).
+func (a *assessment) findings(branch string, circ []analyze.CircularReasoning) []analyze.Finding {
 	var fs []analyze.Finding
 	if c, ok := a.closed[branch]; ok {
 		fs = append(fs, analyze.Finding{Kind: "closed", Reason: c.Reason})
@@ -107,7 +151,7 @@ func (a *assessment) findings(branch string) []analyze.Finding {
 			fs = append(fs, analyze.Finding{Kind: "drifting", Reason: d.Reason})
 		}
 	}
-	for _, c := range a.circular {
+	for _, c := range circ {
 		var steps []string
 		for _, t := range c.Thoughts {
 			if t.Branch == branch {

@@ -432,3 +432,20 @@ func BenchmarkBranchThinkingFirstFindContradictions(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkBranchThinkingAdvice is each command that reads the session's
+// assessment (closures, drift, circular arguments, the conclusion).
+func BenchmarkBranchThinkingAdvice(b *testing.B) {
+	for _, cmd := range []string{"findStrongestPaths", "detectDrift", "suggestTools", "detectKnowledgeGaps"} {
+		b.Run(cmd, func(b *testing.B) {
+			benchSizes(b, func(b *testing.B, n int) {
+				bt, ref := benchSession(b, n)
+				loop(b, func(int) {
+					if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: cmd}); err != nil {
+						b.Fatal(err)
+					}
+				})
+			})
+		})
+	}
+}

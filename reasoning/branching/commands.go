@@ -626,7 +626,7 @@ func (bt *BranchThinking) evaluate(ctx context.Context, in CommandInput) (*Evalu
 			return err
 		}
 		res.SessionID, res.BranchID, res.Goal = sess.ID, id, sess.Goal
-		res.Evaluation = ev.WithFindings(a.findings(id), st.th)
+		res.Evaluation = ev.WithFindings(a.findings(id, ev.Circular), st.th)
 		boundEvaluation(&res.Evaluation, &res.Omitted, "evaluation")
 		return nil
 	})
@@ -902,7 +902,7 @@ func (bt *BranchThinking) strongestPaths(ctx context.Context, in CommandInput) (
 			return err
 		}
 		res.SessionID = sess.ID
-		res.Paths = advice.RankPaths(a.docs, k, advice.PathOptions{Closed: a.closed, Drifting: a.drifting, Circular: a.circular,
+		res.Paths = advice.RankPaths(a.docs, k, advice.PathOptions{Closed: a.closed, Drifting: a.drifting, Circular: a.circularArgs(),
 			Conclusion: a.conclusion, Calibration: bt.svc.Calibration()})
 		if res.Paths == nil {
 			res.Paths = []advice.StrongPath{}
@@ -1498,7 +1498,7 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 			if err != nil {
 				return err
 			}
-			ev = ev.WithFindings(a.findings(b.ID), st.th)
+			ev = ev.WithFindings(a.findings(b.ID, ev.Circular), st.th)
 			e := PruneEntry{BranchID: b.ID, Score: ev.OverallScore, Quality: ev.Quality}
 			var why string
 			switch {

@@ -97,6 +97,10 @@ type btState struct {
 	// stated are the session's stated verdicts (verdicts.go), nil
 	// until read.
 	stated *statedVerdicts
+	// assessed is the session's assessment (assess.go) as of the session
+	// state assessedKey names.
+	assessed    *assessment
+	assessedKey string
 }
 
 type btBranch struct {
@@ -167,6 +171,7 @@ func (st *btState) reset() {
 		st.certain = map[[2]claimKey]contradict.Verdict{}
 	}
 	st.stated = nil
+	st.assessed, st.assessedKey = nil, ""
 }
 
 func (bt *BranchThinking) judge(st *btState) analyze.PairJudge { return st.claimPairJudge(bt) }

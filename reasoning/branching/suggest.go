@@ -140,7 +140,7 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<which of the two holds, and why>", "type": "critique", "branchId": c.ThoughtA.Branch},
 				Reason: fmt.Sprintf("branch %s contradicts itself: %q vs %q; add a critique or synthesis that resolves it", c.ThoughtA.Branch, reasoning.Clip(c.ThoughtA.Content, 60), reasoning.Clip(c.ThoughtB.Content, 60)), Priority: "high"})
 		}
-		if circ := a.circular; len(circ) > 0 {
+		if circ := a.circularArgs(); len(circ) > 0 {
 			res.State["circularReasoning"] = len(circ)
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectCircular", Arguments: cmdCall("detectCircular", nil),
 				Reason: fmt.Sprintf("%d circular argument(s), e.g. %s", len(circ), circ[0].Reason), Priority: "high"})
@@ -188,7 +188,7 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 		if err != nil {
 			return err
 		}
-		ev = ev.WithFindings(a.findings(active), st.th)
+		ev = ev.WithFindings(a.findings(active, ev.Circular), st.th)
 		if ev.OverallScore != nil {
 			res.State["activeBranchScore"] = round3(*ev.OverallScore)
 		}

@@ -43,6 +43,9 @@ const (
 	// driftWordsMax is the session size up to which TextSimilarity is
 	// used (its cost is per pair of texts).
 	driftWordsMax = 300
+	// driftWindow is how many of the session's latest thoughts drift is
+	// measured on: where a long session wanders now.
+	driftWindow = 2000
 )
 
 // BranchDrift is the drift of one branch.
@@ -87,6 +90,9 @@ type BranchDrift struct {
 // −0.9 or above, with the offline engine's vectors and word alignment;
 // the default threshold, 1.25, lies between.
 //
+// A session of more than driftWindow (2,000) thoughts is measured on its
+// latest 2,000: a branch's older thoughts then count as absent.
+//
 // Cost: O(n·b) cosines for n thoughts on b branches; with TextSimilarity
 // O(n²) cosines and n·driftAlignPool text similarities (n ≤ driftWordsMax).
 func DetectDrift(docs []analyze.Doc, goal semantic.Vector, opts DriftOptions) []BranchDrift {
@@ -94,6 +100,9 @@ func DetectDrift(docs []analyze.Doc, goal semantic.Vector, opts DriftOptions) []
 		opts.Threshold = DefaultDriftThreshold
 	}
 	docs = byStep(docs)
+	if len(docs) > driftWindow {
+		docs = docs[len(docs)-driftWindow:]
+	}
 	vd := vectorsOf(docs)
 	groups := analyze.GroupBranches(docs)
 	feats, why := anchoring(docs, vd, goal, opts)
