@@ -10,7 +10,7 @@ import (
 // (prune with a branchId, state "pruned"), its last thought rules its
 // option out in words, a person refuted one of its thoughts, or a later
 // critique or counterexample of the branch contradicts an earlier thought
-// of it (an asserted or stated contradiction). A closed branch is a dead
+// of it (a contradiction the caller passes). A closed branch is a dead
 // end: never the strongest path, and evaluated below open ones.
 
 // Closure says why a branch is closed.
