@@ -67,7 +67,7 @@ func stepsOf(v any) []int {
 	return out
 }
 
-func hasAll(steps []int, want ...int) bool {
+func hasSteps(steps []int, want ...int) bool {
 	for _, w := range want {
 		if !slices.Contains(steps, w) {
 			return false
@@ -97,7 +97,7 @@ func TestDatabaseSessionAdviceOverMCP(t *testing.T) {
 	for _, pair := range [][2]int{{7, 13}, {8, 11}} {
 		found := false
 		for _, g := range groups {
-			if hasAll(stepsOf(g), pair[0], pair[1]) {
+			if hasSteps(stepsOf(g), pair[0], pair[1]) {
 				found = true
 			}
 		}
@@ -109,7 +109,7 @@ func TestDatabaseSessionAdviceOverMCP(t *testing.T) {
 	circ := s.cmd("detectCircular", nil)
 	if f := list(circ, "circularReasoning"); len(f) == 0 || !slices.ContainsFunc(f, func(x any) bool {
 		st := stepsOf(x.(map[string]any)["thoughts"])
-		return hasAll(st, 14, 15) || hasAll(st, 15, 16) || hasAll(st, 14, 16)
+		return hasSteps(st, 14, 15) || hasSteps(st, 15, 16) || hasSteps(st, 14, 16)
 	}) {
 		t.Errorf("circular argument #14-#16 not found: %v", circ)
 	}
@@ -152,11 +152,11 @@ func TestDatabaseSessionAdviceOverMCP(t *testing.T) {
 
 	dia := s.cmd("synthesizeDialectical", map[string]any{"branches": []any{"postgres-rls", "db-per-tenant"}})
 	for _, a := range list(obj(dia, "commonGround"), "agreements") {
-		if st := stepsOf(a); hasAll(st, 8, 11) {
+		if st := stepsOf(a); hasSteps(st, 8, 11) {
 			t.Errorf("the planted contradiction #8/#11 is an agreement: %v", dia)
 		}
 	}
-	if !slices.ContainsFunc(list(dia, "tensions"), func(x any) bool { return hasAll(stepsOf(x), 8, 11) }) {
+	if !slices.ContainsFunc(list(dia, "tensions"), func(x any) bool { return hasSteps(stepsOf(x), 8, 11) }) {
 		t.Errorf("#8/#11 not a tension: %v", list(dia, "tensions"))
 	}
 	if st := fmt.Sprint(obj(dia, "synthesis")["statement"]); !strings.Contains(st, "holds #8") || !strings.Contains(st, "holds #11") || !strings.Contains(st, "Open:") {
@@ -283,10 +283,10 @@ func TestDevScenarioAdviceOverMCP(t *testing.T) {
 		tension  bool
 	}{{2, 14, []any{"main", "laao"}, true}, {7, 13, []any{"doac", "laao"}, false}} {
 		dia := s.cmd("synthesizeDialectical", map[string]any{"branches": c.branches})
-		if slices.ContainsFunc(list(obj(dia, "commonGround"), "agreements"), func(x any) bool { return hasAll(stepsOf(x), c.a, c.b) }) {
+		if slices.ContainsFunc(list(obj(dia, "commonGround"), "agreements"), func(x any) bool { return hasSteps(stepsOf(x), c.a, c.b) }) {
 			t.Errorf("#%d/#%d is an agreement", c.a, c.b)
 		}
-		if c.tension && !slices.ContainsFunc(list(dia, "tensions"), func(x any) bool { return hasAll(stepsOf(x), c.a, c.b) }) {
+		if c.tension && !slices.ContainsFunc(list(dia, "tensions"), func(x any) bool { return hasSteps(stepsOf(x), c.a, c.b) }) {
 			t.Errorf("#%d/#%d is no tension: %v", c.a, c.b, list(dia, "tensions"))
 		}
 	}
