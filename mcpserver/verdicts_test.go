@@ -50,18 +50,6 @@ func TestDeclaredContradictionCountsEverywhere(t *testing.T) {
 	}
 }
 
-// candidatePair finds the candidate of a result whose two thoughts have
-// the given contents.
-func candidatePair(t *testing.T, res map[string]any, a, b string) map[string]any {
-	t.Helper()
-	for _, c := range list(res, "candidates") {
-		m := c.(map[string]any)
-		if obj(m, "thoughtA")["content"] == refText(a) && obj(m, "thoughtB")["content"] == refText(b) {
-			return m
-		}
-	}
-	return nil
-}
 
 // reviewGroup returns the review group of a findContradictions result that
 // holds claims of every one of texts (by their thoughts' content), or nil.
@@ -166,23 +154,28 @@ func TestReviewAnsweredByTheModel(t *testing.T) {
 		t.Fatalf("the new claim is not asked with the group it joined: %v", con)
 	}
 
-	// Circularity: the candidate, then circular, then not_circular.
+	// Circularity: the review group, answered circular by group, then
+	// not_circular on the two thoughts.
 	circ := s.cmd("detectCircular", nil)
-	cc := candidatePair(t, circ, notice[0], notice[1])
-	if circ["count"] != float64(0) || cc == nil {
+	cg := list(obj(circ, "review"), "groups")
+	if circ["count"] != float64(0) || len(cg) != 1 {
 		t.Fatalf("detectCircular: %v", circ)
 	}
-	cdata := obj(obj(cc, "answer"), "command")["data"].(map[string]any)
-	s.cmd("judge", map[string]any{"thoughtId": cdata["thoughtId"], "otherThoughtId": cdata["otherThoughtId"], "verdict": "circular"})
+	claims := list(cg[0].(map[string]any), "claims")
+	ca, cb := claims[0].(map[string]any)["thoughtId"], claims[1].(map[string]any)["thoughtId"]
+	if !strings.HasPrefix(notice[0], fmt.Sprint(claims[0].(map[string]any)["text"])) {
+		t.Fatalf("circular review: %v", cg)
+	}
+	s.cmd("judge", map[string]any{"group": cg[0].(map[string]any)["group"], "verdict": "circular"})
 	circ = s.cmd("detectCircular", nil)
-	if circ["count"] != float64(1) || list(circ, "circularReasoning")[0].(map[string]any)["kind"] != "declared" || len(list(circ, "candidates")) != 0 {
+	if circ["count"] != float64(1) || list(circ, "circularReasoning")[0].(map[string]any)["kind"] != "declared" || len(list(obj(circ, "review"), "groups")) != 0 {
 		t.Fatalf("after circular: %v", circ)
 	}
-	j = s.cmd("judge", map[string]any{"thoughtId": cdata["otherThoughtId"], "otherThoughtId": cdata["thoughtId"], "verdict": "not_circular"})
+	j = s.cmd("judge", map[string]any{"thoughtId": cb, "otherThoughtId": ca, "verdict": "not_circular"})
 	if j["previousVerdict"] != "circular" {
 		t.Fatal(j)
 	}
-	if circ = s.cmd("detectCircular", nil); circ["count"] != float64(0) || len(list(circ, "candidates")) != 0 {
+	if circ = s.cmd("detectCircular", nil); circ["count"] != float64(0) || len(list(obj(circ, "review"), "groups")) != 0 {
 		t.Fatalf("after not_circular: %v", circ)
 	}
 
@@ -199,7 +192,7 @@ func TestReviewAnsweredByTheModel(t *testing.T) {
 		reviewGroup(t, con, prices[0], prices[1]) != nil && reviewGroup(t, con, prices[0], prices[1], joined) == nil {
 		t.Fatalf("imported findContradictions: %v", con)
 	}
-	if circ = s2.cmd("detectCircular", nil); circ["count"] != float64(0) || len(list(circ, "candidates")) != 0 {
+	if circ = s2.cmd("detectCircular", nil); circ["count"] != float64(0) || len(list(obj(circ, "review"), "groups")) != 0 {
 		t.Fatalf("imported detectCircular: %v", circ)
 	}
 }

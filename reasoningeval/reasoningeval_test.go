@@ -2,6 +2,7 @@ package reasoningeval
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -118,4 +119,60 @@ func TestDevSetFloors(t *testing.T) {
 	floor("rules precision", res.Precision, 0.97)
 	floor("circular F1", res.CircularF1, 0.92)
 	floor("retrieval top-1", res.Retrieval, 0.60)
+}
+
+// readSet reads a set in testdata.
+func readSet(t testing.TB, path string) []Item {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	items, err := Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return items
+}
+
+// Text nobody on the project wrote (testdata/external): ChatProtect's LLM
+// self-contradictions as sessions, and a sample of MultiNLI, where the
+// offline judge must not claim what it does not know. Floors as in
+// TestDevSetFloors: raise them, never lower them.
+func TestExternalFloors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 300 sessions and 2,204 pairs (about 10 s); go test ./reasoningeval -run TestExternalFloors")
+	}
+	for _, tc := range []struct {
+		file                string
+		surfaced, precision float64
+		maxClaims, maxBytes float64
+	}{
+		{"testdata/external/chatprotect_sessions.jsonl", 0.90, 0.95, 30, 4000},
+		{"testdata/external/mnli_sample.jsonl", 0.88, 0.95, 30, 2000},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+			svc, contra, model := newService(t)
+			res, err := Run(context.Background(), readSet(t, tc.file), svc, contra, model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Log("\n" + res.String())
+			all := res.Surfaced()
+			if v := all.SurfacedRecall(); v == nil || *v < tc.surfaced {
+				t.Errorf("surfaced recall %s, below its floor %.2f", fig(v), tc.surfaced)
+			}
+			// Nothing asserted is a precision of null, which passes: the
+			// floor is on what is asserted.
+			if v := all.AssertedPrecision(); v != nil && *v < tc.precision {
+				t.Errorf("asserted precision %s, below its floor %.2f", fig(v), tc.precision)
+			}
+			if c := float64(all.Claims) / float64(all.Calls); c > tc.maxClaims {
+				t.Errorf("%.1f claims a call, over %v", c, tc.maxClaims)
+			}
+			if b := float64(all.Bytes) / float64(all.Calls); b > tc.maxBytes {
+				t.Errorf("%.0f bytes a call, over %v", b, tc.maxBytes)
+			}
+		})
+	}
 }

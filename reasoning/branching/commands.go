@@ -75,7 +75,7 @@ var BranchCommands = []BranchCommand{
 		run: handler((*BranchThinking).importSession)},
 	{Name: "suggestTools", run: handler((*BranchThinking).suggestTools)},
 	{Name: "judge", Fields: []string{"group?", "conflicts?", "thoughtId?", "otherThoughtId?", "verdict", "reason?"},
-		Note: "group: consistent|contradiction, else contradiction|compatible|circular|not_circular", run: handler((*BranchThinking).judgeAny)},
+		Note: "consistent|contradiction|circular|not_circular, on a group or two thoughts", run: handler((*BranchThinking).judgeAny)},
 }
 
 // handler adapts a command's method to the table's handler type.
@@ -824,7 +824,7 @@ type CircularResult struct {
 	Header
 	Circular   []analyze.CircularReasoning `json:"circularReasoning"`
 	Count      int                         `json:"count"`
-	Candidates []Candidate                 `json:"candidates" jsonschema:"arguments the detector could not decide, most likely first, each with the question that settles it and the judge call that answers it"`
+	Review     *Review                     `json:"review" jsonschema:"arguments the detector could not decide: a claim and a premise it rests on that say much the same; answer each group with one judge call"`
 	Method     string                      `json:"method"`
 	Page       *reasoning.Page             `json:"page,omitempty" jsonschema:"the circular arguments left out"`
 	Omitted    map[string]int              `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
@@ -847,7 +847,7 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 			res.Circular = []analyze.CircularReasoning{}
 		}
 		res.Count = len(res.Circular)
-		res.Candidates = st.circularCandidates(docs, byID, res.Circular)
+		res.Review = st.circularReview(docs, byID, res.Circular)
 		if res.Circular, res.Page, err = reasoning.Paginate(res.Circular, in.page(), reasoning.PageSize{Default: 5, Max: findingPage.Max, Bytes: findingPage.Bytes}); err != nil {
 			return err
 		}
@@ -857,7 +857,8 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 		res.Method = "dependency cycles over parent thoughts and builds_upon cross-references; circular support: each thought is split into claims at connectives " +
 			"(X because/since Y, X so/therefore/which is why Y, Since Y X, X requires Y; a thought without one supports the thought it follows), and a claim " +
 			"supported, directly or through a chain, by a restatement of itself (same content words up to lemma, WordNet sense or word vectors) is reported; " +
-			"a stated verdict (judge: circular / not_circular) adds or removes a pair; candidates are arguing thoughts (so, therefore, because, ...) that say much the same as a premise they rest on (cosine ≥ 0.6), at most 5"
+			"mutual support: a thought arguing for its parent's premise from its parent's conclusion; a stated verdict (judge: circular / not_circular) adds or removes a pair; " +
+			"review: an arguing thought's claim and a premise's claim that say much the same (cosine ≥ 0.6), to judge"
 		return nil
 	})
 	if err != nil {

@@ -327,29 +327,34 @@ type GroupJudgeResult struct {
 	Message string   `json:"message"`
 }
 
-// groupVerdicts are the verdicts judge takes on a group.
-var groupVerdicts = []string{"consistent", "contradiction"}
+// groupVerdicts are the verdicts judge takes on a group: consistent or
+// contradiction on a group of findContradictions' review, circular or
+// not_circular on one of detectCircular's.
+var groupVerdicts = []string{"consistent", "contradiction", "circular", "not_circular"}
 
 // judgeGroup stores the model's answer on a review group: a contradictory
 // link for each conflicting pair, a compatible link for every other pair of
 // the group's thoughts. A pair whose latest verdict already says the same
 // is not stored again.
 func (bt *BranchThinking) judgeGroup(ctx context.Context, in CommandInput) (*GroupJudgeResult, error) {
+	if in.Verdict == "compatible" {
+		in.Verdict = "consistent"
+	}
 	if !slices.Contains(groupVerdicts, in.Verdict) {
 		received := reasoning.Clip(in.Verdict, 40)
 		if in.Verdict == "" {
 			received = "none"
 		}
-		return nil, thinkgraph.Invalid("verdict", "consistent or contradiction", received,
-			"'verdict' on a group must be \"consistent\" (all its claims can hold together) or \"contradiction\" (with 'conflicts' naming the pairs that cannot)")
+		return nil, thinkgraph.Invalid("verdict", "one of: "+strings.Join(groupVerdicts, ", "), received,
+			"'verdict' on a group must be \"consistent\" (all its claims can hold together) or \"contradiction\" (with 'conflicts' naming the pairs that cannot) for findContradictions' review, \"circular\" or \"not_circular\" for detectCircular's")
 	}
 	if in.Verdict == "contradiction" && len(in.Conflicts) == 0 {
 		return nil, thinkgraph.Invalid("conflicts", "a list of pairs of the group's steps, e.g. [[7, 13]]", "none",
 			"'conflicts' must name which claims of the group conflict, as pairs of their steps, e.g. [[7, 13]]")
 	}
-	if in.Verdict == "consistent" && len(in.Conflicts) > 0 {
-		return nil, thinkgraph.Invalid("conflicts", "no conflicts with verdict consistent", fmt.Sprint(len(in.Conflicts)),
-			"'conflicts' goes with verdict \"contradiction\"; a consistent group has none")
+	if in.Verdict != "contradiction" && len(in.Conflicts) > 0 {
+		return nil, thinkgraph.Invalid("conflicts", "no conflicts with verdict "+in.Verdict, fmt.Sprint(len(in.Conflicts)),
+			"'conflicts' goes with verdict \"contradiction\" only")
 	}
 	if len([]rune(in.Reason)) > maxReason {
 		return nil, thinkgraph.Invalid("reason", fmt.Sprintf("at most %d characters", maxReason), fmt.Sprint(len([]rune(in.Reason))), "'reason' is longer than %d characters", maxReason)
@@ -370,6 +375,10 @@ func (bt *BranchThinking) judgeGroup(ctx context.Context, in CommandInput) (*Gro
 			return err
 		}
 		res.SessionID = sess.ID
+		if in.Verdict == "circular" || in.Verdict == "not_circular" {
+			res.Stored, err = storeCircularVerdict(ctx, tx, sess, members, verdictLink[in.Verdict], strings.TrimSpace(in.Reason), bt.svc.Now())
+			return err
+		}
 		res.Stored, err = storeGroupVerdict(ctx, tx, sess, members, conflicts, strings.TrimSpace(in.Reason), bt.svc.Now())
 		return err
 	})
@@ -381,6 +390,10 @@ func (bt *BranchThinking) judgeGroup(ctx context.Context, in CommandInput) (*Gro
 		res.Message = "Nothing new: every pair of the group already had this verdict."
 	case in.Verdict == "consistent":
 		res.Message = "Stored: the group's claims are consistent. It is not asked again until a new claim joins it."
+	case in.Verdict == "circular":
+		res.Message = "Stored: the argument is circular. detectCircular reports it from now on."
+	case in.Verdict == "not_circular":
+		res.Message = "Stored: the argument is not circular. detectCircular no longer asks about it."
 	default:
 		res.Message = "Stored: the conflicting pairs are contradictions in findContradictions, evaluate, synthesizeDialectical, suggestTools and exports; the group's other pairs are compatible."
 	}
@@ -482,4 +495,33 @@ func (st *btState) riskiestBranchPair(ctx context.Context, bt *BranchThinking, t
 		return nil
 	})
 	return pair, err
+}
+
+// storeCircularVerdict writes a circular or not_circular link on every two
+// thoughts of a group, but where the latest such verdict says the same.
+func storeCircularVerdict(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, members []analyze.Doc, typ, reason string, now time.Time) ([]string, error) {
+	links, err := tx.Links(ctx, sess.Key)
+	if err != nil {
+		return nil, err
+	}
+	prev := statedOf(links)
+	stored := []string{}
+	for i := range members {
+		for j := i + 1; j < len(members); j++ {
+			a, b := members[i], members[j]
+			if b.Step < a.Step {
+				a, b = b, a
+			}
+			if l, ok := prev.circular[keyOf(a.ID, b.ID)]; ok && l.Type == typ {
+				continue
+			}
+			l := &thinkgraph.Link{ID: reasoning.NewID(), Session: sess.Key, FromBranch: b.Branch, ToBranch: a.Branch, FromThought: b.ID, ToThought: a.ID,
+				Type: typ, Reason: reason, Strength: 1, CreatedAt: now}
+			if err := tx.AddLink(ctx, l); err != nil {
+				return nil, err
+			}
+			stored = append(stored, fmt.Sprintf("#%d/#%d %s", a.Step, b.Step, typ))
+		}
+	}
+	return stored, nil
 }

@@ -39,12 +39,11 @@ const (
 
 // judgeVerdicts are the verdicts the judge command takes, with the link type
 // each is stored as.
-var judgeVerdicts = []string{"contradiction", "compatible", "circular", "not_circular"}
+var judgeVerdicts = []string{"contradiction", "compatible", "consistent", "circular", "not_circular"}
 
-var verdictLink = map[string]string{"contradiction": linkContradictory, "compatible": linkCompatible, "circular": linkCircular, "not_circular": linkNotCircular}
-
-// maxCandidates bounds the candidates an analysis returns.
-const maxCandidates = 5
+// verdictLink maps a verdict to its link type; "consistent" and
+// "compatible" say the same of two thoughts.
+var verdictLink = map[string]string{"contradiction": linkContradictory, "compatible": linkCompatible, "consistent": linkCompatible, "circular": linkCircular, "not_circular": linkNotCircular}
 
 // pairKey is an unordered pair of thought ids (smaller first).
 type pairKey [2]string
@@ -178,52 +177,6 @@ func (st *btState) withStated(cs []analyze.Contradiction, docs []analyze.Doc, by
 	return cs
 }
 
-// Candidate is a pair the offline judge could not decide, with the question
-// that settles it and the call that answers it.
-type Candidate struct {
-	ThoughtA   analyze.ThoughtRef `json:"thoughtA"`
-	ThoughtB   analyze.ThoughtRef `json:"thoughtB"`
-	Similarity float64            `json:"similarity"`
-	Why        string             `json:"why" jsonschema:"why the pair is likely enough to ask about"`
-	Question   string             `json:"question"`
-	Answer     map[string]any     `json:"answer" jsonschema:"the branch-thinking call that stores the verdict; pick one verdict"`
-}
-
-// score orders candidates: most likely first.
-type scoredCandidate struct {
-	Candidate
-	score float64
-}
-
-// mostLikely returns the n candidates of highest score (then by ids). It
-// keeps the n best in one pass: a large session holds tens of thousands of
-// undecided pairs, and sorting them all on every call cost findContradictions
-// about 100 ms at 10,000 thoughts.
-func mostLikely(all []scoredCandidate, n int) []Candidate {
-	better := func(x, y scoredCandidate) int {
-		return cmp.Or(cmp.Compare(y.score, x.score), strings.Compare(x.ThoughtA.ID, y.ThoughtA.ID), strings.Compare(x.ThoughtB.ID, y.ThoughtB.ID))
-	}
-	if n <= 0 {
-		return []Candidate{}
-	}
-	best := make([]scoredCandidate, 0, n+1)
-	for _, c := range all {
-		if len(best) == n && better(c, best[n-1]) >= 0 {
-			continue
-		}
-		i, _ := slices.BinarySearchFunc(best, c, better)
-		best = slices.Insert(best, i, c)
-		if len(best) > n {
-			best = best[:n]
-		}
-	}
-	out := []Candidate{}
-	for _, c := range best {
-		out = append(out, c.Candidate)
-	}
-	return out
-}
-
 // JudgeResult is the answer of judge.
 type JudgeResult struct {
 	Header
@@ -269,7 +222,7 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 			received = "none"
 		}
 		return nil, thinkgraph.Invalid("verdict", "one of: "+strings.Join(judgeVerdicts, ", "), received,
-			"'verdict' on two thoughts must be one of %s (contradiction/compatible on whether both can hold, circular/not_circular on an argument); to answer a review group, give its key in 'group' with verdict consistent or contradiction", strings.Join(judgeVerdicts, ", "))
+			"'verdict' must be one of %s (contradiction, or consistent/compatible, on whether two claims can both hold; circular/not_circular on an argument); a review group's key goes in 'group'", strings.Join(judgeVerdicts, ", "))
 	}
 	if len([]rune(in.Reason)) > maxReason {
 		return nil, thinkgraph.Invalid("reason", fmt.Sprintf("at most %d characters", maxReason), fmt.Sprint(len([]rune(in.Reason))), "'reason' is longer than %d characters", maxReason)
@@ -347,11 +300,9 @@ type LLMJudgeReport struct {
 var connectives = map[string]bool{"so": true, "therefore": true, "thus": true, "hence": true, "because": true, "since": true,
 	"consequently": true, "follows": true, "proves": true, "shows": true}
 
-// Circular candidates: a thought that argues (has a connective) and rests
-// on a premise it is very like (cosine ≥ circularCandidateSimilar, one of
-// its three nearest ancestors or a thought it builds upon), which the
-// offline detector did not report and no verdict settled: the argument may
-// assume what it concludes.
+// circularCandidateSimilar is the cosine from which a claim of an arguing
+// thought and a claim of a premise it rests on are put to the model as a
+// possible circular argument (circularReview).
 const circularCandidateSimilar = 0.6
 
 func arguing(text string) bool {
@@ -415,9 +366,13 @@ func (st *btState) circularWithStated(found []analyze.CircularReasoning, docs []
 	return out
 }
 
-// circularCandidates returns the arguments the detector could not decide
-// that are likely enough to ask about, most similar first.
-func (st *btState) circularCandidates(docs []analyze.Doc, byID map[string]int, found []analyze.CircularReasoning) []Candidate {
+// circularReview puts to the model the arguments the detector could not
+// decide: a thought that argues (a connective) and has a claim very like
+// (cosine ≥ circularCandidateSimilar) a claim of a premise it rests on (one
+// of its three nearest ancestors, or a thought it builds upon), which no
+// finding and no stated verdict covers. Each is a group of those two claims,
+// the most alike first, at most 30 claims.
+func (st *btState) circularReview(docs []analyze.Doc, byID map[string]int, found []analyze.CircularReasoning) *Review {
 	inFinding := map[pairKey]bool{}
 	for _, c := range found {
 		for i := range c.Thoughts {
@@ -426,9 +381,15 @@ func (st *btState) circularCandidates(docs []analyze.Doc, byID map[string]int, f
 			}
 		}
 	}
-	var all []scoredCandidate
+	type candidate struct {
+		a, b   int // docs
+		ka, kb int // claims
+		sim    float32
+	}
+	var all []candidate
+	settled := 0
 	seen := map[pairKey]bool{}
-	for _, b := range docs {
+	for j, b := range docs {
 		if b.Vector == nil || !arguing(b.Content) {
 			continue
 		}
@@ -443,32 +404,55 @@ func (st *btState) circularCandidates(docs []analyze.Doc, byID map[string]int, f
 		}
 		for _, pid := range premises {
 			i, ok := byID[pid]
-			if !ok {
+			if !ok || i == j {
 				continue
 			}
-			a := docs[i]
-			k := keyOf(a.ID, b.ID)
-			if seen[k] || inFinding[k] || a.ID == b.ID {
+			k := keyOf(docs[i].ID, b.ID)
+			if seen[k] || inFinding[k] {
 				continue
 			}
 			seen[k] = true
+			c := candidate{a: i, b: j, sim: -2}
+			for x, cx := range docs[i].Claims {
+				for y, cy := range b.Claims {
+					if len(cx.Vector) > 0 && len(cx.Vector) == len(cy.Vector) {
+						if s := semantic.Dot(semantic.AsUnit(cx.Vector), semantic.AsUnit(cy.Vector)); s > c.sim {
+							c.ka, c.kb, c.sim = x, y, s
+						}
+					}
+				}
+			}
+			if c.sim < circularCandidateSimilar {
+				continue
+			}
 			if st.stated != nil {
 				if _, stated := st.stated.circular[k]; stated {
+					settled++
 					continue
 				}
 			}
-			sim := semantic.Cosine(a.Vector, b.Vector)
-			if sim < circularCandidateSimilar {
-				continue
-			}
-			all = append(all, scoredCandidate{Candidate{ThoughtA: analyze.Ref(a), ThoughtB: analyze.Ref(b), Similarity: round3(sim),
-				Why: fmt.Sprintf("the second argues from the first (a connective, and it follows or builds upon it) and says much the same (similarity %.2f)", sim),
-				Question: fmt.Sprintf("Does «%s» assume what it concludes, by resting on «%s», which says the same thing? Answer with verdict \"circular\" or \"not_circular\" (the pair is then not asked again).",
-					reasoning.Clip(b.Content, 300), reasoning.Clip(a.Content, 300)),
-				Answer: cmdCall("judge", map[string]any{"thoughtId": a.ID, "otherThoughtId": b.ID, "verdict": "circular | not_circular", "reason": "<why, in a sentence>"})}, sim})
+			all = append(all, c)
 		}
 	}
-	return mostLikely(all, maxCandidates)
+	slices.SortStableFunc(all, func(x, y candidate) int { return cmp.Compare(y.sim, x.sim) })
+	rv := &Review{Groups: []ReviewGroup{}, Open: len(all), Settled: settled}
+	for _, c := range all {
+		if 2*(len(rv.Groups)+1) > reviewOptions.MaxClaims {
+			break
+		}
+		a, b := docs[c.a], docs[c.b]
+		rv.Groups = append(rv.Groups, ReviewGroup{
+			Group:    analyze.GroupKey(docs, []analyze.ClaimRef{{Doc: c.a, K: c.ka}, {Doc: c.b, K: c.kb}}),
+			Question: fmt.Sprintf("Does #%d's argument assume what it concludes, resting on #%d, which says much the same?", b.Step, a.Step),
+			Claims: []ReviewClaim{{ThoughtID: a.ID, Step: a.Step, Text: reasoning.Clip(a.Claims[c.ka].Text, maxClaimText)},
+				{ThoughtID: b.ID, Step: b.Step, Text: reasoning.Clip(b.Claims[c.kb].Text, maxClaimText)}},
+		})
+	}
+	rv.Left = rv.Open - len(rv.Groups)
+	if len(rv.Groups) > 0 {
+		rv.Answer = `judge {group, verdict: "circular"} or {group, verdict: "not_circular"}`
+	}
+	return rv
 }
 
 // SessionAnalysis is what the analyses find in a session, computed as the

@@ -27,6 +27,11 @@ const (
 	// premise for the same conclusion, nothing added): the conclusion still
 	// rests on that one premise, and the reasoning goes round.
 	CircularRestatedArgument = "restated_argument"
+	// CircularMutualSupport: a thought that argues for the premise of the
+	// thought before it from that thought's conclusion ("X because Y", then
+	// "Y since X", each said in other words): each conclusion rests on the
+	// other.
+	CircularMutualSupport = "mutual_support"
 )
 
 // CircularReasoning is one finding of DetectCircular.
@@ -282,7 +287,8 @@ func circularSupport(docs []Doc, lx *semantic.Lexicon) []CircularReasoning {
 				len(refs), strings.Join(parts, "; ")),
 		})
 	}
-	return append(out, restatedArguments(docs, g, r, unitsOf, comp)...)
+	out = append(out, restatedArguments(docs, g, r, unitsOf, comp)...)
+	return append(out, mutualSupport(docs, g, r, comp)...)
 }
 
 // restatedArguments finds thoughts that repeat the argument of their parent
@@ -384,4 +390,81 @@ func strongComponents(n int, edges func(v int, visit func(int))) [][]int {
 		}
 	}
 	return comps
+}
+
+// nearRestatement is the share of each claim's content words that a word
+// of the other must say (sameWord) for the two to be read as the same
+// claim in mutualSupport, where two such pairs are needed at once.
+const nearRestatement = 0.4
+
+// near reports whether two claims say nearly the same: the same polarity,
+// and nearRestatement of each one's content words matched in the other (a
+// claim that refers back with a pronoun needs it one way only).
+func (r *argReader) near(a, b argUnit) bool {
+	if a.neg != b.neg {
+		return false
+	}
+	share := func(x, y argUnit) float64 {
+		n := 0
+		for _, w := range x.words {
+			for _, v := range y.words {
+				if r.sameWord(w, v) {
+					n++
+					break
+				}
+			}
+		}
+		return float64(n) / float64(max(1, len(x.words)))
+	}
+	ab, ba := share(a, b), share(b, a)
+	if a.pronoun || b.pronoun {
+		return max(ab, ba) >= nearRestatement && min(ab, ba) > 0
+	}
+	return min(ab, ba) >= nearRestatement
+}
+
+// mutualSupport finds a thought whose own argument (an explicit connective:
+// "since", "because", "which is why", …) runs the other way round from its
+// parent's: its premise nearly restates the parent's conclusion and its
+// conclusion nearly restates the parent's premise. Both restatements must
+// hold, so two loosely similar claims alone do not make a finding; a pair a
+// circular-support finding already covers is not reported again.
+func mutualSupport(docs []Doc, g *argGraph, r *argReader, comp []int) []CircularReasoning {
+	pos := make(map[string]int, len(docs))
+	for i, d := range docs {
+		pos[d.ID] = i
+	}
+	explicit := make([][]argEdge, len(docs))
+	for _, e := range g.edges {
+		if !e.implicit && g.units[e.from].doc == g.units[e.to].doc {
+			explicit[g.units[e.to].doc] = append(explicit[g.units[e.to].doc], e)
+		}
+	}
+	var out []CircularReasoning
+	for j, d := range docs {
+		i, ok := pos[d.ParentID]
+		if !ok || d.ParentID == "" || i == j || len(explicit[j]) == 0 || len(explicit[i]) == 0 {
+			continue
+		}
+	pairs:
+		for _, e2 := range explicit[j] {
+			for _, e1 := range explicit[i] {
+				if comp[e1.from] == comp[e2.from] || !r.near(g.units[e2.from], g.units[e1.to]) || !r.near(g.units[e2.to], g.units[e1.from]) {
+					continue
+				}
+				out = append(out, CircularReasoning{
+					Kind:     CircularMutualSupport,
+					Thoughts: []ThoughtRef{Ref(docs[i]), Ref(docs[j])},
+					Support: []SupportLink{
+						{Kind: "supports", From: ArgumentClaim{ThoughtID: docs[i].ID, Step: docs[i].Step, Text: g.units[e1.from].text}, To: ArgumentClaim{ThoughtID: docs[i].ID, Step: docs[i].Step, Text: g.units[e1.to].text}, Marker: e1.how},
+						{Kind: "supports", From: ArgumentClaim{ThoughtID: d.ID, Step: d.Step, Text: g.units[e2.from].text}, To: ArgumentClaim{ThoughtID: d.ID, Step: d.Step, Text: g.units[e2.to].text}, Marker: e2.how},
+					},
+					Reason: fmt.Sprintf("#%d argues for #%d's premise (%q) from its conclusion (%q): each rests on the other",
+						d.Step, docs[i].Step, g.units[e1.from].text, g.units[e1.to].text),
+				})
+				break pairs
+			}
+		}
+	}
+	return out
 }
