@@ -248,3 +248,25 @@ func TestLayoutOneLabelPerContradictoryPair(t *testing.T) {
 		}
 	}
 }
+
+// A stated verdict that two thoughts agree (compatible, not circular) is
+// no finding: its curve is drawn hidden (class verdict, display none),
+// for the viewer's toggle to show; a circular verdict is drawn.
+func TestQuietVerdictsHidden(t *testing.T) {
+	g := readableGraph()
+	g.Links = append(g.Links,
+		thinkgraph.Link{ID: "v1", FromThought: "5", ToThought: "6", Type: "compatible", Reason: "both hold"},
+		thinkgraph.Link{ID: "v2", FromThought: "7", ToThought: "8", Type: "not_circular", Reason: "independent evidence"},
+		thinkgraph.Link{ID: "v3", FromThought: "8", ToThought: "9", Type: "circular", Reason: "restates it"})
+	var b bytes.Buffer
+	if err := SVG(&b, g); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if n := strings.Count(out, `<g class="link verdict" display="none">`); n != 2 {
+		t.Errorf("%d hidden verdict curves, want the compatible and the not_circular one", n)
+	}
+	if !strings.Contains(out, `<g class="link"><path`) || !strings.Contains(out, ">circular</text>") {
+		t.Errorf("the circular verdict is not drawn")
+	}
+}

@@ -355,6 +355,10 @@ func (g *Graph) writeCurves(bw *bufio.Writer, l *Layout) {
 	}
 	p := &labelPlacer{l: l, placed: map[int][][2]int{}}
 	curve := func(a, b *thinkgraph.Thought, class, stroke, dash, label, title string) {
+		display := ""
+		if strings.Contains(class, "verdict") {
+			display = ` display="none"`
+		}
 		ax, ay := l.X[a.ID]+nodeW/2, l.Y[a.ID]+nodeH/2
 		bx, by := l.X[b.ID]+nodeW/2, l.Y[b.ID]+nodeH/2
 		w := int(math.Ceil(textWidth(label, labelSize))) + 8
@@ -369,8 +373,8 @@ func (g *Graph) writeCurves(bw *bufio.Writer, l *Layout) {
 		}
 		ay, by = edge(ay), edge(by)
 		qx, qy := 2*cx-(ax+bx)/2, 2*cy-(ay+by)/2 // the curve passes through (cx, cy)
-		fmt.Fprintf(bw, `<g class="%s"><path d="M%d,%d Q%d,%d %d,%d" stroke="%s" stroke-width="2" stroke-dasharray="%s"/>`,
-			class, ax, ay, qx, qy, bx, by, stroke, dash)
+		fmt.Fprintf(bw, `<g class="%s"%s><path d="M%d,%d Q%d,%d %d,%d" stroke="%s" stroke-width="2" stroke-dasharray="%s"/>`,
+			class, display, ax, ay, qx, qy, bx, by, stroke, dash)
 		if label != "" {
 			fmt.Fprintf(bw, `<rect class="label" x="%d" y="%d" width="%d" height="%d" rx="3" fill="#fff" fill-opacity="0.9" stroke="none"/><text x="%d" y="%d" fill="%s" stroke="none" font-size="%d">%s</text>`,
 				lx, ly, w, labelSize+4, lx+4, ly+labelSize+1, stroke, labelSize, esc(label))
@@ -421,6 +425,12 @@ func (g *Graph) writeCurves(bw *bufio.Writer, l *Layout) {
 			continue
 		}
 		stroke, class, label, title := "#555", "link", clip(lk.Type, 30), lk.Reason
+		if quietVerdict[lk.Type] {
+			// Hidden unless the reader asks for them (the viewer's
+			// toggle): a verdict that two thoughts agree is no finding.
+			curve(a, b, "link verdict", "#999", "1 3", label, title)
+			continue
+		}
 		if lk.Type == "contradictory" {
 			stroke = contradictionColor
 			if f := byPair[key(a.ID, b.ID)]; f != nil && !f.drawn {
@@ -462,6 +472,10 @@ func (g *Graph) writeCurves(bw *bufio.Writer, l *Layout) {
 		}
 	}
 }
+
+// quietVerdict are the stated verdicts that a pair is no finding
+// (compatible, not circular): drawn hidden, with the class verdict.
+var quietVerdict = map[string]bool{"compatible": true, "not_circular": true}
 
 // writeNodes draws the thoughts whose box starts between y0 and y1.
 func (g *Graph) writeNodes(bw *bufio.Writer, l *Layout, y0, y1 int) {

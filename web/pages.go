@@ -125,7 +125,7 @@ func writeSessionPage(b *bytes.Buffer, p *graphPayload, data string) {
 		w.p(`<p class="goal"><strong>Goal:</strong> `, esc(p.Goal), `</p>`)
 	}
 	w.p(`
-<p class="legend"><span><i class="sw low"></i>low confidence</span><span><i class="sw high"></i>high confidence</span><span><i class="sw none"></i>no confidence</span><span><b>bold outline</b>: path to the current thought</span><span>◆ branch point</span><span>dashed: unexplored alternative</span><span class="red">! contradiction</span><span class="orange">⟳ circular</span><span class="refuted">✗ refuted by a person</span><span class="note" id="tg-analysis">`, esc(p.Analysis), `</span></p>
+<p class="legend"><span><i class="sw low"></i>low confidence</span><span><i class="sw high"></i>high confidence</span><span><i class="sw none"></i>no confidence</span><span><b>bold outline</b>: path to the current thought</span><span>◆ branch point</span><span>dashed: unexplored alternative</span><span class="red">! contradiction</span><span class="orange">⟳ circular</span><span class="refuted">✗ refuted by a person</span><label class="toggle"><input type="checkbox" id="tg-verdicts"> stated verdicts: compatible, not circular</label><span class="note" id="tg-analysis">`, esc(p.Analysis), `</span></p>
 <div class="layout">
 <div class="graph" id="tg-graph">`, p.SVG, `</div>
 <aside class="panel" id="tg-panel" aria-live="polite">

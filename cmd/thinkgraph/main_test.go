@@ -359,6 +359,10 @@ func TestServeHTTPSubprocess(t *testing.T) {
 		t.Fatalf("readyz: %v %v", resp, err)
 	}
 	resp.Body.Close()
+	// The log names the viewer's address.
+	if !strings.Contains(stderr.String(), "the reasoning viewer") || !strings.Contains(stderr.String(), "http://"+addr+"/") {
+		t.Errorf("serve --http does not log the viewer's address:\n%s", stderr.String())
+	}
 	// SIGTERM: a clean exit.
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)

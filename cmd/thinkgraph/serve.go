@@ -207,6 +207,13 @@ func serveHTTP(ctx context.Context, cfg *config, log *slog.Logger, srv *mcpserve
 	}
 	log.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "auth", opts.Tokens != nil,
 		"db", dbPath, "version", buildVersion())
+	if viewer != nil {
+		how := "open it in a browser"
+		if opts.Tokens != nil {
+			how = "open /?token=<token> once to log in"
+		}
+		log.Info("the reasoning viewer", "url", "http://"+ln.Addr().String()+"/", "login", how)
+	}
 	return httpserver.New(srv.ForTenant, loopback, opts).Serve(ctx, ln)
 }
 

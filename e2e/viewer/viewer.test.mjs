@@ -229,6 +229,53 @@ try {
     await page.setViewportSize({ width: 1400, height: 900 });
   }
 
+  // After real use: the database session of the scenario set, written
+  // through MCP as a model would, with a stated verdict that two
+  // thoughts agree. At 1280×900 the page opens on the current thought
+  // (the decision, #24) with the recommendation (#22) in view too; the
+  // compatible verdict is not drawn until the legend's toggle asks.
+  if (spec.dbSession) {
+    const id = 'db-session';
+    const mcp = new Client({ name: 'viewer-e2e-db', version: '1' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(spec.url + 'mcp')));
+    const bt = async (args) => {
+      const r = await mcp.callTool({ name: 'branch-thinking', arguments: { session_id: id, ...args } });
+      check(!r.isError, 'db session: ' + JSON.stringify(r.content));
+    };
+    await bt({ command: { type: 'setGoal', data: { goal: spec.dbSession.goal } } });
+    for (const t of spec.dbSession.thoughts) {
+      await bt({ content: t.content, type: t.type, branchId: t.branch, ...(t.confidence != null ? { confidence: t.confidence } : {}) });
+    }
+    await bt({ command: { type: 'judge', data: { thoughtId: '#3', otherThoughtId: '#4', verdict: 'compatible', reason: 'the workload fits a relational store' } } });
+    // judge moves nothing: the current thought is still the decision.
+    await bt({ command: { type: 'focus', data: { branchId: 'hybrid' } } });
+    await mcp.close();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(spec.url + 'sessions/' + id);
+    await page.waitForSelector('body[data-opened]');
+    const view = async () => page.evaluate(() => {
+      const pane = document.getElementById('tg-graph').getBoundingClientRect();
+      const inView = (step) => {
+        const n = document.querySelector(`#tg-graph .node[data-step="${step}"] rect`);
+        if (!n) return false;
+        const b = n.getBoundingClientRect();
+        return b.top >= pane.top && b.bottom <= pane.bottom && b.left >= pane.left && b.right <= pane.right;
+      };
+      const verdicts = [...document.querySelectorAll('#tg-graph g.verdict')];
+      return { opened: document.body.dataset.opened, current: inView(24), recommendation: inView(22),
+        verdicts: verdicts.length, shown: verdicts.filter((v) => getComputedStyle(v).display !== 'none').length };
+    });
+    const v = await view();
+    results.dbSession = v;
+    check(v.opened === '24' && v.current && v.recommendation, `at 1280×900 the page does not open on the decision: ${JSON.stringify(v)}`);
+    check(v.verdicts === 1 && v.shown === 0, `the compatible verdict is drawn by default: ${JSON.stringify(v)}`);
+    await page.screenshot({ path: `${spec.shots}/viewer-db-session.png` });
+    await page.locator('#tg-verdicts').check();
+    const t = await view();
+    check(t.shown === 1, `the toggle does not show the verdict: ${JSON.stringify(t)}`);
+    await page.setViewportSize({ width: 1400, height: 900 });
+  }
+
   // The graph as an MCP App, through the official TypeScript client over
   // HTTP: the tools that write link ui://thinkgraph/graph in _meta.ui, the
   // resource is a self-contained text/html;profile=mcp-app page, and in a
@@ -327,6 +374,15 @@ try {
     await host.evaluate(() => { window.relayTools = false; });
     await step({ content: 'The outbox table needs a cleanup job', type: 'critique', branchId: 'outbox', confidence: 0.7 }, 4);
     check(await appFrame.evaluate(() => document.body.dataset.via) === 'resources/read', 'the app did not fall back to resources/read');
+    // The app sizes itself from its content, not from its frame: in a
+    // frame three times as tall, it asks for the height it asked for
+    // before (give or take the node just added).
+    const before = (await host.evaluate(() => window.hostState.heights)).at(-1);
+    await host.evaluate(() => { document.getElementById('app').style.height = '2400px'; });
+    await step({ content: 'The cleanup job runs nightly', type: 'analysis', branchId: 'outbox', confidence: 0.7 }, 5);
+    const after = (await host.evaluate(() => window.hostState.heights)).at(-1);
+    results.appHeights = { before, after };
+    check(after < before + 200 && after < 1000, `the app asked for ${after} px in a 2,400 px frame (${before} px before): it sizes itself from its frame`);
     await host.close();
     await mcp.close();
   }

@@ -35,6 +35,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/reasoning/sequential"
+	"github.com/thinkgraph/thinkgraph/reasoningeval"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 	"github.com/thinkgraph/thinkgraph/testdeps"
@@ -146,8 +147,17 @@ func TestViewerInChromium(t *testing.T) {
 	if err := os.MkdirAll(artifacts, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	dbFile, err := os.Open(filepath.Join(root, "reasoningeval", "testdata", "scenarios", "database-session.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbSession, err := reasoningeval.ReadScenarios(dbFile)
+	dbFile.Close()
+	if err != nil || len(dbSession) != 1 {
+		t.Fatalf("database session: %v", err)
+	}
 	spec, _ := json.Marshal(map[string]any{
-		"url": url, "chromium": chromium, "session200": "small-200", "session2000": "large-2000",
+		"url": url, "chromium": chromium, "session200": "small-200", "session2000": "large-2000", "dbSession": dbSession[0],
 		"expect":     map[string]any{"step": 150, "content": special},
 		"screenshot": filepath.Join(artifacts, "viewer-200.png"), "shots": artifacts,
 	})

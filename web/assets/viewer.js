@@ -218,8 +218,13 @@
       if (!t) return null;
       var n = nodeOf(tid);
       if (!n) {
+        // Draw the one band that holds the thought.
+        var mark = 'data-step="' + Number(t.step) + '"';
         var phs = graph.querySelectorAll('.tg-lazy');
-        for (var i = 0; i < phs.length && !n; i++) { drawBand(phs[i]); n = nodeOf(tid); }
+        for (var i = 0; i < phs.length && !n; i++) {
+          var b = bands[Number(phs[i].dataset.band)];
+          if (b !== undefined && b.indexOf(mark) >= 0) { drawBand(phs[i]); n = nodeOf(tid); }
+        }
       }
       if (n && n.scrollIntoView) n.scrollIntoView({block: 'center', inline: 'center'});
       return n;
@@ -352,6 +357,17 @@
     window.tgReveal = function (step) {
       return dataReady.then(function () { var t = byStep[step]; return !!(t && reveal(t.id)); });
     };
+    // Stated verdicts that two thoughts agree (compatible, not circular)
+    // are drawn hidden; the legend's toggle shows them.
+    var verdicts = document.getElementById('tg-verdicts');
+    if (verdicts) verdicts.addEventListener('change', function () { graph.classList.toggle('show-verdicts', verdicts.checked); });
+    // The page opens on the current thought, at the end of the path the
+    // model followed (once: a live update keeps the reader's place).
+    dataReady.then(function () {
+      var cur = thoughts.filter(function (t) { return (t.flags || []).indexOf('current') >= 0; })[0];
+      if (cur && !selected) reveal(cur.id);
+      body.dataset.opened = cur ? String(cur.step) : '';
+    });
     body.dataset.ready = String(Math.round(performance.now()));
   }
 
