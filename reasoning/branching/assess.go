@@ -115,7 +115,7 @@ func (bt *BranchThinking) assess(ctx context.Context, tx thinkgraph.Tx, sess *th
 	// contradiction (the offline judge's certain ones are rare, and
 	// finding them costs a review of the whole session).
 	sameBranch := func(a, b analyze.Doc) bool { return a.Branch == b.Branch }
-	a.closed = advice.Closures(docs, advice.ClosureOptions{Marked: marked, Contradictions: st.statedContradictions(docs, byID, sameBranch)})
+	a.closed = advice.Closures(docs, advice.ClosureOptions{Marked: marked, Contradictions: st.stated.Contradictions(docs, byID, sameBranch)})
 	a.drift = advice.DetectDrift(docs, st.goalVec, bt.driftOptions(sess, 0))
 	for _, d := range a.drift {
 		if d.Drifting {
@@ -123,7 +123,7 @@ func (bt *BranchThinking) assess(ctx context.Context, tx thinkgraph.Tx, sess *th
 		}
 	}
 	a.loadCircular = func() []analyze.CircularReasoning {
-		return st.circularWithStated(analyze.DetectCircular(docs, analyze.CircularOptions{}), docs, byID)
+		return st.stated.CircularWith(analyze.DetectCircular(docs, analyze.CircularOptions{}), docs, byID)
 	}
 	skip := map[string]bool{}
 	for b, c := range a.closed {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/review"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/advice"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
@@ -741,7 +742,7 @@ type ContradictionsResult struct {
 	Contradictions  []analyze.Contradiction `json:"contradictions" jsonschema:"what the offline judge is certain of, and every stated verdict (source declared)"`
 	Count           int                     `json:"count"`
 	ThoughtsChecked int                     `json:"thoughtsChecked"`
-	Review          *Review                 `json:"review" jsonschema:"the claims the model should judge, grouped by what they speak of"`
+	Review          *review.Review          `json:"review" jsonschema:"the claims the model should judge, grouped by what they speak of"`
 	LLMJudge        *LLMJudgeReport         `json:"llmJudge,omitempty" jsonschema:"what the server's language-model judge settled (THINKGRAPH_JUDGE=llm)"`
 	Page            *reasoning.Page         `json:"page,omitempty" jsonschema:"the contradictions left out"`
 }
@@ -822,12 +823,12 @@ func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in Command
 // CircularResult is the answer of detectCircular.
 type CircularResult struct {
 	Header
-	Circular   []analyze.CircularReasoning `json:"circularReasoning"`
-	Count      int                         `json:"count"`
-	Review     *Review                     `json:"review" jsonschema:"arguments the detector could not decide: a claim and a premise it rests on that say much the same; answer each group with one judge call"`
-	Method     string                      `json:"method"`
-	Page       *reasoning.Page             `json:"page,omitempty" jsonschema:"the circular arguments left out"`
-	Omitted    map[string]int              `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
+	Circular []analyze.CircularReasoning `json:"circularReasoning"`
+	Count    int                         `json:"count"`
+	Review   *review.Review              `json:"review" jsonschema:"arguments the detector could not decide: a claim and a premise it rests on that say much the same; answer each group with one judge call"`
+	Method   string                      `json:"method"`
+	Page     *reasoning.Page             `json:"page,omitempty" jsonschema:"the circular arguments left out"`
+	Omitted  map[string]int              `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
 
 func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (*CircularResult, error) {
@@ -842,12 +843,12 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 		for i, d := range docs {
 			byID[d.ID] = i
 		}
-		res.Circular = st.circularWithStated(analyze.DetectCircular(docs, analyze.CircularOptions{}), docs, byID)
+		res.Circular = st.stated.CircularWith(analyze.DetectCircular(docs, analyze.CircularOptions{}), docs, byID)
 		if res.Circular == nil {
 			res.Circular = []analyze.CircularReasoning{}
 		}
 		res.Count = len(res.Circular)
-		res.Review = st.circularReview(docs, byID, res.Circular)
+		res.Review = st.stated.CircularReview(docs, byID, res.Circular)
 		if res.Circular, res.Page, err = reasoning.Paginate(res.Circular, in.page(), reasoning.PageSize{Default: 5, Max: findingPage.Max, Bytes: findingPage.Bytes}); err != nil {
 			return err
 		}

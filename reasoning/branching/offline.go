@@ -7,6 +7,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/review"
 	"github.com/thinkgraph/thinkgraph/semantic/advice"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
@@ -188,7 +189,7 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 		res.Compose()
 		res.bound()
 		if slices.ContainsFunc(res.Tensions, func(t advice.Tension) bool { return t.Status == advice.TensionOpen }) {
-			res.Answer = "an open tension is a review group: " + reviewAnswer
+			res.Answer = "an open tension is a review group: " + review.Answer
 		}
 		return nil
 	})

@@ -15,9 +15,9 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/review"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
-	"github.com/thinkgraph/thinkgraph/semantic/contradict"
 )
 
 // BranchThinking runs the branch-thinking tool on a Service. It keeps, per
@@ -38,9 +38,10 @@ type BranchThinking struct {
 	// gen writes counterfactuals and syntheses with a language model; nil
 	// (the default) keeps the offline results.
 	gen Generator
-	// llmVerdicts are the language-model judge's verdicts by text pair
+	// answers are the language-model judge's answers by group of claim
+	// texts
 	// (Config.Judge = JudgeLLM).
-	llmVerdicts llmVerdicts
+	answers review.Replies
 }
 
 // SetGenerator makes generateCounterfactuals and synthesizeDialectical
@@ -78,8 +79,9 @@ type btState struct {
 	th       analyze.Thresholds
 	thSet    bool
 
-	vmu      sync.Mutex
-	verdicts map[[2]string]contradict.Verdict
+	// memo remembers the offline judge's verdicts on the session's pairs
+	// of thoughts and of claims (thoughts never change their text).
+	memo *review.Memo
 
 	// groups are the session's claim groups (review.go) as of the thought
 	// of step groupsStep, groupsDocs thoughts in all; asserted the
@@ -91,12 +93,8 @@ type btState struct {
 	groupsDocs    int
 	asserted      []analyze.Contradiction
 	assertedLinks int
-	// certain remembers the certain judge's verdicts per pair of claims
-	// (thoughts never change their text).
-	certain map[[2]claimKey]contradict.Verdict
-	// stated are the session's stated verdicts (verdicts.go), nil
-	// until read.
-	stated *statedVerdicts
+	// stated are the session's stated verdicts, nil until read.
+	stated *review.Stated
 	// assessed is the session's assessment (assess.go) as of the session
 	// state assessedKey names.
 	assessed    *assessment
@@ -108,10 +106,6 @@ type btBranch struct {
 	n       int
 	tracker *analyze.BranchTracker
 }
-
-// maxVerdicts bounds the remembered verdicts of a session (about 100 bytes
-// each; the map is emptied when it is full).
-const maxVerdicts = 1 << 17
 
 func (bt *BranchThinking) stateOf(ref reasoning.SessionRef) *btState {
 	key := ref.Key()
@@ -161,20 +155,19 @@ func (st *btState) reset() {
 	st.branches = map[string]*btBranch{}
 	st.goal, st.goalVec = "", nil
 	st.thSet = false
-	st.vmu.Lock()
-	if st.verdicts == nil || len(st.verdicts) > maxVerdicts {
-		st.verdicts = map[[2]string]contradict.Verdict{}
+	if st.memo == nil {
+		st.memo = &review.Memo{}
 	}
-	st.vmu.Unlock()
 	st.grouper, st.groups, st.groupsStep, st.groupsDocs, st.asserted = nil, nil, 0, 0, nil
-	if st.certain == nil || len(st.certain) > maxVerdicts {
-		st.certain = map[[2]claimKey]contradict.Verdict{}
-	}
 	st.stated = nil
 	st.assessed, st.assessedKey = nil, ""
 }
 
-func (bt *BranchThinking) judge(st *btState) analyze.PairJudge { return st.claimPairJudge(bt) }
+// judge is the offline judge on two thoughts, stated verdicts first (see
+// review.Stated.PairJudge).
+func (bt *BranchThinking) judge(st *btState) analyze.PairJudge {
+	return st.stated.PairJudge(bt.svc.Semantic().Contradictor, st.memo)
+}
 
 // maxTrackerCatchUp is the number of new thoughts up to which existing
 // branch trackers are advanced one by one; past it they are rebuilt on use.
@@ -270,7 +263,7 @@ func (st *btState) ensureTracker(ctx context.Context, bt *BranchThinking, tx thi
 				own = append(own, d)
 			}
 		}
-		confirmed = st.statedContradictions(docs, byID, func(a, b analyze.Doc) bool {
+		confirmed = st.stated.Contradictions(docs, byID, func(a, b analyze.Doc) bool {
 			return (a.Branch == branch || b.Branch == branch) && a.Step <= st.step && b.Step <= st.step
 		})
 	}

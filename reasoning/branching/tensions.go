@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning/review"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/advice"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
@@ -32,7 +33,7 @@ func (bt *BranchThinking) tensions(ctx context.Context, tx thinkgraph.Tx, sess *
 		}
 		out = append(out, advice.Tension{Status: status, Thoughts: []analyze.ThoughtRef{c.ThoughtA, c.ThoughtB}, Reason: c.Reason})
 	}
-	plan := analyze.PlanReview(docs, st.groupsOf(bt, docs), st.settledIn(docs), analyze.ReviewOptions{MaxGroup: reviewOptions.MaxGroup, MaxClaims: 1 << 30})
+	plan := analyze.PlanReview(docs, st.groupsOf(bt, docs), st.stated.Settled(docs), analyze.ReviewOptions{MaxGroup: review.Options.MaxGroup, MaxClaims: 1 << 30})
 	sides := map[string]bool{}
 	for _, d := range docs {
 		if across(d.Branch, d.Branch) {
@@ -61,7 +62,7 @@ func (bt *BranchThinking) tensions(ctx context.Context, tx thinkgraph.Tx, sess *
 		if !faces {
 			continue
 		}
-		out = append(out, advice.Tension{Status: advice.TensionOpen, Thoughts: refs, Question: groupQuestion(g), Group: analyze.GroupKey(docs, g.Claims)})
+		out = append(out, advice.Tension{Status: advice.TensionOpen, Thoughts: refs, Question: review.Question(g), Group: analyze.GroupKey(docs, g.Claims)})
 	}
 	return out, nil
 }
@@ -77,18 +78,18 @@ func (st *btState) statedCompatible(docs []analyze.Doc, across func(a, b string)
 	for i, d := range docs {
 		byID[d.ID] = i
 	}
-	for k, l := range st.stated.contra {
+	st.stated.Compatible(func(k review.PairKey, _ thinkgraph.Link) {
 		i, okA := byID[k[0]]
 		j, okB := byID[k[1]]
-		if l.Type != linkCompatible || !okA || !okB || !across(docs[i].Branch, docs[j].Branch) {
-			continue
+		if !okA || !okB || !across(docs[i].Branch, docs[j].Branch) {
+			return
 		}
 		a, b := docs[i], docs[j]
 		if b.Step < a.Step {
 			a, b = b, a
 		}
 		out = append(out, analyze.ThoughtPair{ThoughtA: analyze.Ref(a), ThoughtB: analyze.Ref(b), Similarity: semantic.Cosine(a.Vector, b.Vector)})
-	}
+	})
 	slices.SortFunc(out, func(x, y analyze.ThoughtPair) int {
 		return cmp.Or(cmp.Compare(x.ThoughtA.Step, y.ThoughtA.Step), cmp.Compare(x.ThoughtB.Step, y.ThoughtB.Step))
 	})

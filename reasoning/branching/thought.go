@@ -12,6 +12,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/review"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
@@ -624,7 +625,7 @@ func (a *addition) evaluate(ctx context.Context) error {
 	if !a.evalReady {
 		return nil
 	}
-	if slices.ContainsFunc(a.in.CrossRefs, func(c CrossRef) bool { return c.Type == linkContradictory }) {
+	if slices.ContainsFunc(a.in.CrossRefs, func(c CrossRef) bool { return c.Type == review.LinkContradictory }) {
 		// The declared contradiction counts in this evaluation too.
 		if err := st.loadStated(ctx, a.tx, a.sess.Key); err != nil {
 			return err

@@ -1,0 +1,325 @@
+package review
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
+)
+
+// Review is the review part of findContradictions' and detectCircular's
+// answers.
+type Review struct {
+	Groups []Group `json:"groups" jsonschema:"groups of claims from different thoughts that speak of the same thing, most at risk first; answer each with one judge call"`
+	// Open counts the groups not answered yet; Left those of them not shown
+	// in this call; Settled those answered.
+	Open    int    `json:"openGroups"`
+	Left    int    `json:"left" jsonschema:"open groups not shown in this call; they come once these are answered"`
+	Settled int    `json:"settledGroups"`
+	Answer  string `json:"answer,omitempty" jsonschema:"how to answer a group"`
+}
+
+// Group is one group of claims to judge.
+type Group struct {
+	Group    string  `json:"group" jsonschema:"the group's key: its claims as step.claim, for judge"`
+	Question string  `json:"question"`
+	Claims   []Claim `json:"claims"`
+}
+
+// Claim is one claim of a group.
+type Claim struct {
+	ThoughtID string `json:"thoughtId"`
+	Step      int    `json:"step"`
+	Text      string `json:"text"`
+}
+
+// Options are the review's budget: claims per group and per call.
+var Options = analyze.ReviewOptions{MaxGroup: 6, MaxClaims: 30}
+
+// MaxClaimText bounds a claim's quoted text (a claim is a sentence or a
+// clause; the longer ones are clipped).
+const MaxClaimText = 120
+
+// Answer tells the model how to answer a group of findContradictions.
+const Answer = `judge {group, verdict: "consistent"} or {group, verdict: "contradiction", conflicts: [[step, step]]}`
+
+// Settled is PlanReview's settled test: two thoughts are settled when a
+// verdict is stated on them.
+func (v *Stated) Settled(docs []analyze.Doc) func(a, b int) bool {
+	return func(a, b int) bool {
+		stated, _, _ := v.Contradicts(docs[a].ID, docs[b].ID)
+		return stated
+	}
+}
+
+// Render renders a plan: each claim once, clipped.
+func Render(docs []analyze.Doc, plan analyze.ReviewPlan) *Review {
+	rv := &Review{Groups: []Group{}, Open: plan.Open, Left: plan.Open - len(plan.Groups), Settled: plan.Settled}
+	for _, g := range plan.Groups {
+		out := Group{Group: analyze.GroupKey(docs, g.Claims), Question: Question(g)}
+		for _, c := range g.Claims {
+			d := docs[c.Doc]
+			out.Claims = append(out.Claims, Claim{ThoughtID: d.ID, Step: d.Step, Text: reasoning.Clip(d.Claims[c.K].Text, MaxClaimText)})
+		}
+		rv.Groups = append(rv.Groups, out)
+	}
+	if len(rv.Groups) > 0 {
+		rv.Answer = Answer
+	}
+	return rv
+}
+
+// Question asks about a group, naming the signs of conflict found.
+func Question(g analyze.ReviewGroup) string {
+	q := "Can these all be true at once?"
+	if len(g.Signs) > 0 {
+		q += " (" + strings.Join(g.Signs, "; ") + ")"
+	}
+	return q
+}
+
+// groupError is the error of a judge call whose group key does not name
+// claims of the session.
+func groupError(key, why string) error {
+	return thinkgraph.Invalid("group", "a group key from findContradictions' review, such as \"7.1-13.2\" (step.claim of each claim)", reasoning.Clip(key, 80),
+		"'group' %s; call findContradictions and copy a group's key", why)
+}
+
+// Members resolves a group key against the session's docs: the thought of
+// each claim, in the key's order.
+func Members(docs []analyze.Doc, key string) ([]analyze.Doc, error) {
+	parts := strings.Split(strings.TrimSpace(key), "-")
+	if len(parts) < 2 {
+		return nil, groupError(key, "must name at least two claims")
+	}
+	byStep := map[int]int{}
+	for i, d := range docs {
+		byStep[d.Step] = i
+	}
+	var out []analyze.Doc
+	seen := map[int]bool{}
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		var step, k int
+		if _, err := fmt.Sscanf(p, "%d.%d", &step, &k); err != nil || fmt.Sprintf("%d.%d", step, k) != p {
+			return nil, groupError(key, fmt.Sprintf("has %q where a claim step.claim (e.g. 7.1) belongs", reasoning.Clip(p, 20)))
+		}
+		i, ok := byStep[step]
+		if !ok {
+			return nil, groupError(key, fmt.Sprintf("names step %d, which is not a thought of this session", step))
+		}
+		if k < 1 || k > max(1, len(docs[i].Claims)) {
+			return nil, groupError(key, fmt.Sprintf("names claim %d of step %d, which has %d", k, step, len(docs[i].Claims)))
+		}
+		if seen[step] {
+			return nil, groupError(key, fmt.Sprintf("names step %d twice", step))
+		}
+		seen[step] = true
+		out = append(out, docs[i])
+	}
+	return out, nil
+}
+
+// Conflicts resolves the conflicts of a group judge call (each a pair of
+// the group's steps, "#7" or 7, or thought ids) to indexes of members.
+func Conflicts(members []analyze.Doc, conflicts [][]string) ([][2]int, error) {
+	find := func(ref string) int {
+		ref = strings.TrimPrefix(strings.TrimSpace(ref), "#")
+		for i, d := range members {
+			if d.ID == ref || fmt.Sprint(d.Step) == ref {
+				return i
+			}
+		}
+		return -1
+	}
+	var steps []string
+	for _, d := range members {
+		steps = append(steps, fmt.Sprint(d.Step))
+	}
+	var out [][2]int
+	for n, c := range conflicts {
+		field := fmt.Sprintf("conflicts[%d]", n)
+		if len(c) != 2 {
+			return nil, thinkgraph.Invalid(field, "a pair of the group's steps, e.g. [7, 13]", fmt.Sprint(len(c))+" entries",
+				"'%s' must be a pair of two of the group's steps (%s)", field, strings.Join(steps, ", "))
+		}
+		i, j := find(c[0]), find(c[1])
+		if i < 0 || j < 0 || i == j {
+			return nil, thinkgraph.Invalid(field, "two different steps of the group: "+strings.Join(steps, ", "), reasoning.Clip(strings.Join(c, ", "), 80),
+				"'%s' must name two different claims of the group by their steps (%s)", field, strings.Join(steps, ", "))
+		}
+		out = append(out, [2]int{i, j})
+	}
+	return out, nil
+}
+
+// StoreGroup writes the verdicts on a group's pairs of thoughts in tx: a
+// contradictory link for each conflicting pair, a compatible link for every
+// other pair, but where the latest verdict on the pair already says the
+// same. It names the links stored ("#7/#13 contradiction").
+func StoreGroup(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, members []analyze.Doc, conflicts [][2]int, reason string, now time.Time) ([]string, error) {
+	conflict := map[[2]int]bool{}
+	for _, c := range conflicts {
+		conflict[[2]int{min(c[0], c[1]), max(c[0], c[1])}] = true
+	}
+	return store(ctx, tx, sess, members, reason, now, func(i, j int) (string, string) {
+		if conflict[[2]int{i, j}] {
+			return LinkContradictory, "contradiction"
+		}
+		return LinkCompatible, "compatible"
+	})
+}
+
+// StoreCircular writes a circular or not_circular link (typ) on every two
+// thoughts of a group, but where the latest such verdict says the same.
+func StoreCircular(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, members []analyze.Doc, typ, reason string, now time.Time) ([]string, error) {
+	return store(ctx, tx, sess, members, reason, now, func(int, int) (string, string) { return typ, typ })
+}
+
+// store writes a link on every two members, of the type verdict gives
+// (with the verdict's name), unless the latest link of that family on the
+// pair is of that type.
+func store(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, members []analyze.Doc, reason string, now time.Time, verdict func(i, j int) (typ, name string)) ([]string, error) {
+	links, err := tx.Links(ctx, sess.Key)
+	if err != nil {
+		return nil, err
+	}
+	prev := StatedOf(links)
+	stored := []string{}
+	for i := range members {
+		for j := i + 1; j < len(members); j++ {
+			a, b := members[i], members[j]
+			if b.Step < a.Step {
+				a, b = b, a
+			}
+			typ, name := verdict(i, j)
+			family := prev.contra
+			if typ == LinkCircular || typ == LinkNotCircular {
+				family = prev.circular
+			}
+			if l, ok := family[KeyOf(a.ID, b.ID)]; ok && l.Type == typ {
+				continue
+			}
+			l := &thinkgraph.Link{ID: reasoning.NewID(), Session: sess.Key, FromBranch: b.Branch, ToBranch: a.Branch, FromThought: b.ID, ToThought: a.ID,
+				Type: typ, Reason: reason, Strength: 1, CreatedAt: now}
+			if err := tx.AddLink(ctx, l); err != nil {
+				return nil, err
+			}
+			stored = append(stored, fmt.Sprintf("#%d/#%d %s", a.Step, b.Step, name))
+		}
+	}
+	return stored, nil
+}
+
+// connectives mark a thought that draws a conclusion from, or gives a
+// reason for, what it follows.
+var connectives = map[string]bool{"so": true, "therefore": true, "thus": true, "hence": true, "because": true, "since": true,
+	"consequently": true, "follows": true, "proves": true, "shows": true}
+
+// CircularSimilar is the cosine from which a claim of an arguing thought and
+// a claim of a premise it rests on are put to the model as a possible
+// circular argument (CircularReview).
+const CircularSimilar = 0.6
+
+func arguing(text string) bool {
+	for _, t := range semantic.Tokenize(text) {
+		if connectives[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// CircularReview puts to the model the arguments the detector could not
+// decide: a thought that argues (a connective) and has a claim very like
+// (cosine ≥ CircularSimilar) a claim of a premise it rests on (one of its
+// three nearest ancestors, or a thought it builds upon), which no finding
+// and no stated verdict covers. Each is a group of those two claims, the
+// most alike first, within Options.MaxClaims.
+func (v *Stated) CircularReview(docs []analyze.Doc, byID map[string]int, found []analyze.CircularReasoning) *Review {
+	inFinding := map[PairKey]bool{}
+	for _, c := range found {
+		for i := range c.Thoughts {
+			for j := i + 1; j < len(c.Thoughts); j++ {
+				inFinding[KeyOf(c.Thoughts[i].ID, c.Thoughts[j].ID)] = true
+			}
+		}
+	}
+	type candidate struct {
+		a, b   int // docs
+		ka, kb int // claims
+		sim    float32
+	}
+	var all []candidate
+	settled := 0
+	seen := map[PairKey]bool{}
+	for j, b := range docs {
+		if b.Vector == nil || !arguing(b.Content) {
+			continue
+		}
+		premises := slices.Clone(b.DependsOn)
+		for p, n := b.ParentID, 0; p != "" && n < 3; n++ {
+			premises = append(premises, p)
+			i, ok := byID[p]
+			if !ok {
+				break
+			}
+			p = docs[i].ParentID
+		}
+		for _, pid := range premises {
+			i, ok := byID[pid]
+			if !ok || i == j {
+				continue
+			}
+			k := KeyOf(docs[i].ID, b.ID)
+			if seen[k] || inFinding[k] {
+				continue
+			}
+			seen[k] = true
+			c := candidate{a: i, b: j, sim: -2}
+			for x, cx := range docs[i].Claims {
+				for y, cy := range b.Claims {
+					if len(cx.Vector) > 0 && len(cx.Vector) == len(cy.Vector) {
+						if s := semantic.Dot(semantic.AsUnit(cx.Vector), semantic.AsUnit(cy.Vector)); s > c.sim {
+							c.ka, c.kb, c.sim = x, y, s
+						}
+					}
+				}
+			}
+			if c.sim < CircularSimilar {
+				continue
+			}
+			if _, stated := v.Circular(docs[i].ID, b.ID); stated {
+				settled++
+				continue
+			}
+			all = append(all, c)
+		}
+	}
+	slices.SortStableFunc(all, func(x, y candidate) int { return cmp.Compare(y.sim, x.sim) })
+	rv := &Review{Groups: []Group{}, Open: len(all), Settled: settled}
+	for _, c := range all {
+		if 2*(len(rv.Groups)+1) > Options.MaxClaims {
+			break
+		}
+		a, b := docs[c.a], docs[c.b]
+		rv.Groups = append(rv.Groups, Group{
+			Group:    analyze.GroupKey(docs, []analyze.ClaimRef{{Doc: c.a, K: c.ka}, {Doc: c.b, K: c.kb}}),
+			Question: fmt.Sprintf("Does #%d's argument assume what it concludes, resting on #%d, which says much the same?", b.Step, a.Step),
+			Claims: []Claim{{ThoughtID: a.ID, Step: a.Step, Text: reasoning.Clip(a.Claims[c.ka].Text, MaxClaimText)},
+				{ThoughtID: b.ID, Step: b.Step, Text: reasoning.Clip(b.Claims[c.kb].Text, MaxClaimText)}},
+		})
+	}
+	rv.Left = rv.Open - len(rv.Groups)
+	if len(rv.Groups) > 0 {
+		rv.Answer = `judge {group, verdict: "circular"} or {group, verdict: "not_circular"}`
+	}
+	return rv
+}
