@@ -17,9 +17,11 @@ const (
 	// takes one of the Limiter's slots.
 	HeavyThoughts = 1000
 	// DefaultMaxAnalysed is the largest session a server's loaders
-	// analyse while a request waits (Loader.MaxAnalysed): analysing 5,000
-	// thoughts took 6.7 s and 267 MiB, 12,000 took 36 s and 520 MiB.
-	DefaultMaxAnalysed = 4000
+	// analyse while a request waits (Loader.MaxAnalysed): a server's
+	// export of 3,000 analysed thoughts peaked at 231 MiB, of 4,000 at
+	// 291 MiB; thinkgraph export of 12,000 took 11.8 s and 558 MiB
+	// (bench/memory.sh, at 3cb1f46).
+	DefaultMaxAnalysed = 3000
 	// DefaultMaxDrawn is the most thoughts a bounded drawing (the /svg
 	// resource, the graph app) shows: the latest ones.
 	DefaultMaxDrawn = 2000
