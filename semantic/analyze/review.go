@@ -278,7 +278,7 @@ func (g *Grouper) start(docs []Doc, refs []ClaimRef, vecs []semantic.Vector) {
 		return
 	}
 	m := newMatrix(g.cv, dim)
-	nbs := knnGraph(m, g.opts.Neighbors+2, float32(g.opts.MinSimilarity))
+	nbs := knnGraph(m, g.opts.Neighbors+2, g.minSim(len(refs)))
 	var pairs [][2]int32
 	var sims []float32
 	for i, row := range nbs {
@@ -294,6 +294,17 @@ func (g *Grouper) start(docs []Doc, refs []ClaimRef, vecs []semantic.Vector) {
 		}
 	}
 	g.edges = g.risks(docs, pairs, sims)
+}
+
+// minSim is the cosine a pair of n claims needs to be a candidate:
+// MinSimilarity, or only a positive one when every claim of the session
+// fits in one call (MaxClaims): then every claim is shown anyway, and what
+// is more alike than the session's average is grouped together.
+func (g *Grouper) minSim(n int) float32 {
+	if n <= g.opts.MaxClaims {
+		return 0
+	}
+	return float32(g.opts.MinSimilarity)
 }
 
 // centre returns the unit vector of v with share 1 − 2/base of the mean
@@ -332,7 +343,7 @@ func (g *Grouper) add(docs []Doc, refs []ClaimRef, vecs []semantic.Vector) {
 				continue
 			}
 			s := semantic.Dot(g.cv[i], g.cv[j])
-			if s < float32(g.opts.MinSimilarity) {
+			if s < g.minSim(len(g.refs)) {
 				continue
 			}
 			h = insertTop(h, neighbor{int32(j), s}, k)
