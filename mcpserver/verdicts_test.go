@@ -39,7 +39,7 @@ func TestDeclaredContradictionCountsEverywhere(t *testing.T) {
 	if ten["status"] != "stated" || !strings.Contains(fmt.Sprint(ten["reason"]), "one venue only") {
 		t.Fatalf("tension = %v", ten)
 	}
-	con := s.cmd("findContradictions", nil)
+	con := s.cmd("findContradictions", map[string]any{"verbose": true})
 	if con["count"] != float64(1) || list(con, "contradictions")[0].(map[string]any)["source"] != "declared" {
 		t.Fatalf("findContradictions: %v", con)
 	}
@@ -49,7 +49,6 @@ func TestDeclaredContradictionCountsEverywhere(t *testing.T) {
 		t.Fatalf("evaluate: %v", evo)
 	}
 }
-
 
 // reviewGroup returns the review group of a findContradictions result that
 // holds claims of every one of texts (by their thoughts' content), or nil.
@@ -100,13 +99,22 @@ func TestReviewAnsweredByTheModel(t *testing.T) {
 	for _, c := range []string{prices[0], prices[1], dough[0], dough[1], notice[0], notice[1]} {
 		s.thought(c, "analysis")
 	}
-	con := s.cmd("findContradictions", nil)
+	con := s.cmd("findContradictions", map[string]any{"verbose": true})
 	gd, gp := reviewGroup(t, con, dough[0], dough[1]), reviewGroup(t, con, prices[0], prices[1])
 	if con["count"] != float64(0) || gd == nil || gp == nil || !strings.HasPrefix(fmt.Sprint(gd["question"]), "Can these all be true at once") {
 		t.Fatalf("review: %v", con)
 	}
 	key := gd["group"]
 	a, b := stepOf(t, gd, dough[0]), stepOf(t, gd, dough[1])
+	// A text is quoted once: a later call without verbose names the same
+	// claims by thought and step only.
+	for _, g := range list(obj(s.cmd("findContradictions", nil), "review"), "groups") {
+		for _, c := range list(g.(map[string]any), "claims") {
+			if m := c.(map[string]any); m["text"] != nil || m["thoughtId"] == nil || m["step"] == nil {
+				t.Fatalf("a claim quoted twice, or without its thought: %v", m)
+			}
+		}
+	}
 
 	// Bad answers are refused with the field named.
 	judge := func(data map[string]any) map[string]any {
@@ -124,7 +132,7 @@ func TestReviewAnsweredByTheModel(t *testing.T) {
 	if !slices.Contains(list(j, "stored"), any(fmt.Sprintf("#%v/#%v contradiction", a, b))) || j["message"] == "" {
 		t.Fatal(j)
 	}
-	con = s.cmd("findContradictions", nil)
+	con = s.cmd("findContradictions", map[string]any{"verbose": true})
 	if con["count"] != float64(1) || reviewGroup(t, con, dough[0], dough[1]) != nil {
 		t.Fatalf("after the answer: %v", con)
 	}
@@ -141,7 +149,7 @@ func TestReviewAnsweredByTheModel(t *testing.T) {
 	// "consistent": never asked again, and not a contradiction.
 	s.cmd("judge", map[string]any{"group": gp["group"], "verdict": "consistent"})
 	for range 2 {
-		con = s.cmd("findContradictions", nil)
+		con = s.cmd("findContradictions", map[string]any{"verbose": true})
 		if reviewGroup(t, con, prices[0], prices[1]) != nil || con["count"] != float64(1) {
 			t.Fatalf("a consistent group is asked again: %v", con)
 		}
@@ -149,7 +157,7 @@ func TestReviewAnsweredByTheModel(t *testing.T) {
 	// A new claim that joins the answered group opens it again.
 	joined := "Raising prices will not keep our customers loyal"
 	s.thought(joined, "analysis")
-	con = s.cmd("findContradictions", nil)
+	con = s.cmd("findContradictions", map[string]any{"verbose": true})
 	if reviewGroup(t, con, prices[0], joined) == nil {
 		t.Fatalf("the new claim is not asked with the group it joined: %v", con)
 	}
@@ -187,7 +195,7 @@ func TestReviewAnsweredByTheModel(t *testing.T) {
 		t.Fatalf("import: %v", imp)
 	}
 	s2 := btSession{t, s.cs, imp["session_id"].(string)}
-	con = s2.cmd("findContradictions", nil)
+	con = s2.cmd("findContradictions", map[string]any{"verbose": true})
 	if con["count"] != float64(2) || reviewGroup(t, con, dough[0], dough[1]) != nil ||
 		reviewGroup(t, con, prices[0], prices[1]) != nil && reviewGroup(t, con, prices[0], prices[1], joined) == nil {
 		t.Fatalf("imported findContradictions: %v", con)
@@ -288,7 +296,7 @@ func TestLLMJudgeSettlesCandidates(t *testing.T) {
 	for _, c := range []string{prices[0], prices[1], dough[0], dough[1]} {
 		s.thought(c, "analysis")
 	}
-	con := s.cmd("findContradictions", nil)
+	con := s.cmd("findContradictions", map[string]any{"verbose": true})
 	rep := obj(con, "llmJudge")
 	if n := count(); n != int(rep["asked"].(float64)) || n > 5 || rep["settled"] != float64(1) || rep["failed"] != float64(1) || rep["error"] == "" {
 		t.Fatalf("%d calls, report %v", n, rep)
@@ -319,7 +327,7 @@ func TestLLMJudgeSettlesCandidates(t *testing.T) {
 	}
 	// The settled group is not asked again; the failed one is.
 	before := count()
-	con = s.cmd("findContradictions", nil)
+	con = s.cmd("findContradictions", map[string]any{"verbose": true})
 	if count() != before+1 || con["count"] != float64(1) {
 		t.Fatalf("second call: %d new calls, %v", count()-before, con)
 	}
@@ -328,7 +336,7 @@ func TestLLMJudgeSettlesCandidates(t *testing.T) {
 	o.thought(dough[0], "analysis")
 	o.thought(dough[1], "analysis")
 	before = count()
-	con = o.cmd("findContradictions", nil)
+	con = o.cmd("findContradictions", map[string]any{"verbose": true})
 	if count() != before || obj(con, "llmJudge")["cached"] != float64(1) || con["count"] != float64(1) {
 		t.Fatalf("cached verdict: %d calls, %v", count()-before, con)
 	}
@@ -351,7 +359,7 @@ func TestReasonClauseAndCausativeContradictions(t *testing.T) {
 		s.thought(p[0], "hypothesis")
 		s.thought(p[1], "critique")
 	}
-	con := s.cmd("findContradictions", nil)
+	con := s.cmd("findContradictions", map[string]any{"verbose": true})
 	found := false
 	for _, c := range list(con, "contradictions") {
 		m := c.(map[string]any)

@@ -51,7 +51,7 @@ var BranchCommands = []BranchCommand{
 	{Name: "history", Paged: true, Fields: []string{"branchId?", "verbose?"}, run: handler((*BranchThinking).history)},
 	{Name: "evaluate", Fields: []string{"branchId?"}, run: handler((*BranchThinking).evaluate)},
 	{Name: "statistics", Paged: true, run: handler((*BranchThinking).statistics)},
-	{Name: "findContradictions", Paged: true, run: handler((*BranchThinking).findContradictions)},
+	{Name: "findContradictions", Paged: true, Fields: []string{"verbose?"}, run: handler((*BranchThinking).findContradictions)},
 	{Name: "detectCircular", Paged: true, run: handler((*BranchThinking).detectCircular)},
 	{Name: "findStrongestPaths", Fields: []string{"topK?=3"}, run: handler((*BranchThinking).strongestPaths)},
 	{Name: "findSimilar", Paged: true, Fields: []string{"query"}, run: handler((*BranchThinking).findSimilar)},
@@ -135,7 +135,8 @@ type CommandInput struct {
 	Count    *int
 	Query    string
 	// Cursor is a paged command's cursor (page.cursor of an earlier
-	// result); Verbose asks history for whole texts.
+	// result); Verbose asks history for whole texts, and findContradictions
+	// for the texts of review groups it showed before.
 	Cursor    string
 	Verbose   bool
 	ThoughtID string
@@ -803,14 +804,20 @@ func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in Command
 		}
 		res.Review = rv
 		return bt.svc.DocsView(ctx, tx, sess.Key, func(docs []analyze.Doc, _ map[string]int, _ *semantic.Index) error {
+			var keys []string
 			for _, g := range groups {
 				r := reviewed{key: analyze.GroupKey(docs, g.Claims)}
 				for _, c := range g.Claims {
 					r.docs = append(r.docs, docs[c.Doc])
 					r.claims = append(r.claims, docs[c.Doc].Claims[c.K].Text)
+					keys = append(keys, fmt.Sprintf("%s/%d", docs[c.Doc].ID, c.K))
 				}
 				shown = append(shown, r)
 			}
+			if st.asked == nil || len(st.asked) > maxAsked {
+				st.asked = map[string]bool{}
+			}
+			rv.Quoted(keys, st.asked, in.Verbose)
 			return nil
 		})
 	})
@@ -826,7 +833,6 @@ type CircularResult struct {
 	Circular []analyze.CircularReasoning `json:"circularReasoning"`
 	Count    int                         `json:"count"`
 	Review   *review.Review              `json:"review" jsonschema:"arguments the detector could not decide: a claim and a premise it rests on that say much the same; answer each group with one judge call"`
-	Method   string                      `json:"method"`
 	Page     *reasoning.Page             `json:"page,omitempty" jsonschema:"the circular arguments left out"`
 	Omitted  map[string]int              `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
@@ -855,11 +861,6 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 		for i := range res.Circular {
 			boundCircular(&res.Circular[i], &res.Omitted, fmt.Sprintf("circularReasoning[%d]", i))
 		}
-		res.Method = "dependency cycles over parent thoughts and builds_upon cross-references; circular support: each thought is split into claims at connectives " +
-			"(X because/since Y, X so/therefore/which is why Y, Since Y X, X requires Y; a thought without one supports the thought it follows), and a claim " +
-			"supported, directly or through a chain, by a restatement of itself (same content words up to lemma, WordNet sense or word vectors) is reported; " +
-			"mutual support: a thought arguing for its parent's premise from its parent's conclusion; a stated verdict (judge: circular / not_circular) adds or removes a pair; " +
-			"review: an arguing thought's claim and a premise's claim that say much the same (cosine ≥ 0.6), to judge"
 		return nil
 	})
 	if err != nil {

@@ -95,6 +95,9 @@ type btState struct {
 	assertedLinks int
 	// stated are the session's stated verdicts, nil until read.
 	stated *review.Stated
+	// asked are the claims whose texts findContradictions has quoted
+	// (they are not quoted again; see review.Review.Quoted).
+	asked map[string]bool
 	// assessed is the session's assessment (assess.go) as of the session
 	// state assessedKey names.
 	assessed    *assessment
@@ -159,7 +162,7 @@ func (st *btState) reset() {
 		st.memo = &review.Memo{}
 	}
 	st.grouper, st.groups, st.groupsStep, st.groupsDocs, st.asserted = nil, nil, 0, 0, nil
-	st.stated = nil
+	st.stated, st.asked = nil, nil
 	st.assessed, st.assessedKey = nil, ""
 }
 
@@ -168,6 +171,10 @@ func (st *btState) reset() {
 func (bt *BranchThinking) judge(st *btState) analyze.PairJudge {
 	return st.stated.PairJudge(bt.svc.Semantic().Contradictor, st.memo)
 }
+
+// maxAsked bounds the claims remembered as quoted (emptied when full: their
+// texts are then quoted once more).
+const maxAsked = 4096
 
 // maxTrackerCatchUp is the number of new thoughts up to which existing
 // branch trackers are advanced one by one; past it they are rebuilt on use.

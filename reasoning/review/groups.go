@@ -37,7 +37,26 @@ type Group struct {
 type Claim struct {
 	ThoughtID string `json:"thoughtId"`
 	Step      int    `json:"step"`
-	Text      string `json:"text"`
+	Text      string `json:"text,omitempty" jsonschema:"left out when an earlier call quoted it (verbose: true quotes it again)"`
+}
+
+// Quoted leaves out the text of every claim an earlier call quoted (asked
+// holds "thought id/claim" keys) and adds the others to asked: a text is
+// quoted once, the model knows its own thoughts by step.
+// With verbose, every text is quoted (and counts as quoted).
+func (rv *Review) Quoted(keys []string, asked map[string]bool, verbose bool) {
+	n := 0
+	for i := range rv.Groups {
+		for j := range rv.Groups[i].Claims {
+			c := &rv.Groups[i].Claims[j]
+			if k := keys[n]; asked[k] && !verbose {
+				c.Text = ""
+			} else {
+				asked[k] = true
+			}
+			n++
+		}
+	}
 }
 
 // Options are the review's budget: claims per group and per call.

@@ -61,8 +61,10 @@ type SupportLink struct {
 }
 
 // ArgumentClaim is a clause of a thought in an argument.
+// In results it is named by its thought's step; the finding's thoughts
+// give the ids.
 type ArgumentClaim struct {
-	ThoughtID string `json:"thoughtId"`
+	ThoughtID string `json:"-"`
 	Step      int    `json:"step,omitempty"`
 	Text      string `json:"text"`
 }
