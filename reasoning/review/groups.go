@@ -23,7 +23,10 @@ type Review struct {
 	Open    int    `json:"openGroups"`
 	Left    int    `json:"left" jsonschema:"open groups not shown in this call; they come once these are answered"`
 	Settled int    `json:"settledGroups"`
-	Answer  string `json:"answer,omitempty" jsonschema:"how to answer a group"`
+	// Again are the keys of open groups whose claims earlier calls all
+	// quoted, not shown again.
+	Again  []string `json:"askedBefore,omitempty" jsonschema:"keys of open groups whose claims earlier calls all quoted; answer them too (verbose: true shows them again)"`
+	Answer string   `json:"answer,omitempty" jsonschema:"how to answer a group"`
 }
 
 // Group is one group of claims to judge.
@@ -40,23 +43,31 @@ type Claim struct {
 	Text      string `json:"text,omitempty" jsonschema:"left out when an earlier call quoted it (verbose: true quotes it again)"`
 }
 
-// Quoted leaves out the text of every claim an earlier call quoted (asked
-// holds "thought id/claim" keys) and adds the others to asked: a text is
-// quoted once, the model knows its own thoughts by step.
-// With verbose, every text is quoted (and counts as quoted).
+// Quoted applies what earlier calls showed (asked holds the "thought
+// id/claim" keys of the claims quoted): a group whose every claim an
+// earlier call quoted is listed in Again by its key only, and in the other
+// groups a claim quoted before carries no text (the model knows its own
+// thoughts by step). With verbose, everything is shown. What is shown is
+// added to asked. keys are the claims' keys, group by group.
 func (rv *Review) Quoted(keys []string, asked map[string]bool, verbose bool) {
 	n := 0
-	for i := range rv.Groups {
-		for j := range rv.Groups[i].Claims {
-			c := &rv.Groups[i].Claims[j]
-			if k := keys[n]; asked[k] && !verbose {
-				c.Text = ""
-			} else {
-				asked[k] = true
-			}
-			n++
+	groups := rv.Groups[:0]
+	for _, g := range rv.Groups {
+		ks := keys[n : n+len(g.Claims)]
+		n += len(g.Claims)
+		if !verbose && !slices.ContainsFunc(ks, func(k string) bool { return !asked[k] }) {
+			rv.Again = append(rv.Again, g.Group)
+			continue
 		}
+		for j := range g.Claims {
+			if asked[ks[j]] && !verbose {
+				g.Claims[j].Text = ""
+			}
+			asked[ks[j]] = true
+		}
+		groups = append(groups, g)
 	}
+	rv.Groups = groups
 }
 
 // Options are the review's budget: claims per group and per call.
