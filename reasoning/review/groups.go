@@ -20,9 +20,9 @@ type Review struct {
 	Groups []Group `json:"groups" jsonschema:"groups of claims from different thoughts that speak of the same thing, most at risk first; answer each with one judge call"`
 	// Open counts the groups not answered yet; Left those of them not shown
 	// in this call; Settled those answered.
-	Open    int    `json:"openGroups"`
-	Left    int    `json:"left" jsonschema:"open groups not shown in this call; they come once these are answered"`
-	Settled int    `json:"settledGroups"`
+	Open    int `json:"openGroups"`
+	Left    int `json:"left" jsonschema:"open groups not shown in this call; they come once these are answered"`
+	Settled int `json:"settledGroups"`
 	// Again are the keys of open groups whose claims earlier calls all
 	// quoted, not shown again.
 	Again  []string `json:"askedBefore,omitempty" jsonschema:"keys of open groups whose claims earlier calls all quoted; answer them too (verbose: true shows them again)"`
