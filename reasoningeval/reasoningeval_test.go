@@ -118,7 +118,7 @@ func TestDevSetFloors(t *testing.T) {
 	floor("rules F1", res.F1, 0.875)
 	floor("rules precision", res.Precision, 0.97)
 	floor("circular F1", res.CircularF1, 0.92)
-	floor("retrieval top-1", res.Retrieval, 0.60)
+	floor("retrieval top-1", res.Retrieval, 0.62)
 }
 
 // readSet reads a set in testdata.

@@ -23,7 +23,7 @@ func TestWordSimilarity(t *testing.T) {
 		if len(wa) != 1 || len(wb) != 1 {
 			t.Fatalf("%q, %q: want one content word each, got %d and %d", a, b, len(wa), len(wb))
 		}
-		s, back := wordSimilarity(&wa[0], &wb[0]), wordSimilarity(&wb[0], &wa[0])
+		s, back := wordSimilarity(&wa[0], &wb[0], 1), wordSimilarity(&wb[0], &wa[0], 1)
 		if s != back || s < 0 || s > 1 {
 			t.Fatalf("sim(%q, %q) = %v, sim(%q, %q) = %v: want one value in [0, 1]", a, b, s, b, a, back)
 		}
@@ -157,6 +157,26 @@ func TestRerank(t *testing.T) {
 	}
 	if got := Rerank(lx, "what is it about", hits, text); !slices.Equal(got, hits) {
 		t.Errorf("query without content words: %+v, want %+v", got, hits)
+	}
+}
+
+// In a search a synonym outweighs the query's own word: two hits alike
+// but for that word, the one with the synonym comes first, ahead of the
+// one the index put first.
+func TestRerankSynonymOverSameWord(t *testing.T) {
+	lx := rerankLexicon(t)
+	texts := map[string]string{
+		"same":    "Ask the doctors about the rash.",
+		"synonym": "Ask the physician about the rash.",
+		"other":   "Water the tomatoes every evening.",
+	}
+	hits := []Hit{{ID: "same", Similarity: 0.3}, {ID: "synonym", Similarity: 0.3}, {ID: "other", Similarity: 0.3}}
+	got := Rerank(lx, "see a doctor about the rash", hits, func(h Hit) string { return texts[h.ID] })
+	if got[0].ID != "synonym" || got[1].ID != "same" {
+		t.Errorf("order %v, want synonym, same, other", got)
+	}
+	if d := got[0].Similarity - got[1].Similarity; d <= 0 || d > 0.5*(1-searchSameStem) {
+		t.Errorf("synonym ahead by %.3f, want in (0, %.2f]: one word of the query at %v instead of 1", d, 0.5*(1-searchSameStem), searchSameStem)
 	}
 }
 
