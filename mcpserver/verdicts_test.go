@@ -373,3 +373,32 @@ func TestReasonClauseAndCausativeContradictions(t *testing.T) {
 		t.Errorf("pair %q / %q not put to the model: %v", pairs[1][0], pairs[1][1], con)
 	}
 }
+
+// Judging a pair twice stores one verdict, and a verdict replaced by a
+// later one is counted nowhere: statistics and the report count the pair
+// once, as its latest verdict says.
+func TestJudgeTwiceCountsOnce(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	cs := e.connect()
+	s := btSession{t, cs, "twice"}
+	a := s.thought("The nightly export finishes before six", "analysis")["thoughtId"]
+	b := s.thought("The nightly export runs until eight", "analysis")["thoughtId"]
+	judge := func(verdict string) map[string]any {
+		return s.cmd("judge", map[string]any{"thoughtId": a, "otherThoughtId": b, "verdict": verdict})
+	}
+	judge("contradiction")
+	if j := judge("contradiction"); !strings.HasPrefix(fmt.Sprint(j["message"]), "Nothing new") {
+		t.Fatalf("the same verdict again: %v", j)
+	}
+	judge("compatible")
+	judge("contradiction")
+	st := s.cmd("statistics", nil)
+	refs := obj(st, "crossReferences")
+	if refs["contradictory"] != float64(1) || refs["compatible"] != nil || st["totalCrossReferences"] != float64(1) {
+		t.Fatalf("statistics count replaced verdicts: %v", st)
+	}
+	md := read(t, cs, "thinkgraph://sessions/twice/markdown").Text
+	if n, c := strings.Count(md, ": contradictory (strength"), strings.Count(md, ": compatible (strength"); n != 1 || c != 0 {
+		t.Fatalf("the report lists %d contradictory and %d compatible links:\n%s", n, c, md)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/reasoning/branching"
+	"github.com/thinkgraph/thinkgraph/reasoning/review"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
@@ -202,6 +203,7 @@ func (l *Loader) Load(ctx context.Context, ref reasoning.SessionRef, analyze boo
 		if g.Links, err = tx.Links(ctx, sess.Key); err != nil {
 			return err
 		}
+		g.Links = review.Latest(g.Links) // a verdict replaced by a later one is not drawn or counted
 		if g.Feedback, err = tx.Feedback(ctx, sess.Key); err != nil {
 			return err
 		}

@@ -721,6 +721,7 @@ func (bt *BranchThinking) statistics(ctx context.Context, in CommandInput) (*Sta
 		if len(ths) > 0 {
 			res.AverageKeyPoints = round3(float64(kp) / float64(len(ths)))
 		}
+		links = review.Latest(links) // a verdict a later one replaced is not counted
 		for _, l := range links {
 			res.CrossReferences[l.Type]++
 		}

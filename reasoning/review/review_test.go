@@ -129,3 +129,23 @@ func TestRender(t *testing.T) {
 		t.Fatalf("%+v", empty)
 	}
 }
+
+// A verdict replaced by a later one on the same pair is dropped; the other
+// family's verdicts and other links stay, in order.
+func TestLatest(t *testing.T) {
+	links := []thinkgraph.Link{
+		{ID: "1", FromThought: "b", ToThought: "a", Type: LinkContradictory},
+		{ID: "2", FromThought: "a", ToThought: "b", Type: LinkCircular},
+		{ID: "3", FromThought: "a", ToThought: "b", Type: LinkCompatible},
+		{ID: "4", FromThought: "b", ToThought: "a", Type: "builds_upon"},
+		{ID: "5", FromThought: "a", ToThought: "b", Type: LinkContradictory},
+		{ID: "6", FromThought: "a", ToThought: "c", Type: LinkContradictory},
+	}
+	var ids []string
+	for _, l := range Latest(links) {
+		ids = append(ids, l.ID)
+	}
+	if !slices.Equal(ids, []string{"2", "4", "5", "6"}) {
+		t.Fatal(ids)
+	}
+}

@@ -249,3 +249,40 @@ func (v *Stated) CircularWith(found []analyze.CircularReasoning, docs []analyze.
 	}
 	return out
 }
+
+// Latest returns links without the verdicts a later verdict on the same
+// pair replaced (of the same family: contradictory/compatible, or
+// circular/not_circular), in their order: what a session states now, for
+// counting and drawing. Other links are kept.
+func Latest(links []thinkgraph.Link) []thinkgraph.Link {
+	type key struct {
+		pair     PairKey
+		circular bool
+	}
+	last := map[key]int{}
+	family := func(l thinkgraph.Link) (key, bool) {
+		if l.FromThought == "" || l.ToThought == "" || l.FromThought == l.ToThought {
+			return key{}, false
+		}
+		switch l.Type {
+		case LinkContradictory, LinkCompatible:
+			return key{KeyOf(l.FromThought, l.ToThought), false}, true
+		case LinkCircular, LinkNotCircular:
+			return key{KeyOf(l.FromThought, l.ToThought), true}, true
+		}
+		return key{}, false
+	}
+	for i, l := range links {
+		if k, ok := family(l); ok {
+			last[k] = i
+		}
+	}
+	out := make([]thinkgraph.Link, 0, len(links))
+	for i, l := range links {
+		if k, ok := family(l); ok && last[k] != i {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
