@@ -203,10 +203,14 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			}
 		}
 		if active2 >= 3 {
+			// The most similar pair of branches, as suggestMerges would list
+			// first (analyze.MergeCandidates), without its evidence: pairing
+			// the thoughts of every similar pair of branches cost a second
+			// at 2,000 thoughts.
 			ps := analyze.Profiles(docs)
-			if mc := analyze.MergeCandidates(ps, 0); len(mc) > 0 {
+			if cs := analyze.CompareProfiles(ps); len(cs) > 0 && cs[0].Similarity >= analyze.DefaultMergeSimilarity {
 				add(ToolSuggestion{Tool: "branch-thinking", Command: "suggestMerges", Arguments: cmdCall("suggestMerges", nil),
-					Reason: fmt.Sprintf("branches %s and %s cover the same ground (centroid cosine %.2f)", mc[0].BranchA, mc[0].BranchB, mc[0].Similarity), Priority: "low"})
+					Reason: fmt.Sprintf("branches %s and %s cover the same ground (centroid cosine %.2f)", cs[0].BranchA, cs[0].BranchB, cs[0].Similarity), Priority: "low"})
 			}
 		}
 		if len(bs) == 1 && len(ths) >= 5 {
