@@ -434,12 +434,19 @@ func BenchmarkBranchThinkingFirstFindContradictions(b *testing.B) {
 }
 
 // BenchmarkBranchThinkingAdvice is each command that reads the session's
-// assessment (closures, drift, circular arguments, the conclusion).
+// assessment (closures, drift, circular arguments, the conclusion), after
+// the session's first analysis (one call before timing: the assessment is
+// kept until the session changes).
 func BenchmarkBranchThinkingAdvice(b *testing.B) {
 	for _, cmd := range []string{"findStrongestPaths", "detectDrift", "suggestTools", "detectKnowledgeGaps"} {
 		b.Run(cmd, func(b *testing.B) {
 			benchSizes(b, func(b *testing.B, n int) {
 				bt, ref := benchSession(b, n)
+				start := time.Now()
+				if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: cmd}); err != nil {
+					b.Fatal(err)
+				}
+				b.Logf("%d thoughts: first %s %v", n, cmd, time.Since(start))
 				loop(b, func(int) {
 					if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: cmd}); err != nil {
 						b.Fatal(err)
