@@ -69,13 +69,23 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 	add := func(s ToolSuggestion) { res.Suggestions = append(res.Suggestions, s) }
 	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		res.SessionID = sess.ID
-		bs, ths, err := branchesAndThoughts(ctx, tx, sess)
+		// The session's thoughts are steps 1 to StepCount: only the latest
+		// is read (reading all cost 80 ms at 10,000 thoughts).
+		bs, err := tx.Branches(ctx, sess.Key)
 		if err != nil {
 			return err
 		}
+		if len(bs) == 0 {
+			bs = []thinkgraph.Branch{{Session: sess.Key, ID: thinkgraph.DefaultBranch, State: "active", Priority: 1}}
+		}
+		latest, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, Last: 1})
+		if err != nil {
+			return err
+		}
+		n := sess.StepCount
 		active := activeOf(sess)
-		res.State["thoughts"], res.State["branches"], res.State["activeBranch"], res.State["goalSet"] = len(ths), len(bs), active, sess.Goal != ""
-		if len(ths) == 0 {
+		res.State["thoughts"], res.State["branches"], res.State["activeBranch"], res.State["goalSet"] = n, len(bs), active, sess.Goal != ""
+		if len(latest) == 0 {
 			if sess.Goal == "" {
 				add(ToolSuggestion{Tool: "branch-thinking", Command: "setGoal", Arguments: map[string]any{"command": map[string]any{"type": "setGoal", "goal": "<what you want to decide or design>"}},
 					Reason: "the session is empty and has no goal: a goal lets evaluation measure alignment and drift", Priority: "high"})
@@ -86,17 +96,12 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 		}
 		if sess.Goal == "" {
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "setGoal", Arguments: map[string]any{"command": map[string]any{"type": "setGoal", "goal": "<the goal>"}},
-				Reason: fmt.Sprintf("%d thoughts but no goal: goal alignment and drift from the goal cannot be measured", len(ths)), Priority: "medium"})
+				Reason: fmt.Sprintf("%d thoughts but no goal: goal alignment and drift from the goal cannot be measured", n), Priority: "medium"})
 		}
 		// A low-confidence current thought: the latest of the session, with
 		// nothing written after it. Once the model has gone on (another
 		// thought, another branch), it has backtracked or moved on.
-		last := ths[0]
-		for _, th := range ths {
-			if th.Step > last.Step {
-				last = th
-			}
-		}
+		last := latest[0]
 		weak := last.Confidence != nil && *last.Confidence < bt.svc.Config().ConfidenceThreshold
 		res.State["currentThoughtLowConfidence"] = weak
 		if weak {
@@ -213,13 +218,13 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 					Reason: fmt.Sprintf("branches %s and %s cover the same ground (centroid cosine %.2f)", cs[0].BranchA, cs[0].BranchB, cs[0].Similarity), Priority: "low"})
 			}
 		}
-		if len(bs) == 1 && len(ths) >= 5 {
+		if len(bs) == 1 && n >= 5 {
 			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<an alternative approach>", "type": "hypothesis", "branchId": "alternative-1"},
-				Reason: fmt.Sprintf("%d thoughts on a single branch: explore an alternative in a new branch before committing", len(ths)), Priority: "low"})
+				Reason: fmt.Sprintf("%d thoughts on a single branch: explore an alternative in a new branch before committing", n), Priority: "low"})
 		}
-		if len(ths) >= 20 {
+		if n >= 20 {
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "export", Arguments: cmdCall("export", nil),
-				Reason: fmt.Sprintf("%d thoughts: export the session to keep or share it", len(ths)), Priority: "low"})
+				Reason: fmt.Sprintf("%d thoughts: export the session to keep or share it", n), Priority: "low"})
 		}
 		return nil
 	})
