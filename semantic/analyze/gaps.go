@@ -55,12 +55,6 @@ const (
 	GapUnexploredAlternative = "unexplored_alternative"
 )
 
-// ThoughtSimilarity is a thought with its cosine to a reference.
-type ThoughtSimilarity struct {
-	Thought    ThoughtRef `json:"thought"`
-	Similarity float64    `json:"similarity"`
-}
-
 // KnowledgeGap is one thing the reasoning left open.
 type KnowledgeGap struct {
 	Kind    string     `json:"kind"`
@@ -126,25 +120,33 @@ func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
 			}
 		}
 	}
+	typ := func(d Doc) string { return strings.ToLower(d.Type) }
 	minSim := min(opts.AnswerSimilarity, opts.ValidationSimilarity, opts.SupportSimilarity)
 	vd := vectorsOf(docs, nil)
-	g := knnGraph(vd.m, opts.Neighbors, float32(minSim))
-	// similar returns the thoughts similar to thought i at or above th, with
-	// their cosine.
-	similar := func(i int, th float64) []ThoughtSimilarity {
+	// Only questions, hypotheses and low-confidence claims of open
+	// branches look for similar thoughts: their neighbours alone are found.
+	want := make([]bool, vd.m.n)
+	for r, i := range vd.rows {
+		d := docs[i]
+		want[r] = !opts.Closed[d.Branch] && (isQuestion(d) || typ(d) == "hypothesis" ||
+			(assertingTypes[typ(d)] && d.Confidence != nil && *d.Confidence < opts.LowConfidence))
+	}
+	g := knnGraphOf(vd.m, opts.Neighbors, float32(minSim), want)
+	// similar returns the positions of the thoughts similar to thought i at
+	// or above th, most similar first.
+	similar := func(i int, th float64) []int {
 		r, ok := vd.row[i]
 		if !ok {
 			return nil
 		}
-		var out []ThoughtSimilarity
+		var out []int
 		for _, nb := range g[r] {
 			if float64(nb.s) >= th {
-				out = append(out, ThoughtSimilarity{Thought: Ref(docs[vd.rows[nb.j]]), Similarity: float64(nb.s)})
+				out = append(out, vd.rows[nb.j])
 			}
 		}
 		return out
 	}
-	typ := func(d Doc) string { return strings.ToLower(d.Type) }
 
 	// examined[i]: a descendant of thought i (by ParentID) brings evidence.
 	examined := make([]bool, len(docs))
@@ -173,11 +175,10 @@ func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
 			for _, j := range linked[i] {
 				answered = answered || (docs[j].Step > d.Step && typ(docs[j]) == "answer")
 			}
-			for _, s := range similar(i, opts.AnswerSimilarity) {
+			for _, j := range similar(i, opts.AnswerSimilarity) {
 				if answered {
 					break
 				}
-				j := pos[s.Thought.ID]
 				answered = docs[j].Step > d.Step && !isQuestion(docs[j])
 			}
 			if !answered {
@@ -192,11 +193,10 @@ func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
 			for _, j := range linked[i] {
 				validated = validated || (docs[j].Step > d.Step && validatingTypes[typ(docs[j])])
 			}
-			for _, s := range similar(i, opts.ValidationSimilarity) {
+			for _, j := range similar(i, opts.ValidationSimilarity) {
 				if validated {
 					break
 				}
-				j := pos[s.Thought.ID]
 				validated = docs[j].Step > d.Step && validatingTypes[typ(docs[j])]
 			}
 			if !validated {
@@ -212,11 +212,11 @@ func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
 			for _, j := range linked[i] {
 				supported = supported || supportingTypes[typ(docs[j])]
 			}
-			for _, s := range similar(i, opts.SupportSimilarity) {
+			for _, j := range similar(i, opts.SupportSimilarity) {
 				if supported {
 					break
 				}
-				supported = supportingTypes[typ(docs[pos[s.Thought.ID]])]
+				supported = supportingTypes[typ(docs[j])]
 			}
 			if !supported {
 				out = append(out, KnowledgeGap{Kind: GapUnsupportedClaim, Thought: Ref(d),

@@ -104,6 +104,13 @@ func parallelRows(n int, f func(lo, hi int)) {
 // minSim, most similar first (exact up to knnExactMax rows, approximate
 // above; see the file comment).
 func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
+	return knnGraphOf(m, k, minSim, nil)
+}
+
+// knnGraphOf is knnGraph for the rows i with want[i] (every row when want
+// is nil); the other rows' lists are nil. A row's list does not depend on
+// which other rows are wanted.
+func knnGraphOf(m *matrix, k int, minSim float32, want []bool) [][]neighbor {
 	out := make([][]neighbor, m.n)
 	if m.n < 2 || k <= 0 {
 		return out
@@ -111,6 +118,9 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 	if m.n <= knnExactMax {
 		parallelRows(m.n, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
+				if want != nil && !want[i] {
+					continue
+				}
 				h := topk.Heap{K: k}
 				ri := m.row(i)
 				for j := 0; j < m.n; j++ {
@@ -171,6 +181,9 @@ func knnGraph(m *matrix, k int, minSim float32) [][]neighbor {
 		var sims []float32
 		for p := lo; p < hi; p++ {
 			i := int(order[p])
+			if want != nil && !want[i] {
+				continue
+			}
 			h.Items = h.Items[:0]
 			for _, c := range near[i*probe : (i+1)*probe] {
 				lo, hi := start[c], start[c+1]
