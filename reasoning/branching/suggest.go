@@ -46,22 +46,64 @@ func cmdCall(t string, data map[string]any) map[string]any {
 // contradiction pairs' two sides (77% now).
 const resolvedMinSimilarity = 0.55
 
-func resolved(c analyze.Contradiction, docs []analyze.Doc, byID map[string]int) bool {
+func resolved(c analyze.Contradiction, docs []analyze.Doc, byID map[string]int, near *nearness) bool {
 	a, okA := byID[c.ThoughtA.ID]
 	b, okB := byID[c.ThoughtB.ID]
 	if !okA || !okB {
 		return false
 	}
 	after := max(docs[a].Step, docs[b].Step)
-	for _, d := range docs[max(a, b)+1:] {
+	for i := max(a, b) + 1; i < len(docs); i++ {
+		d := docs[i]
 		if d.Step <= after || (d.Type != "synthesis" && d.Type != "answer" && d.Type != "critique") {
 			continue
 		}
-		if semantic.Cosine(d.Vector, docs[a].Vector) >= resolvedMinSimilarity && semantic.Cosine(d.Vector, docs[b].Vector) >= resolvedMinSimilarity {
+		if near.atLeast(i, a, resolvedMinSimilarity) && near.atLeast(i, b, resolvedMinSimilarity) {
 			return true
 		}
 	}
 	return false
+}
+
+// nearness decides semantic.Cosine(docs[i].Vector, docs[j].Vector) ≥ th
+// as Cosine would, faster: a float32 dot product of unit vectors (within
+// nearMargin of the cosine) decides when it is off th by more than the
+// margin, Cosine otherwise. The unit vectors are made on first use.
+type nearness struct {
+	docs []analyze.Doc
+	unit []semantic.Vector
+	made []bool
+}
+
+// nearMargin bounds the difference of the float32 dot product of two unit
+// vectors of up to a few thousand dimensions from their cosine: AsUnit
+// keeps a vector whose squared norm is within 1e-4 of 1, and float32
+// rounding adds under 1e-4 more.
+const nearMargin = 1e-3
+
+func newNearness(docs []analyze.Doc) *nearness {
+	return &nearness{docs: docs, unit: make([]semantic.Vector, len(docs)), made: make([]bool, len(docs))}
+}
+
+func (n *nearness) vec(i int) semantic.Vector {
+	if !n.made[i] {
+		n.unit[i], n.made[i] = semantic.AsUnit(n.docs[i].Vector), true
+	}
+	return n.unit[i]
+}
+
+func (n *nearness) atLeast(i, j int, th float64) bool {
+	x, y := n.docs[i].Vector, n.docs[j].Vector
+	if len(x) == 0 || len(x) != len(y) {
+		return semantic.Cosine(x, y) >= th
+	}
+	switch dot := float64(semantic.Dot(n.vec(i), n.vec(j))); {
+	case dot < th-nearMargin:
+		return false
+	case dot > th+nearMargin:
+		return true
+	}
+	return semantic.Cosine(x, y) >= th
 }
 
 func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*SuggestResult, error) {
@@ -126,8 +168,9 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			return err
 		}
 		var open []analyze.Contradiction
+		near := newNearness(docs)
 		for _, c := range rep.Contradictions {
-			if !resolved(c, docs, byID) {
+			if !resolved(c, docs, byID, near) {
 				open = append(open, c)
 			}
 		}
