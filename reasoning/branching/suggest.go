@@ -3,6 +3,7 @@ package branching
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
@@ -251,14 +252,9 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			}
 		}
 		if active2 >= 3 {
-			// The most similar pair of branches, as suggestMerges would list
-			// first (analyze.MergeCandidates), without its evidence: pairing
-			// the thoughts of every similar pair of branches cost a second
-			// at 2,000 thoughts.
-			ps := analyze.Profiles(docs)
-			if cs := analyze.CompareProfiles(ps); len(cs) > 0 && cs[0].Similarity >= analyze.DefaultMergeSimilarity {
+			if a, b, sim, ok := closestBranches(docs); ok && sim >= analyze.DefaultMergeSimilarity {
 				add(ToolSuggestion{Tool: "branch-thinking", Command: "suggestMerges", Arguments: cmdCall("suggestMerges", nil),
-					Reason: fmt.Sprintf("branches %s and %s cover the same ground (centroid cosine %.2f)", cs[0].BranchA, cs[0].BranchB, cs[0].Similarity), Priority: "low"})
+					Reason: fmt.Sprintf("branches %s and %s cover the same ground (centroid cosine %.2f)", a, b, sim), Priority: "low"})
 			}
 		}
 		if len(bs) == 1 && n >= 5 {
@@ -275,4 +271,36 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 		return nil, err
 	}
 	return res, nil
+}
+
+// closestBranches returns the two branches whose centroids are most
+// similar, as suggestMerges lists first (analyze.MergeCandidates: profiles
+// in order of their first step, pairs by centroid cosine, the earlier pair
+// first on a tie), from the centroids alone: neither the profiles' key
+// terms nor the merge's evidence (pairing the thoughts of every similar
+// pair of branches cost a second at 2,000 thoughts).
+func closestBranches(docs []analyze.Doc) (a, b string, sim float64, ok bool) {
+	brs := analyze.GroupBranches(docs)
+	cents := make([]semantic.Vector, len(brs))
+	for i, br := range brs {
+		var vs []semantic.Vector
+		for _, d := range br.Docs {
+			if d.Vector != nil {
+				vs = append(vs, d.Vector)
+			}
+		}
+		cents[i] = semantic.Centroid(vs)
+	}
+	for i := range brs {
+		for j := i + 1; j < len(brs); j++ {
+			if cents[i] == nil || cents[j] == nil || len(cents[i]) != len(cents[j]) {
+				continue
+			}
+			// NaN never wins, as it sorts last in CompareProfiles.
+			if s := semantic.Cosine(cents[i], cents[j]); !ok || s > sim || (math.IsNaN(sim) && !math.IsNaN(s)) {
+				a, b, sim, ok = brs[i].ID, brs[j].ID, s, true
+			}
+		}
+	}
+	return a, b, sim, ok
 }
