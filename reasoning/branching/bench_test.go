@@ -456,3 +456,27 @@ func BenchmarkBranchThinkingAdvice(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBranchThinkingAddThenSuggestTools adds a thought (auto-eval
+// off) before every suggestTools, so each call sees a changed session: the
+// assessment, the circular arguments and the gaps are found again.
+func BenchmarkBranchThinkingAddThenSuggestTools(b *testing.B) {
+	benchSizes(b, func(b *testing.B, n int) {
+		bt, ref := benchSession(b, n)
+		if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "toggleAutoEval"}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "suggestTools"}); err != nil {
+			b.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(9, 10))
+		loop(b, func(i int) {
+			if _, err := bt.AddThought(context.Background(), BranchThoughtInput{Session: ref, Content: benchText(r, i%50), Type: "analysis", BranchID: fmt.Sprintf("b%d", i%50)}); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := bt.Command(context.Background(), CommandInput{Session: ref, Type: "suggestTools"}); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}

@@ -55,7 +55,7 @@ func resolved(c analyze.Contradiction, docs []analyze.Doc, byID map[string]int, 
 	}
 	after := max(docs[a].Step, docs[b].Step)
 	for i := max(a, b) + 1; i < len(docs); i++ {
-		d := docs[i]
+		d := &docs[i]
 		if d.Step <= after || (d.Type != "synthesis" && d.Type != "answer" && d.Type != "critique") {
 			continue
 		}
