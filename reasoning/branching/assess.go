@@ -29,6 +29,23 @@ type assessment struct {
 	circular     []analyze.CircularReasoning
 	circularDone bool
 	loadCircular func() []analyze.CircularReasoning
+	// gaps are the knowledge gaps of the open branches, found on first use
+	// (detectKnowledgeGaps and suggestTools); read-only.
+	gaps     []analyze.KnowledgeGap
+	gapsDone bool
+}
+
+// knowledgeGaps returns the session's knowledge gaps, leaving out the
+// closed branches. The slice is shared: callers must not modify it.
+func (a *assessment) knowledgeGaps() []analyze.KnowledgeGap {
+	if !a.gapsDone {
+		closed := make(map[string]bool, len(a.closed))
+		for b := range a.closed {
+			closed[b] = true
+		}
+		a.gaps, a.gapsDone = analyze.DetectKnowledgeGaps(a.docs, analyze.GapOptions{Closed: closed}), true
+	}
+	return a.gaps
 }
 
 // circularArgs returns the session's circular arguments.

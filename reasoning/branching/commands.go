@@ -1399,11 +1399,7 @@ func (bt *BranchThinking) knowledgeGaps(ctx context.Context, in CommandInput) (*
 		if err != nil {
 			return err
 		}
-		closed := map[string]bool{}
-		for b := range a.closed {
-			closed[b] = true
-		}
-		res.SessionID, res.Gaps = sess.ID, analyze.DetectKnowledgeGaps(a.docs, analyze.GapOptions{Closed: closed})
+		res.SessionID, res.Gaps = sess.ID, a.knowledgeGaps()
 		if res.Gaps == nil {
 			res.Gaps = []analyze.KnowledgeGap{}
 		}

@@ -198,7 +198,7 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 		for b := range a.closed {
 			closed[b] = true
 		}
-		gaps := analyze.DetectKnowledgeGaps(docs, analyze.GapOptions{Closed: closed})
+		gaps := a.knowledgeGaps()
 		kinds := map[string][]analyze.KnowledgeGap{}
 		for _, g := range gaps {
 			kinds[g.Kind] = append(kinds[g.Kind], g)
