@@ -331,7 +331,7 @@ func TestServeHTTPSubprocess(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	cmd = exec.Command(binary, "serve", "--http", addr, "--db", db)
-	var stderr bytes.Buffer
+	var stderr lockedBuffer // read while the server writes it
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -558,4 +558,22 @@ func TestCommandsOnUnknownSessionStartNone(t *testing.T) {
 	if len(ids) != 1 || ids[0] != "fresh" {
 		t.Fatalf("sessions stored: %v, want only fresh", ids)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe to read while a subprocess writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
