@@ -69,39 +69,41 @@ func tstIDs(refs []ThoughtRef) []string {
 	return ids
 }
 
-func TestFindContradictionsPlanted(t *testing.T) {
-	docs := tstDocs(
+// withClaims gives each doc one claim, its whole text (with a word more
+// when it has one content word: a review claim needs two), with its vector.
+func withClaims(docs []Doc) []Doc {
+	for i := range docs {
+		docs[i].Claims = []Claim{{Text: "stated " + docs[i].Content, Vector: docs[i].Vector}}
+	}
+	return docs
+}
+
+// The review groups what speaks of the same thing: the two claims about the
+// cache are in one group, put first (they are on two branches); the groups
+// are settled once their pair has a verdict.
+func TestReviewGroupsPlanted(t *testing.T) {
+	docs := withClaims(tstDocs(
 		[4]string{"t1", "main", "analysis", "The cache improves read latency for hot keys"},
 		[4]string{"t2", "main", "analysis", "We should shard the database by customer region"},
 		[4]string{"t3", "alt", "observation", "The cache does not improve read latency for hot keys"},
 		[4]string{"t4", "alt", "hypothesis", "Sharding by region keeps data near its users"},
-	)
-	idx := semantic.NewIndex(tstDim)
-	for _, d := range docs {
-		idx.Add(d.ID, d.Vector)
+	))
+	opts := ReviewOptions{MaxGroup: 6, MaxClaims: 30}
+	groups := GroupClaims(docs, opts)
+	plan := PlanReview(docs, groups, func(a, b int) bool { return false }, opts)
+	if len(plan.Groups) == 0 || plan.Open != len(groups) || plan.Settled != 0 {
+		t.Fatalf("plan %+v", plan)
 	}
-	docs[3].Vector = nil // taken from the index
-	rep := FindContradictions(docs, idx, tstJudge, ContradictionOptions{})
-	if len(rep.Contradictions) != 1 {
-		t.Fatalf("got %d contradictions: %+v", len(rep.Contradictions), rep.Contradictions)
+	g := plan.Groups[0]
+	if GroupKey(docs, g.Claims) != "1.1-3.1" || !slices.Contains(g.Signs, "different branches") {
+		t.Fatalf("first group %s %v, want the cache claims of two branches", GroupKey(docs, g.Claims), g.Signs)
 	}
-	c := rep.Contradictions[0]
-	if c.ThoughtA.ID != "t1" || c.ThoughtB.ID != "t3" || c.ThoughtB.Branch != "alt" || !strings.Contains(c.ThoughtB.Content, "does not") || c.Confidence != 0.9 || c.Reason == "" {
-		t.Fatalf("contradiction = %+v", c)
-	}
-	if !rep.Exact || rep.Thoughts != 4 || rep.CandidatePairs < 1 || rep.CandidatePairs > 6 {
-		t.Fatalf("report = %+v", rep)
-	}
-
-	clean := tstDocs(
-		[4]string{"c1", "main", "analysis", "The cache improves read latency for hot keys"},
-		[4]string{"c2", "main", "analysis", "The cache improves read latency for most keys"},
-		[4]string{"c3", "main", "analysis", "Sharding by region keeps data near its users"},
-	)
-	if rep := FindContradictions(clean, nil, tstJudge, ContradictionOptions{}); len(rep.Contradictions) != 0 {
-		t.Fatalf("clean input: %+v", rep.Contradictions)
+	settled := PlanReview(docs, groups, func(a, b int) bool { return true }, opts)
+	if settled.Open != 0 || len(settled.Groups) != 0 || settled.Settled != len(groups) {
+		t.Fatalf("all settled: %+v", settled)
 	}
 }
+
 
 // tstClustered returns n unit vectors around `topics` random topic
 // directions: topic + noise·g with g ~ N(0, I/dim), so two vectors of one
@@ -153,28 +155,35 @@ func tstTagJudge(a, b Doc) (bool, float64, string) {
 	return false, 0, ""
 }
 
-// TestFindContradictionsApproximateRecall plants contradicting pairs in a
-// session too large for exact neighbours and checks that all are found.
-func TestFindContradictionsApproximateRecall(t *testing.T) {
+// TestReviewGroupsApproximate plants pairs of near twins in a session too
+// large for exact neighbours: every twin is grouped with its pair, and a
+// grouper fed the session in two parts groups it as one fed it whole.
+func TestReviewGroupsApproximate(t *testing.T) {
 	docs, planted := tstPlant(3000, 128)
-	rep := FindContradictions(docs, nil, tstTagJudge, ContradictionOptions{})
-	if rep.Exact {
-		t.Fatal("3000 docs should use approximate neighbours")
-	}
-	found := map[[2]string]bool{}
-	for _, c := range rep.Contradictions {
-		found[[2]string{c.ThoughtA.ID, c.ThoughtB.ID}] = true
-	}
-	for p := range planted {
-		if !found[p] {
-			t.Errorf("planted contradiction %v not found", p)
+	docs = withClaims(docs)
+	opts := ReviewOptions{MaxGroup: 6, MaxClaims: 30}
+	together := func(groups []ReviewGroup) int {
+		in := map[string]int{}
+		for n, g := range groups {
+			for _, c := range g.Claims {
+				in[docs[c.Doc].ID] = n + 1
+			}
 		}
+		found := 0
+		for p := range planted {
+			if in[p[0]] != 0 && in[p[0]] == in[p[1]] {
+				found++
+			}
+		}
+		return found
 	}
-	if len(found) != len(planted) {
-		t.Errorf("found %d contradictions, planted %d", len(found), len(planted))
+	if got := together(GroupClaims(docs, opts)); got != len(planted) {
+		t.Errorf("%d of %d planted twins grouped together", got, len(planted))
 	}
-	if rep.CandidatePairs > 3000*10 {
-		t.Errorf("%d candidate pairs: more than 10 per thought", rep.CandidatePairs)
+	gr := NewGrouper(opts)
+	gr.Update(docs[:2900])
+	if got := together(gr.Update(docs)); got < len(planted)-2 {
+		t.Errorf("incrementally: %d of %d planted twins grouped together", got, len(planted))
 	}
 }
 
@@ -536,35 +545,36 @@ func tstCheapJudge(a, b Doc) (bool, float64, string) {
 	return false, 0, ""
 }
 
-func BenchmarkFindContradictions10k(b *testing.B) {
-	docs, _ := tstPlant(10_000, 512)
-	cputime.Loop(b, func() {
-		rep := FindContradictions(docs, nil, tstTagJudge, ContradictionOptions{})
-		if len(rep.Contradictions) == 0 {
-			b.Fatal("no contradictions")
-		}
-	})
-}
+// BenchmarkGroupClaims10k and 100k group the claims of a whole session
+// (one claim a thought, no tension: the neighbour search and the
+// clustering); "grouped" counts the planted twins grouped with their pair.
+func BenchmarkGroupClaims10k(b *testing.B)  { benchGroup(b, 10_000) }
+func BenchmarkGroupClaims100k(b *testing.B) { benchGroup(b, 100_000) }
 
-// BenchmarkFindContradictions100k is the 100,000-thought target of issue #4
-// (≤ 1 s); "found" is the number of planted contradictions found (2,000 are
-// planted).
-func BenchmarkFindContradictions100k(b *testing.B) {
-	docs, planted := tstPlant(100_000, 512)
-	found := 0
-	cputime.Loop(b, func() {
-		rep := FindContradictions(docs, nil, tstTagJudge, ContradictionOptions{})
-		if len(rep.Contradictions) == 0 {
-			b.Fatal("no contradictions")
+func benchGroup(b *testing.B, n int) {
+	docs, planted := tstPlant(n, 512)
+	docs = withClaims(docs)
+	var groups []ReviewGroup
+	cputime.Loop(b, func() { groups = GroupClaims(docs, ReviewOptions{}) })
+	b.StopTimer()
+	in := map[string]int{}
+	for n, g := range groups {
+		for _, c := range g.Claims {
+			in[docs[c.Doc].ID] = n + 1
 		}
-		found = len(rep.Contradictions)
-	})
-	b.ReportMetric(float64(found), "found")
+	}
+	found := 0
+	for p := range planted {
+		if in[p[0]] != 0 && in[p[0]] == in[p[1]] {
+			found++
+		}
+	}
+	b.ReportMetric(float64(found), "grouped")
 	b.ReportMetric(float64(len(planted)), "planted")
 }
 
-// BenchmarkKNNGraph100k is the neighbour search of
-// BenchmarkFindContradictions100k alone (no judging); "recall" is the share
+// BenchmarkKNNGraph100k is the neighbour search of BenchmarkGroupClaims100k
+// alone; "recall" is the share
 // of the exact 10 nearest neighbours (cosine ≥ 0.3) of 500 sampled rows that
 // it finds.
 func BenchmarkKNNGraph100k(b *testing.B) {
@@ -816,31 +826,6 @@ func TestBranchOverlap(t *testing.T) {
 	}
 	if w := BranchOverlap(cs, "new", semantic.Vector{0, 1}, 0); w != nil {
 		t.Fatalf("new branch, warning %+v", w)
-	}
-}
-
-func TestContradictionsWith(t *testing.T) {
-	docs := tstDocs(
-		[4]string{"t1", "main", "analysis", "The cache improves read latency for hot keys"},
-		[4]string{"t2", "main", "analysis", "We should shard the database by customer region"},
-		[4]string{"t3", "alt", "observation", "The cache does not improve read latency for hot keys"},
-	)
-	idx := semantic.NewIndex(tstDim)
-	byID := map[string]Doc{}
-	for _, d := range docs {
-		idx.Add(d.ID, d.Vector)
-		byID[d.ID] = d
-	}
-	lookup := func(id string) (Doc, bool) { d, ok := byID[id]; return d, ok }
-	got, err := ContradictionsWith(docs[2], idx, lookup, tstJudge, ContradictionOptions{})
-	if err != nil || len(got) != 1 || got[0].ThoughtA.ID != "t1" || got[0].ThoughtB.ID != "t3" {
-		t.Fatalf("got %+v, %v", got, err)
-	}
-	if got, _ := ContradictionsWith(docs[1], idx, lookup, tstJudge, ContradictionOptions{}); len(got) != 0 {
-		t.Fatalf("clean thought: %+v", got)
-	}
-	if _, err := ContradictionsWith(Doc{ID: "nope"}, idx, lookup, tstJudge, ContradictionOptions{}); err == nil {
-		t.Fatal("no vector: no error")
 	}
 }
 

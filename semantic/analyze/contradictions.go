@@ -2,39 +2,10 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/thinkgraph/thinkgraph/semantic"
 )
-
-// ContradictionOptions tunes FindContradictions; zero values mean the
-// defaults.
-type ContradictionOptions struct {
-	// Neighbors is how many nearest thoughts of each thought are candidates
-	// (default 10).
-	Neighbors int
-	// MinOverlap is the cosine a pair needs to be a candidate: thoughts that
-	// do not talk about the same thing cannot contradict each other
-	// (default 0.3).
-	MinOverlap float64
-	// MinConfidence drops verdicts of the judge below it (default 0: keep all).
-	MinConfidence float64
-	// Limit caps the number of results, most confident first (0: no cap).
-	Limit int
-}
-
-func (o ContradictionOptions) withDefaults() ContradictionOptions {
-	if o.Neighbors <= 0 {
-		o.Neighbors = 10
-	}
-	if o.MinOverlap <= 0 {
-		o.MinOverlap = 0.3
-	}
-	return o
-}
 
 // Contradiction is a pair of thoughts the judge found to contradict each
 // other. ThoughtA is the earlier one.
@@ -60,29 +31,6 @@ type ContradictionReport struct {
 	// Exact is false when the candidate neighbours were found approximately
 	// (more than knnExactMax thoughts).
 	Exact bool `json:"exactCandidates"`
-}
-
-// FindContradictions finds pairs of thoughts that contradict each other.
-//
-// Candidates: for every thought with a vector (taken from the Doc, or from
-// idx when the Doc has none), its opts.Neighbors most similar thoughts among
-// docs with cosine ≥ opts.MinOverlap; the union of these pairs, each counted
-// once. Pairs are never enumerated exhaustively: up to a few hundred thoughts
-// the neighbours are exact, above that they come from a clustered search
-// (see knnGraph). Decision: judge(a, b) for every candidate, run on several
-// goroutines, so judge must be safe for concurrent use; verdicts with
-// confidence below opts.MinConfidence are dropped. Results are sorted by
-// confidence, then similarity, descending.
-func FindContradictions(docs []Doc, idx *semantic.Index, judge PairJudge, opts ContradictionOptions) ContradictionReport {
-	opts = opts.withDefaults()
-	vd := vectorsOf(docs, idx)
-	pairs := candidatePairs(vd, opts.Neighbors, float32(opts.MinOverlap))
-	rep := ContradictionReport{Thoughts: vd.m.n, CandidatePairs: len(pairs), Exact: vd.m.n <= knnExactMax}
-	rep.Contradictions = judgePairs(docs, vd, pairs, judge, opts.MinConfidence)
-	if opts.Limit > 0 && len(rep.Contradictions) > opts.Limit {
-		rep.Contradictions = rep.Contradictions[:opts.Limit]
-	}
-	return rep
 }
 
 // rowPair is a candidate pair of matrix rows (lo < hi) with its cosine.
@@ -180,48 +128,4 @@ func judgePairs(docs []Doc, vd vectored, pairs []rowPair, judge PairJudge, minCo
 		return strings.Compare(x.ThoughtB.ID, y.ThoughtB.ID)
 	})
 	return out
-}
-
-// ContradictionsWith checks one thought against the session as indexed in
-// idx: its opts.Neighbors most similar indexed thoughts (itself excluded)
-// with cosine ≥ opts.MinOverlap are looked up with lookup (ids it does not
-// know are skipped) and given to judge with the earlier thought first. It
-// costs one TopK and at most opts.Neighbors judge calls, so it suits
-// checking each thought as it is added. The thought's vector is d.Vector, or
-// the indexed one when d has none (ErrNoVector when neither exists).
-func ContradictionsWith(d Doc, idx *semantic.Index, lookup func(id string) (Doc, bool), judge PairJudge, opts ContradictionOptions) ([]Contradiction, error) {
-	opts = opts.withDefaults()
-	v := d.Vector
-	if len(v) == 0 {
-		var ok bool
-		if v, ok = idx.Vector(d.ID); !ok {
-			return nil, fmt.Errorf("semantic: contradictions with %q: %w", d.ID, ErrNoVector)
-		}
-	}
-	hits, err := idx.TopK(v, opts.Neighbors, semantic.ExcludeIDs(d.ID))
-	if err != nil {
-		return nil, err
-	}
-	var out []Contradiction
-	for _, h := range hits {
-		if h.Similarity < opts.MinOverlap {
-			break
-		}
-		o, ok := lookup(h.ID)
-		if !ok {
-			continue
-		}
-		a, b := o, d
-		if b.Step < a.Step || (b.Step == a.Step && b.ID < a.ID) {
-			a, b = b, a
-		}
-		if yes, conf, reason := judge(a, b); yes && conf >= opts.MinConfidence {
-			out = append(out, Contradiction{ThoughtA: Ref(a), ThoughtB: Ref(b), Similarity: h.Similarity, Confidence: conf, Reason: reason})
-		}
-	}
-	slices.SortStableFunc(out, func(x, y Contradiction) int { return cmp.Compare(y.Confidence, x.Confidence) })
-	if opts.Limit > 0 && len(out) > opts.Limit {
-		out = out[:opts.Limit]
-	}
-	return out, nil
 }
