@@ -152,6 +152,7 @@ type word struct {
 	stem       string   // Porter stem of tok
 	lemmaStem  string   // Porter stem of lemma
 	lemmas     []string // every base form ("faster": "faster", "fast")
+	flags      []uint8  // of each of lemmas, for opposed (see lemmaFlags)
 	senses     []semantic.Sense
 	ancestors  []int32  // hypernyms of senses, three levels up
 	heads      []string // lemmas of the adjective cluster heads of its senses
@@ -247,6 +248,50 @@ var differentReferents = func() map[[2]string]bool {
 	}
 	return m
 }()
+
+// Flags of a lemma that opposed reads, found once per word rather than
+// looked up in the maps for every pair of words compared.
+const (
+	lemmaTransient = 1 << iota // in transient
+	lemmaReferent              // in a pair of differentReferents
+	lemmaOpposite              // in a pair of opposites
+)
+
+// referentLemmas and oppositeLemmas are the words of differentReferents'
+// and opposites' pairs.
+var referentLemmas, oppositeLemmas = func() (map[string]bool, map[string]bool) {
+	r, o := map[string]bool{}, map[string]bool{}
+	for p := range differentReferents {
+		r[p[0]], r[p[1]] = true, true
+	}
+	for p := range opposites {
+		o[p[0]], o[p[1]] = true, true
+	}
+	return r, o
+}()
+
+// lemmaFlags returns the flags of lemma l.
+func lemmaFlags(l string) uint8 {
+	var f uint8
+	if transient[l] {
+		f |= lemmaTransient
+	}
+	if referentLemmas[l] {
+		f |= lemmaReferent
+	}
+	if oppositeLemmas[l] {
+		f |= lemmaOpposite
+	}
+	return f
+}
+
+// flag returns the flags of w's i-th lemma.
+func (w *word) flag(i int) uint8 {
+	if i < len(w.flags) {
+		return w.flags[i]
+	}
+	return lemmaFlags(w.lemmas[i])
+}
 
 // transient words describe momentary posture, motion, position or colour
 // (sitting/standing, inside/outside, left/right, black/white); two texts that
@@ -369,7 +414,10 @@ func (c *Contradictor) wordOf(i int, t string, attributive bool) word {
 		senses = append(senses, c.lex().Senses(l)...)
 	}
 	w := word{at: i, tok: t, lemma: lemma, stem: semantic.Stem(t), lemmaStem: semantic.Stem(lemma), lemmas: lemmas, senses: senses,
-		ancestors: c.ancestors(senses), attributive: attributive && !verbFirst(senses)}
+		ancestors: c.ancestors(senses), attributive: attributive && !verbFirst(senses), flags: make([]uint8, len(lemmas))}
+	for k, l := range lemmas {
+		w.flags[k] = lemmaFlags(l)
+	}
 	if len(senses) == 0 {
 		w.compoundCount, w.compoundRest = compoundOf(t)
 	}
@@ -699,20 +747,23 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 // opposites) under any of their base forms.
 func (c *Contradictor) opposed(x, y word) (float64, bool) {
 	best, found := 0.0, false
-	for _, a := range x.lemmas {
-		for _, b := range y.lemmas {
-			if differentReferents[[2]string{a, b}] || differentReferents[[2]string{b, a}] {
+	for i, a := range x.lemmas {
+		fa := x.flag(i)
+		for j, b := range y.lemmas {
+			// The maps are read only for lemmas that are in them.
+			both := fa & y.flag(j)
+			if both&lemmaReferent != 0 && (differentReferents[[2]string{a, b}] || differentReferents[[2]string{b, a}]) {
 				return 0, false
 			}
 			if a == b {
 				continue
 			}
-			if transient[a] && transient[b] {
+			if both&lemmaTransient != 0 {
 				continue
 			}
 			if conf, ok := c.lex().Antonyms(a, b); ok && conf > best {
 				best, found = conf, true
-			} else if (opposites[[2]string{a, b}] || prefixOpposed(a, b)) && 0.8 > best {
+			} else if (both&lemmaOpposite != 0 && opposites[[2]string{a, b}] || prefixOpposed(a, b)) && 0.8 > best {
 				best, found = 0.8, true
 			}
 		}
@@ -742,8 +793,8 @@ func thanPhrase(toks []string) string {
 
 // isTransient reports whether any base form of w is transient.
 func isTransient(w word) bool {
-	for _, l := range w.lemmas {
-		if transient[l] {
+	for i := range w.lemmas {
+		if w.flag(i)&lemmaTransient != 0 {
 			return true
 		}
 	}
