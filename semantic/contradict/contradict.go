@@ -144,6 +144,10 @@ type clause struct {
 	tenseWord string     // the word that says which
 	quants    []quantity // numbers with units and comparators
 	ruleAt    []bool     // by token index: a word a rule reads, not content
+	// The two events around "before"/"after" (orderAt ≥ 0), read once:
+	// split(orderAt) and numbersAround(orderAt).
+	event1, event2 []word
+	nums1, nums2   []string
 }
 
 type word struct {
@@ -395,6 +399,10 @@ func (c *Contradictor) analyse(text string) clause {
 		cl.content = append(cl.content, w)
 	}
 	c.analyseRules(&cl)
+	if cl.orderAt >= 0 {
+		cl.event1, cl.event2 = cl.split(cl.orderAt)
+		cl.nums1, cl.nums2 = cl.numbersAround(cl.orderAt)
+	}
 	return cl
 }
 

@@ -353,13 +353,13 @@ func (c *Contradictor) temporalVerdict(A, B *clause) (Verdict, bool) {
 	if A.orderAt < 0 || B.orderAt < 0 {
 		return Verdict{}, false
 	}
-	a1, a2 := A.split(A.orderAt)
-	b1, b2 := B.split(B.orderAt)
+	a1, a2 := A.event1, A.event2
+	b1, b2 := B.event1, B.event2
 	if len(a1) == 0 || len(a2) == 0 || len(b1) == 0 || len(b2) == 0 {
 		return Verdict{}, false
 	}
-	na1, na2 := A.numbersAround(A.orderAt)
-	nb1, nb2 := B.numbersAround(B.orderAt)
+	na1, na2 := A.nums1, A.nums2
+	nb1, nb2 := B.nums1, B.nums2
 	same := c.eventsMatch(a1, b1) && c.eventsMatch(a2, b2) && sameNumbers(na1, nb1) && sameNumbers(na2, nb2)
 	if !same && A.orderDir*B.orderDir == 0 && A.orderDir+B.orderDir == -1 {
 		// "the backup finished before the outage" / "the backup was still
