@@ -671,8 +671,10 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 		particle bool
 	}
 	var found []opp
-	for i, x := range A.content {
-		for j, y := range B.content {
+	for i := range A.content {
+		x := &A.content[i]
+		for j := range B.content {
+			y := &B.content[j]
 			if x.lemma == y.lemma || x.attributive || y.attributive {
 				continue
 			}
@@ -753,7 +755,7 @@ func (c *Contradictor) antonymVerdict(A, B clause, minCov float64) (Verdict, boo
 
 // opposed reports whether two words are antonyms (WordNet or the built-in
 // opposites) under any of their base forms.
-func (c *Contradictor) opposed(x, y word) (float64, bool) {
+func (c *Contradictor) opposed(x, y *word) (float64, bool) {
 	best, found := 0.0, false
 	for i, a := range x.lemmas {
 		fa := x.flag(i)
@@ -800,7 +802,7 @@ func thanPhrase(toks []string) string {
 }
 
 // isTransient reports whether any base form of w is transient.
-func isTransient(w word) bool {
+func isTransient(w *word) bool {
 	for i := range w.lemmas {
 		if w.flag(i)&lemmaTransient != 0 {
 			return true

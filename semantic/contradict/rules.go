@@ -435,9 +435,9 @@ func (c *Contradictor) eventsMatch(x, y []word) bool {
 	if cov < 0.6 {
 		return false
 	}
-	for _, a := range x {
-		for _, b := range y {
-			if _, ok := c.opposed(a, b); ok && a.lemma != b.lemma {
+	for i := range x {
+		for j := range y {
+			if _, ok := c.opposed(&x[i], &y[j]); ok && x[i].lemma != y[j].lemma {
 				return false
 			}
 		}
@@ -566,9 +566,11 @@ func (c *Contradictor) align(A, B *clause) alignment {
 	// Opposing pairs among the unmatched words count as matched.
 	var keepA, keepB []word
 	usedUB := make([]bool, len(al.unB))
-	for _, a := range al.unA {
+	for i := range al.unA {
+		a := &al.unA[i]
 		found := false
-		for j, b := range al.unB {
+		for j := range al.unB {
+			b := &al.unB[j]
 			if usedUB[j] {
 				continue
 			}
@@ -582,7 +584,7 @@ func (c *Contradictor) align(A, B *clause) alignment {
 			}
 		}
 		if !found {
-			keepA = append(keepA, a)
+			keepA = append(keepA, *a)
 		}
 	}
 	for j, b := range al.unB {
@@ -817,7 +819,7 @@ func prefixOpposed(a, b string) bool {
 }
 
 // negationOf reports whether x is y with a negative prefix.
-func negationOf(x, y word) bool {
+func negationOf(x, y *word) bool {
 	for _, b := range x.negBases {
 		if b == y.lemmaStem || b == y.stem {
 			return true
@@ -1086,11 +1088,12 @@ func (c *Contradictor) anyOpposed(A, B *clause) bool {
 		if _, isOrder := orderWords[x.tok]; isOrder || A.ruleWord(x) || c.inClause(x, B.content) {
 			continue
 		}
-		for _, y := range B.content {
-			if _, isOrder := orderWords[y.tok]; isOrder || B.ruleWord(y) || c.inClause(y, A.content) {
+		for j := range B.content {
+			y := &B.content[j]
+			if _, isOrder := orderWords[y.tok]; isOrder || B.ruleWord(*y) || c.inClause(*y, A.content) {
 				continue
 			}
-			if _, ok := c.opposed(x, y); ok {
+			if _, ok := c.opposed(&x, y); ok {
 				return true
 			}
 		}

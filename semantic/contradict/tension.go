@@ -124,10 +124,10 @@ func unitName(u string) string {
 
 // opposedWords returns a pair of opposed content words of xs and ys.
 func (c *Contradictor) opposedWords(xs, ys []word) (string, string, bool) {
-	for _, x := range xs {
-		for _, y := range ys {
-			if conf, ok := c.opposed(x, y); ok && conf >= 0.6 {
-				return x.tok, y.tok, true
+	for i := range xs {
+		for j := range ys {
+			if conf, ok := c.opposed(&xs[i], &ys[j]); ok && conf >= 0.6 {
+				return xs[i].tok, ys[j].tok, true
 			}
 		}
 	}
