@@ -148,6 +148,7 @@ type clause struct {
 	// split(orderAt) and numbersAround(orderAt).
 	event1, event2 []word
 	nums1, nums2   []string
+	subject        []word // subjectGroup(), read once
 }
 
 type word struct {
@@ -399,6 +400,7 @@ func (c *Contradictor) analyse(text string) clause {
 		cl.content = append(cl.content, w)
 	}
 	c.analyseRules(&cl)
+	cl.subject = cl.subjectGroup()
 	if cl.orderAt >= 0 {
 		cl.event1, cl.event2 = cl.split(cl.orderAt)
 		cl.nums1, cl.nums2 = cl.numbersAround(cl.orderAt)

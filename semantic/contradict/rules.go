@@ -593,7 +593,7 @@ func (c *Contradictor) align(A, B *clause) alignment {
 		}
 	}
 	al.unA, al.unB = keepA, keepB
-	al.subject = c.shareWord(A.subjectGroup(), B.subjectGroup())
+	al.subject = c.shareWord(A.subject, B.subject)
 	al.subjUnA = c.kindClash(al.unA, al.unB)
 	al.subjB = al.subjUnA
 	return al
