@@ -140,11 +140,11 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 // LLMJudgeReport says what the server's language-model judge did in one
 // analysis.
 type LLMJudgeReport struct {
-	Asked   int    `json:"asked" jsonschema:"candidates put to the model (cached verdicts included)"`
+	Asked   int    `json:"asked" jsonschema:"review groups put to the model (cached answers included)"`
 	Settled int    `json:"settled"`
-	Cached  int    `json:"cached" jsonschema:"verdicts reused from an earlier call on the same two texts"`
+	Cached  int    `json:"cached" jsonschema:"answers reused from an earlier call on the same claims"`
 	Failed  int    `json:"failed"`
-	Error   string `json:"error,omitempty" jsonschema:"why a call failed or the judge could not run; the offline verdicts stand"`
+	Error   string `json:"error,omitempty" jsonschema:"why a call failed or the judge could not run; those groups stay open"`
 }
 
 // SessionAnalysis is what the analyses find in a session, computed as the
