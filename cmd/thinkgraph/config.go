@@ -140,6 +140,8 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		URL:    strings.TrimSpace(getenv("THINKGRAPH_EMBEDDINGS_URL")),
 		Model:  strings.TrimSpace(getenv("THINKGRAPH_EMBEDDINGS_MODEL")),
 		APIKey: strings.TrimSpace(getenv("THINKGRAPH_EMBEDDINGS_API_KEY")),
+		// Mozilla's CA roots where the system has none (see providerClient).
+		HTTPClient: providerClient,
 	}
 	if c.embeddings.URL != "" && c.embeddings.Model == "" {
 		errs = append(errs, fmt.Errorf("THINKGRAPH_EMBEDDINGS_MODEL is required with THINKGRAPH_EMBEDDINGS_URL (e.g. nomic-embed-text)"))
@@ -148,6 +150,7 @@ func loadConfig(getenv func(string) string) (*config, error) {
 		errs = append(errs, err)
 	} else {
 		c.llm = lc
+		c.llm.HTTPClient = providerClient
 	}
 	if ts, err := mcpserver.ParseToolsets(getenv("THINKGRAPH_TOOLSETS")); err != nil {
 		errs = append(errs, fmt.Errorf("THINKGRAPH_TOOLSETS: %w", err))

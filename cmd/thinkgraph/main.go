@@ -25,10 +25,6 @@ import (
 	"syscall"
 	"text/tabwriter"
 
-	// Mozilla's CA roots, used only where the system has none: the
-	// container image is FROM scratch, and the providers are HTTPS.
-	_ "golang.org/x/crypto/x509roots/fallback"
-
 	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
