@@ -104,7 +104,6 @@ func TestReviewGroupsPlanted(t *testing.T) {
 	}
 }
 
-
 // tstClustered returns n unit vectors around `topics` random topic
 // directions: topic + noise·g with g ~ N(0, I/dim), so two vectors of one
 // topic have cosine ≈ 1/(1+noise²).
