@@ -138,9 +138,9 @@ func (res *DialecticalResult) bound() {
 }
 
 // dialecticHow says how synthesizeDialectical works.
-const dialecticHow = "a side's position: its most confident hypothesis or synthesis; evidence: its validation/example/observation thoughts; challenges: its counterexamples and critiques aimed at it. " +
-	"Tensions come from the consistency checks: asserted (the offline judge is certain), stated (a verdict or contradictory cross-reference), open (a review group holding claims of both sides; the group's steps on the sides are shown). " +
-	"Agreements: pairs stated compatible only. Stronger side: mean confidence + 0.15 × evidence − 0.15 × challenges"
+const dialecticHow = "a side's position: its most confident hypothesis or synthesis; evidence: its validation, example and observation thoughts; challenges: counterexamples and critiques aimed at it. " +
+	"Tensions: asserted (the offline judge is certain), stated (a verdict or contradictory cross-reference), open (a review group with claims of both sides). " +
+	"Agreements: pairs stated compatible. Stronger side: mean confidence + 0.15 × (evidence − challenges)"
 
 func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*DialecticalResult, error) {
 	for i, b := range in.Branches {

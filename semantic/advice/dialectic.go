@@ -142,7 +142,7 @@ func SideOf(id string, branch, all []analyze.Doc) Side {
 		}
 	}
 	if cn > 0 {
-		m := cs / float64(cn)
+		m := round2(cs / float64(cn))
 		s.MeanConfidence = &m
 	}
 	return s

@@ -73,7 +73,7 @@ func Profiles(docs []Doc) []BranchProfile {
 			}
 		}
 		if p.WithConfidence > 0 {
-			m := confSum / float64(p.WithConfidence)
+			m := math.Round(confSum/float64(p.WithConfidence)*100) / 100
 			p.MeanConfidence = &m
 		}
 		p.Centroid = semantic.Centroid(vs)
