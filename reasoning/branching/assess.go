@@ -140,7 +140,7 @@ func (bt *BranchThinking) assess(ctx context.Context, tx thinkgraph.Tx, sess *th
 		}
 	}
 	a.loadCircular = func() []analyze.CircularReasoning {
-		return st.stated.CircularWith(analyze.DetectCircular(docs, analyze.CircularOptions{}), docs, byID)
+		return st.stated.CircularWith(analyze.DetectCircular(docs, analyze.CircularOptions{Cache: st.argCache()}), docs, byID)
 	}
 	skip := map[string]bool{}
 	for b, c := range a.closed {

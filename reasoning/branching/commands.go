@@ -850,7 +850,7 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 		for i, d := range docs {
 			byID[d.ID] = i
 		}
-		res.Circular = st.stated.CircularWith(analyze.DetectCircular(docs, analyze.CircularOptions{}), docs, byID)
+		res.Circular = st.stated.CircularWith(analyze.DetectCircular(docs, analyze.CircularOptions{Cache: st.argCache()}), docs, byID)
 		if res.Circular == nil {
 			res.Circular = []analyze.CircularReasoning{}
 		}

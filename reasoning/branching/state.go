@@ -102,6 +102,18 @@ type btState struct {
 	// state assessedKey names.
 	assessed    *assessment
 	assessedKey string
+	// args keeps the reading of the thoughts' texts into arguments for
+	// the next DetectCircular (see argCache); texts never change, so it
+	// survives a reset.
+	args *analyze.ArgCache
+}
+
+// argCache returns the session's analyze.ArgCache, made on first use.
+func (st *btState) argCache() *analyze.ArgCache {
+	if st.args == nil {
+		st.args = analyze.NewArgCache()
+	}
+	return st.args
 }
 
 type btBranch struct {

@@ -195,7 +195,7 @@ func Analyze(ctx context.Context, s *reasoning.Service, tx thinkgraph.Tx, sess *
 		}
 	}
 	a := &SessionAnalysis{Contradictions: rep.Contradictions, Checked: rep.Thoughts,
-		Circular: st.stated.CircularWith(analyze.DetectCircular(docs, analyze.CircularOptions{}), docs, byID)}
+		Circular: st.stated.CircularWith(analyze.DetectCircular(docs, analyze.CircularOptions{Cache: st.argCache()}), docs, byID)}
 	if a.Contradictions == nil {
 		a.Contradictions = []analyze.Contradiction{}
 	}

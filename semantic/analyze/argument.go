@@ -30,6 +30,7 @@ type argWord struct {
 	lemma, stem string
 	senses      []semantic.Sense
 	id          int32 // the lemma's number in its argReader
+	tok         int32 // the token's number in its argReader
 }
 
 // argEdge says that claim from is offered as support for claim to.
@@ -103,13 +104,67 @@ type argReader struct {
 	// costly.
 	same map[[2]int32]bool
 	ids  map[string]int32
+	// saying remembers what sameWord finds of two tokens (by tok), kept
+	// across the calls of an ArgCache; same is not (see sameWord).
+	saying map[[2]int32]bool
+}
+
+// ArgCache keeps what reading thoughts into arguments (DetectCircular)
+// learns that does not depend on the other thoughts: each text's
+// sentences, split into tokens, and the analysis of each word and of
+// pairs of words. Later calls on the same session (thoughts never change
+// their text) then read only the new thoughts' texts. It is not safe for
+// concurrent use.
+type ArgCache struct {
+	reader *argReader
+	tokens map[string][][]string // a thought's text: its sentences' tokens
+}
+
+// NewArgCache returns an empty cache.
+func NewArgCache() *ArgCache { return &ArgCache{tokens: map[string][][]string{}} }
+
+// readerFor returns the cache's reader for lx (nil: the embedded lexicon),
+// a new one when the cache is nil or its reader reads with another lexicon.
+func (c *ArgCache) readerFor(lx *semantic.Lexicon) *argReader {
+	if c == nil {
+		return newArgReader(lx)
+	}
+	if lx == nil {
+		lx = semantic.LexiconOr(nil)()
+	}
+	if c.reader == nil || c.reader.lex != lx {
+		c.reader = newArgReader(lx)
+	}
+	// A fresh memo of lemma pairs: sameWord's answers as a new reader
+	// would give them.
+	r := *c.reader
+	r.same = map[[2]int32]bool{}
+	return &r
+}
+
+// sentences returns the tokens of each sentence of text (argTokens of
+// claims.Sentences); the slices are shared and must not be modified.
+func (c *ArgCache) sentences(text string) [][]string {
+	if c != nil {
+		if s, ok := c.tokens[text]; ok {
+			return s
+		}
+	}
+	var out [][]string
+	for _, s := range claims.Sentences(text) {
+		out = append(out, argTokens(s))
+	}
+	if c != nil {
+		c.tokens[text] = out
+	}
+	return out
 }
 
 func newArgReader(lx *semantic.Lexicon) *argReader {
 	if lx == nil {
 		lx = semantic.LexiconOr(nil)()
 	}
-	return &argReader{lex: lx, words: map[string]argWord{}, same: map[[2]int32]bool{}, ids: map[string]int32{}}
+	return &argReader{lex: lx, words: map[string]argWord{}, same: map[[2]int32]bool{}, ids: map[string]int32{}, saying: map[[2]int32]bool{}}
 }
 
 // argTokens splits a sentence into lower-case tokens, with "," for every
@@ -178,7 +233,7 @@ func (r *argReader) word(t string) argWord {
 	if w, ok := r.words[t]; ok {
 		return w
 	}
-	w := argWord{lemma: t, stem: semantic.Stem(t)}
+	w := argWord{lemma: t, stem: semantic.Stem(t), tok: int32(len(r.words))}
 	if l := r.lex.Lemma(t); l != "" {
 		w.lemma = l
 	}
@@ -205,11 +260,19 @@ func (r *argReader) sameWord(a, b argWord) bool {
 	if v, ok := r.same[k]; ok {
 		return v
 	}
-	v := semantic.WordCosine(a.lemma, b.lemma) >= argWordSim
-	for _, x := range a.senses {
-		for _, y := range b.senses {
-			v = v || x.Synset == y.Synset
+	// The memo is by lemma, but the senses are the token's: two tokens
+	// of one lemma may answer differently, and the first pair asked
+	// decides (the pair's own answer is kept in saying).
+	t := [2]int32{min(a.tok, b.tok), max(a.tok, b.tok)}
+	v, ok := r.saying[t]
+	if !ok {
+		v = semantic.WordCosine(a.lemma, b.lemma) >= argWordSim
+		for _, x := range a.senses {
+			for _, y := range b.senses {
+				v = v || x.Synset == y.Synset
+			}
 		}
+		r.saying[t] = v
 	}
 	r.same[k] = v
 	return v
@@ -412,8 +475,8 @@ func (g *argGraph) link(from, to []int, how string) {
 // before, its own reasons restate the parent's claim (then the parent
 // supports it), or it is a conclusion (type synthesis, answer or
 // conclusion), which its parent supports.
-func readArguments(docs []Doc, lx *semantic.Lexicon) (*argGraph, *argReader) {
-	r := newArgReader(lx)
+func readArguments(docs []Doc, lx *semantic.Lexicon, cache *ArgCache) (*argGraph, *argReader) {
+	r := cache.readerFor(lx)
 	g := &argGraph{heads: make([][]int, len(docs))}
 	pos := make(map[string]int, len(docs))
 	for i, d := range docs {
@@ -454,8 +517,7 @@ func readArguments(docs []Doc, lx *semantic.Lexicon) (*argGraph, *argReader) {
 		firstUnit, firstEdge := len(g.units), len(g.edges)
 		prev := parentHeads
 		var heads []int
-		for _, s := range claims.Sentences(d.Content) {
-			toks := argTokens(s)
+		for _, toks := range cache.sentences(d.Content) {
 			for len(toks) > 0 && (toks[0] == "and" || toks[0] == "but" || toks[0] == ",") {
 				toks = toks[1:]
 			}

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +13,9 @@ import (
 type CircularOptions struct {
 	// Lexicon reads the thoughts' words (nil: the embedded lexicon).
 	Lexicon *semantic.Lexicon
+	// Cache keeps what reading the thoughts' texts learns for the next
+	// call on the same thoughts and more (nil: read every text again).
+	Cache *ArgCache
 }
 
 // Kinds of circular reasoning reported by DetectCircular.
@@ -193,13 +197,13 @@ func DetectCircular(docs []Doc, opts CircularOptions) []CircularReasoning {
 			Reason:   fmt.Sprintf("dependency cycle of %d thoughts: %s", len(cyc), strings.Join(links, ", ")),
 		})
 	}
-	return append(out, circularSupport(docs, opts.Lexicon)...)
+	return append(out, circularSupport(docs, opts.Lexicon, opts.Cache)...)
 }
 
 // circularSupport finds the circular arguments among docs (see
 // DetectCircular).
-func circularSupport(docs []Doc, lx *semantic.Lexicon) []CircularReasoning {
-	g, r := readArguments(docs, lx)
+func circularSupport(docs []Doc, lx *semantic.Lexicon, cache *ArgCache) []CircularReasoning {
+	g, r := readArguments(docs, lx, cache)
 	n := len(g.units)
 	if n == 0 {
 		return nil
@@ -244,34 +248,57 @@ func circularSupport(docs []Doc, lx *semantic.Lexicon) []CircularReasoning {
 		d := docs[g.units[u].doc]
 		return ArgumentClaim{ThoughtID: d.ID, Step: d.Step, Text: g.units[u].text}
 	}
+	// The support links and restatements inside each component, in the
+	// order of g.edges and same (read once, not once per component).
+	edgesIn := make([][]argEdge, len(comps))
+	for _, e := range g.edges {
+		if c := comp[e.from]; c == comp[e.to] {
+			edgesIn[c] = append(edgesIn[c], e)
+		}
+	}
+	sameIn := make([][]pair, len(comps))
+	for _, p := range same {
+		if c := comp[p.a]; c == comp[p.b] {
+			sameIn[c] = append(sameIn[c], p)
+		}
+	}
 	// A component is circular when an explicit support link runs inside it.
 	var out []CircularReasoning
 	for c, members := range comps {
 		circular := false
 		var links []SupportLink
-		for _, e := range g.edges {
-			if comp[e.from] == c && comp[e.to] == c {
-				circular = circular || !e.implicit
-				links = append(links, SupportLink{Kind: "supports", From: claim(e.from), To: claim(e.to), Marker: e.how})
-			}
+		for _, e := range edgesIn[c] {
+			circular = circular || !e.implicit
+			links = append(links, SupportLink{Kind: "supports", From: claim(e.from), To: claim(e.to), Marker: e.how})
 		}
 		if !circular {
 			continue
 		}
-		for _, p := range same {
-			if comp[p.a] == c && comp[p.b] == c {
-				links = append(links, SupportLink{Kind: "restates", From: claim(p.a), To: claim(p.b)})
-			}
+		for _, p := range sameIn[c] {
+			links = append(links, SupportLink{Kind: "restates", From: claim(p.a), To: claim(p.b)})
 		}
+		// The component's thoughts in step order (then id, then position:
+		// byStepIndex's order), from its members alone.
+		var in []int
 		inDoc := map[int]bool{}
 		for _, u := range members {
-			inDoc[g.units[u].doc] = true
-		}
-		var refs []ThoughtRef
-		for _, i := range byStepIndex(docs) {
-			if inDoc[i] {
-				refs = append(refs, Ref(docs[i]))
+			if d := g.units[u].doc; !inDoc[d] {
+				inDoc[d] = true
+				in = append(in, d)
 			}
+		}
+		slices.SortFunc(in, func(a, b int) int {
+			if c := cmp.Compare(docs[a].Step, docs[b].Step); c != 0 {
+				return c
+			}
+			if c := strings.Compare(docs[a].ID, docs[b].ID); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		var refs []ThoughtRef
+		for _, i := range in {
+			refs = append(refs, Ref(docs[i]))
 		}
 		var parts []string
 		for _, l := range links {

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -170,5 +171,38 @@ func TestDetectCircularRestatedArgument(t *testing.T) {
 	if got = kinds("We should switch to the gas stove because it heats faster.",
 		"In our test the gas stove boiled a litre of water in four minutes, the electric one in seven."); len(got) != 0 {
 		t.Errorf("new evidence: %v", got)
+	}
+}
+
+// An ArgCache changes nothing: DetectCircular finds the same with a cache
+// kept across calls, on a session growing one thought at a time (and read
+// again from the start), as without one.
+func TestDetectCircularCache(t *testing.T) {
+	docs := tstChain(
+		"The defendant is guilty of the theft.",
+		"He took the car because he is guilty.",
+		"We know he is guilty since he took the car.",
+		"We should adopt microservices because they scale better.",
+		"Microservices scale better, which is why we should adopt microservices.",
+		"The bond fund is a safe investment.",
+		"Its returns are stable because it is a safe investment.",
+		"It is safe, which is why its returns are stable.",
+		"He left the car on the left side of the road.",
+		"He took the car because he is guilty.",
+		"To understand recursion, you must understand recursion.",
+	)
+	docs[6].DependsOn = []string{"t3"}
+	cache := NewArgCache()
+	found := 0
+	for _, k := range []int{1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 4, 11} {
+		want := DetectCircular(docs[:k], CircularOptions{})
+		got := DetectCircular(docs[:k], CircularOptions{Cache: cache})
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%d thoughts: with the cache\n%+v\nwithout\n%+v", k, got, want)
+		}
+		found += len(got)
+	}
+	if found == 0 {
+		t.Fatal("no circular argument found: the test compares nothing")
 	}
 }

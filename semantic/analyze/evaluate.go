@@ -599,7 +599,7 @@ func (t *BranchTracker) circular() ([]CircularReasoning, float64) {
 			break
 		}
 	}
-	found := circularSupport(t.docs[from:], nil)
+	found := circularSupport(t.docs[from:], nil, nil)
 	if len(found) == 0 {
 		return nil, 0
 	}
