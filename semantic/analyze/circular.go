@@ -343,7 +343,7 @@ func restatedArguments(docs []Doc, g *argGraph, r *argReader, unitsOf [][]int, c
 		// Every claim of the thought restates a claim of its parent.
 		restated := func(u int) bool {
 			for _, v := range unitsOf[i] {
-				if r.restates(g.units[u], g.units[v]) {
+				if r.near(g.units[u], g.units[v]) {
 					return true
 				}
 			}
@@ -352,7 +352,7 @@ func restatedArguments(docs []Doc, g *argGraph, r *argReader, unitsOf [][]int, c
 		if !slices.ContainsFunc(unitsOf[j], func(u int) bool { return !restated(u) }) {
 			for _, e2 := range explicit[j] {
 				for _, e1 := range explicit[i] {
-					if comp[e2.from] == comp[e2.to] || !r.restates(g.units[e2.from], g.units[e1.from]) || !r.restates(g.units[e2.to], g.units[e1.to]) {
+					if comp[e2.from] == comp[e2.to] || !r.near(g.units[e2.from], g.units[e1.from]) || !r.near(g.units[e2.to], g.units[e1.to]) {
 						continue
 					}
 					out = append(out, CircularReasoning{

@@ -168,6 +168,20 @@ func TestDetectCircularRestatedArgument(t *testing.T) {
 	if !slices.Contains(got, CircularRestatedArgument) {
 		t.Errorf("claim restated: %v", got)
 	}
+	// Each part said in other words, some words left over on either side:
+	// nearly restated (as mutual support reads it) is enough when both
+	// the premise and the conclusion are.
+	got = kinds("I think our team should adopt Rust overall, because it is clearly the safer language of the three we tried.",
+		"It is clearly the safer language, which is exactly why adopting it stands out as the right call for our team.")
+	if !slices.Contains(got, CircularRestatedArgument) {
+		t.Errorf("Rust restated loosely: %v", got)
+	}
+	// The same conclusion from a premise the parent did not give is an
+	// argument of its own.
+	if got = kinds("I think our team should adopt Rust overall, because it is clearly the safer language of the three we tried.",
+		"Its compiler also caught two data races in our prototype, which is why adopting it is the right call for our team."); slices.Contains(got, CircularRestatedArgument) {
+		t.Errorf("a new premise: %v", got)
+	}
 	if got = kinds("We should switch to the gas stove because it heats faster.",
 		"In our test the gas stove boiled a litre of water in four minutes, the electric one in seven."); len(got) != 0 {
 		t.Errorf("new evidence: %v", got)
