@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
@@ -47,16 +48,16 @@ func cmdCall(t string, data map[string]any) map[string]any {
 // contradiction pairs' two sides (77% now).
 const resolvedMinSimilarity = 0.55
 
-func resolved(c analyze.Contradiction, docs []analyze.Doc, byID map[string]int, near *nearness) bool {
+func resolved(c analyze.Contradiction, docs []analyze.Doc, byID map[string]int, closing []int, near *nearness) bool {
 	a, okA := byID[c.ThoughtA.ID]
 	b, okB := byID[c.ThoughtB.ID]
 	if !okA || !okB {
 		return false
 	}
 	after := max(docs[a].Step, docs[b].Step)
-	for i := max(a, b) + 1; i < len(docs); i++ {
-		d := &docs[i]
-		if d.Step <= after || (d.Type != "synthesis" && d.Type != "answer" && d.Type != "critique") {
+	k, _ := slices.BinarySearch(closing, max(a, b)+1)
+	for _, i := range closing[k:] {
+		if docs[i].Step <= after {
 			continue
 		}
 		if near.atLeast(i, a, resolvedMinSimilarity) && near.atLeast(i, b, resolvedMinSimilarity) {
@@ -64,6 +65,19 @@ func resolved(c analyze.Contradiction, docs []analyze.Doc, byID map[string]int, 
 		}
 	}
 	return false
+}
+
+// closers are the positions of docs that may resolve a contradiction
+// (synthesis, answer and critique thoughts), in order: resolved reads
+// only these (its closing).
+func closers(docs []analyze.Doc) []int {
+	var out []int
+	for i := range docs {
+		if t := docs[i].Type; t == "synthesis" || t == "answer" || t == "critique" {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // nearness decides semantic.Cosine(docs[i].Vector, docs[j].Vector) ≥ th
@@ -169,9 +183,9 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			return err
 		}
 		var open []analyze.Contradiction
-		near := newNearness(docs)
+		near, closing := newNearness(docs), closers(docs)
 		for _, c := range rep.Contradictions {
-			if !resolved(c, docs, byID, near) {
+			if !resolved(c, docs, byID, closing, near) {
 				open = append(open, c)
 			}
 		}

@@ -106,3 +106,48 @@ func TestClosestBranchesAsCompareProfiles(t *testing.T) {
 		}
 	}
 }
+
+// TestResolvedReadsClosers: resolved, reading only the synthesis, answer
+// and critique thoughts after a contradiction, answers as a scan of every
+// later thought does (steps out of order included).
+func TestResolvedReadsClosers(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	types := []string{"analysis", "synthesis", "answer", "critique", "hypothesis"}
+	axes := []semantic.Vector{{1, 0, 0}, {0.8, 0.6, 0}, {0.6, 0, 0.8}, {0, 1, 0}}
+	var docs []analyze.Doc
+	byID := map[string]int{}
+	for i := range 300 {
+		id := string(rune('a'+i%26)) + string(rune('a'+i/26))
+		docs = append(docs, analyze.Doc{ID: id, Step: i + 1 + r.IntN(21) - 10, Type: types[r.IntN(len(types))], Vector: axes[r.IntN(len(axes))]})
+		byID[id] = i
+	}
+	scan := func(a, b int) bool {
+		after := max(docs[a].Step, docs[b].Step)
+		for i := max(a, b) + 1; i < len(docs); i++ {
+			d := docs[i]
+			if d.Step > after && (d.Type == "synthesis" || d.Type == "answer" || d.Type == "critique") &&
+				semantic.Cosine(d.Vector, docs[a].Vector) >= resolvedMinSimilarity && semantic.Cosine(d.Vector, docs[b].Vector) >= resolvedMinSimilarity {
+				return true
+			}
+		}
+		return false
+	}
+	near, closing := newNearness(docs), closers(docs)
+	yes, no := 0, 0
+	for range 2000 {
+		a, b := r.IntN(len(docs)), r.IntN(len(docs))
+		c := analyze.Contradiction{ThoughtA: analyze.Ref(docs[a]), ThoughtB: analyze.Ref(docs[b])}
+		got := resolved(c, docs, byID, closing, near)
+		if got != scan(a, b) {
+			t.Fatalf("#%d and #%d: resolved %v, the scan %v", a, b, got, !got)
+		}
+		if got {
+			yes++
+		} else {
+			no++
+		}
+	}
+	if yes == 0 || no == 0 {
+		t.Fatalf("resolved %d, unresolved %d: both should occur", yes, no)
+	}
+}
