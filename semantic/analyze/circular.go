@@ -321,8 +321,9 @@ func circularSupport(docs []Doc, lx *semantic.Lexicon, cache *ArgCache) []Circul
 }
 
 // restatedArguments finds thoughts that repeat the argument of their parent
-// (the same premise supporting the same conclusion, each restated) and say
-// nothing else, unless a circular-support finding already covers them.
+// (the same premise supporting the same conclusion, each nearly restated as
+// mutualSupport reads it) and say nothing else, unless a circular-support
+// finding already covers them.
 func restatedArguments(docs []Doc, g *argGraph, r *argReader, unitsOf [][]int, comp []int) []CircularReasoning {
 	pos := make(map[string]int, len(docs))
 	for i, d := range docs {
@@ -340,7 +341,7 @@ func restatedArguments(docs []Doc, g *argGraph, r *argReader, unitsOf [][]int, c
 		if !ok || d.ParentID == "" || i == j || len(explicit[j]) == 0 || len(explicit[i]) == 0 {
 			continue
 		}
-		// Every claim of the thought restates a claim of its parent.
+		// Every claim of the thought nearly restates a claim of its parent.
 		restated := func(u int) bool {
 			for _, v := range unitsOf[i] {
 				if r.near(g.units[u], g.units[v]) {
@@ -362,8 +363,8 @@ func restatedArguments(docs []Doc, g *argGraph, r *argReader, unitsOf [][]int, c
 							{Kind: "supports", From: ArgumentClaim{ThoughtID: docs[i].ID, Step: docs[i].Step, Text: g.units[e1.from].text}, To: ArgumentClaim{ThoughtID: docs[i].ID, Step: docs[i].Step, Text: g.units[e1.to].text}, Marker: e1.how},
 							{Kind: "supports", From: ArgumentClaim{ThoughtID: d.ID, Step: d.Step, Text: g.units[e2.from].text}, To: ArgumentClaim{ThoughtID: d.ID, Step: d.Step, Text: g.units[e2.to].text}, Marker: e2.how},
 						},
-						Reason: fmt.Sprintf("thought %s offers again the argument of thought %s in other words (%q for %q) and adds nothing: the conclusion still rests on that one premise",
-							d.ID, docs[i].ID, g.units[e2.from].text, g.units[e2.to].text),
+						Reason: fmt.Sprintf("#%d offers again the argument of #%d in other words (%q for %q) and adds nothing: the conclusion still rests on that one premise",
+							d.Step, docs[i].Step, g.units[e2.from].text, g.units[e2.to].text),
 					})
 				}
 			}
