@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 old=${1:?usage: bench/compare.sh OLD [NEW]}
 new=${2:-}
 COUNT=${COUNT:-6}
-BENCH=${BENCH:-'IndexTopK10k|EmbedLexical$|FindContradictions10k|ThinkWithVector|BenchmarkThink$|BenchmarkSequentialThinking$'}
-PKGS=${PKGS:-./semantic/ ./reasoning/... ./mcpserver/}
+BENCH=${BENCH:-'IndexTopK10k|EmbedLexical$|GroupClaims10k|ThinkWithVector|BenchmarkThink$|BenchmarkSequentialThinking$'}
+PKGS=${PKGS:-./semantic/ ./semantic/analyze/ ./reasoning/... ./mcpserver/}
 work=$(mktemp -d)
 trap 'git worktree remove --force "$work/old" >/dev/null 2>&1 || true; [ -n "$new" ] && git worktree remove --force "$work/new" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
