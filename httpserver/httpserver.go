@@ -556,7 +556,18 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	for s.inFlight.Load() > 0 && deadline.Err() == nil {
 		time.Sleep(10 * time.Millisecond)
 	}
-	endStreams() // in-flight calls are done: end the long-lived streams
+	// In-flight calls are done. Their answers are written, but a client
+	// reads an answer and the end of its standalone event stream
+	// concurrently, and the Go SDK's client fails the session, answer not yet
+	// delivered included, when that stream ends first. So the streams end a
+	// moment later (streamGrace), then the long-lived streams are ended.
+	if deadline.Err() == nil {
+		select {
+		case <-time.After(streamGrace):
+		case <-deadline.Done():
+		}
+	}
+	endStreams()
 	if err := hs.Shutdown(deadline); err != nil {
 		_ = hs.Close()
 		if !errors.Is(err, context.DeadlineExceeded) {
@@ -565,6 +576,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	return nil
 }
+
+// streamGrace is how long shutdown waits, once the last in-flight call has
+// answered, before it ends the clients' standalone event streams.
+const streamGrace = 250 * time.Millisecond
 
 // servePprof serves the runtime profiles (net/http/pprof) on addr, which
 // must be a loopback address: THINKGRAPH_PPROF_ADDR, for profiling the
