@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/advice"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
@@ -36,89 +36,6 @@ func cmdCall(t string, data map[string]any) map[string]any {
 		c["data"] = data
 	}
 	return map[string]any{"command": c}
-}
-
-// resolved reports whether a later synthesis, answer or critique thought is
-// similar (cosine ≥ resolvedMinSimilarity) to both thoughts of a
-// contradiction.
-// resolvedMinSimilarity was 0.4 for the lexical-v3 embedder; its
-// distributional part (lexical-v4) raises every cosine, and 0.55 keeps the
-// same shares of the reasoning dev set's thought pairs above it: 0.8% of
-// two thoughts of one retrieval session (0.2% now), 76% of the
-// contradiction pairs' two sides (77% now).
-const resolvedMinSimilarity = 0.55
-
-func resolved(c analyze.Contradiction, docs []analyze.Doc, byID map[string]int, closing []int, near *nearness) bool {
-	a, okA := byID[c.ThoughtA.ID]
-	b, okB := byID[c.ThoughtB.ID]
-	if !okA || !okB {
-		return false
-	}
-	after := max(docs[a].Step, docs[b].Step)
-	k, _ := slices.BinarySearch(closing, max(a, b)+1)
-	for _, i := range closing[k:] {
-		if docs[i].Step <= after {
-			continue
-		}
-		if near.atLeast(i, a, resolvedMinSimilarity) && near.atLeast(i, b, resolvedMinSimilarity) {
-			return true
-		}
-	}
-	return false
-}
-
-// closers are the positions of docs that may resolve a contradiction
-// (synthesis, answer and critique thoughts), in order: resolved reads
-// only these (its closing).
-func closers(docs []analyze.Doc) []int {
-	var out []int
-	for i := range docs {
-		if t := docs[i].Type; t == "synthesis" || t == "answer" || t == "critique" {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// nearness decides semantic.Cosine(docs[i].Vector, docs[j].Vector) ≥ th
-// as Cosine would, faster: a float32 dot product of unit vectors (within
-// nearMargin of the cosine) decides when it is off th by more than the
-// margin, Cosine otherwise. The unit vectors are made on first use.
-type nearness struct {
-	docs []analyze.Doc
-	unit []semantic.Vector
-	made []bool
-}
-
-// nearMargin bounds the difference of the float32 dot product of two unit
-// vectors of up to a few thousand dimensions from their cosine: AsUnit
-// keeps a vector whose squared norm is within 1e-4 of 1, and float32
-// rounding adds under 1e-4 more.
-const nearMargin = 1e-3
-
-func newNearness(docs []analyze.Doc) *nearness {
-	return &nearness{docs: docs, unit: make([]semantic.Vector, len(docs)), made: make([]bool, len(docs))}
-}
-
-func (n *nearness) vec(i int) semantic.Vector {
-	if !n.made[i] {
-		n.unit[i], n.made[i] = semantic.AsUnit(n.docs[i].Vector), true
-	}
-	return n.unit[i]
-}
-
-func (n *nearness) atLeast(i, j int, th float64) bool {
-	x, y := n.docs[i].Vector, n.docs[j].Vector
-	if len(x) == 0 || len(x) != len(y) {
-		return semantic.Cosine(x, y) >= th
-	}
-	switch dot := float64(semantic.Dot(n.vec(i), n.vec(j))); {
-	case dot < th-nearMargin:
-		return false
-	case dot > th+nearMargin:
-		return true
-	}
-	return semantic.Cosine(x, y) >= th
 }
 
 func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*SuggestResult, error) {
@@ -183,9 +100,9 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			return err
 		}
 		var open []analyze.Contradiction
-		near, closing := newNearness(docs), closers(docs)
+		near, closing := advice.NewNearness(docs), advice.Closers(docs)
 		for _, c := range rep.Contradictions {
-			if !resolved(c, docs, byID, closing, near) {
+			if !advice.Resolved(c, docs, byID, closing, near) {
 				open = append(open, c)
 			}
 		}
