@@ -644,11 +644,13 @@ func byStepIndex(docs []Doc) []int {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(docs[a].Step, docs[b].Step); c != 0 {
-			return c
-		}
-		return strings.Compare(docs[a].ID, docs[b].ID)
-	})
+	slices.SortFunc(idx, stepOrder(docs))
 	return idx
+}
+
+// stepOrder compares two positions of docs by step, then id, then position.
+func stepOrder(docs []Doc) func(a, b int) int {
+	return func(a, b int) int {
+		return cmp.Or(cmp.Compare(docs[a].Step, docs[b].Step), strings.Compare(docs[a].ID, docs[b].ID), cmp.Compare(a, b))
+	}
 }

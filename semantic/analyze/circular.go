@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -277,8 +276,8 @@ func circularSupport(docs []Doc, lx *semantic.Lexicon, cache *ArgCache) []Circul
 		for _, p := range sameIn[c] {
 			links = append(links, SupportLink{Kind: "restates", From: claim(p.a), To: claim(p.b)})
 		}
-		// The component's thoughts in step order (then id, then position:
-		// byStepIndex's order), from its members alone.
+		// The component's thoughts in byStepIndex's order, from its
+		// members alone.
 		var in []int
 		inDoc := map[int]bool{}
 		for _, u := range members {
@@ -287,15 +286,7 @@ func circularSupport(docs []Doc, lx *semantic.Lexicon, cache *ArgCache) []Circul
 				in = append(in, d)
 			}
 		}
-		slices.SortFunc(in, func(a, b int) int {
-			if c := cmp.Compare(docs[a].Step, docs[b].Step); c != 0 {
-				return c
-			}
-			if c := strings.Compare(docs[a].ID, docs[b].ID); c != 0 {
-				return c
-			}
-			return cmp.Compare(a, b)
-		})
+		slices.SortFunc(in, stepOrder(docs))
 		var refs []ThoughtRef
 		for _, i := range in {
 			refs = append(refs, Ref(docs[i]))
@@ -320,11 +311,11 @@ func circularSupport(docs []Doc, lx *semantic.Lexicon, cache *ArgCache) []Circul
 	return append(out, mutualSupport(docs, g, r, comp)...)
 }
 
-// restatedArguments finds thoughts that repeat the argument of their parent
-// (the same premise supporting the same conclusion, each nearly restated as
-// mutualSupport reads it) and say nothing else, unless a circular-support
-// finding already covers them.
-func restatedArguments(docs []Doc, g *argGraph, r *argReader, unitsOf [][]int, comp []int) []CircularReasoning {
+// arguedWithParent returns the pairs [parent, thought] (positions in docs)
+// in which both thoughts argue in so many words (a support link with a
+// connective inside the thought), in the order of docs, with each
+// thought's such links.
+func arguedWithParent(docs []Doc, g *argGraph) ([][2]int, [][]argEdge) {
 	pos := make(map[string]int, len(docs))
 	for i, d := range docs {
 		pos[d.ID] = i
@@ -335,12 +326,25 @@ func restatedArguments(docs []Doc, g *argGraph, r *argReader, unitsOf [][]int, c
 			explicit[g.units[e.to].doc] = append(explicit[g.units[e.to].doc], e)
 		}
 	}
-	var out []CircularReasoning
+	var pairs [][2]int
 	for j, d := range docs {
-		i, ok := pos[d.ParentID]
-		if !ok || d.ParentID == "" || i == j || len(explicit[j]) == 0 || len(explicit[i]) == 0 {
-			continue
+		if i, ok := pos[d.ParentID]; ok && d.ParentID != "" && i != j && len(explicit[j]) > 0 && len(explicit[i]) > 0 {
+			pairs = append(pairs, [2]int{i, j})
 		}
+	}
+	return pairs, explicit
+}
+
+// restatedArguments finds thoughts that repeat the argument of their parent
+// (the same premise supporting the same conclusion, each nearly restated as
+// mutualSupport reads it) and say nothing else, unless a circular-support
+// finding already covers them.
+func restatedArguments(docs []Doc, g *argGraph, r *argReader, unitsOf [][]int, comp []int) []CircularReasoning {
+	pairs, explicit := arguedWithParent(docs, g)
+	var out []CircularReasoning
+	for _, p := range pairs {
+		i, j := p[0], p[1]
+		d := docs[j]
 		// Every claim of the thought nearly restates a claim of its parent.
 		restated := func(u int) bool {
 			for _, v := range unitsOf[i] {
@@ -460,23 +464,12 @@ func (r *argReader) near(a, b argUnit) bool {
 // hold, so two loosely similar claims alone do not make a finding; a pair a
 // circular-support finding already covers is not reported again.
 func mutualSupport(docs []Doc, g *argGraph, r *argReader, comp []int) []CircularReasoning {
-	pos := make(map[string]int, len(docs))
-	for i, d := range docs {
-		pos[d.ID] = i
-	}
-	explicit := make([][]argEdge, len(docs))
-	for _, e := range g.edges {
-		if !e.implicit && g.units[e.from].doc == g.units[e.to].doc {
-			explicit[g.units[e.to].doc] = append(explicit[g.units[e.to].doc], e)
-		}
-	}
+	pairs, explicit := arguedWithParent(docs, g)
 	var out []CircularReasoning
-	for j, d := range docs {
-		i, ok := pos[d.ParentID]
-		if !ok || d.ParentID == "" || i == j || len(explicit[j]) == 0 || len(explicit[i]) == 0 {
-			continue
-		}
-	pairs:
+	for _, p := range pairs {
+		i, j := p[0], p[1]
+		d := docs[j]
+	found:
 		for _, e2 := range explicit[j] {
 			for _, e1 := range explicit[i] {
 				if comp[e1.from] == comp[e2.from] || !r.near(g.units[e2.from], g.units[e1.to]) || !r.near(g.units[e2.to], g.units[e1.from]) {
@@ -492,7 +485,7 @@ func mutualSupport(docs []Doc, g *argGraph, r *argReader, comp []int) []Circular
 					Reason: fmt.Sprintf("#%d argues for #%d's premise (%q) from its conclusion (%q): each rests on the other",
 						d.Step, docs[i].Step, g.units[e1.from].text, g.units[e1.to].text),
 				})
-				break pairs
+				break found
 			}
 		}
 	}
