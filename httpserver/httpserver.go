@@ -556,11 +556,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	for s.inFlight.Load() > 0 && deadline.Err() == nil {
 		time.Sleep(10 * time.Millisecond)
 	}
-	// In-flight calls are done. Their answers are written, but a client
-	// reads an answer and the end of its standalone event stream
-	// concurrently, and the Go SDK's client fails the session, answer not yet
-	// delivered included, when that stream ends first. So the streams end a
-	// moment later (streamGrace), then the long-lived streams are ended.
+	// In-flight calls are done and their answers written. A client reads an
+	// answer and the end of its standalone event stream concurrently, and
+	// the Go SDK's client fails the session, an answer not yet delivered
+	// included, when the stream ends first: so the streams end streamGrace
+	// later.
 	if deadline.Err() == nil {
 		select {
 		case <-time.After(streamGrace):

@@ -13,10 +13,9 @@ import (
 
 // ResolvedMinSimilarity is the cosine a later thought needs with both
 // thoughts of a contradiction to resolve it. It was 0.4 for the lexical-v3
-// embedder; its
-// distributional part (lexical-v4) raises every cosine, and 0.55 keeps the
-// same shares of the reasoning dev set's thought pairs above it: 0.8% of
-// two thoughts of one retrieval session (0.2% now), 76% of the
+// embedder; its distributional part (lexical-v4) raises every cosine, and
+// 0.55 keeps the same shares of the reasoning dev set's thought pairs above
+// it: 0.8% of two thoughts of one retrieval session (0.2% now), 76% of the
 // contradiction pairs' two sides (77% now).
 const ResolvedMinSimilarity = 0.55
 
