@@ -236,7 +236,7 @@ func TestBranchThinkingSemanticNavigation(t *testing.T) {
 	}
 	j := s.cmd("jumpToRelated", map[string]any{"thoughtId": c["thoughtId"], "limit": 3})
 	if j["activeBranch"] != "main" || j["branchId"] != "main" || j["previousBranch"] != "garden" || len(list(j, "related")) != 2 ||
-		obj(j, "from")["id"] != c["thoughtId"] {
+		obj(j, "from")["step"] != c["step"] {
 		t.Fatal(j)
 	}
 	// Focus moves the active branch: a thought without branchId goes there.

@@ -120,7 +120,7 @@ func TestBranchThinkingSemanticPathSeedExample(t *testing.T) {
 	}
 	first, last := obj(steps[0].(map[string]any), "thought"), obj(steps[len(steps)-1].(map[string]any), "thought")
 	weakest, _ := path["weakestLink"].(float64)
-	if first["id"] != a["thoughtId"] || last["id"] != c["thoughtId"] || weakest <= 0 || !strings.Contains(path["reason"].(string), "widest path") {
+	if first["step"] != a["step"] || last["step"] != c["step"] || weakest <= 0 || !strings.Contains(path["reason"].(string), "widest path") {
 		t.Fatalf("seed example: %v", path)
 	}
 	for _, st := range steps[1:] {

@@ -21,9 +21,9 @@ func encodeResult(b []byte, out any) []byte {
 }
 
 // refJSON matches a thought reference (analyze.ThoughtRef) as json.Marshal
-// writes it: id, step, branchId, then content. Outside JSON strings only:
+// writes it: step, branchId, then content. Outside JSON strings only:
 // inside one, every quote is escaped.
-var refJSON = regexp.MustCompile(`\{"id":"([^"\\]*)","step":[0-9]+,"branchId":"(?:[^"\\]|\\.)*"(,"content":"(?:[^"\\]|\\.)*")\}`)
+var refJSON = regexp.MustCompile(`\{"step":([0-9]+),"branchId":"(?:[^"\\]|\\.)*"(,"content":"(?:[^"\\]|\\.)*")\}`)
 
 // quoteOnce drops the content of every thought reference in the JSON text
 // b but the first to each thought: the text is quoted once in a result.
@@ -32,9 +32,9 @@ func quoteOnce(b []byte) []byte {
 	var out []byte
 	last := 0
 	for _, m := range refJSON.FindAllSubmatchIndex(b, -1) {
-		id := string(b[m[2]:m[3]])
-		if !seen[id] {
-			seen[id] = true
+		step := string(b[m[2]:m[3]])
+		if !seen[step] {
+			seen[step] = true
 			continue
 		}
 		out = append(out, b[last:m[4]]...)

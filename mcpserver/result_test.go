@@ -29,13 +29,13 @@ func TestRoundNumbers(t *testing.T) {
 func TestQuoteOnce(t *testing.T) {
 	a := analyze.Ref(analyze.Doc{ID: "a1", Step: 1, Branch: "main", Content: `She said "no" {"id":"a1"} twice`})
 	b := analyze.Ref(analyze.Doc{ID: "b2", Step: 2, Branch: "x \"y\"", Content: "Other"})
-	in, err := json.Marshal(map[string]any{"first": []any{a, b}, "later": map[string]any{"again": a, "b": b, "text": `{"id":"a1","step":1,"branchId":"main","content":"x"}`}})
+	in, err := json.Marshal(map[string]any{"first": []any{a, b}, "later": map[string]any{"again": a, "b": b, "text": `{"step":1,"branchId":"main","content":"x"}`}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := string(quoteOnce(in))
-	want := `{"first":[{"id":"a1","step":1,"branchId":"main","content":"She said \"no\" {\"id\":\"a1\"} twice"},{"id":"b2","step":2,"branchId":"x \"y\"","content":"Other"}],` +
-		`"later":{"again":{"id":"a1","step":1,"branchId":"main"},"b":{"id":"b2","step":2,"branchId":"x \"y\""},"text":"{\"id\":\"a1\",\"step\":1,\"branchId\":\"main\",\"content\":\"x\"}"}}`
+	want := `{"first":[{"step":1,"branchId":"main","content":"She said \"no\" {\"id\":\"a1\"} twice"},{"step":2,"branchId":"x \"y\"","content":"Other"}],` +
+		`"later":{"again":{"step":1,"branchId":"main"},"b":{"step":2,"branchId":"x \"y\""},"text":"{\"step\":1,\"branchId\":\"main\",\"content\":\"x\"}"}}`
 	if got != want {
 		t.Errorf("quoteOnce\n got %s\nwant %s", got, want)
 	}

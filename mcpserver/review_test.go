@@ -42,6 +42,7 @@ func TestDatabaseSessionReview(t *testing.T) {
 	s := btSession{t, e.connect(), "database"}
 	s.cmd("setGoal", map[string]any{"goal": sc.Goal})
 	ids := map[int]string{}
+	steps := map[int]float64{}
 	for _, th := range sc.Thoughts {
 		extra := []any{"branchId", th.Branch}
 		if th.Confidence != nil {
@@ -49,6 +50,7 @@ func TestDatabaseSessionReview(t *testing.T) {
 		}
 		out := s.thought(th.Content, th.Type, extra...)
 		ids[th.N] = out["thoughtId"].(string)
+		steps[th.N] = out["step"].(float64)
 	}
 	con := s.cmd("findContradictions", nil)
 	planted := map[[2]string]bool{}
@@ -69,15 +71,15 @@ func TestDatabaseSessionReview(t *testing.T) {
 		if len(claims) > 6 {
 			t.Fatalf("a group of %d claims: %v", len(claims), g)
 		}
-		in := map[string]bool{}
+		in := map[float64]bool{}
 		for _, c := range claims {
 			entries++
 			if entries <= 30 {
-				in[c.(map[string]any)["thoughtId"].(string)] = true
+				in[c.(map[string]any)["step"].(float64)] = true
 			}
 		}
 		for _, p := range sc.Truth.Contradictions {
-			if in[ids[p[0]]] && in[ids[p[1]]] {
+			if in[steps[p[0]]] && in[steps[p[1]]] {
 				together[p] = true
 			}
 		}

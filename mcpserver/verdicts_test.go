@@ -101,7 +101,7 @@ func TestReviewAnsweredByTheModel(t *testing.T) {
 	}
 	con := s.cmd("findContradictions", map[string]any{"verbose": true})
 	gd, gp := reviewGroup(t, con, dough[0], dough[1]), reviewGroup(t, con, prices[0], prices[1])
-	if con["count"] != float64(0) || gd == nil || gp == nil || !strings.HasPrefix(fmt.Sprint(gd["question"]), "Can these all be true at once") {
+	if con["count"] != float64(0) || gd == nil || gp == nil || !strings.HasPrefix(fmt.Sprint(obj(con, "review")["question"]), "Can each group's claims all be true at once") {
 		t.Fatalf("review: %v", con)
 	}
 	key := gd["group"]
@@ -170,7 +170,7 @@ func TestReviewAnsweredByTheModel(t *testing.T) {
 		t.Fatalf("detectCircular: %v", circ)
 	}
 	claims := list(cg[0].(map[string]any), "claims")
-	ca, cb := claims[0].(map[string]any)["thoughtId"], claims[1].(map[string]any)["thoughtId"]
+	ca, cb := claims[0].(map[string]any)["step"], claims[1].(map[string]any)["step"] // steps name thoughts
 	if !strings.HasPrefix(notice[0], fmt.Sprint(claims[0].(map[string]any)["text"])) {
 		t.Fatalf("circular review: %v", cg)
 	}

@@ -79,8 +79,8 @@ type reviewOutcome struct {
 }
 
 // reviewPair runs findContradictions on a session and scores the planted
-// pair (ids a and b; "" for a session without one).
-func reviewPair(ctx context.Context, bt *branching.BranchThinking, sess reasoning.SessionRef, a, b string) (reviewOutcome, error) {
+// pair (ids a and b, steps sa and sb; "" and 0 for a session without one).
+func reviewPair(ctx context.Context, bt *branching.BranchThinking, sess reasoning.SessionRef, a, b string, sa, sb int) (reviewOutcome, error) {
 	var o reviewOutcome
 	start := time.Now()
 	out, err := bt.Command(ctx, branching.CommandInput{Session: sess, Type: "findContradictions"})
@@ -115,8 +115,8 @@ func reviewPair(ctx context.Context, bt *branching.BranchThinking, sess reasonin
 			if entries > MaxCallEntries {
 				inBudget = false
 			}
-			hasA = hasA || c.ThoughtID == a
-			hasB = hasB || c.ThoughtID == b
+			hasA = hasA || c.Step == sa
+			hasB = hasB || c.Step == sb
 		}
 		if inBudget && hasA && hasB && a != "" {
 			o.surfaced = true
@@ -142,11 +142,12 @@ func runSession(ctx context.Context, bt *branching.BranchThinking, it Item, f *R
 		ids[i] = out.ThoughtID
 	}
 	positive := it.Label == "contradiction"
-	a, b := "", ""
+	a, b, sa, sb := "", "", 0, 0
 	if positive {
 		a, b = ids[it.Pair[0]], ids[it.Pair[1]]
+		sa, sb = it.Pair[0]+1, it.Pair[1]+1 // a new session: step i+1 is thought i
 	}
-	o, err := reviewPair(ctx, bt, sess, a, b)
+	o, err := reviewPair(ctx, bt, sess, a, b, sa, sb)
 	if err != nil {
 		return Miss{}, false, err
 	}
@@ -169,11 +170,11 @@ func reviewPairItem(ctx context.Context, bt *branching.BranchThinking, it Item, 
 		return err
 	}
 	positive := it.Label == "contradiction"
-	a, b := "", ""
+	a, b, sa, sb := "", "", 0, 0
 	if positive {
-		a, b = ids[0], ids[1]
+		a, b, sa, sb = ids[0], ids[1], 1, 2
 	}
-	o, err := reviewPair(ctx, bt, sess, a, b)
+	o, err := reviewPair(ctx, bt, sess, a, b, sa, sb)
 	if err != nil {
 		return err
 	}

@@ -224,7 +224,7 @@ func (r *ScenarioResult) command(ctx context.Context, bt *branching.BranchThinki
 }
 
 // thoughtsIn returns the thoughts an entry of a result names, by "id" or
-// "thoughtId" or by their steps in a "steps" list at any depth (an object)
+// "thoughtId", by "step" or by their steps in a "steps" list at any depth (an object)
 // or itself (a string id), as Ns of the session; ids of no thought are
 // skipped.
 func (s *session) thoughtsIn(v any) []int {
@@ -250,6 +250,10 @@ func (s *session) thoughtsIn(v any) []int {
 					if id, ok := e.(string); ok {
 						add(id)
 					}
+				case "step":
+					if f, ok := e.(float64); ok {
+						add(s.byStep[int(f)])
+					}
 				case "steps":
 					l, _ := e.([]any)
 					for _, st := range l {
@@ -269,8 +273,8 @@ func (s *session) thoughtsIn(v any) []int {
 	return out
 }
 
-// entryThought is the thought one review entry names: its own "thoughtId"
-// or "id" (not a nested one).
+// entryThought is the thought one review entry names: its own "thoughtId",
+// "id" or "step" (not a nested one).
 func (s *session) entryThought(v any) (int, bool) {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -286,6 +290,10 @@ func (s *session) entryThought(v any) (int, bool) {
 				return n, true
 			}
 		}
+	}
+	if f, ok := m["step"].(float64); ok {
+		n, ok := s.n[s.byStep[int(f)]]
+		return n, ok
 	}
 	return 0, false
 }

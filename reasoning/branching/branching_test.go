@@ -53,12 +53,14 @@ func TestBranchReviewAfterGrowth(t *testing.T) {
 	}
 	first := run()
 	var ids []string
+	var steps []int
 	for _, c := range []string{"The billing database pool is capped at 20 connections.", "The billing database pool is capped at 200 connections."} {
 		out, err := bt.AddThought(ctx, BranchThoughtInput{Session: ref, Content: c, Type: "analysis", BranchID: "pool"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, out.ThoughtID)
+		steps = append(steps, out.Step)
 	}
 	second := run()
 	if second.Count != first.Count+1 {
@@ -69,11 +71,11 @@ func TestBranchReviewAfterGrowth(t *testing.T) {
 	}
 	together := false
 	for _, g := range second.Review.Groups {
-		var in []string
+		var in []int
 		for _, cl := range g.Claims {
-			in = append(in, cl.ThoughtID)
+			in = append(in, cl.Step)
 		}
-		together = together || slices.Contains(in, ids[0]) && slices.Contains(in, ids[1])
+		together = together || slices.Contains(in, steps[0]) && slices.Contains(in, steps[1])
 	}
 	if !together {
 		t.Fatalf("the two new thoughts are in no review group: %+v", second.Review.Groups)

@@ -811,7 +811,7 @@ func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in Command
 				for _, c := range g.Claims {
 					r.docs = append(r.docs, docs[c.Doc])
 					r.claims = append(r.claims, docs[c.Doc].Claims[c.K].Text)
-					keys = append(keys, fmt.Sprintf("%s/%d", docs[c.Doc].ID, c.K))
+					keys = append(keys, review.QuotedKey(docs[c.Doc], c.K))
 				}
 				shown = append(shown, r)
 			}
@@ -855,7 +855,12 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 			res.Circular = []analyze.CircularReasoning{}
 		}
 		res.Count = len(res.Circular)
-		res.Review = st.stated.CircularReview(docs, byID, res.Circular)
+		var keys []string
+		res.Review, keys = st.stated.CircularReview(docs, byID, res.Circular)
+		if st.askedCircular == nil || len(st.askedCircular) > maxAsked {
+			st.askedCircular = map[string]bool{}
+		}
+		res.Review.Quoted(keys, st.askedCircular, in.Verbose)
 		if res.Circular, res.Page, err = reasoning.Paginate(res.Circular, in.page(), reasoning.PageSize{Default: 5, Max: findingPage.Max, Bytes: findingPage.Bytes}); err != nil {
 			return err
 		}

@@ -98,6 +98,8 @@ type btState struct {
 	// asked are the claims whose texts findContradictions has quoted
 	// (they are not quoted again; see review.Review.Quoted).
 	asked map[string]bool
+	// askedCircular are those detectCircular's review has quoted.
+	askedCircular map[string]bool
 	// assessed is the session's assessment (assess.go) as of the session
 	// state assessedKey names.
 	assessed    *assessment
@@ -174,7 +176,7 @@ func (st *btState) reset() {
 		st.memo = &review.Memo{}
 	}
 	st.grouper, st.groups, st.groupsStep, st.groupsDocs, st.asserted = nil, nil, 0, 0, nil
-	st.stated, st.asked = nil, nil
+	st.stated, st.asked, st.askedCircular = nil, nil, nil
 	st.assessed, st.assessedKey = nil, ""
 }
 

@@ -17,7 +17,8 @@ import (
 // Review is the review part of findContradictions' and detectCircular's
 // answers.
 type Review struct {
-	Groups []Group `json:"groups" jsonschema:"groups of claims from different thoughts that speak of the same thing, most at risk first; answer each with one judge call"`
+	Question string  `json:"question,omitempty" jsonschema:"the question every group asks"`
+	Groups   []Group `json:"groups" jsonschema:"groups of claims from different thoughts that speak of the same thing, most at risk first; answer each with one judge call"`
 	// Open counts the groups not answered yet; Left those of them not shown
 	// in this call; Settled those answered.
 	Open    int `json:"openGroups"`
@@ -31,16 +32,18 @@ type Review struct {
 
 // Group is one group of claims to judge.
 type Group struct {
-	Group    string  `json:"group" jsonschema:"the group's key: its claims as step.claim, for judge"`
-	Question string  `json:"question"`
-	Claims   []Claim `json:"claims"`
+	Group  string  `json:"group" jsonschema:"the group's key: its claims as step.claim, for judge"`
+	Signs  string  `json:"signs,omitempty" jsonschema:"the signs of conflict the offline judge found in the group, when any"`
+	Claims []Claim `json:"claims"`
 }
 
 // Claim is one claim of a group.
+// A claim names its thought by step: the model passes steps back (the
+// group key, conflicts), and a thought id would be 36 more characters per
+// claim.
 type Claim struct {
-	ThoughtID string `json:"thoughtId"`
-	Step      int    `json:"step"`
-	Text      string `json:"text,omitempty" jsonschema:"left out when an earlier call quoted it (verbose: true quotes it again)"`
+	Step int    `json:"step"`
+	Text string `json:"text,omitempty" jsonschema:"left out when an earlier call quoted it (verbose: true quotes it again)"`
 }
 
 // Quoted applies what earlier calls showed (asked holds the "thought
@@ -70,6 +73,11 @@ func (rv *Review) Quoted(keys []string, asked map[string]bool, verbose bool) {
 	rv.Groups = groups
 }
 
+// QuotedKey names claim k of thought d for Quoted.
+func QuotedKey(d analyze.Doc, k int) string {
+	return fmt.Sprintf("%s/%d", d.ID, k)
+}
+
 // Options are the review's budget: claims per group and per call.
 var Options = analyze.ReviewOptions{MaxGroup: 6, MaxClaims: 30}
 
@@ -93,20 +101,24 @@ func (v *Stated) Settled(docs []analyze.Doc) func(a, b int) bool {
 func Render(docs []analyze.Doc, plan analyze.ReviewPlan) *Review {
 	rv := &Review{Groups: []Group{}, Open: plan.Open, Left: plan.Open - len(plan.Groups), Settled: plan.Settled}
 	for _, g := range plan.Groups {
-		out := Group{Group: analyze.GroupKey(docs, g.Claims), Question: Question(g)}
+		out := Group{Group: analyze.GroupKey(docs, g.Claims), Signs: strings.Join(g.Signs, "; ")}
 		for _, c := range g.Claims {
 			d := docs[c.Doc]
-			out.Claims = append(out.Claims, Claim{ThoughtID: d.ID, Step: d.Step, Text: reasoning.Clip(d.Claims[c.K].Text, MaxClaimText)})
+			out.Claims = append(out.Claims, Claim{Step: d.Step, Text: reasoning.Clip(d.Claims[c.K].Text, MaxClaimText)})
 		}
 		rv.Groups = append(rv.Groups, out)
 	}
 	if len(rv.Groups) > 0 {
-		rv.Answer = Answer
+		rv.Question, rv.Answer = AskConsistent, Answer
 	}
 	return rv
 }
 
-// Question asks about a group, naming the signs of conflict found.
+// AskConsistent is the question of every findContradictions group.
+const AskConsistent = "Can each group's claims all be true at once?"
+
+// Question asks about one group, naming the signs of conflict found (a
+// tension of synthesizeDialectical).
 func Question(g analyze.ReviewGroup) string {
 	q := "Can these all be true at once?"
 	if len(g.Signs) > 0 {
@@ -272,8 +284,9 @@ func arguing(text string) bool {
 // (cosine ≥ CircularSimilar) a claim of a premise it rests on (one of its
 // three nearest ancestors, or a thought it builds upon), which no finding
 // and no stated verdict covers. Each is a group of those two claims, the
-// most alike first, within Options.MaxClaims.
-func (v *Stated) CircularReview(docs []analyze.Doc, byID map[string]int, found []analyze.CircularReasoning) *Review {
+// most alike first, within Options.MaxClaims. keys are the claims' keys
+// for Quoted, group by group.
+func (v *Stated) CircularReview(docs []analyze.Doc, byID map[string]int, found []analyze.CircularReasoning) (rv *Review, keys []string) {
 	inFinding := map[PairKey]bool{}
 	for _, c := range found {
 		for i := range c.Thoughts {
@@ -334,22 +347,23 @@ func (v *Stated) CircularReview(docs []analyze.Doc, byID map[string]int, found [
 		}
 	}
 	slices.SortStableFunc(all, func(x, y candidate) int { return cmp.Compare(y.sim, x.sim) })
-	rv := &Review{Groups: []Group{}, Open: len(all), Settled: settled}
+	rv = &Review{Groups: []Group{}, Open: len(all), Settled: settled}
 	for _, c := range all {
 		if 2*(len(rv.Groups)+1) > Options.MaxClaims {
 			break
 		}
 		a, b := docs[c.a], docs[c.b]
+		keys = append(keys, QuotedKey(a, c.ka), QuotedKey(b, c.kb))
 		rv.Groups = append(rv.Groups, Group{
-			Group:    analyze.GroupKey(docs, []analyze.ClaimRef{{Doc: c.a, K: c.ka}, {Doc: c.b, K: c.kb}}),
-			Question: fmt.Sprintf("Does #%d's argument assume what it concludes, resting on #%d, which says much the same?", b.Step, a.Step),
-			Claims: []Claim{{ThoughtID: a.ID, Step: a.Step, Text: reasoning.Clip(a.Claims[c.ka].Text, MaxClaimText)},
-				{ThoughtID: b.ID, Step: b.Step, Text: reasoning.Clip(b.Claims[c.kb].Text, MaxClaimText)}},
+			Group: analyze.GroupKey(docs, []analyze.ClaimRef{{Doc: c.a, K: c.ka}, {Doc: c.b, K: c.kb}}),
+			Claims: []Claim{{Step: a.Step, Text: reasoning.Clip(a.Claims[c.ka].Text, MaxClaimText)},
+				{Step: b.Step, Text: reasoning.Clip(b.Claims[c.kb].Text, MaxClaimText)}},
 		})
 	}
 	rv.Left = rv.Open - len(rv.Groups)
 	if len(rv.Groups) > 0 {
+		rv.Question = "Does the second claim's thought argue in a circle, resting on the first, which says much the same?"
 		rv.Answer = `judge {group, verdict: "circular"} or {group, verdict: "not_circular"}`
 	}
-	return rv
+	return rv, keys
 }

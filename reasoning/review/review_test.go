@@ -122,7 +122,7 @@ func TestRender(t *testing.T) {
 		t.Fatalf("%+v", rv)
 	}
 	g := rv.Groups[0]
-	if g.Group != "1.1-7.1" || g.Question != "Can these all be true at once? (different branches)" || g.Claims[1].Step != 7 || len([]rune(g.Claims[1].Text)) != MaxClaimText+1 {
+	if g.Group != "1.1-7.1" || g.Signs != "different branches" || g.Claims[1].Step != 7 || len([]rune(g.Claims[1].Text)) != MaxClaimText+1 {
 		t.Fatalf("%+v", g)
 	}
 	if empty := Render(ds, analyze.ReviewPlan{}); empty.Groups == nil || empty.Answer != "" {

@@ -59,13 +59,15 @@ var ErrNotFound = errors.New("semantic: thought not found")
 // has none yet.
 var ErrNoVector = errors.New("semantic: thought has no vector")
 
-// ThoughtRef names a thought in an analysis result: by id and by step (a
-// model may pass either back), with its branch and the start of its text,
+// ThoughtRef names a thought in an analysis result: by step (every field
+// that takes a thought id takes its step, and a step is 36 characters
+// shorter; ID is for the code that reads the result), with its branch and
+// the start of its text,
 // clipped to RefClip characters. A result quotes the whole text only where
 // it is about that text (findSimilar, history); the whole text of a
 // reference is Text, for the code that reads it (an LLM judge's prompt).
 type ThoughtRef struct {
-	ID      string `json:"id"`
+	ID      string `json:"-"`
 	Step    int    `json:"step,omitempty"`
 	Branch  string `json:"branchId"`
 	Content string `json:"content,omitempty" jsonschema:"the start of the thought's text (clipped to 80 characters, with …), in the first reference to the thought in a result only; history has the whole text"`
