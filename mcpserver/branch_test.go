@@ -87,16 +87,16 @@ func TestBranchThinkingSeedSession(t *testing.T) {
 	if a["branchId"] != "main" || a["activeBranch"] != "main" || a["numThoughts"] != float64(1) || a["branchState"] != "active" || a["thoughtId"] == "" {
 		t.Fatal(a)
 	}
-	if obj(a, "evaluation") == nil || obj(obj(a, "evaluation"), "metrics") == nil {
-		t.Fatalf("auto-evaluation is on by default: %v", a)
+	if _, ok := a["evaluation"]; ok {
+		t.Fatalf("a branch of one thought is not rated, and its result has no evaluation: %v", a)
 	}
 	h := s.thought("OAuth2 with JWT tokens for stateless auth", "hypothesis", "branchId", "oauth-solution", "confidence", 0.8)
 	if h["branchId"] != "oauth-solution" || h["activeBranch"] != "oauth-solution" || h["numThoughts"] != float64(1) || h["createdBranch"] != true ||
-		h["parentThoughtId"] != a["thoughtId"] {
+		h["parentStep"] != a["step"] {
 		t.Fatal(h)
 	}
 	v := s.thought("JWT tokens enable horizontal scaling", "validation", "branchId", "oauth-solution", "confidence", "0.9")
-	if v["numThoughts"] != float64(2) || v["parentThoughtId"] != h["thoughtId"] {
+	if v["numThoughts"] != float64(2) || v["parentStep"] != h["step"] {
 		t.Fatal(v)
 	}
 	ev := obj(v, "evaluation")
@@ -115,7 +115,7 @@ func TestBranchThinkingSeedSession(t *testing.T) {
 	}
 	// A new branch without parentBranchId forks from the session's root
 	// thought, not from the latest thought of the active branch.
-	if alt["parentThoughtId"] != a["thoughtId"] {
+	if alt["parentStep"] != a["step"] {
 		t.Fatalf("fork: %v", alt)
 	}
 	eval := s.cmd("evaluate", nil)
@@ -187,22 +187,22 @@ func TestBranchThinkingForkPoints(t *testing.T) {
 		name      string
 		got, want any
 	}{
-		{"main continues", m2["parentThoughtId"], root["thoughtId"]},
-		{"pg forks from the root", a1["parentThoughtId"], root["thoughtId"]},
-		{"pg continues", a2["parentThoughtId"], a1["thoughtId"]},
-		{"redis forks from the root, not from pg", b1["parentThoughtId"], root["thoughtId"]},
-		{"pg-cache forks from pg's latest", c1["parentThoughtId"], a2["thoughtId"]},
-		{"memory forks from main's latest", d1["parentThoughtId"], m2["thoughtId"]},
+		{"main continues", m2["parentStep"], root["step"]},
+		{"pg forks from the root", a1["parentStep"], root["step"]},
+		{"pg continues", a2["parentStep"], a1["step"]},
+		{"redis forks from the root, not from pg", b1["parentStep"], root["step"]},
+		{"pg-cache forks from pg's latest", c1["parentStep"], a2["step"]},
+		{"memory forks from main's latest", d1["parentStep"], m2["step"]},
 	} {
 		if c.got != c.want {
-			t.Errorf("%s: parentThoughtId %v, want %v", c.name, c.got, c.want)
+			t.Errorf("%s: parentStep %v, want %v", c.name, c.got, c.want)
 		}
 	}
-	want := map[string][2]any{"redis": {"main", root["thoughtId"]}, "pg-cache": {"pg", a2["thoughtId"]}, "memory": {"main", m2["thoughtId"]}}
+	want := map[string][2]any{"redis": {"main", root["step"]}, "pg-cache": {"pg", a2["step"]}, "memory": {"main", m2["step"]}}
 	for _, b := range list(s.cmd("list", nil), "branches") {
 		m := b.(map[string]any)
-		if w, ok := want[m["id"].(string)]; ok && (m["parentBranchId"] != w[0] || m["forkThoughtId"] != w[1]) {
-			t.Errorf("branch %v: parent %v fork %v, want %v", m["id"], m["parentBranchId"], m["forkThoughtId"], w)
+		if w, ok := want[m["id"].(string)]; ok && (m["parentBranchId"] != w[0] || m["forkStep"] != w[1]) {
+			t.Errorf("branch %v: parent %v fork %v, want %v", m["id"], m["parentBranchId"], m["forkStep"], w)
 		}
 	}
 
@@ -211,10 +211,10 @@ func TestBranchThinkingForkPoints(t *testing.T) {
 	x := s.thought("Cache everything", "hypothesis", "branchId", "x")
 	x2 := s.thought("Caches go stale", "critique", "branchId", "x")
 	y := s.thought("Cache nothing", "hypothesis", "branchId", "y")
-	if _, ok := x["parentThoughtId"]; ok {
+	if _, ok := x["parentStep"]; ok {
 		t.Errorf("x: %v", x)
 	}
-	if _, ok := y["parentThoughtId"]; ok || x2["parentThoughtId"] != x["thoughtId"] {
+	if _, ok := y["parentStep"]; ok || x2["parentStep"] != x["step"] {
 		t.Errorf("y forks from nothing: %v", y)
 	}
 }

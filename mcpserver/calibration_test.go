@@ -31,6 +31,9 @@ func TestBranchThinkingCalibratedAdviceOnFocusedSession(t *testing.T) {
 	check := func(branch, content string, out map[string]any) {
 		t.Helper()
 		ev := obj(out, "evaluation")
+		if ev == nil && out["numThoughts"] == float64(1) {
+			return // a branch of one thought is not rated
+		}
 		if ev == nil {
 			t.Fatalf("%s: no evaluation: %v", branch, out)
 		}

@@ -249,8 +249,8 @@ type BranchSummary struct {
 	Priority     float64  `json:"priority"`
 	Confidence   *float64 `json:"confidence" jsonschema:"mean of the known confidences of the branch's thoughts; null when none"`
 	Parent       string   `json:"parentBranchId,omitempty"`
-	ForkThought  string   `json:"forkThoughtId,omitempty"`
-	LastThought  string   `json:"lastThoughtId,omitempty"`
+	ForkStep     int      `json:"forkStep,omitempty" jsonschema:"the step of the thought the branch forked from"`
+	LastStep     int      `json:"lastStep,omitempty" jsonschema:"the step of the branch's latest thought"`
 	Active       bool     `json:"active"`
 }
 
@@ -258,19 +258,21 @@ type branchStats struct {
 	n       int
 	confSum float64
 	confN   int
-	last    string
+	last    int
 }
 
 func summarize(bs []thinkgraph.Branch, ths []thinkgraph.Thought, active string) []BranchSummary {
 	stats := map[string]*branchStats{}
+	step := make(map[string]int, len(ths))
 	for _, th := range ths {
+		step[th.ID] = th.Step
 		s := stats[th.BranchID]
 		if s == nil {
 			s = &branchStats{}
 			stats[th.BranchID] = s
 		}
 		s.n++
-		s.last = th.ID
+		s.last = th.Step
 		if th.Confidence != nil {
 			s.confSum += *th.Confidence
 			s.confN++
@@ -278,9 +280,9 @@ func summarize(bs []thinkgraph.Branch, ths []thinkgraph.Thought, active string) 
 	}
 	out := make([]BranchSummary, 0, len(bs))
 	for _, b := range bs {
-		sum := BranchSummary{ID: b.ID, State: b.State, Priority: b.Priority, Parent: b.ParentBranchID, ForkThought: b.ForkThoughtID, Active: b.ID == active}
+		sum := BranchSummary{ID: b.ID, State: b.State, Priority: b.Priority, Parent: b.ParentBranchID, ForkStep: step[b.ForkThoughtID], Active: b.ID == active}
 		if s := stats[b.ID]; s != nil {
-			sum.ThoughtCount, sum.LastThought = s.n, s.last
+			sum.ThoughtCount, sum.LastStep = s.n, s.last
 			if s.confN > 0 {
 				c := round3(s.confSum / float64(s.confN))
 				sum.Confidence = &c
@@ -525,6 +527,13 @@ func (bt *BranchThinking) history(ctx context.Context, in CommandInput) (*Histor
 		}
 		res.SessionID = sess.ID
 		res.Branch = summarize([]thinkgraph.Branch{*b}, ths, activeOf(sess))[0]
+		if b.ForkThoughtID != "" && res.Branch.ForkStep == 0 { // forked from another branch
+			fork, err := tx.Thought(ctx, sess.Key, b.ForkThoughtID)
+			if err != nil {
+				return err
+			}
+			res.Branch.ForkStep = fork.Step
+		}
 		all := make([]HistoryThought, len(ths))
 		for i, th := range ths {
 			h := HistoryThought{ID: th.ID, Step: th.Step, Type: th.Type, Content: th.Content, Confidence: th.Confidence,
@@ -592,7 +601,6 @@ type EvaluateResult struct {
 	Header
 	BranchID   string             `json:"branchId"`
 	Evaluation analyze.Evaluation `json:"evaluation"`
-	Goal       string             `json:"goal,omitempty"`
 	Omitted    map[string]int     `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
 
@@ -627,7 +635,7 @@ func (bt *BranchThinking) evaluate(ctx context.Context, in CommandInput) (*Evalu
 		if err != nil {
 			return err
 		}
-		res.SessionID, res.BranchID, res.Goal = sess.ID, id, sess.Goal
+		res.SessionID, res.BranchID = sess.ID, id
 		res.Evaluation = ev.WithFindings(a.findings(id, ev.Circular), st.th)
 		boundEvaluation(&res.Evaluation, &res.Omitted, "evaluation")
 		return nil
@@ -1318,7 +1326,6 @@ func (bt *BranchThinking) suggestMerges(ctx context.Context, in CommandInput) (*
 // DriftResult is the answer of detectDrift.
 type DriftResult struct {
 	Header
-	Goal      string               `json:"goal,omitempty"`
 	Branches  []advice.BranchDrift `json:"branches"`
 	Drifting  []string             `json:"drifting"`
 	Threshold float64              `json:"threshold" jsonschema:"standard deviations below the session's mean anchoring at which a branch's second half drifts"`
@@ -1328,15 +1335,15 @@ type DriftResult struct {
 	Omitted   map[string]int       `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
 
-// driftMethod says what detectDrift measured with the active embedder.
+// driftMethod says what detectDrift measured with the active embedder, in
+// one sentence (docs/branch-thinking.md has the whole method).
 func (bt *BranchThinking) driftMethod(o advice.DriftOptions) string {
-	what := "the cosine of the embedder's vectors"
+	what := "vectors"
 	if o.TextSimilarity != nil {
-		what = "the cosine of the offline engine's vectors and its word alignment (synonyms, related words), averaged"
+		what = "vectors and word alignment"
 	}
-	return fmt.Sprintf("each thought's anchoring is its relatedness to the goal and to the rest of the session (the other branches and the first thought), by %s (embedder %s); "+
-		"each figure is standardized against the thoughts of the other branches, so the threshold means the same for every embedder: a branch of at least 4 thoughts drifts "+
-		"when its second half is %.2f or more standard deviations less anchored than the rest of the session", what, bt.svc.Semantic().Embedder.Model(), o.Threshold)
+	return fmt.Sprintf("anchoring = relatedness to the goal and the session (%s, embedder %s) in standard deviations from the other branches' thoughts; "+
+		"a branch of 4+ thoughts drifts when its second half is at −%.2f or below", what, bt.svc.Semantic().Embedder.Model(), o.Threshold)
 }
 
 func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*DriftResult, error) {
@@ -1353,7 +1360,7 @@ func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*Dr
 		if err != nil {
 			return err
 		}
-		res.SessionID, res.Goal = sess.ID, sess.Goal
+		res.SessionID = sess.ID
 		o := bt.driftOptions(sess, th)
 		res.Method = bt.driftMethod(o)
 		res.Branches = advice.DetectDrift(docs, st.goalVec, o)

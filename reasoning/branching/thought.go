@@ -209,7 +209,7 @@ type BranchThoughtResult struct {
 	ActiveBranch   string                  `json:"activeBranch"`
 	SessionID      string                  `json:"session_id"`
 	Step           int                     `json:"step"`
-	ParentID       string                  `json:"parentThoughtId,omitempty"`
+	ParentStep     int                     `json:"parentStep,omitempty" jsonschema:"the step of the thought this one follows"`
 	CreatedBranch  bool                    `json:"createdBranch,omitempty"`
 	CrossRefs      int                     `json:"crossRefs,omitempty"`
 	Evaluation     *analyze.AutoEvaluation `json:"evaluation,omitempty"`
@@ -635,8 +635,12 @@ func (a *addition) evaluate(ctx context.Context) error {
 		}
 	}
 	ev := st.branches[a.target].tracker.Evaluation()
-	auto := ev.Auto()
-	a.res.Evaluation = &auto
+	if ev.Thoughts >= 2 {
+		// A branch of one thought is not rated (every metric compares two
+		// thoughts): its evaluation would be nulls and that one issue.
+		auto := ev.Auto()
+		a.res.Evaluation = &auto
+	}
 	if ev.OverallScore != nil {
 		b.Priority = math.Round(*ev.OverallScore*1000) / 1000
 		b.UpdatedAt = a.now
@@ -661,9 +665,17 @@ func (a *addition) result(ctx context.Context) error {
 		}
 		n = len(all)
 	}
+	parent := 0
+	if th.ParentID != "" {
+		p, err := a.tx.Thought(ctx, sess.Key, th.ParentID)
+		if err != nil {
+			return err
+		}
+		parent = p.Step
+	}
 	*res = BranchThoughtResult{
 		ThoughtID: th.ID, BranchID: a.target, BranchState: b.State, BranchPriority: b.Priority, NumThoughts: n,
-		ActiveBranch: sess.ActiveBranch, SessionID: sess.ID, Step: th.Step, ParentID: th.ParentID,
+		ActiveBranch: sess.ActiveBranch, SessionID: sess.ID, Step: th.Step, ParentStep: parent,
 		CreatedBranch: res.CreatedBranch, CrossRefs: res.CrossRefs, Evaluation: res.Evaluation, OverlapWarning: res.OverlapWarning, Note: res.Note,
 	}
 	return nil

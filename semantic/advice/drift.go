@@ -141,9 +141,9 @@ func DetectDrift(docs []analyze.Doc, goal semantic.Vector, opts DriftOptions) []
 			}
 			if e <= -opts.Threshold {
 				bd.Drifting = true
-				bd.Reason = fmt.Sprintf("its last %d thoughts are %.2f standard deviations less related to the goal and the session than the session's other thoughts (threshold %.2f)", h, -e, opts.Threshold)
+				bd.Reason = fmt.Sprintf("its last %d thoughts are %.2f standard deviations less related to the goal and the session than the other branches' thoughts", h, -e)
 			} else {
-				bd.Reason = fmt.Sprintf("its last %d thoughts stay anchored (%.2f; drifting at −%.2f or below)", h, e, opts.Threshold)
+				bd.Reason = fmt.Sprintf("its last %d thoughts stay anchored (%.2f)", h, e)
 			}
 		}
 		out = append(out, bd)

@@ -568,8 +568,8 @@ func (t *BranchTracker) Evaluation() Evaluation {
 			*ev.OverallScore, th.Pivot, strings.Join(weak, ", "))
 		ev.Suggestions = append(ev.Suggestions, "consider pivoting: start a new branch from the last sound thought or revisit the approach")
 	}
-	if len(ev.Unavailable) == 0 {
-		ev.Unavailable = nil
+	if len(ev.Unavailable) == 0 || ev.Quality == "Unrated" && len(t.docs) > 0 && m < 2 && t.nConf < 2 {
+		ev.Unavailable = nil // none, or the issue "too few thoughts" says why of all
 	}
 	return ev
 }
@@ -722,7 +722,7 @@ func (e Evaluation) WithFindings(fs []Finding, th Thresholds) Evaluation {
 		}
 		if f.Kind != "circular" {
 			e.ShouldPivot = true
-			e.PivotReason = "the branch is " + f.Kind + ": " + f.Reason
+			e.PivotReason = "the branch is " + f.Kind // its reason is in Issues and Findings
 		}
 	}
 	e.Issues = append(issues, e.Issues...)
