@@ -376,7 +376,7 @@ func TestResultBudgets(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	hist := btSession{t, cs, "real20"}.cmd("history", map[string]any{"branchId": "main"})
+	hist := btSession{t, cs, "real20"}.cmd("history", map[string]any{"branchId": "main", "verbose": true})
 	th := list(hist, "thoughts")
 	first, last := th[0].(map[string]any)["id"].(string), th[len(th)-1].(map[string]any)["id"].(string)
 	var pair []string
@@ -406,7 +406,7 @@ func TestResultBudgets(t *testing.T) {
 	writeScenario(t, cs, "long", long)
 	lh := list(btSession{t, cs, "long"}.cmd("history", map[string]any{"branchId": "main"}), "thoughts")
 	docLong := obj(btSession{t, cs, "long"}.cmd("export", nil), "document")
-	longSizes := measure(t, cs, fake, budgetCalls("long", lh[0].(map[string]any)["id"].(string), lh[len(lh)-1].(map[string]any)["id"].(string), []string{"main", long.Thoughts[5].Branch}, docLong), docLong)
+	longSizes := measure(t, cs, fake, budgetCalls("long", fmt.Sprintf("#%v", lh[0].(map[string]any)["step"]), fmt.Sprintf("#%v", lh[len(lh)-1].(map[string]any)["step"]), []string{"main", long.Thoughts[5].Branch}, docLong), docLong)
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-40s %12s %14s %16s\n", "result", "20 thoughts", "2,000 thoughts", "10,000 characters")

@@ -7,17 +7,17 @@ import (
 	"testing"
 )
 
-// circularThoughts returns the contents of the thoughts named by
+// circularThoughts returns the steps of the thoughts named by
 // detectCircular's circular_support findings.
-func circularThoughts(out map[string]any) []string {
-	var got []string
+func circularThoughts(out map[string]any) []float64 {
+	var got []float64
 	for _, f := range list(out, "circularReasoning") {
 		m := f.(map[string]any)
 		if m["kind"] != "circular_support" {
 			continue
 		}
 		for _, th := range list(m, "thoughts") {
-			if c := th.(map[string]any)["content"].(string); !slices.Contains(got, c) {
+			if c := th.(map[string]any)["step"].(float64); !slices.Contains(got, c) {
 				got = append(got, c)
 			}
 		}
@@ -40,8 +40,8 @@ func TestBranchThinkingDetectCircularArguments(t *testing.T) {
 		s.thought(c, "analysis")
 	}
 	out := s.cmd("detectCircular", nil)
-	if got := circularThoughts(out); !slices.Equal(got, circular) || out["count"] != 1.0 {
-		t.Fatalf("circular argument: thoughts %q in %v", got, out)
+	if got := circularThoughts(out); !slices.Equal(got, []float64{1, 2, 3}) || out["count"] != 1.0 {
+		t.Fatalf("circular argument: thoughts %v in %v", got, out)
 	}
 	f := list(out, "circularReasoning")[0].(map[string]any)
 	var markers []string

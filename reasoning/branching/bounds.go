@@ -26,7 +26,7 @@ var (
 	// knowledge gaps, profiles and merge candidates.
 	findingPage = reasoning.PageSize{Default: 10, Max: 50, Bytes: 8 << 10}
 	// similarPage: findSimilar's thoughts, whole texts.
-	similarPage = reasoning.PageSize{Default: 5, Max: 100, Bytes: 10 << 10}
+	similarPage = reasoning.PageSize{Default: 3, Max: 100, Bytes: 10 << 10}
 )
 
 const (

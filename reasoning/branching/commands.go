@@ -50,7 +50,7 @@ var BranchCommands = []BranchCommand{
 	{Name: "focus", Fields: []string{"branchId"}, run: handler((*BranchThinking).focus)},
 	{Name: "history", Paged: true, Fields: []string{"branchId?", "verbose?"}, run: handler((*BranchThinking).history)},
 	{Name: "evaluate", Fields: []string{"branchId?"}, run: handler((*BranchThinking).evaluate)},
-	{Name: "statistics", Paged: true, run: handler((*BranchThinking).statistics)},
+	{Name: "statistics", run: handler((*BranchThinking).statistics)},
 	{Name: "findContradictions", Paged: true, Fields: []string{"verbose?"}, run: handler((*BranchThinking).findContradictions)},
 	{Name: "detectCircular", Paged: true, run: handler((*BranchThinking).detectCircular)},
 	{Name: "findStrongestPaths", Fields: []string{"topK?=3"}, run: handler((*BranchThinking).strongestPaths)},
@@ -251,7 +251,7 @@ type BranchSummary struct {
 	Parent       string   `json:"parentBranchId,omitempty"`
 	ForkStep     int      `json:"forkStep,omitempty" jsonschema:"the step of the thought the branch forked from"`
 	LastStep     int      `json:"lastStep,omitempty" jsonschema:"the step of the branch's latest thought"`
-	Active       bool     `json:"active"`
+	Active       bool     `json:"active,omitempty"`
 }
 
 type branchStats struct {
@@ -297,7 +297,6 @@ func summarize(bs []thinkgraph.Branch, ths []thinkgraph.Thought, active string) 
 type ListResult struct {
 	Header
 	ActiveBranch string          `json:"activeBranch"`
-	Goal         string          `json:"goal,omitempty"`
 	Branches     []BranchSummary `json:"branches" jsonschema:"the active branch, then the branches written to last"`
 	Page         *reasoning.Page `json:"page,omitempty"`
 }
@@ -309,7 +308,7 @@ func (bt *BranchThinking) list(ctx context.Context, in CommandInput) (*ListResul
 		if err != nil {
 			return err
 		}
-		res.SessionID, res.ActiveBranch, res.Goal = sess.ID, activeOf(sess), sess.Goal
+		res.SessionID, res.ActiveBranch = sess.ID, activeOf(sess)
 		res.Branches = summarize(bs, ths, res.ActiveBranch)
 		byRecency(res.Branches, lastSteps(ths))
 		res.Branches, res.Page, err = reasoning.Paginate(res.Branches, in.page(), branchPage)
@@ -369,9 +368,6 @@ type RelatedThought struct {
 	// same-branch, child-branch, parent-branch or cross-branch.
 	Relationship string `json:"relationship,omitempty"`
 	Step         int    `json:"step"`
-	// Claim is the claim of the thought the query matched best, when it is
-	// not the thought's first (which its content starts with).
-	Claim string `json:"claim,omitempty"`
 }
 
 // moveFocus makes branch active, its latest thought (or its fork thought)
@@ -427,11 +423,11 @@ func (bt *BranchThinking) focus(ctx context.Context, in CommandInput) (*FocusRes
 
 // HistoryThought is one thought of a branch's history.
 type HistoryThought struct {
-	ID          string          `json:"id"`
+	ID          string          `json:"id,omitempty" jsonschema:"the thought's id, with verbose (its step names it everywhere)"`
 	Step        int             `json:"step"`
 	Type        string          `json:"type,omitempty"`
 	Content     string          `json:"content"`
-	Confidence  *float64        `json:"confidence"`
+	Confidence  *float64        `json:"confidence,omitempty" jsonschema:"absent when the thought has none"`
 	KeyPoints   []string        `json:"keyPoints,omitempty"`
 	ParentID    string          `json:"parentId,omitempty"`
 	BranchPoint bool            `json:"branchPoint,omitempty"`
@@ -536,12 +532,12 @@ func (bt *BranchThinking) history(ctx context.Context, in CommandInput) (*Histor
 		}
 		all := make([]HistoryThought, len(ths))
 		for i, th := range ths {
-			h := HistoryThought{ID: th.ID, Step: th.Step, Type: th.Type, Content: th.Content, Confidence: th.Confidence,
+			h := HistoryThought{Step: th.Step, Type: th.Type, Content: th.Content, Confidence: th.Confidence,
 				KeyPoints: th.KeyPoints, BranchPoint: th.BranchPoint, CrossRefs: out[th.ID]}
 			if in.Verbose {
 				// The parent is the step before in the branch, or its fork.
 				t := th.CreatedAt
-				h.ParentID, h.Tool, h.Timestamp, h.Metadata = th.ParentID, th.Tool, &t, th.Metadata
+				h.ID, h.ParentID, h.Tool, h.Timestamp, h.Metadata = th.ID, th.ParentID, th.Tool, &t, th.Metadata
 			} else {
 				h.Content = thinkgraph.Clip(h.Content, historyClip)
 			}
@@ -649,28 +645,26 @@ func (bt *BranchThinking) evaluate(ctx context.Context, in CommandInput) (*Evalu
 // StatisticsResult is the answer of statistics.
 type StatisticsResult struct {
 	Header
-	TotalThoughts     int             `json:"totalThoughts"`
-	TotalBranches     int             `json:"totalBranches"`
-	ActiveBranch      string          `json:"activeBranch"`
-	Goal              string          `json:"goal,omitempty"`
-	BranchesByState   map[string]int  `json:"branchesByState"`
-	ThoughtsByType    map[string]int  `json:"thoughtsByType"`
-	ThoughtsByBranch  map[string]int  `json:"thoughtsByBranch"`
-	ThoughtsByTool    map[string]int  `json:"thoughtsByTool"`
-	AverageConfidence *float64        `json:"averageConfidence"`
-	WithConfidence    int             `json:"thoughtsWithConfidence"`
-	BranchPoints      int             `json:"branchPoints"`
-	CrossReferences   map[string]int  `json:"crossReferences"`
-	TotalCrossRefs    int             `json:"totalCrossReferences"`
-	AverageKeyPoints  float64         `json:"averageKeyPoints"`
-	MaxBranchDepth    int             `json:"maxBranchDepth" jsonschema:"longest chain of parent branches"`
-	AutoEval          AutoEvalConfig  `json:"autoEval"`
-	SemanticEngine    bool            `json:"semanticEngine"`
-	CreatedAt         *time.Time      `json:"createdAt,omitempty"`
-	UpdatedAt         *time.Time      `json:"updatedAt,omitempty"`
-	Branches          []BranchSummary `json:"branches" jsonschema:"the active branch, then the branches written to last"`
-	Page              *reasoning.Page `json:"page,omitempty" jsonschema:"the branches left out"`
-	Omitted           map[string]int  `json:"omitted,omitempty" jsonschema:"how many items of each shortened list or count were left out"`
+	TotalThoughts     int            `json:"totalThoughts"`
+	TotalBranches     int            `json:"totalBranches"`
+	ActiveBranch      string         `json:"activeBranch"`
+	Goal              string         `json:"goal,omitempty"`
+	BranchesByState   map[string]int `json:"branchesByState"`
+	ThoughtsByType    map[string]int `json:"thoughtsByType"`
+	ThoughtsByBranch  map[string]int `json:"thoughtsByBranch"`
+	ThoughtsByTool    map[string]int `json:"thoughtsByTool"`
+	AverageConfidence *float64       `json:"averageConfidence"`
+	WithConfidence    int            `json:"thoughtsWithConfidence"`
+	BranchPoints      int            `json:"branchPoints"`
+	CrossReferences   map[string]int `json:"crossReferences"`
+	TotalCrossRefs    int            `json:"totalCrossReferences"`
+	AverageKeyPoints  float64        `json:"averageKeyPoints"`
+	MaxBranchDepth    int            `json:"maxBranchDepth" jsonschema:"longest chain of parent branches"`
+	AutoEval          AutoEvalConfig `json:"autoEval"`
+	SemanticEngine    bool           `json:"semanticEngine"`
+	CreatedAt         *time.Time     `json:"createdAt,omitempty"`
+	UpdatedAt         *time.Time     `json:"updatedAt,omitempty"`
+	Omitted           map[string]int `json:"omitted,omitempty" jsonschema:"how many items of each shortened list or count were left out"`
 }
 
 func (bt *BranchThinking) statistics(ctx context.Context, in CommandInput) (*StatisticsResult, error) {
@@ -734,11 +728,8 @@ func (bt *BranchThinking) statistics(ctx context.Context, in CommandInput) (*Sta
 			res.CrossReferences[l.Type]++
 		}
 		res.TotalCrossRefs = len(links)
-		res.Branches = summarize(bs, ths, res.ActiveBranch)
-		byRecency(res.Branches, lastSteps(ths))
 		res.ThoughtsByBranch = topCounts(res.ThoughtsByBranch, branchPage.Default, &res.Omitted, "thoughtsByBranch")
-		res.Branches, res.Page, err = reasoning.Paginate(res.Branches, in.page(), branchPage)
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -903,9 +894,8 @@ func intOr(p *int, def, lo, hi int, field string) (int, error) {
 }
 
 // pathsMethod says how findStrongestPaths ranks.
-const pathsMethod = "score = mean confidence (a thought without one counts 0.5, a thought of a circular argument 0) × coherence (relatedness of consecutive thoughts; 1 without a link). " +
-	"Ranked first: the path to the session's conclusion (its latest synthesis or answer) when sound (not closed, not drifting, no circular argument, mean confidence ≥ 0.5); " +
-	"then open paths by score, then paths ending in a drifting branch; last, paths ending in a closed branch (pruned with a reason, ruled out in its last thought, a thought refuted, or contradicted by its own later critique)"
+const pathsMethod = "score = mean confidence (none: 0.5; a thought of a circular argument: 0) × coherence of consecutive thoughts. " +
+	"First the sound path to the session's conclusion, then open paths by score, then paths into a drifting branch, last paths into a closed one"
 
 func (bt *BranchThinking) strongestPaths(ctx context.Context, in CommandInput) (*PathsResult, error) {
 	k, err := intOr(in.TopK, 3, 1, 50, "topK")
@@ -981,12 +971,12 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
 		res.SessionID = sess.ID
 		return bt.svc.DocsView(ctx, tx, sess.Key, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
-			hits, claims, err := bt.rankSimilar(docs, byID, idx, q, in.Query, start+limit)
+			hits, err := bt.rankSimilar(docs, byID, idx, q, in.Query, start+limit)
 			if err != nil {
 				return err
 			}
 			var err2 error
-			if res.Results, res.Page, err2 = reasoning.Paginate(refsOf(docs, byID, hits, claims), in.page(), similarPage); err2 != nil {
+			if res.Results, res.Page, err2 = reasoning.Paginate(refsOf(docs, byID, hits), in.page(), similarPage); err2 != nil {
 				return err2
 			}
 			res.TotalFound = len(res.Results)
@@ -1037,11 +1027,11 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 			if !ok {
 				return &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: fmt.Sprintf("thought #%d has no vector yet", d.Step)}
 			}
-			hits, claims, err := bt.rankSimilar(docs, byID, idx, v, d.Content, limit, d.ID)
+			hits, err := bt.rankSimilar(docs, byID, idx, v, d.Content, limit, d.ID)
 			if err != nil {
 				return err
 			}
-			related = refsOf(docs, byID, hits, claims)
+			related = refsOf(docs, byID, hits)
 			return nil
 		})
 		if err != nil {

@@ -13,9 +13,8 @@ import (
 // sets a thought apart from the session's shared topic); with the offline
 // engine the best semantic.RerankPool are then re-ranked by the word
 // alignment of text with each thought's best-aligned claim. It returns the
-// best k but the thoughts in exclude, and per hit the index of that claim
-// (-1 when none was compared).
-func (bt *BranchThinking) rankSimilar(docs []analyze.Doc, byID map[string]int, idx *semantic.Index, q semantic.Vector, text string, k int, exclude ...string) ([]semantic.Hit, []int, error) {
+// best k but the thoughts in exclude.
+func (bt *BranchThinking) rankSimilar(docs []analyze.Doc, byID map[string]int, idx *semantic.Index, q semantic.Vector, text string, k int, exclude ...string) ([]semantic.Hit, error) {
 	lex, offline := bt.svc.Semantic().Embedder.(*semantic.Lexical)
 	pool := k
 	if offline {
@@ -27,14 +26,10 @@ func (bt *BranchThinking) rankSimilar(docs []analyze.Doc, byID map[string]int, i
 	}
 	hits, err := idx.TopKCentred(q, pool, filter)
 	if err != nil {
-		return nil, nil, &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
-	}
-	best := make([]int, len(hits))
-	for i := range best {
-		best[i] = -1
+		return nil, &thinkgraph.Error{Code: thinkgraph.CodeSemanticModel, Message: "similarity search failed", Err: err}
 	}
 	if offline {
-		hits, best = semantic.RerankTexts(lex.Lexicon(), text, hits, func(h semantic.Hit) []string {
+		hits, _ = semantic.RerankTexts(lex.Lexicon(), text, hits, func(h semantic.Hit) []string {
 			i, ok := byID[h.ID]
 			if !ok {
 				return nil
@@ -49,25 +44,19 @@ func (bt *BranchThinking) rankSimilar(docs []analyze.Doc, byID map[string]int, i
 			return texts
 		})
 	}
-	n := min(k, len(hits))
-	return hits[:n], best[:n], nil
+	return hits[:min(k, len(hits))], nil
 }
 
-// refsOf are the hits as related thoughts, each with the claim matched
-// (claims[i], an index into its claims) when it is not its first.
-func refsOf(docs []analyze.Doc, byID map[string]int, hits []semantic.Hit, claims []int) []RelatedThought {
+// refsOf are the hits as related thoughts.
+func refsOf(docs []analyze.Doc, byID map[string]int, hits []semantic.Hit) []RelatedThought {
 	out := make([]RelatedThought, 0, len(hits))
-	for n, h := range hits {
+	for _, h := range hits {
 		i, ok := byID[h.ID]
 		if !ok {
 			continue
 		}
 		d := docs[i]
-		r := RelatedThought{ThoughtID: d.ID, Content: d.Content, BranchID: d.Branch, Similarity: h.Similarity, Type: d.Type, Step: d.Step}
-		if c := claims[n]; c > 0 && c < len(d.Claims) {
-			r.Claim = thinkgraph.Clip(d.Claims[c].Text, 120)
-		}
-		out = append(out, r)
+		out = append(out, RelatedThought{ThoughtID: d.ID, Content: d.Content, BranchID: d.Branch, Similarity: h.Similarity, Type: d.Type, Step: d.Step})
 	}
 	return out
 }

@@ -26,8 +26,9 @@ type ToolSuggestion struct {
 type SuggestResult struct {
 	Header
 	Suggestions []ToolSuggestion `json:"suggestions"`
-	// State is what the suggestions were derived from.
-	State map[string]any `json:"state"`
+	// State is what the suggestions were derived from; a count of zero,
+	// false and an empty list are left out.
+	State map[string]any `json:"state" jsonschema:"the session figures the suggestions were derived from; those that are zero, false or empty are left out"`
 }
 
 func cmdCall(t string, data map[string]any) map[string]any {
@@ -192,14 +193,26 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<an alternative approach>", "type": "hypothesis", "branchId": "alternative-1"},
 				Reason: fmt.Sprintf("%d thoughts on a single branch: explore an alternative in a new branch before committing", n), Priority: "low"})
 		}
-		if n >= 20 {
-			add(ToolSuggestion{Tool: "branch-thinking", Command: "export", Arguments: cmdCall("export", nil),
-				Reason: fmt.Sprintf("%d thoughts: export the session to keep or share it", n), Priority: "low"})
-		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	for k, v := range res.State { // what is not there is zero
+		switch x := v.(type) {
+		case int:
+			if x == 0 {
+				delete(res.State, k)
+			}
+		case bool:
+			if !x {
+				delete(res.State, k)
+			}
+		case []string:
+			if len(x) == 0 {
+				delete(res.State, k)
+			}
+		}
 	}
 	return res, nil
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning/review"
@@ -62,7 +63,7 @@ func (bt *BranchThinking) tensions(ctx context.Context, tx thinkgraph.Tx, sess *
 		if !faces {
 			continue
 		}
-		out = append(out, advice.Tension{Status: advice.TensionOpen, Thoughts: refs, Question: review.Question(g), Group: analyze.GroupKey(docs, g.Claims)})
+		out = append(out, advice.Tension{Status: advice.TensionOpen, Thoughts: refs, Signs: strings.Join(g.Signs, "; "), Group: analyze.GroupKey(docs, g.Claims)})
 	}
 	return out, nil
 }

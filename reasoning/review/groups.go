@@ -34,7 +34,7 @@ type Review struct {
 type Group struct {
 	Group  string  `json:"group" jsonschema:"the group's key: its claims as step.claim, for judge"`
 	Signs  string  `json:"signs,omitempty" jsonschema:"the signs of conflict the offline judge found in the group, when any"`
-	Claims []Claim `json:"claims"`
+	Claims []Claim `json:"claims" jsonschema:"the group's claims that no earlier call quoted (the key names them all; verbose: true lists every one)"`
 }
 
 // Claim is one claim of a group.
@@ -43,14 +43,14 @@ type Group struct {
 // claim.
 type Claim struct {
 	Step int    `json:"step"`
-	Text string `json:"text,omitempty" jsonschema:"left out when an earlier call quoted it (verbose: true quotes it again)"`
+	Text string `json:"text"`
 }
 
 // Quoted applies what earlier calls showed (asked holds the "thought
 // id/claim" keys of the claims quoted): a group whose every claim an
-// earlier call quoted is listed in Again by its key only, and in the other
-// groups a claim quoted before carries no text (the model knows its own
-// thoughts by step). With verbose, everything is shown. What is shown is
+// earlier call quoted is listed in Again by its key only, and the other
+// groups list only the claims not quoted before (the group's key names
+// them all by step; the model knows its own thoughts by step). With verbose, everything is shown. What is shown is
 // added to asked. keys are the claims' keys, group by group.
 func (rv *Review) Quoted(keys []string, asked map[string]bool, verbose bool) {
 	n := 0
@@ -62,12 +62,14 @@ func (rv *Review) Quoted(keys []string, asked map[string]bool, verbose bool) {
 			rv.Again = append(rv.Again, g.Group)
 			continue
 		}
-		for j := range g.Claims {
-			if asked[ks[j]] && !verbose {
-				g.Claims[j].Text = ""
+		claims := g.Claims[:0]
+		for j, c := range g.Claims {
+			if verbose || !asked[ks[j]] {
+				claims = append(claims, c)
 			}
 			asked[ks[j]] = true
 		}
+		g.Claims = claims
 		groups = append(groups, g)
 	}
 	rv.Groups = groups
@@ -86,7 +88,7 @@ var Options = analyze.ReviewOptions{MaxGroup: 6, MaxClaims: 30}
 const MaxClaimText = 120
 
 // Answer tells the model how to answer a group of findContradictions.
-const Answer = `judge {group, verdict: "consistent"} or {group, verdict: "contradiction", conflicts: [[step, step]]}`
+const Answer = `judge {group, verdict: "consistent" | "contradiction", conflicts?: [[step, step]]}`
 
 // Settled is PlanReview's settled test: two thoughts are settled when a
 // verdict is stated on them.
@@ -116,16 +118,6 @@ func Render(docs []analyze.Doc, plan analyze.ReviewPlan) *Review {
 
 // AskConsistent is the question of every findContradictions group.
 const AskConsistent = "Can each group's claims all be true at once?"
-
-// Question asks about one group, naming the signs of conflict found (a
-// tension of synthesizeDialectical).
-func Question(g analyze.ReviewGroup) string {
-	q := "Can these all be true at once?"
-	if len(g.Signs) > 0 {
-		q += " (" + strings.Join(g.Signs, "; ") + ")"
-	}
-	return q
-}
 
 // groupError is the error of a judge call whose group key does not name
 // claims of the session.
@@ -363,7 +355,7 @@ func (v *Stated) CircularReview(docs []analyze.Doc, byID map[string]int, found [
 	rv.Left = rv.Open - len(rv.Groups)
 	if len(rv.Groups) > 0 {
 		rv.Question = "Does the second claim's thought argue in a circle, resting on the first, which says much the same?"
-		rv.Answer = `judge {group, verdict: "circular"} or {group, verdict: "not_circular"}`
+		rv.Answer = `judge {group, verdict: "circular" | "not_circular"}`
 	}
 	return rv, keys
 }

@@ -149,3 +149,32 @@ func TestLatest(t *testing.T) {
 		t.Fatal(ids)
 	}
 }
+
+// Quoted lists each claim once across calls: a group with a new claim lists
+// only that claim (its key names the others), a group of claims all quoted
+// before is listed by key in Again, and verbose shows everything.
+func TestQuoted(t *testing.T) {
+	review := func() *Review {
+		return &Review{Groups: []Group{
+			{Group: "1.1-2.1", Claims: []Claim{{Step: 1, Text: "a"}, {Step: 2, Text: "b"}}},
+			{Group: "2.1-3.1", Claims: []Claim{{Step: 2, Text: "b"}, {Step: 3, Text: "c"}}},
+		}}
+	}
+	keys := []string{"t1/0", "t2/0", "t2/0", "t3/0"}
+	asked := map[string]bool{}
+	first := review()
+	first.Quoted(keys, asked, false)
+	if len(first.Groups) != 2 || len(first.Groups[0].Claims) != 2 || len(first.Groups[1].Claims) != 1 || first.Groups[1].Claims[0].Step != 3 || first.Again != nil {
+		t.Fatalf("first call: %+v", first)
+	}
+	second := review()
+	second.Quoted(keys, asked, false)
+	if len(second.Groups) != 0 || !slices.Equal(second.Again, []string{"1.1-2.1", "2.1-3.1"}) {
+		t.Fatalf("second call: %+v", second)
+	}
+	verbose := review()
+	verbose.Quoted(keys, asked, true)
+	if len(verbose.Groups) != 2 || len(verbose.Groups[0].Claims) != 2 || len(verbose.Groups[1].Claims) != 2 || verbose.Again != nil {
+		t.Fatalf("verbose: %+v", verbose)
+	}
+}

@@ -34,10 +34,10 @@ type Tension struct {
 	// Steps name its thoughts (Dialectic.Thoughts quotes them).
 	Steps  []int  `json:"steps"`
 	Reason string `json:"reason,omitempty"`
-	// Question and Group, for an open tension: what to judge, and the
-	// review group's key for the judge call.
-	Question string `json:"question,omitempty"`
-	Group    string `json:"group,omitempty"`
+	// Signs and Group, for an open tension: the signs of conflict the
+	// offline judge found, and the review group's key for the judge call.
+	Signs string `json:"signs,omitempty"`
+	Group string `json:"group,omitempty"`
 	// Thoughts are its thoughts.
 	Thoughts []analyze.ThoughtRef `json:"-"`
 }

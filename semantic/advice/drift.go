@@ -61,7 +61,7 @@ type BranchDrift struct {
 	// Furthest are the steps of the branch's least anchored thoughts.
 	Furthest []int  `json:"furthestSteps,omitempty"`
 	Drifting bool   `json:"drifting"`
-	Reason   string `json:"reason"`
+	Reason   string `json:"reason,omitempty"` // why it drifts, or why there is no verdict
 }
 
 // DetectDrift finds the branches that wander away from the session's goal
@@ -124,7 +124,7 @@ func DetectDrift(docs []analyze.Doc, goal semantic.Vector, opts DriftOptions) []
 		case why != "":
 			bd.Reason = why
 		case len(rows) < minTrendThoughts:
-			bd.Reason = fmt.Sprintf("%d thought(s) with vectors: a drift verdict needs a trend over at least %d", len(rows), minTrendThoughts)
+			bd.Reason = fmt.Sprintf("too short for a verdict: %d of the %d thoughts a trend needs", len(rows), minTrendThoughts)
 		case len(vd.rows)-len(rows) < driftMinSession/2:
 			bd.Reason = fmt.Sprintf("%d thought(s) of the session outside the branch: drift is measured against them, at least %d", len(vd.rows)-len(rows), driftMinSession/2)
 		default:
@@ -142,9 +142,7 @@ func DetectDrift(docs []analyze.Doc, goal semantic.Vector, opts DriftOptions) []
 			if e <= -opts.Threshold {
 				bd.Drifting = true
 				bd.Reason = fmt.Sprintf("its last %d thoughts are %.2f standard deviations less related to the goal and the session than the other branches' thoughts", h, -e)
-			} else {
-				bd.Reason = fmt.Sprintf("its last %d thoughts stay anchored (%.2f)", h, e)
-			}
+			} // else no reason: endAnchoring, above −threshold, says it
 		}
 		out = append(out, bd)
 	}

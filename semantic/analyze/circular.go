@@ -289,22 +289,20 @@ func circularSupport(docs []Doc, lx *semantic.Lexicon, cache *ArgCache) []Circul
 		slices.SortFunc(in, stepOrder(docs))
 		var refs []ThoughtRef
 		for _, i := range in {
-			refs = append(refs, Ref(docs[i]))
+			r := Ref(docs[i])
+			r.Content = "" // the support quotes its claims
+			refs = append(refs, r)
 		}
-		var parts []string
-		for _, l := range links {
-			if l.Kind == "supports" {
-				parts = append(parts, fmt.Sprintf("#%d supports #%d [%s]", l.From.Step, l.To.Step, l.Marker))
-			} else {
-				parts = append(parts, fmt.Sprintf("#%d restates #%d", l.From.Step, l.To.Step))
-			}
+		steps := make([]string, len(refs))
+		for i, r := range refs {
+			steps[i] = fmt.Sprintf("#%d", r.Step)
 		}
 		out = append(out, CircularReasoning{
 			Kind:     CircularSupport,
 			Thoughts: refs,
 			Support:  links,
-			Reason: fmt.Sprintf("circular argument over %d thought(s): a claim is supported, directly or through a chain, by a restatement of itself (support lists the claims): %s",
-				len(refs), strings.Join(parts, "; ")),
+			Reason: fmt.Sprintf("circular argument over %s: a claim is supported, directly or through a chain, by a restatement of itself (support lists the links)",
+				strings.Join(steps, ", ")),
 		})
 	}
 	out = append(out, restatedArguments(docs, g, r, unitsOf, comp)...)

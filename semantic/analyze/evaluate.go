@@ -692,8 +692,9 @@ func (ev *Evaluation) issues(th Thresholds, m int) {
 // Evaluation.WithFindings).
 type Finding struct {
 	// Kind is "drifting", "closed" or "circular".
-	Kind   string `json:"kind"`
-	Reason string `json:"reason"`
+	Kind string `json:"kind"`
+	// Reason is in the evaluation's issues ("closed: …"), not repeated.
+	Reason string `json:"-"`
 }
 
 // findingPenalty is the share of the overall score a finding takes away:
