@@ -1332,8 +1332,8 @@ func (bt *BranchThinking) driftMethod(o advice.DriftOptions) string {
 	if o.TextSimilarity != nil {
 		what = "vectors and word alignment"
 	}
-	return fmt.Sprintf("anchoring = relatedness to the goal and the session (%s, embedder %s) in standard deviations from the other branches' thoughts; "+
-		"a branch of 4+ thoughts drifts when its second half is at −%.2f or below", what, bt.svc.Semantic().Embedder.Model(), o.Threshold)
+	return fmt.Sprintf("anchoring: relatedness to the goal and the session (%s, embedder %s), in standard deviations from the other branches' thoughts; "+
+		"drifting: a branch's second half at −%.2f or below (4+ thoughts)", what, bt.svc.Semantic().Embedder.Model(), o.Threshold)
 }
 
 func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*DriftResult, error) {

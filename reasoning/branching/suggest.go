@@ -124,7 +124,7 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 		if circ := a.circularArgs(); len(circ) > 0 {
 			res.State["circularReasoning"] = len(circ)
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectCircular", Arguments: cmdCall("detectCircular", nil),
-				Reason: fmt.Sprintf("%d circular argument(s), e.g. %s", len(circ), circ[0].Reason), Priority: "high"})
+				Reason: fmt.Sprintf("%d circular argument(s), e.g. over %s", len(circ), advice.StepsOf(circ[0].Thoughts)), Priority: "high"})
 		}
 		closed := map[string]bool{}
 		for b := range a.closed {

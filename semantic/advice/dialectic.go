@@ -225,7 +225,7 @@ func (d *Dialectic) Compose() {
 	var settled []string
 	for _, t := range d.Tensions {
 		if t.Status != TensionOpen {
-			settled = append(settled, fmt.Sprintf("%s conflict (%s)", stepsOf(t.Thoughts), t.Status))
+			settled = append(settled, fmt.Sprintf("%s conflict (%s)", StepsOf(t.Thoughts), t.Status))
 		}
 	}
 	for _, a := range d.CommonGround.Agreements {
@@ -260,8 +260,8 @@ func pieces(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// stepsOf names thoughts as "#3 and #9" or "#3, #5 and #9".
-func stepsOf(refs []analyze.ThoughtRef) string {
+// StepsOf names thoughts as "#3 and #9" or "#3, #5 and #9".
+func StepsOf(refs []analyze.ThoughtRef) string {
 	var steps []int
 	for _, r := range refs {
 		steps = append(steps, r.Step)

@@ -124,7 +124,7 @@ func DetectDrift(docs []analyze.Doc, goal semantic.Vector, opts DriftOptions) []
 		case why != "":
 			bd.Reason = why
 		case len(rows) < minTrendThoughts:
-			bd.Reason = fmt.Sprintf("too short for a verdict: %d of the %d thoughts a trend needs", len(rows), minTrendThoughts)
+			bd.Reason = fmt.Sprintf("too short: %d of the %d thoughts a verdict needs", len(rows), minTrendThoughts)
 		case len(vd.rows)-len(rows) < driftMinSession/2:
 			bd.Reason = fmt.Sprintf("%d thought(s) of the session outside the branch: drift is measured against them, at least %d", len(vd.rows)-len(rows), driftMinSession/2)
 		default:

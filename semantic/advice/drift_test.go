@@ -57,9 +57,9 @@ func TestDetectDrift(t *testing.T) {
 	for _, c := range []struct {
 		docs []analyze.Doc
 		want string
-	}{{short, "too short for a verdict: 3 of the 4"}, {docs[:7], "the session has 7 thought(s)"}} {
+	}{{short, "too short: 3 of the 4"}, {docs[:7], "the session has 7 thought(s)"}} {
 		for _, b := range DetectDrift(c.docs, semantic.Vector{1, 0}, DriftOptions{}) {
-			if b.Drifting || (b.Branch == "off" || c.want != "too short for a verdict: 3 of the 4") && !strings.Contains(b.Reason, c.want) {
+			if b.Drifting || (b.Branch == "off" || c.want != "too short: 3 of the 4") && !strings.Contains(b.Reason, c.want) {
 				t.Fatalf("%s: %+v", c.want, b)
 			}
 		}
