@@ -2,10 +2,16 @@ package reasoningeval
 
 import (
 	"context"
+	"flag"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dustin/go-humanize"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/semantic"
@@ -119,6 +125,7 @@ func TestDevSetFloors(t *testing.T) {
 	floor("rules precision", res.Precision, 0.97)
 	floor("circular F1", res.CircularF1, 0.92)
 	floor("retrieval top-1", res.Retrieval, 0.62)
+	checkReadmeRow(t, "reasoning dev pairs", res.PairReview)
 }
 
 // readSet reads a set in testdata.
@@ -147,9 +154,10 @@ func TestExternalFloors(t *testing.T) {
 		file                string
 		surfaced, precision float64
 		maxClaims, maxBytes float64
+		readme              string // the README's row of its figures
 	}{
-		{"testdata/external/chatprotect_sessions.jsonl", 0.90, 0.95, 30, 4000},
-		{"testdata/external/mnli_sample.jsonl", 0.88, 0.95, 30, 2000},
+		{"testdata/external/chatprotect_sessions.jsonl", 0.90, 0.95, 30, 4000, "ChatProtect sessions (testdata/external)"},
+		{"testdata/external/mnli_sample.jsonl", 0.88, 0.95, 30, 2000, "MultiNLI sample (testdata/external)"},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			svc, contra, model := newService(t)
@@ -173,6 +181,37 @@ func TestExternalFloors(t *testing.T) {
 			if b := float64(all.Bytes) / float64(all.Calls); b > tc.maxBytes {
 				t.Errorf("%.0f bytes a call, over %v", b, tc.maxBytes)
 			}
+			checkReadmeRow(t, tc.readme, all)
 		})
 	}
 }
+
+// checkReadmeRow holds the README's row of review figures for a set (the
+// table under "Latest figures") to what was measured: the README's figures
+// come from the code. Run with -update-readme to write them.
+func checkReadmeRow(t *testing.T, name string, f ReviewFigures) {
+	t.Helper()
+	want := fmt.Sprintf("| %s | %s | %s (%d) | %.1f / %s |", name, fig2(f.SurfacedRecall()), fig2(f.AssertedPrecision()), f.Asserted,
+		float64(f.Claims)/float64(f.Calls), humanize.Comma(int64(math.Round(float64(f.Bytes)/float64(f.Calls)))))
+	const path = "../README.md"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "| "+name+" |") })
+	switch {
+	case i < 0:
+		t.Errorf("README.md has no row %q in its table of review figures; want\n%s", name, want)
+	case lines[i] == want:
+	case *updateReadme:
+		lines[i] = want
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	default:
+		t.Errorf("README.md's figures for %s are not what the code measures; run go test ./reasoningeval -run '%s' -update-readme\n got %s\nwant %s", name, t.Name(), lines[i], want)
+	}
+}
+
+var updateReadme = flag.Bool("update-readme", false, "write the measured review figures into README.md")

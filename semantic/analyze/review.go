@@ -112,14 +112,13 @@ func GroupClaims(docs []Doc, opts ReviewOptions) []ReviewGroup {
 // PlanReview plans the review of groups (GroupClaims of docs): the open
 // ones, most at risk first, as many as fit in opts.MaxClaims. settled
 // reports whether two thoughts (indexes into docs) have a verdict; a group
-// is settled when every two of its claims are settled thoughts or say the
-// same words (a statement cannot contradict itself).
+// is settled when every two of its thoughts are.
 func PlanReview(docs []Doc, groups []ReviewGroup, settled func(a, b int) bool, opts ReviewOptions) ReviewPlan {
 	opts = opts.withDefaults()
 	var plan ReviewPlan
 	var open []ReviewGroup
 	for _, g := range groups {
-		if groupSettled(docs, g.Claims, settled) {
+		if groupSettled(g.Claims, settled) {
 			plan.Settled++
 			continue
 		}
@@ -178,11 +177,10 @@ func asserts(text string) bool {
 	return false
 }
 
-func groupSettled(docs []Doc, g []ClaimRef, settled func(a, b int) bool) bool {
-	words := func(c ClaimRef) []string { return semantic.Tokenize(docs[c.Doc].Claims[c.K].Text) }
+func groupSettled(g []ClaimRef, settled func(a, b int) bool) bool {
 	for i := range g {
 		for j := i + 1; j < len(g); j++ {
-			if !settled(g[i].Doc, g[j].Doc) && !slices.Equal(words(g[i]), words(g[j])) {
+			if !settled(g[i].Doc, g[j].Doc) {
 				return false
 			}
 		}
