@@ -114,7 +114,7 @@ func TestDatabaseSessionReplay(t *testing.T) {
 	}
 	// The target is 60 KB (162 KB before the results were bounded, 92.6 KB
 	// before they named thoughts by step and stopped repeating themselves;
-	// 60,548 bytes now).
+	// 60,324 bytes now).
 	const target = 60 << 10
 	if total > target {
 		t.Errorf("the replayed session's %d calls returned %d bytes, more than the %d of the target", len(calls), total, target)

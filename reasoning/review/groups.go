@@ -73,6 +73,9 @@ func (rv *Review) Quoted(keys []string, asked map[string]bool, verbose bool) {
 		groups = append(groups, g)
 	}
 	rv.Groups = groups
+	if len(groups) == 0 {
+		rv.Question = "" // the groups in Again were asked with it
+	}
 }
 
 // QuotedKey names claim k of thought d for Quoted.
