@@ -50,8 +50,10 @@ type Claim struct {
 // id/claim" keys of the claims quoted): a group whose every claim an
 // earlier call quoted is listed in Again by its key only, and the other
 // groups list only the claims not quoted before (the group's key names
-// them all by step; the model knows its own thoughts by step). With verbose, everything is shown. What is shown is
-// added to asked. keys are the claims' keys, group by group.
+// them all by step; the model knows its own thoughts by step), and a review
+// that shows no group drops its question. With verbose, everything is
+// shown. What is shown is added to asked. keys are the claims' keys, group
+// by group.
 func (rv *Review) Quoted(keys []string, asked map[string]bool, verbose bool) {
 	n := 0
 	groups := rv.Groups[:0]
