@@ -176,6 +176,13 @@ func TestReviewAnsweredByTheModel(t *testing.T) {
 	if !strings.HasPrefix(notice[0], fmt.Sprint(claims[0].(map[string]any)["text"])) {
 		t.Fatalf("circular review: %v", cg)
 	}
+	// Quoted once: the next call lists the group by key, verbose shows it.
+	if again := obj(s.cmd("detectCircular", nil), "review"); len(list(again, "groups")) != 0 || !slices.Contains(list(again, "askedBefore"), cg[0].(map[string]any)["group"]) {
+		t.Fatalf("detectCircular again: %v", again)
+	}
+	if v := obj(s.cmd("detectCircular", map[string]any{"verbose": true}), "review"); len(list(v, "groups")) != 1 {
+		t.Fatalf("detectCircular verbose: %v", v)
+	}
 	s.cmd("judge", map[string]any{"group": cg[0].(map[string]any)["group"], "verdict": "circular"})
 	circ = s.cmd("detectCircular", nil)
 	if circ["count"] != float64(1) || list(circ, "circularReasoning")[0].(map[string]any)["kind"] != "declared" || len(list(obj(circ, "review"), "groups")) != 0 {

@@ -52,7 +52,7 @@ var BranchCommands = []BranchCommand{
 	{Name: "evaluate", Fields: []string{"branchId?"}, run: handler((*BranchThinking).evaluate)},
 	{Name: "statistics", run: handler((*BranchThinking).statistics)},
 	{Name: "findContradictions", Paged: true, Fields: []string{"verbose?"}, run: handler((*BranchThinking).findContradictions)},
-	{Name: "detectCircular", Paged: true, run: handler((*BranchThinking).detectCircular)},
+	{Name: "detectCircular", Paged: true, Fields: []string{"verbose?"}, run: handler((*BranchThinking).detectCircular)},
 	{Name: "findStrongestPaths", Fields: []string{"topK?=3"}, run: handler((*BranchThinking).strongestPaths)},
 	{Name: "findSimilar", Paged: true, Fields: []string{"query"}, run: handler((*BranchThinking).findSimilar)},
 	{Name: "jumpToRelated", Fields: []string{"thoughtId", "limit?=3"}, Note: "moves focus to its branch",
