@@ -188,7 +188,7 @@ func TestExternalFloors(t *testing.T) {
 
 // checkReadmeRow holds the README's row of review figures for a set (the
 // table under "Latest figures") to what was measured: the README's figures
-// come from the code. Run with -update-readme to write them.
+// come from the code. Run with -update-docs to write them.
 func checkReadmeRow(t *testing.T, name string, f ReviewFigures) {
 	t.Helper()
 	want := fmt.Sprintf("| %s | %s | %s (%d) | %.1f / %s |", name, fig2(f.SurfacedRecall()), fig2(f.AssertedPrecision()), f.Asserted,
@@ -204,14 +204,14 @@ func checkReadmeRow(t *testing.T, name string, f ReviewFigures) {
 	case i < 0:
 		t.Errorf("README.md has no row %q in its table of review figures; want\n%s", name, want)
 	case lines[i] == want:
-	case *updateReadme:
+	case *updateDocs:
 		lines[i] = want
 		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	default:
-		t.Errorf("README.md's figures for %s are not what the code measures; run go test ./reasoningeval -run '%s' -update-readme\n got %s\nwant %s", name, t.Name(), lines[i], want)
+		t.Errorf("README.md's figures for %s are not what the code measures; run go test ./reasoningeval -run '%s' -update-docs\n got %s\nwant %s", name, t.Name(), lines[i], want)
 	}
 }
 
-var updateReadme = flag.Bool("update-readme", false, "write the measured review figures into README.md")
+var updateDocs = flag.Bool("update-docs", false, "rewrite the README's review figures with what the tests measure")

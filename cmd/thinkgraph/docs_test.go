@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dustin/go-humanize"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "rewrite the generated parts of README.md")
@@ -50,7 +52,7 @@ func TestDocsFromCode(t *testing.T) {
 			out := runOut("tools", "--sampling")
 			b, tok := total(out)
 			n := strings.Count(table(out), "\n") - 1 // rows between the header and the total
-			return fmt.Sprintf("All %d tools (a provider configured, or a client that samples) cost %s bytes (~%s tokens).", n, comma(b), comma(tok))
+			return fmt.Sprintf("All %d tools (a provider configured, or a client that samples) cost %s bytes (~%s tokens).", n, humanize.Comma(int64(b)), humanize.Comma(int64(tok)))
 		}(),
 		"commands": func() string {
 			var lines []string
@@ -91,15 +93,6 @@ func TestDocsFromCode(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-}
-
-// comma writes n with thousands separators, as the docs do: 19,643.
-func comma(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // thinkgraph help names every command and flag; version --help prints

@@ -814,9 +814,7 @@ func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in Command
 				}
 				shown = append(shown, r)
 			}
-			if st.asked == nil || len(st.asked) > maxAsked {
-				st.asked = map[string]bool{}
-			}
+			st.asked = bounded(st.asked)
 			rv.Quoted(keys, st.asked, in.Verbose)
 			return nil
 		})
@@ -856,9 +854,7 @@ func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (
 		res.Count = len(res.Circular)
 		var keys []string
 		res.Review, keys = st.stated.CircularReview(docs, byID, res.Circular)
-		if st.askedCircular == nil || len(st.askedCircular) > maxAsked {
-			st.askedCircular = map[string]bool{}
-		}
+		st.askedCircular = bounded(st.askedCircular)
 		res.Review.Quoted(keys, st.askedCircular, in.Verbose)
 		if res.Circular, res.Page, err = reasoning.Paginate(res.Circular, in.page(), reasoning.PageSize{Default: 5, Max: findingPage.Max, Bytes: findingPage.Bytes}); err != nil {
 			return err

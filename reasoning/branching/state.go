@@ -190,6 +190,15 @@ func (bt *BranchThinking) judge(st *btState) analyze.PairJudge {
 // texts are then quoted once more).
 const maxAsked = 4096
 
+// bounded returns asked, or an empty memory when asked is nil or holds more
+// than maxAsked claims.
+func bounded(asked map[string]bool) map[string]bool {
+	if asked == nil || len(asked) > maxAsked {
+		return map[string]bool{}
+	}
+	return asked
+}
+
 // maxTrackerCatchUp is the number of new thoughts up to which existing
 // branch trackers are advanced one by one; past it they are rebuilt on use.
 const maxTrackerCatchUp = 32

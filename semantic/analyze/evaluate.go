@@ -528,6 +528,7 @@ func (t *BranchTracker) Evaluation() Evaluation {
 	add("goal alignment", ev.GoalAlignment, weightGoal, false)
 	add("confidence gradient", ev.ConfidenceGradient, weightGradient, false)
 	add("redundancy", ev.RedundancyScore, weightRedundancy, true)
+	tooFew := false // the issue "too few thoughts" says why every metric is null
 	if wsum > 0 {
 		o := sum / wsum
 		ev.OverallScore = &o
@@ -547,6 +548,7 @@ func (t *BranchTracker) Evaluation() Evaluation {
 		case len(t.docs) == 0:
 			ev.Issues = append(ev.Issues, "nothing to evaluate: the branch has no thought")
 		case m < 2 && t.nConf < 2:
+			tooFew = true
 			ev.Issues = append(ev.Issues, fmt.Sprintf("too few thoughts to evaluate: every metric compares at least 2 thoughts, the branch has %d", len(t.docs)))
 		default:
 			ev.Issues = append(ev.Issues, "nothing to evaluate: no thought has a vector or a confidence")
@@ -568,8 +570,8 @@ func (t *BranchTracker) Evaluation() Evaluation {
 			*ev.OverallScore, th.Pivot, strings.Join(weak, ", "))
 		ev.Suggestions = append(ev.Suggestions, "consider pivoting: start a new branch from the last sound thought or revisit the approach")
 	}
-	if len(ev.Unavailable) == 0 || ev.Quality == "Unrated" && len(t.docs) > 0 && m < 2 && t.nConf < 2 {
-		ev.Unavailable = nil // none, or the issue "too few thoughts" says why of all
+	if len(ev.Unavailable) == 0 || tooFew {
+		ev.Unavailable = nil
 	}
 	return ev
 }
@@ -723,7 +725,7 @@ func (e Evaluation) WithFindings(fs []Finding, th Thresholds) Evaluation {
 		}
 		if f.Kind != "circular" {
 			e.ShouldPivot = true
-			e.PivotReason = "the branch is " + f.Kind // its reason is in Issues and Findings
+			e.PivotReason = "the branch is " + f.Kind // its reason is in Issues
 		}
 	}
 	e.Issues = append(issues, e.Issues...)
