@@ -167,7 +167,7 @@ func anyList(names []string) []any {
 }
 
 func (s *Server) addBranchThinkingTool() {
-	bt := branching.NewBranchThinking(s.svc)
+	bt := branching.NewBranchThinking(s.svc, s.opts.Analyst)
 	s.addTool(toolDef{
 		tool: &mcp.Tool{
 			Name:        "branch-thinking",

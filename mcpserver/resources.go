@@ -83,7 +83,7 @@ type sessionVersion struct {
 
 func (s *Server) renderLoader() *render.Loader {
 	s.res.once.Do(func() {
-		l := render.NewLoader(s.svc)
+		l := render.NewLoader(s.svc, s.opts.Analyst)
 		l.MaxAnalysed, l.Limiter = s.opts.MaxAnalysed, s.opts.Limiter
 		if l.MaxAnalysed == 0 {
 			l.MaxAnalysed = render.DefaultMaxAnalysed

@@ -19,6 +19,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/analysis"
 	"github.com/thinkgraph/thinkgraph/render"
 )
 
@@ -46,6 +47,10 @@ type Options struct {
 	// viewer of the same process and by every tenant's server (default:
 	// one of the server's own).
 	Limiter *render.Limiter
+	// Analyst holds the judgement of the sessions, shared with the viewer
+	// of the same process and by every tenant's server (default: one of
+	// the server's own).
+	Analyst *analysis.Analyst
 }
 
 // Observer is told about every tool call and failed store operation.
@@ -90,6 +95,9 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	if opts.Limiter == nil {
 		opts.Limiter = render.NewLimiter() // ForTenant's servers share it
 	}
+	if opts.Analyst == nil {
+		opts.Analyst = analysis.New(svc) // and this
+	}
 	s := &Server{svc: svc, log: opts.Logger, opts: opts, conns: map[*mcp.ServerSession]string{}, toolsetOf: map[string]toolset{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "thinkgraph: structured reasoning", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:       Instructions(opts.Toolsets),
@@ -109,6 +117,10 @@ func New(svc *reasoning.Service, opts Options) *Server {
 // Limiter returns the server's render limiter, for the viewer of the same
 // process to share.
 func (s *Server) Limiter() *render.Limiter { return s.opts.Limiter }
+
+// Analyst returns the analyst of the server's sessions, for the viewer of
+// the same process to read the same judgement.
+func (s *Server) Analyst() *analysis.Analyst { return s.opts.Analyst }
 
 // MCP returns the underlying SDK server, to run on a transport.
 func (s *Server) MCP() *mcp.Server { return s.mcp }

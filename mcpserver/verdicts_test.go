@@ -17,9 +17,13 @@ import (
 	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
-// The new user's case: two branches joined by a declared contradictory
-// cross-reference, whose thoughts no rule of the offline judge calls
-// contradictory. Every analysis must report the contradiction.
+// The new user's case: a contradictory cross-reference from a new branch
+// to main, whose latest thought is not the one it contradicts ("cheap
+// flights" against "a cabin"; the conflict is with "held in Lisbon"). The
+// reference names no thought, so nothing is asserted: the review asks
+// which of main's claims it contradicts, first; synthesizeDialectical shows
+// it as an open tension. Once judge answers, the pair is a contradiction in
+// every analysis.
 func TestDeclaredContradictionCountsEverywhere(t *testing.T) {
 	e := newSemanticTestEnv(t)
 	s := btSession{t, e.connect(), "declared"}
@@ -31,17 +35,29 @@ func TestDeclaredContradictionCountsEverywhere(t *testing.T) {
 	s.thought("A remote cabin keeps the team away from distractions", "analysis", "branchId", "mountains", "confidence", 0.7)
 
 	dia := s.cmd("synthesizeDialectical", map[string]any{"branches": []any{"main", "mountains"}})
-	st := fmt.Sprint(obj(dia, "synthesis")["statement"])
-	if len(list(dia, "tensions")) == 0 || strings.Contains(st, "No direct contradiction") {
+	if len(list(dia, "tensions")) == 0 {
 		t.Fatalf("declared contradiction not a tension: %v", dia)
 	}
 	ten := list(dia, "tensions")[0].(map[string]any)
-	if ten["status"] != "stated" || !strings.Contains(fmt.Sprint(ten["reason"]), "one venue only") {
+	if ten["status"] != "open" || !strings.Contains(fmt.Sprint(ten["signs"]), "declares it contradicts branch main") {
 		t.Fatalf("tension = %v", ten)
 	}
 	con := s.cmd("findContradictions", map[string]any{"verbose": true})
+	if con["count"] != float64(0) {
+		t.Fatalf("a cross-reference naming no thought asserted a contradiction: %v", con)
+	}
+	g := list(obj(con, "review"), "groups")[0].(map[string]any)
+	if !strings.Contains(fmt.Sprint(g["signs"]), "#3 declares it contradicts branch main") || len(list(g, "claims")) != 3 {
+		t.Fatalf("the first review group is not the cross-reference's question: %v", g)
+	}
+	s.cmd("judge", map[string]any{"group": g["group"], "verdict": "contradiction", "conflicts": []any{[]any{3, 1}}})
+	con = s.cmd("findContradictions", nil)
 	if con["count"] != float64(1) || list(con, "contradictions")[0].(map[string]any)["source"] != "declared" {
-		t.Fatalf("findContradictions: %v", con)
+		t.Fatalf("findContradictions after judge: %v", con)
+	}
+	dia = s.cmd("synthesizeDialectical", map[string]any{"branches": []any{"main", "mountains"}})
+	if ten := list(dia, "tensions")[0].(map[string]any); ten["status"] != "stated" {
+		t.Fatalf("tension after judge = %v", ten)
 	}
 	ev := s.cmd("evaluate", map[string]any{"branchId": "mountains"})
 	evo := obj(ev, "evaluation")

@@ -200,7 +200,7 @@ func f1(tp, fp, fn int) *float64 {
 func Run(ctx context.Context, items []Item, svc *reasoning.Service, judge Judge, embedder string) (Result, error) {
 	res := Result{Embedder: embedder}
 	cats := map[string]*Category{}
-	bt := branching.NewBranchThinking(svc)
+	bt := branching.NewBranchThinking(svc, nil)
 	var jac float64
 	for _, it := range items {
 		switch it.Kind {

@@ -16,12 +16,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/reasoning/branching"
+	"github.com/thinkgraph/thinkgraph/render"
 )
 
 // Scenario is one labelled session.
@@ -40,6 +44,8 @@ type ScenarioThought struct {
 	Type       string   `json:"type"`
 	Content    string   `json:"content"`
 	Confidence *float64 `json:"confidence"`
+	// CrossRefs are written with the thought, as a model writes them.
+	CrossRefs []branching.CrossRef `json:"crossRefs,omitempty"`
 }
 
 // ScenarioTruth is what was planted in a scenario; thoughts are named by N.
@@ -143,6 +149,20 @@ type ScenarioResult struct {
 	EvalSessions, EvalBelow int
 	EvalBelowRate           *float64
 
+	// One judgement (README): writes whose result carries an evaluation,
+	// those whose evaluation differs from evaluate on that branch at once,
+	// writes from the third thought of a drifting branch on and those
+	// called Good or Excellent; branches of the markdown report and those
+	// whose figures differ from evaluate's.
+	Writes, WriteEvaluations, WriteDisagree int
+	OffGoalWrites, OffGoalPraised           int
+	ReportBranches, ReportDisagree          int
+
+	// The whole loop with a perfect judge (README): planted contradictions
+	// listed at the end, others listed, judge calls, rounds and bytes read.
+	LoopRecorded, LoopFalse, LoopJudgeCalls, LoopRounds, LoopBytes int
+	LoopRecordedRate                                               *float64
+
 	Queries, SimilarTop1, SimilarTop3 int
 	SimilarTop1Rate, SimilarTop3Rate  *float64
 
@@ -166,16 +186,21 @@ type session struct {
 // scores every measure of the README.
 func RunScenarios(ctx context.Context, scs []Scenario, svc *reasoning.Service, embedder string) (ScenarioResult, error) {
 	res := ScenarioResult{Embedder: embedder, MaxBytes: map[string]int{}}
-	bt := branching.NewBranchThinking(svc)
+	bt := branching.NewBranchThinking(svc, nil)
 	for _, sc := range scs {
-		s, err := writeScenario(ctx, bt, sc)
+		s, err := res.write(ctx, bt, sc)
 		if err != nil {
 			return ScenarioResult{}, fmt.Errorf("%s: %w", sc.ID, err)
 		}
 		res.Sessions++
 		res.Thoughts += len(sc.Thoughts)
+		report := func(ctx context.Context, bt *branching.BranchThinking, s *session) error {
+			return res.report(ctx, bt, svc, s)
+		}
+		// The loop comes last: the verdicts it stores change what the
+		// other measures read.
 		for _, step := range []func(context.Context, *branching.BranchThinking, *session) error{
-			res.contradictions, res.circular, res.drift, res.paths, res.synthesis, res.evaluate, res.similar,
+			res.contradictions, res.circular, res.drift, res.paths, res.synthesis, res.evaluate, res.similar, report, res.loop,
 		} {
 			if err := step(ctx, bt, s); err != nil {
 				return ScenarioResult{}, fmt.Errorf("%s: %w", sc.ID, err)
@@ -186,7 +211,11 @@ func RunScenarios(ctx context.Context, scs []Scenario, svc *reasoning.Service, e
 	return res, nil
 }
 
-func writeScenario(ctx context.Context, bt *branching.BranchThinking, sc Scenario) (*session, error) {
+// write writes a scenario to a fresh session, setGoal first, and checks
+// that each write's evaluation is evaluate's on that branch at once, and
+// that no write from the third thought of a drifting branch on is called
+// Good or Excellent (one judgement).
+func (r *ScenarioResult) write(ctx context.Context, bt *branching.BranchThinking, sc Scenario) (*session, error) {
 	s := &session{sc: sc, ref: reasoning.SessionRef{ID: reasoning.NewID()}, ids: map[int]string{}, byStep: map[int]string{}, n: map[string]int{}}
 	goal := sc.Goal
 	if _, err := bt.Command(ctx, branching.CommandInput{Session: s.ref, Type: "setGoal", Goal: &goal}); err != nil {
@@ -194,14 +223,191 @@ func writeScenario(ctx context.Context, bt *branching.BranchThinking, sc Scenari
 	}
 	ths := slices.Clone(sc.Thoughts)
 	slices.SortStableFunc(ths, func(a, b ScenarioThought) int { return a.N - b.N })
+	written := map[string]int{} // thoughts written per branch
 	for _, t := range ths {
-		out, err := bt.AddThought(ctx, branching.BranchThoughtInput{Session: s.ref, Content: t.Content, Type: t.Type, BranchID: t.Branch, Confidence: t.Confidence})
+		out, err := bt.AddThought(ctx, branching.BranchThoughtInput{Session: s.ref, Content: t.Content, Type: t.Type, BranchID: t.Branch, Confidence: t.Confidence, CrossRefs: t.CrossRefs})
 		if err != nil {
 			return nil, fmt.Errorf("thought %d: %w", t.N, err)
 		}
 		s.ids[t.N], s.n[out.ThoughtID], s.byStep[out.Step] = out.ThoughtID, t.N, out.ThoughtID
+		written[t.Branch]++
+		r.Writes++
+		if ev := out.Evaluation; ev != nil {
+			r.WriteEvaluations++
+			score, quality, err := r.evaluation(ctx, bt, s, t.Branch)
+			if err != nil {
+				return nil, err
+			}
+			if quality != ev.Quality || !sameScore(score, ev.Score) {
+				r.WriteDisagree++
+				r.miss(s, "judgement", "write #%d (%s): %s %s, evaluate %s %s", t.N, t.Branch, ev.Quality, fmtScore(ev.Score), quality, fmtScore(score))
+			}
+		}
+		if slices.Contains(sc.Truth.Drifting, t.Branch) && written[t.Branch] >= 3 {
+			r.OffGoalWrites++
+			if ev := out.Evaluation; ev != nil && (ev.Quality == "Good" || ev.Quality == "Excellent") {
+				r.OffGoalPraised++
+				r.miss(s, "judgement", "write #%d, thought %d of drifting branch %q, called %s", t.N, written[t.Branch], t.Branch, ev.Quality)
+			}
+		}
 	}
 	return s, nil
+}
+
+// sameScore reports whether two overall scores agree within 0.005 (both
+// null counts as agreeing).
+func sameScore(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return math.Abs(*a-*b) < 0.005
+}
+
+// evaluation is evaluate's overall score and quality of a branch.
+func (r *ScenarioResult) evaluation(ctx context.Context, bt *branching.BranchThinking, s *session, branch string) (*float64, string, error) {
+	res, _, err := r.command(ctx, bt, branching.CommandInput{Session: s.ref, Type: "evaluate", BranchID: branch})
+	if err != nil {
+		return nil, "", err
+	}
+	ev, _ := res["evaluation"].(map[string]any)
+	q, _ := ev["quality"].(string)
+	if v, ok := ev["overallScore"].(float64); ok {
+		return &v, q, nil
+	}
+	return nil, q, nil
+}
+
+// reportBranch matches a branch's figures in the markdown report.
+var reportBranch = regexp.MustCompile(`(?m)^### Branch (.+): (\S+) \(overall ([0-9.]+|—)\)$`)
+
+// report checks that the branch figures of the session's markdown report
+// (the thinkgraph://sessions/{id}/markdown resource, the export and the
+// review-reasoning prompt) are evaluate's (one judgement).
+func (r *ScenarioResult) report(ctx context.Context, bt *branching.BranchThinking, svc *reasoning.Service, s *session) error {
+	g, err := render.NewLoader(svc, bt.Analyst()).Load(ctx, s.ref, true)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if err := render.Markdown(&b, g); err != nil {
+		return err
+	}
+	for _, m := range reportBranch.FindAllStringSubmatch(b.String(), -1) {
+		branch := strings.ReplaceAll(m[1], `\`, "")
+		r.ReportBranches++
+		score, quality, err := r.evaluation(ctx, bt, s, branch)
+		if err != nil {
+			return err
+		}
+		var reported *float64
+		if v, err := strconv.ParseFloat(m[3], 64); err == nil {
+			reported = &v
+		}
+		if m[2] != quality || !sameScore(reported, roundedScore(score)) {
+			r.ReportDisagree++
+			r.miss(s, "judgement", "report: branch %s %s (overall %s), evaluate %s %s", branch, m[2], m[3], quality, fmtScore(score))
+		}
+	}
+	return nil
+}
+
+// roundedScore is v to 2 decimals, as the report writes it.
+func roundedScore(v *float64) *float64 {
+	if v == nil {
+		return nil
+	}
+	x := math.Round(*v*100) / 100
+	return &x
+}
+
+// loop is the whole review loop with a perfect judge (README): every
+// group of each findContradictions review answered, contradiction with
+// the planted pairs inside it as conflicts, else consistent, until a review
+// shows no group (at most maxLoopRounds); then what contradictions lists.
+func (r *ScenarioResult) loop(ctx context.Context, bt *branching.BranchThinking, s *session) error {
+	planted := map[[2]int]bool{}
+	for _, p := range s.sc.Truth.Contradictions {
+		planted[ordered(p[0], p[1])] = true
+	}
+	var last map[string]any
+	for round := 0; ; round++ {
+		res, size, err := r.command(ctx, bt, branching.CommandInput{Session: s.ref, Type: "findContradictions"})
+		if err != nil {
+			return err
+		}
+		r.LoopBytes += size
+		last = res
+		rev, _ := res["review"].(map[string]any)
+		var keys []string
+		for _, g := range list(rev, "groups") {
+			gm, _ := g.(map[string]any)
+			if k, ok := gm["group"].(string); ok {
+				keys = append(keys, k)
+			}
+		}
+		for _, k := range list(rev, "askedBefore") {
+			if k, ok := k.(string); ok && !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) == 0 || round == maxLoopRounds {
+			break
+		}
+		r.LoopRounds++
+		for _, key := range keys {
+			in := branching.CommandInput{Session: s.ref, Type: "judge", Group: key, Verdict: "consistent"}
+			steps := groupSteps(key)
+			for i, a := range steps {
+				for _, b := range steps[i+1:] {
+					na, nb := s.n[s.byStep[a]], s.n[s.byStep[b]]
+					if planted[ordered(na, nb)] {
+						in.Verdict = "contradiction"
+						in.Conflicts = append(in.Conflicts, []string{strconv.Itoa(a), strconv.Itoa(b)})
+					}
+				}
+			}
+			_, size, err := r.command(ctx, bt, in)
+			if err != nil {
+				return err
+			}
+			r.LoopJudgeCalls++
+			r.LoopBytes += size
+		}
+	}
+	listed := map[[2]int]bool{}
+	for _, c := range list(last, "contradictions") {
+		if ns := s.thoughtsIn(c); len(ns) == 2 {
+			listed[ordered(ns[0], ns[1])] = true
+		}
+	}
+	for p := range listed {
+		if !planted[p] {
+			r.LoopFalse++
+			r.miss(s, "loop", "false contradiction #%d/#%d at the end of the loop", p[0], p[1])
+		}
+	}
+	for p := range planted {
+		if listed[p] {
+			r.LoopRecorded++
+		} else {
+			r.miss(s, "loop", "#%d/#%d never recorded", p[0], p[1])
+		}
+	}
+	return nil
+}
+
+// maxLoopRounds bounds the perfect judge's rounds (README).
+const maxLoopRounds = 10
+
+// groupSteps are the steps a review group's key names ("7.1-13.2").
+func groupSteps(key string) []int {
+	var out []int
+	for _, p := range strings.Split(key, "-") {
+		if step, err := strconv.Atoi(strings.SplitN(p, ".", 2)[0]); err == nil && !slices.Contains(out, step) {
+			out = append(out, step)
+		}
+	}
+	return out
 }
 
 // command runs a branch-thinking command and returns its result as the
@@ -642,6 +848,7 @@ func (r *ScenarioResult) finish() {
 	r.TensionRate = ratio(r.Tensions, r.SynthesisPairs)
 	set(&r.EvalBelowRate, r.EvalBelow, r.EvalSessions, "no drifting branch: the evaluate figure is null")
 	set(&r.SimilarTop1Rate, r.SimilarTop1, r.Queries, "no query: findSimilar figures are null")
+	r.LoopRecordedRate = ratio(r.LoopRecorded, r.Contradictions)
 	r.SimilarTop3Rate = ratio(r.SimilarTop3, r.Queries)
 }
 
@@ -675,6 +882,16 @@ func (r ScenarioResult) String() string {
 		r.SynthesisPairs, fig2(r.WrongAgreementRate), r.WrongAgreements, fig2(r.TensionRate), r.Tensions)
 	fmt.Fprintf(&b, "evaluate drifting=%d below_sound=%s (%d)\n", r.EvalSessions, fig2(r.EvalBelowRate), r.EvalBelow)
 	fmt.Fprintf(&b, "similar queries=%d top1=%s (%d) top3=%s (%d)\n", r.Queries, fig2(r.SimilarTop1Rate), r.SimilarTop1, fig2(r.SimilarTop3Rate), r.SimilarTop3)
+	fmt.Fprintf(&b, "judgement writes=%d evaluated=%d differ=%d off_goal_writes=%d praised=%d report_branches=%d report_differ=%d\n",
+		r.Writes, r.WriteEvaluations, r.WriteDisagree, r.OffGoalWrites, r.OffGoalPraised, r.ReportBranches, r.ReportDisagree)
+	perSession := func(n int) string {
+		if r.Sessions == 0 {
+			return "null"
+		}
+		return fmt.Sprintf("%.2f", float64(n)/float64(r.Sessions))
+	}
+	fmt.Fprintf(&b, "loop recorded=%s (%d) false=%d judge_calls=%s rounds=%s bytes=%s (per session)\n",
+		fig2(r.LoopRecordedRate), r.LoopRecorded, r.LoopFalse, perSession(r.LoopJudgeCalls), perSession(r.LoopRounds), perSession(r.LoopBytes))
 	cmds := make([]string, 0, len(r.MaxBytes))
 	for c := range r.MaxBytes {
 		cmds = append(cmds, c)

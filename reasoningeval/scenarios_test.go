@@ -124,6 +124,23 @@ func TestScenarioFloors(t *testing.T) {
 			atLeast(t, "drifting branch below sound ones", r.EvalBelowRate, 1)
 			atLeast(t, "findSimilar top-1", r.SimilarTop1Rate, 0.5)
 			atLeast(t, "findSimilar top-3", r.SimilarTop3Rate, 0.83)
+			oneJudgement(t, r)
+		}},
+		{"testdata/scenarios/code-dev.jsonl", func(t *testing.T, r ScenarioResult) {
+			atMost(t, "false assertions", r.FalseAssertions, 0)
+			atLeast(t, "drift recall", r.DriftRecall, 1)
+			atLeast(t, "recommendation on the top path", r.PathTop1Rate, 1)
+			atMost(t, "top path in a rejected branch", r.PathInRejected, 0)
+			oneJudgement(t, r)
+		}},
+		{"testdata/scenarios/judgement.jsonl", func(t *testing.T, r ScenarioResult) {
+			atMost(t, "false assertions", r.FalseAssertions, 0)
+			atLeast(t, "surfaced contradictions", r.SurfacedRate, 1)
+			atLeast(t, "drift recall", r.DriftRecall, 1)
+			atMost(t, "drift false flags", r.DriftFalse, 0)
+			atLeast(t, "recommendation on the top path", r.PathTop1Rate, 1)
+			atLeast(t, "drifting branch below sound ones", r.EvalBelowRate, 1)
+			oneJudgement(t, r)
 		}},
 		{"testdata/scenarios/database-session.jsonl", func(t *testing.T, r ScenarioResult) {
 			atLeast(t, "circular recall", r.CircularRecall, 1)
@@ -135,6 +152,7 @@ func TestScenarioFloors(t *testing.T) {
 			atLeast(t, "surfaced contradictions", r.SurfacedRate, 1)
 			atMostRate(t, "wrong agreements", r.WrongAgreementRate, 0)
 			atLeast(t, "tensions", r.TensionRate, 1)
+			oneJudgement(t, r)
 		}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
@@ -147,6 +165,20 @@ func TestScenarioFloors(t *testing.T) {
 			c.floors(t, res)
 		})
 	}
+}
+
+// oneJudgement holds the checks of one judgement (README): every write's
+// evaluation is evaluate's, the report's branch figures are evaluate's, no
+// write of a drifting branch from its third thought on is praised; and
+// writes did carry evaluations, so the first check checked something.
+func oneJudgement(t *testing.T, r ScenarioResult) {
+	t.Helper()
+	if r.WriteEvaluations == 0 || r.ReportBranches == 0 {
+		t.Errorf("nothing to compare: %d write evaluations, %d report branches", r.WriteEvaluations, r.ReportBranches)
+	}
+	atMost(t, "write evaluations that differ from evaluate", r.WriteDisagree, 0)
+	atMost(t, "report branch figures that differ from evaluate", r.ReportDisagree, 0)
+	atMost(t, "off-goal writes called Good or Excellent", r.OffGoalPraised, 0)
 }
 
 func atLeast(t *testing.T, name string, v *float64, min float64) {

@@ -18,7 +18,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
-	"github.com/thinkgraph/thinkgraph/reasoning/branching"
+	"github.com/thinkgraph/thinkgraph/reasoning/analysis"
 	"github.com/thinkgraph/thinkgraph/reasoning/review"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
@@ -45,23 +45,20 @@ type Graph struct {
 	ix   *index
 }
 
-// Analysis holds what the semantic engine found in a session.
+// Analysis is the session's judgement (analysis.Report: what
+// findContradictions, detectCircular, evaluate and detectDrift say, the open
+// review groups and the conclusion), or why there is none.
 type Analysis struct {
 	// Unavailable says why no analysis was run ("" when it was).
-	Unavailable    string                      `json:"unavailable,omitempty"`
-	Contradictions []analyze.Contradiction     `json:"contradictions"`
-	Circular       []analyze.CircularReasoning `json:"circular"`
-	// Evaluations of the branches, in branch order.
-	Evaluations []BranchEvaluation `json:"evaluations"`
-	// Checked is the number of thoughts with vectors that were analysed.
-	Checked int `json:"thoughtsChecked"`
+	Unavailable string `json:"unavailable,omitempty"`
+	analysis.Report
 	// ContradictionsFound is how many contradictions were found; only the
 	// most confident Loader.MaxContradictions are kept in Contradictions.
 	ContradictionsFound int `json:"contradictionsFound"`
 }
 
 // BranchEvaluation is the evaluation of one branch.
-type BranchEvaluation = branching.BranchEvaluation
+type BranchEvaluation = analysis.BranchEvaluation
 
 // index holds what the renderers derive from a Graph.
 type index struct {
@@ -167,6 +164,9 @@ func (g *Graph) isBranchPoint(t *thinkgraph.Thought) bool {
 // enforces tenancy: a session of another tenant does not exist.
 type Loader struct {
 	Svc *reasoning.Service
+	// Analyst is the judgement the analyses are read from: the one the
+	// tools read (NewLoader makes one of its own when nil).
+	Analyst *analysis.Analyst
 	// MaxContradictions caps the contradictions kept, most confident first
 	// (default 200): a session of many numeric claims can have thousands,
 	// and a drawing or report of all of them helps nobody.
@@ -182,9 +182,15 @@ type Loader struct {
 	Limiter *Limiter
 }
 
-// NewLoader returns a loader on svc, with no bound on the sessions it
-// analyses and no limiter (a server sets both).
-func NewLoader(svc *reasoning.Service) *Loader { return &Loader{Svc: svc} }
+// NewLoader returns a loader on svc reading the judgement of an (nil: an
+// analyst of its own), with no bound on the sessions it analyses and no
+// limiter (a server sets both).
+func NewLoader(svc *reasoning.Service, an *analysis.Analyst) *Loader {
+	if an == nil {
+		an = analysis.New(svc)
+	}
+	return &Loader{Svc: svc, Analyst: an}
+}
 
 // Load reads the session of ref. With analyze, the semantic analyses
 // (contradictions, circular reasoning, branch evaluations) are run when the
@@ -223,18 +229,23 @@ func (l *Loader) Load(ctx context.Context, ref reasoning.SessionRef, analyze boo
 	return g, nil
 }
 
-// analyze runs the analyses as the branch-thinking commands do
-// (branching.Analyze): the same contradictions as
-// findContradictions, the same findings as detectCircular and the same
-// evaluation as evaluate, with the session's goal, so an export agrees
-// with the commands.
+// analyze reads the session's judgement from the analyst the tools read
+// (analysis.Report): the same contradictions as findContradictions, the
+// same findings as detectCircular and detectDrift and the same evaluation as
+// evaluate, so an export agrees with the commands.
 func (l *Loader) analyze(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session) *Analysis {
-	sa, err := branching.Analyze(ctx, l.Svc, tx, sess, !l.NoEvaluation)
+	if l.Svc.Semantic() == nil {
+		return &Analysis{Unavailable: thinkgraph.AsError(reasoning.ErrNoSemantic).Message}
+	}
+	an := l.Analyst
+	if an == nil {
+		an = analysis.New(l.Svc)
+	}
+	r, err := an.Report(ctx, tx, sess, !l.NoEvaluation)
 	if err != nil {
 		return &Analysis{Unavailable: thinkgraph.AsError(err).Message}
 	}
-	a := &Analysis{Contradictions: sa.Contradictions, Circular: sa.Circular, Evaluations: sa.Evaluations, Checked: sa.Checked,
-		ContradictionsFound: len(sa.Contradictions)}
+	a := &Analysis{Report: *r, ContradictionsFound: len(r.Contradictions)}
 	limit := l.MaxContradictions
 	if limit <= 0 {
 		limit = 200

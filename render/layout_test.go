@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning/analysis"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
@@ -108,7 +109,7 @@ func readableGraph() *Graph {
 		g.Links = append(g.Links, thinkgraph.Link{ID: fmt.Sprint("l", i), FromThought: l[0], ToThought: l[1], Type: []string{"alternative", "contradictory", "builds_upon", "complementary", "alternative"}[i],
 			Strength: 0.5, CreatedAt: t0.Add(time.Duration(i))})
 	}
-	g.Analysis = &Analysis{Contradictions: []analyze.Contradiction{{ThoughtA: analyze.ThoughtRef{ID: "6"}, ThoughtB: analyze.ThoughtRef{ID: "5"}, Confidence: 0.8}}}
+	g.Analysis = &Analysis{Report: analysis.Report{Contradictions: []analyze.Contradiction{{ThoughtA: analyze.ThoughtRef{ID: "6"}, ThoughtB: analyze.ThoughtRef{ID: "5"}, Confidence: 0.8}}}}
 	return g
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning/analysis"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
@@ -21,7 +22,7 @@ func f(v float64) *float64 { return &v }
 // smallGraph is a session with two branches, a branch point, an
 // alternative left unexplored, a cross-reference and a contradiction, whose
 // text holds markup and every format's metacharacters.
-func smallGraph(analysis bool) *Graph {
+func smallGraph(analysed bool) *Graph {
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	g := &Graph{
 		Threshold: 0.6,
@@ -40,11 +41,11 @@ func smallGraph(analysis bool) *Graph {
 		Links: []thinkgraph.Link{{ID: "l1", FromBranch: "alt \"x\"", ToBranch: "main", FromThought: "c", ToThought: "a", Type: "builds_upon",
 			Reason: "because -> \"quoted\"", Strength: 0.7, CreatedAt: t0}},
 	}
-	if analysis {
-		g.Analysis = &Analysis{Checked: 4,
+	if analysed {
+		g.Analysis = &Analysis{Report: analysis.Report{Checked: 4,
 			Contradictions: []analyze.Contradiction{{ThoughtA: analyze.ThoughtRef{ID: "a", Branch: "main", Step: 1, Content: "Start: is the cache `fast`?"},
 				ThoughtB: analyze.ThoughtRef{ID: "b", Branch: "main", Step: 2, Content: "It is <script>"}, Confidence: 0.9, Reason: "negation <x>"}},
-			Circular: []analyze.CircularReasoning{}}
+			Circular: []analyze.CircularReasoning{}}}
 	}
 	return g
 }

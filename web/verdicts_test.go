@@ -11,12 +11,12 @@ import (
 	"github.com/thinkgraph/thinkgraph/reasoning/branching"
 )
 
-// The viewer counts a declared contradiction, and its Markdown download
-// evaluates with the session goal as evaluate does.
+// The viewer counts a contradiction stated with judge, and its Markdown
+// download evaluates with the session goal as evaluate does.
 func TestViewerAgreesWithEvaluate(t *testing.T) {
 	srv, svc := newTestViewer(t)
 	ctx := context.Background()
-	bt := branching.NewBranchThinking(svc)
+	bt := branching.NewBranchThinking(svc, nil)
 	ref := reasoning.SessionRef{ID: "venue", Explicit: true, Tenant: "a"}
 	goal := "Choose where the team meets for the offsite"
 	if _, err := bt.Command(ctx, branching.CommandInput{Session: ref, Type: "setGoal", Goal: &goal}); err != nil {
@@ -30,7 +30,10 @@ func TestViewerAgreesWithEvaluate(t *testing.T) {
 	}
 	add("The offsite should be held in Lisbon", "main")
 	add("Lisbon has cheap direct flights for most of the team", "main")
-	add("The offsite should be held in a cabin in the mountains", "mountains", branching.CrossRef{ToBranch: "main", Type: "contradictory", Reason: "one venue only"})
+	add("The offsite should be held in a cabin in the mountains", "mountains")
+	if _, err := bt.Command(ctx, branching.CommandInput{Session: ref, Type: "judge", ThoughtID: "#3", OtherThoughtID: "#1", Verdict: "contradiction"}); err != nil {
+		t.Fatal(err)
+	}
 
 	_, _, js := get(t, srv, "tok-a", "/sessions/venue/graph")
 	var p struct {

@@ -30,6 +30,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/analysis"
 	"github.com/thinkgraph/thinkgraph/render"
 )
 
@@ -55,6 +56,9 @@ type Options struct {
 	// Limiter bounds the renders of large sessions, shared with the MCP
 	// resources of the same process (default: one of the viewer's own).
 	Limiter *render.Limiter
+	// Analyst holds the judgement of the sessions, shared with the MCP
+	// server of the same process (default: one of the viewer's own).
+	Analyst *analysis.Analyst
 	Logger  *slog.Logger
 }
 
@@ -121,7 +125,10 @@ func New(svc *reasoning.Service, opts Options) *Viewer {
 	if opts.Limiter == nil {
 		opts.Limiter = render.NewLimiter()
 	}
-	loader, exporter := render.NewLoader(svc), render.NewLoader(svc)
+	if opts.Analyst == nil {
+		opts.Analyst = analysis.New(svc)
+	}
+	loader, exporter := render.NewLoader(svc, opts.Analyst), render.NewLoader(svc, opts.Analyst)
 	for _, l := range []*render.Loader{loader, exporter} {
 		l.MaxAnalysed, l.Limiter = max(opts.MaxAnalysed, 0), opts.Limiter
 	}

@@ -270,7 +270,7 @@ func TestViewerOverview(t *testing.T) {
 	srv, svc := newTestViewer(t)
 	ctx := context.Background()
 	ref := reasoning.SessionRef{ID: "ov", Explicit: true, Tenant: "a"}
-	bt := branching.NewBranchThinking(svc)
+	bt := branching.NewBranchThinking(svc, nil)
 	goal := "Pick a <session> store"
 	if _, err := bt.Command(ctx, branching.CommandInput{Session: ref, Type: "setGoal", Goal: &goal}); err != nil {
 		t.Fatal(err)

@@ -83,7 +83,7 @@ func (e *env) export(ctx context.Context, argv []string) error {
 			defer svc.Close()
 		}
 	}
-	g, err := render.NewLoader(svc).Load(ctx, ref, analyze)
+	g, err := render.NewLoader(svc, nil).Load(ctx, ref, analyze)
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ import (
 // serves: the tenant comes from the request's bearer token, else tenant.
 // It shares the MCP server's render limiter.
 func viewer(svc *reasoning.Service, log *slog.Logger, tenant string, cfg *config, srv *mcpserver.Server) http.Handler {
-	return web.New(svc, web.Options{Logger: log, Tenant: tenant, MaxAnalysed: cfg.maxAnalysed, Limiter: srv.Limiter()})
+	return web.New(svc, web.Options{Logger: log, Tenant: tenant, MaxAnalysed: cfg.maxAnalysed, Limiter: srv.Limiter(), Analyst: srv.Analyst()})
 }
 
 // view serves the viewer (and MCP at /mcp) on a free loopback port and

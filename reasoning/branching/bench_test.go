@@ -90,7 +90,7 @@ func benchSessionNoWarm(b *testing.B, n int) (*BranchThinking, reasoning.Session
 	if err != nil {
 		b.Fatal(err)
 	}
-	return NewBranchThinking(svc), reasoning.SessionRef{ID: rep.SessionID, Explicit: true}
+	return NewBranchThinking(svc, nil), reasoning.SessionRef{ID: rep.SessionID, Explicit: true}
 }
 
 // warmBench warms the caches of a bench session.
@@ -366,7 +366,7 @@ func BenchmarkBranchThinkingLongThought(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.Cleanup(svc.Close)
-			bt := NewBranchThinking(svc)
+			bt := NewBranchThinking(svc, nil)
 			ctx := context.Background()
 			ref := reasoning.SessionRef{ID: "long", Explicit: true}
 			r := rand.New(rand.NewPCG(3, 4))
@@ -425,7 +425,7 @@ func BenchmarkBranchThinkingFirstFindContradictions(b *testing.B) {
 			if err := svc.EnableSemantic(reasoning.SemanticConfig{Embedder: lex, EmbedTimeout: time.Minute}); err != nil {
 				b.Fatal(err)
 			}
-			if _, err := NewBranchThinking(svc).Command(context.Background(), CommandInput{Session: ref, Type: "findContradictions"}); err != nil {
+			if _, err := NewBranchThinking(svc, nil).Command(context.Background(), CommandInput{Session: ref, Type: "findContradictions"}); err != nil {
 				b.Fatal(err)
 			}
 			svc.Close()

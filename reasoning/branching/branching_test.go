@@ -40,7 +40,7 @@ func TestBranchReviewAfterGrowth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bt := NewBranchThinking(svc)
+	bt := NewBranchThinking(svc, nil)
 	ref := reasoning.SessionRef{ID: rep.SessionID, Explicit: true}
 	ctx := context.Background()
 	run := func() *ContradictionsResult {
@@ -93,8 +93,8 @@ func TestBranchStateFollowsOtherWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "shared.db")
-	a := NewBranchThinking(newSemanticService(t, path, lex))
-	b := NewBranchThinking(newSemanticService(t, path, lex))
+	a := NewBranchThinking(newSemanticService(t, path, lex), nil)
+	b := NewBranchThinking(newSemanticService(t, path, lex), nil)
 	ctx := context.Background()
 	ref := reasoning.SessionRef{ID: "shared", Explicit: true}
 	add := func(bt *BranchThinking, content string) *BranchThoughtResult {
@@ -166,7 +166,7 @@ func TestBranchGeneratorSeam(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bt := NewBranchThinking(newSemanticService(t, filepath.Join(t.TempDir(), "g.db"), lex))
+	bt := NewBranchThinking(newSemanticService(t, filepath.Join(t.TempDir(), "g.db"), lex), nil)
 	ctx := context.Background()
 	ref := reasoning.SessionRef{ID: "gen", Explicit: true}
 	for _, in := range []BranchThoughtInput{

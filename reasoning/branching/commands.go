@@ -14,6 +14,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/analysis"
 	"github.com/thinkgraph/thinkgraph/reasoning/review"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/advice"
@@ -189,58 +190,6 @@ func (bt *BranchThinking) Command(ctx context.Context, in CommandInput) (any, er
 	return c.run(bt, ctx, in)
 }
 
-// read runs fn on the session in a read transaction with its state locked;
-// a connection session not created yet reads as empty.
-func (bt *BranchThinking) read(ctx context.Context, ref reasoning.SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error) error {
-	return bt.withState(ctx, ref, func(st *btState) error {
-		return bt.svc.ViewOrEmpty(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
-			return fn(tx, sess, st)
-		})
-	})
-}
-
-// write runs fn on the session in a write transaction and saves the
-// session afterwards. A session_id nobody used (a typo) is
-// SessionNotFoundError rather than a new empty session; the connection's
-// own session starts on first use.
-func (bt *BranchThinking) write(ctx context.Context, ref reasoning.SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error) error {
-	return bt.writeSession(ctx, ref, !ref.Explicit, fn)
-}
-
-// writeOrStart is write for a command that may start a session under a new
-// session_id (setGoal, which the original's sessions begin with).
-func (bt *BranchThinking) writeOrStart(ctx context.Context, ref reasoning.SessionRef, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error) error {
-	return bt.writeSession(ctx, ref, true, fn)
-}
-
-func (bt *BranchThinking) writeSession(ctx context.Context, ref reasoning.SessionRef, create bool, fn func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error) error {
-	return bt.withState(ctx, ref, func(st *btState) error {
-		return bt.svc.Store().Update(ctx, func(tx thinkgraph.Tx) error {
-			st.beginWrite()
-			sess, err := bt.svc.Session(ctx, tx, ref, create, "branch")
-			if err != nil {
-				return err
-			}
-			if err := fn(tx, sess, st); err != nil {
-				return err
-			}
-			sess.UpdatedAt = bt.svc.Now()
-			return tx.UpdateSession(ctx, sess)
-		})
-	})
-}
-
-// docs returns the session's analyzer docs after syncing the state.
-func (bt *BranchThinking) docs(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) ([]analyze.Doc, *semantic.Index, error) {
-	if bt.svc.Semantic() == nil {
-		return nil, nil, reasoning.ErrNoSemantic
-	}
-	if err := st.sync(ctx, bt, tx, sess, autoEvalOf(sess)); err != nil {
-		return nil, nil, err
-	}
-	return bt.svc.Docs(ctx, tx, sess.Key)
-}
-
 // BranchSummary is one branch in list.
 type BranchSummary struct {
 	ID           string   `json:"id"`
@@ -303,7 +252,7 @@ type ListResult struct {
 
 func (bt *BranchThinking) list(ctx context.Context, in CommandInput) (*ListResult, error) {
 	res := &ListResult{Header: Header{Command: "list"}}
-	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *analysis.State) error {
 		bs, ths, err := branchesAndThoughts(ctx, tx, sess)
 		if err != nil {
 			return err
@@ -401,7 +350,7 @@ func (bt *BranchThinking) focus(ctx context.Context, in CommandInput) (*FocusRes
 		return nil, err
 	}
 	res := &FocusResult{Header: Header{Command: "focus"}}
-	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
+	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *analysis.State) error {
 		b, err := branchOf(ctx, tx, sess, "branchId", in.BranchID)
 		if err != nil {
 			return err
@@ -488,7 +437,7 @@ func (bt *BranchThinking) history(ctx context.Context, in CommandInput) (*Histor
 		}
 	}
 	res := &HistoryResult{Header: Header{Command: "history"}, Thoughts: []HistoryThought{}}
-	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *analysis.State) error {
 		id := in.BranchID
 		if id == "" {
 			id = activeOf(sess)
@@ -600,39 +549,21 @@ type EvaluateResult struct {
 	Omitted    map[string]int     `json:"omitted,omitempty" jsonschema:"how many items of each shortened list were left out"`
 }
 
-// branchEvaluation evaluates one branch through its tracker.
-func (bt *BranchThinking) branchEvaluation(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState, branch string) (analyze.Evaluation, error) {
-	if bt.svc.Semantic() == nil {
-		return analyze.Evaluation{}, reasoning.ErrNoSemantic
-	}
-	if err := st.sync(ctx, bt, tx, sess, autoEvalOf(sess)); err != nil {
-		return analyze.Evaluation{}, err
-	}
-	if err := st.ensureTracker(ctx, bt, tx, sess, branch); err != nil {
-		return analyze.Evaluation{}, err
-	}
-	return st.branches[branch].tracker.Evaluation(), nil
-}
-
 func (bt *BranchThinking) evaluate(ctx context.Context, in CommandInput) (*EvaluateResult, error) {
 	res := &EvaluateResult{Header: Header{Command: "evaluate"}}
-	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
 		id := in.BranchID
 		if id == "" {
 			id = activeOf(sess)
 		} else if _, err := branchOf(ctx, tx, sess, "branchId", id); err != nil {
 			return err
 		}
-		ev, err := bt.branchEvaluation(ctx, tx, sess, st, id)
-		if err != nil {
-			return err
-		}
-		a, err := bt.assess(ctx, tx, sess, st)
+		ev, err := st.Evaluation(ctx, tx, sess, id)
 		if err != nil {
 			return err
 		}
 		res.SessionID, res.BranchID = sess.ID, id
-		res.Evaluation = ev.WithFindings(a.findings(id, ev.Circular), st.th)
+		res.Evaluation = ev
 		boundEvaluation(&res.Evaluation, &res.Omitted, "evaluation")
 		return nil
 	})
@@ -670,7 +601,7 @@ type StatisticsResult struct {
 func (bt *BranchThinking) statistics(ctx context.Context, in CommandInput) (*StatisticsResult, error) {
 	res := &StatisticsResult{Header: Header{Command: "statistics"}, BranchesByState: map[string]int{}, ThoughtsByType: map[string]int{},
 		ThoughtsByBranch: map[string]int{}, ThoughtsByTool: map[string]int{}, CrossReferences: map[string]int{}}
-	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *analysis.State) error {
 		bs, ths, err := branchesAndThoughts(ctx, tx, sess)
 		if err != nil {
 			return err
@@ -681,7 +612,7 @@ func (bt *BranchThinking) statistics(ctx context.Context, in CommandInput) (*Sta
 		}
 		res.SessionID, res.ActiveBranch, res.Goal = sess.ID, activeOf(sess), sess.Goal
 		res.TotalThoughts, res.TotalBranches = len(ths), len(bs)
-		res.AutoEval, res.SemanticEngine = autoEvalOf(sess), bt.svc.Semantic() != nil
+		res.AutoEval, res.SemanticEngine = analysis.AutoEvalOf(sess), bt.svc.Semantic() != nil
 		if !sess.CreatedAt.IsZero() {
 			res.CreatedAt, res.UpdatedAt = &sess.CreatedAt, &sess.UpdatedAt
 		}
@@ -777,19 +708,11 @@ func (bt *BranchThinking) findContradictionsAll(ctx context.Context, in CommandI
 	return res, nil
 }
 
-// reviewed is a group shown in a review: its key and its claims' texts
-// and thoughts, in the key's order.
-type reviewed struct {
-	key    string
-	docs   []analyze.Doc
-	claims []string
-}
-
-func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in CommandInput) (*ContradictionsResult, []reviewed, error) {
+func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in CommandInput) (*ContradictionsResult, []analysis.Reviewed, error) {
 	res := &ContradictionsResult{Header: Header{Command: "findContradictions"}}
-	var shown []reviewed
-	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		rep, err := st.contradictions(ctx, bt, tx, sess.Key)
+	var shown []analysis.Reviewed
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
+		rep, err := st.Contradictions(ctx, tx, sess)
 		if err != nil {
 			return err
 		}
@@ -798,26 +721,8 @@ func (bt *BranchThinking) findContradictionsOnce(ctx context.Context, in Command
 		if res.Contradictions == nil {
 			res.Contradictions = []analyze.Contradiction{}
 		}
-		rv, groups, err := st.review(ctx, bt, tx, sess.Key)
-		if err != nil {
-			return err
-		}
-		res.Review = rv
-		return bt.svc.DocsView(ctx, tx, sess.Key, func(docs []analyze.Doc, _ map[string]int, _ *semantic.Index) error {
-			var keys []string
-			for _, g := range groups {
-				r := reviewed{key: analyze.GroupKey(docs, g.Claims)}
-				for _, c := range g.Claims {
-					r.docs = append(r.docs, docs[c.Doc])
-					r.claims = append(r.claims, docs[c.Doc].Claims[c.K].Text)
-					keys = append(keys, review.QuotedKey(docs[c.Doc], c.K))
-				}
-				shown = append(shown, r)
-			}
-			st.asked = bounded(st.asked)
-			rv.Quoted(keys, st.asked, in.Verbose)
-			return nil
-		})
+		res.Review, shown, err = st.Review(ctx, tx, sess, in.Verbose)
+		return err
 	})
 	if err != nil {
 		return nil, nil, err
@@ -837,25 +742,14 @@ type CircularResult struct {
 
 func (bt *BranchThinking) detectCircular(ctx context.Context, in CommandInput) (*CircularResult, error) {
 	res := &CircularResult{Header: Header{Command: "detectCircular"}}
-	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		docs, _, err := bt.docs(ctx, tx, sess, st)
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
+		circ, rv, err := st.CircularFindings(ctx, tx, sess, in.Verbose)
 		if err != nil {
 			return err
 		}
-		res.SessionID = sess.ID
-		byID := make(map[string]int, len(docs))
-		for i, d := range docs {
-			byID[d.ID] = i
-		}
-		res.Circular = st.stated.CircularWith(analyze.DetectCircular(docs, analyze.CircularOptions{Cache: st.argCache()}), docs, byID)
-		if res.Circular == nil {
-			res.Circular = []analyze.CircularReasoning{}
-		}
+		res.SessionID, res.Review = sess.ID, rv
+		res.Circular = slices.Clone(circ) // the assessment's own list stays as it is
 		res.Count = len(res.Circular)
-		var keys []string
-		res.Review, keys = st.stated.CircularReview(docs, byID, res.Circular)
-		st.askedCircular = bounded(st.askedCircular)
-		res.Review.Quoted(keys, st.askedCircular, in.Verbose)
 		if res.Circular, res.Page, err = reasoning.Paginate(res.Circular, in.page(), reasoning.PageSize{Default: 5, Max: findingPage.Max, Bytes: findingPage.Bytes}); err != nil {
 			return err
 		}
@@ -899,14 +793,14 @@ func (bt *BranchThinking) strongestPaths(ctx context.Context, in CommandInput) (
 		return nil, err
 	}
 	res := &PathsResult{Header: Header{Command: "findStrongestPaths"}, TopK: k, Method: pathsMethod}
-	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		a, err := bt.assess(ctx, tx, sess, st)
+	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
+		a, err := st.Assess(ctx, tx, sess)
 		if err != nil {
 			return err
 		}
 		res.SessionID = sess.ID
-		res.Paths = advice.RankPaths(a.docs, k, advice.PathOptions{Closed: a.closed, Drifting: a.drifting, Circular: a.circularArgs(),
-			Conclusion: a.conclusion, Calibration: bt.svc.Calibration()})
+		res.Paths = advice.RankPaths(a.Docs, k, advice.PathOptions{Closed: a.Closed, Drifting: a.Drifting, Circular: a.Circular(),
+			Conclusion: a.Conclusion, Calibration: bt.svc.Calibration()})
 		if res.Paths == nil {
 			res.Paths = []advice.StrongPath{}
 		}
@@ -964,7 +858,7 @@ func (bt *BranchThinking) findSimilar(ctx context.Context, in CommandInput) (*Si
 		return nil, err
 	}
 	res := &SimilarResult{Header: Header{Command: "findSimilar"}, Query: in.Query}
-	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
 		res.SessionID = sess.ID
 		return bt.svc.DocsView(ctx, tx, sess.Key, func(docs []analyze.Doc, byID map[string]int, idx *semantic.Index) error {
 			hits, err := bt.rankSimilar(docs, byID, idx, q, in.Query, start+limit)
@@ -1006,7 +900,7 @@ func (bt *BranchThinking) jumpToRelated(ctx context.Context, in CommandInput) (*
 		return nil, reasoning.ErrNoSemantic
 	}
 	res := &FocusResult{Header: Header{Command: "jumpToRelated"}}
-	err = bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+	err = bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
 		th, err := bt.svc.Thought(ctx, tx, sess, "thoughtId", in.ThoughtID)
 		if err != nil {
 			return err
@@ -1078,8 +972,8 @@ func (bt *BranchThinking) semanticPath(ctx context.Context, in CommandInput) (*P
 		minSim = *in.MinSimilarity
 	}
 	res := &PathResult{Header: Header{Command: "semanticPath"}}
-	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		docs, _, err := bt.docs(ctx, tx, sess, st)
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
+		docs, err := bt.docs(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
@@ -1124,7 +1018,7 @@ func (bt *BranchThinking) setGoal(ctx context.Context, in CommandInput) (*GoalRe
 		return nil, err
 	}
 	res := &GoalResult{Header: Header{Command: "setGoal"}, Goal: strings.TrimSpace(*in.Goal)}
-	err := bt.writeOrStart(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
+	err := bt.writeOrStart(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *analysis.State) error {
 		res.PreviousGoal, sess.Goal, res.SessionID = sess.Goal, res.Goal, sess.ID
 		res.Message = "Goal set: goal alignment and drift from the goal are now measured against it."
 		if sess.StepCount == 0 {
@@ -1148,8 +1042,8 @@ type AutoEvalResult struct {
 
 func (bt *BranchThinking) autoEval(ctx context.Context, in CommandInput) (*AutoEvalResult, error) {
 	res := &AutoEvalResult{Header: Header{Command: in.Type}}
-	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
-		cfg := autoEvalOf(sess)
+	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *analysis.State) error {
+		cfg := analysis.AutoEvalOf(sess)
 		res.Previous = cfg
 		if in.Type == "toggleAutoEval" {
 			cfg.Enabled = !cfg.Enabled
@@ -1214,8 +1108,8 @@ type ProfilesResult struct {
 
 func (bt *BranchThinking) compareProfiles(ctx context.Context, in CommandInput) (*ProfilesResult, error) {
 	res := &ProfilesResult{Header: Header{Command: "compareProfiles"}}
-	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		docs, _, err := bt.docs(ctx, tx, sess, st)
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
+		docs, err := bt.docs(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
@@ -1283,8 +1177,8 @@ func (bt *BranchThinking) suggestMerges(ctx context.Context, in CommandInput) (*
 		minSim = *in.MinSimilarity
 	}
 	res := &MergesResult{Header: Header{Command: "suggestMerges"}, MinSimilarity: minSim}
-	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		docs, _, err := bt.docs(ctx, tx, sess, st)
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
+		docs, err := bt.docs(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
@@ -1341,15 +1235,20 @@ func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*Dr
 		th = *in.Threshold
 	}
 	res := &DriftResult{Header: Header{Command: "detectDrift"}, Threshold: th, Drifting: []string{}}
-	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		docs, _, err := bt.docs(ctx, tx, sess, st)
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
+		a, err := st.Assess(ctx, tx, sess)
 		if err != nil {
 			return err
 		}
 		res.SessionID = sess.ID
-		o := bt.driftOptions(sess, th)
+		o := st.DriftOptions(sess, th)
 		res.Method = bt.driftMethod(o)
-		res.Branches = advice.DetectDrift(docs, st.goalVec, o)
+		// The session's drift, as evaluate and the exports read it; another
+		// threshold asks what it would be.
+		res.Branches = slices.Clone(a.Drift)
+		if th != advice.DefaultDriftThreshold {
+			res.Branches = advice.DetectDrift(a.Docs, st.GoalVector(), o)
+		}
 		if res.Branches == nil {
 			res.Branches = []advice.BranchDrift{}
 		}
@@ -1392,12 +1291,12 @@ type GapsResult struct {
 
 func (bt *BranchThinking) knowledgeGaps(ctx context.Context, in CommandInput) (*GapsResult, error) {
 	res := &GapsResult{Header: Header{Command: "detectKnowledgeGaps"}, ByKind: map[string]int{}}
-	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
-		a, err := bt.assess(ctx, tx, sess, st)
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
+		a, err := st.Assess(ctx, tx, sess)
 		if err != nil {
 			return err
 		}
-		res.SessionID, res.Gaps = sess.ID, a.knowledgeGaps()
+		res.SessionID, res.Gaps = sess.ID, a.KnowledgeGaps()
 		if res.Gaps == nil {
 			res.Gaps = []analyze.KnowledgeGap{}
 		}
@@ -1456,9 +1355,9 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 		return nil, reasoning.ErrNoSemantic
 	}
 	res := &PruneResult{Header: Header{Command: "prune"}, Pruned: []PruneEntry{}, Kept: []PruneEntry{}, Skipped: []PruneEntry{}}
-	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
 		res.Pruned, res.Kept, res.Skipped = res.Pruned[:0], res.Kept[:0], res.Skipped[:0]
-		th := autoEvalOf(sess).SuggestPivotThreshold
+		th := analysis.AutoEvalOf(sess).SuggestPivotThreshold
 		if in.Threshold != nil {
 			th = *in.Threshold
 		}
@@ -1472,11 +1371,7 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 				return err
 			}
 		}
-		a, err := bt.assess(ctx, tx, sess, st)
-		if err != nil {
-			return err
-		}
-		settings := settingsOf(sess)
+		settings := analysis.SettingsOf(sess)
 		if settings.Closed == nil {
 			settings.Closed = map[string]string{}
 		}
@@ -1492,19 +1387,18 @@ func (bt *BranchThinking) prune(ctx context.Context, in CommandInput) (*PruneRes
 				res.Skipped = append(res.Skipped, PruneEntry{BranchID: b.ID, Reason: "state is " + b.State})
 				continue
 			}
-			ev, err := bt.branchEvaluation(ctx, tx, sess, st, b.ID)
+			ev, err := st.Evaluation(ctx, tx, sess, b.ID)
 			if err != nil {
 				return err
 			}
-			ev = ev.WithFindings(a.findings(b.ID, ev.Circular), st.th)
 			e := PruneEntry{BranchID: b.ID, Score: ev.OverallScore, Quality: ev.Quality}
 			var why string
 			switch {
 			case in.BranchID != "":
 				why = cmp.Or(strings.TrimSpace(in.Reason), "closed by the model")
-			case slices.ContainsFunc(ev.Findings, func(f analyze.Finding) bool { return f.Kind != "circular" }):
+			case slices.ContainsFunc(ev.Findings, func(f analyze.Finding) bool { return f.Kind != analyze.FindingCircular }):
 				for _, f := range ev.Findings {
-					if f.Kind != "circular" {
+					if f.Kind != analyze.FindingCircular {
 						why = f.Kind + ": " + f.Reason
 						break
 					}

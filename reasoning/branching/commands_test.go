@@ -40,7 +40,7 @@ func TestFeedbackRefutedLeftOutOfStrongestPaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := newSemanticService(t, filepath.Join(t.TempDir(), "f.db"), lex)
-	bt := NewBranchThinking(svc)
+	bt := NewBranchThinking(svc, nil)
 	ctx := context.Background()
 	ref := reasoning.SessionRef{ID: "fb", Explicit: true}
 	var ids []string
@@ -106,7 +106,7 @@ func TestFindSimilarRerank(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bt := NewBranchThinking(newSemanticService(t, filepath.Join(t.TempDir(), "lease.db"), lex))
+	bt := NewBranchThinking(newSemanticService(t, filepath.Join(t.TempDir(), "lease.db"), lex), nil)
 	ctx := context.Background()
 	ref := reasoning.SessionRef{ID: "lease", Explicit: true}
 	clauses := []string{

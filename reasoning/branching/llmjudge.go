@@ -7,9 +7,8 @@ import (
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/llm"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/analysis"
 	"github.com/thinkgraph/thinkgraph/reasoning/review"
-	"github.com/thinkgraph/thinkgraph/semantic"
-	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 // llmJudgeGroups bounds the review groups the language-model judge answers
@@ -19,7 +18,7 @@ const llmJudgeGroups = 5
 // settleWithLLM asks the configured provider about up to llmJudgeGroups
 // review groups and stores each answer as judge would. Each call is an
 // invocation of the session; a failed call leaves the group open.
-func (bt *BranchThinking) settleWithLLM(ctx context.Context, ref reasoning.SessionRef, sessionID string, groups []reviewed) *LLMJudgeReport {
+func (bt *BranchThinking) settleWithLLM(ctx context.Context, ref reasoning.SessionRef, sessionID string, groups []analysis.Reviewed) *LLMJudgeReport {
 	rep := &LLMJudgeReport{}
 	p, err := bt.svc.Provider("branch-thinking.judge", reasoning.SessionRef{ID: sessionID, Explicit: true, Tenant: ref.Tenant}, false, reasoning.LLMCall{})
 	if err != nil {
@@ -27,26 +26,26 @@ func (bt *BranchThinking) settleWithLLM(ctx context.Context, ref reasoning.Sessi
 		return rep
 	}
 	type settled struct {
-		g reviewed
+		g analysis.Reviewed
 		v review.Reply
 	}
 	var done []settled
 	var errs []string
 	for _, g := range groups[:min(llmJudgeGroups, len(groups))] {
 		rep.Asked++
-		if v, ok := bt.answers.Get(g.claims); ok {
+		if v, ok := bt.answers.Get(g.Claims); ok {
 			rep.Cached++
 			done = append(done, settled{g, v})
 			continue
 		}
-		req := llm.Request{Messages: []llm.Message{{Role: llm.RoleSystem, Content: review.Prompt}, {Role: llm.RoleUser, Content: review.Numbered(g.claims)}}, MaxTokens: 300}
+		req := llm.Request{Messages: []llm.Message{{Role: llm.RoleSystem, Content: review.Prompt}, {Role: llm.RoleUser, Content: review.Numbered(g.Claims)}}, MaxTokens: 300}
 		resp, err := bt.svc.Complete(ctx, p, reasoning.LLMCall{}, req)
 		if err != nil {
 			rep.Failed++
 			errs = append(errs, thinkgraph.AsError(err).Message)
 			continue
 		}
-		v, err := review.ReadReply(resp.Content, len(g.claims))
+		v, err := review.ReadReply(resp.Content, len(g.Claims))
 		if err != nil {
 			rep.Failed++
 			errs = append(errs, err.Error())
@@ -55,7 +54,7 @@ func (bt *BranchThinking) settleWithLLM(ctx context.Context, ref reasoning.Sessi
 		if name := strings.TrimSpace(resp.Provider + " " + resp.Model); name != "" {
 			v.Reason = strings.TrimSpace("judged by " + name + ": " + v.Reason)
 		}
-		bt.answers.Put(g.claims, v)
+		bt.answers.Put(g.Claims, v)
 		done = append(done, settled{g, v})
 	}
 	if len(errs) > 0 {
@@ -64,16 +63,12 @@ func (bt *BranchThinking) settleWithLLM(ctx context.Context, ref reasoning.Sessi
 	if len(done) == 0 {
 		return rep
 	}
-	err = bt.write(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session, _ *btState) error {
+	err = bt.write(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
 		for _, d := range done {
 			// The group as it is now: its thoughts are still the session's
 			// (thoughts are never deleted), and the key names them by step.
-			var members []analyze.Doc
-			if err := bt.svc.DocsView(ctx, tx, sess.Key, func(docs []analyze.Doc, _ map[string]int, _ *semantic.Index) error {
-				var err error
-				members, err = review.Members(docs, d.g.key)
-				return err
-			}); err != nil {
+			members, err := st.MemberDocs(ctx, tx, sess, d.g.Key)
+			if err != nil {
 				return err
 			}
 			if _, err := review.StoreGroup(ctx, tx, sess, members, d.v.Conflicts, reasoning.Clip(d.v.Reason, review.MaxReason-1), bt.svc.Now()); err != nil {

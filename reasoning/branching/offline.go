@@ -7,6 +7,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/analysis"
 	"github.com/thinkgraph/thinkgraph/reasoning/review"
 	"github.com/thinkgraph/thinkgraph/semantic/advice"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
@@ -52,14 +53,14 @@ func (bt *BranchThinking) counterfactuals(ctx context.Context, in CommandInput) 
 			"each as a question to answer; dependents = later thoughts descending from it or building on it, supporting = validation/example/observation thoughts " +
 			"linked to it or with cosine ≥ 0.4, challenging = counterexample/critique thoughts likewise"}
 	var branchDocs []analyze.Doc
-	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+	err = bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
 		id := in.BranchID
 		if id == "" {
 			id = activeOf(sess)
 		} else if _, err := branchOf(ctx, tx, sess, "branchId", id); err != nil {
 			return err
 		}
-		docs, _, err := bt.docs(ctx, tx, sess, st)
+		docs, err := bt.docs(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
@@ -153,14 +154,14 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 			"'branches' needs 2 to 8 branch ids (thesis first), got %d", len(in.Branches))
 	}
 	res := &DialecticalResult{Header: Header{Command: "synthesizeDialectical"}, Method: "offline", How: dialecticHow}
-	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
 		ids := slices.Clone(in.Branches)
 		for i, id := range ids {
 			if _, err := branchOf(ctx, tx, sess, fmt.Sprintf("branches[%d]", i), id); err != nil {
 				return err
 			}
 		}
-		docs, _, err := bt.docs(ctx, tx, sess, st)
+		docs, err := bt.docs(ctx, tx, sess, st)
 		if err != nil {
 			return err
 		}
@@ -182,10 +183,10 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 		across := func(a, b string) bool {
 			return (a == ids[0] && slices.Contains(ids[1:], b)) || (b == ids[0] && slices.Contains(ids[1:], a))
 		}
-		if res.Tensions, err = bt.tensions(ctx, tx, sess, st, docs, across); err != nil {
+		if res.Tensions, err = st.Tensions(ctx, tx, sess, docs, across); err != nil {
 			return err
 		}
-		res.CommonGround.Agreements = st.statedCompatible(docs, across)
+		res.CommonGround.Agreements = st.StatedCompatible(docs, across)
 		res.Compose()
 		res.bound()
 		if slices.ContainsFunc(res.Tensions, func(t advice.Tension) bool { return t.Status == advice.TensionOpen }) {
@@ -209,7 +210,7 @@ func (bt *BranchThinking) dialectical(ctx context.Context, in CommandInput) (*Di
 // defaultDialectic picks the two branches to synthesise when none are
 // named: the ends of the strongest contradictory cross-reference, else the
 // pair of branches with the most contradictions between their thoughts.
-func (bt *BranchThinking) defaultDialectic(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) ([]string, error) {
+func (bt *BranchThinking) defaultDialectic(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) ([]string, error) {
 	links, err := tx.Links(ctx, sess.Key)
 	if err != nil {
 		return nil, err
@@ -223,7 +224,7 @@ func (bt *BranchThinking) defaultDialectic(ctx context.Context, tx thinkgraph.Tx
 	if best != nil {
 		return []string{best.ToBranch, best.FromBranch}, nil
 	}
-	rep, err := st.contradictions(ctx, bt, tx, sess.Key)
+	rep, err := st.Contradictions(ctx, tx, sess)
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +243,7 @@ func (bt *BranchThinking) defaultDialectic(ctx context.Context, tx thinkgraph.Tx
 	if top[0] != "" {
 		return top[:], nil
 	}
-	if pair, err := st.riskiestBranchPair(ctx, bt, tx, sess.Key); err != nil || pair[0] != "" {
+	if pair, err := st.RiskiestBranchPair(ctx, tx, sess); err != nil || pair[0] != "" {
 		return pair[:], err
 	}
 	return nil, thinkgraph.Invalid("branches", "2 to 8 branch ids: the thesis first, then the antitheses", "none",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/analysis"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/advice"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
@@ -42,7 +43,7 @@ func cmdCall(t string, data map[string]any) map[string]any {
 func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*SuggestResult, error) {
 	res := &SuggestResult{Header: Header{Command: "suggestTools"}, Suggestions: []ToolSuggestion{}, State: map[string]any{}}
 	add := func(s ToolSuggestion) { res.Suggestions = append(res.Suggestions, s) }
-	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+	err := bt.read(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
 		res.SessionID = sess.ID
 		// The session's thoughts are steps 1 to StepCount: only the latest
 		// is read (reading all cost 80 ms at 10,000 thoughts).
@@ -87,16 +88,16 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			res.State["semanticEngine"] = false
 			return nil
 		}
-		a, err := bt.assess(ctx, tx, sess, st)
+		a, err := st.Assess(ctx, tx, sess)
 		if err != nil {
 			return err
 		}
-		docs := a.docs
+		docs := a.Docs
 		byID := make(map[string]int, len(docs))
 		for i, d := range docs {
 			byID[d.ID] = i
 		}
-		rep, err := st.contradictions(ctx, bt, tx, sess.Key)
+		rep, err := st.Contradictions(ctx, tx, sess)
 		if err != nil {
 			return err
 		}
@@ -121,16 +122,16 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			add(ToolSuggestion{Tool: "branch-thinking", Arguments: map[string]any{"content": "<which of the two holds, and why>", "type": "critique", "branchId": c.ThoughtA.Branch},
 				Reason: fmt.Sprintf("branch %s contradicts itself: %q vs %q; add a critique or synthesis that resolves it", c.ThoughtA.Branch, reasoning.Clip(c.ThoughtA.Content, 60), reasoning.Clip(c.ThoughtB.Content, 60)), Priority: "high"})
 		}
-		if circ := a.circularArgs(); len(circ) > 0 {
+		if circ := a.Circular(); len(circ) > 0 {
 			res.State["circularReasoning"] = len(circ)
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectCircular", Arguments: cmdCall("detectCircular", nil),
 				Reason: fmt.Sprintf("%d circular argument(s), e.g. over %s", len(circ), advice.StepsOf(circ[0].Thoughts)), Priority: "high"})
 		}
 		closed := map[string]bool{}
-		for b := range a.closed {
+		for b := range a.Closed {
 			closed[b] = true
 		}
-		gaps := a.knowledgeGaps()
+		gaps := a.KnowledgeGaps()
 		kinds := map[string][]analyze.KnowledgeGap{}
 		for _, g := range gaps {
 			kinds[g.Kind] = append(kinds[g.Kind], g)
@@ -155,7 +156,7 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 				Reason: fmt.Sprintf("%d low-confidence claim(s) no evidence backs, e.g. #%d", len(u), u[0].Thought.Step), Priority: "low"})
 		}
 		var drifting []string
-		for _, d := range a.drift {
+		for _, d := range a.Drift {
 			if d.Drifting && !closed[d.Branch] {
 				drifting = append(drifting, d.Branch)
 			}
@@ -165,11 +166,10 @@ func (bt *BranchThinking) suggestTools(ctx context.Context, in CommandInput) (*S
 			add(ToolSuggestion{Tool: "branch-thinking", Command: "detectDrift", Arguments: cmdCall("detectDrift", nil),
 				Reason: fmt.Sprintf("branch(es) %s drift away from the goal: refocus them, or close them with prune {branchId, reason}", strings.Join(drifting, ", ")), Priority: "medium"})
 		}
-		ev, err := bt.branchEvaluation(ctx, tx, sess, st, active)
+		ev, err := st.Evaluation(ctx, tx, sess, active)
 		if err != nil {
 			return err
 		}
-		ev = ev.WithFindings(a.findings(active, ev.Circular), st.th)
 		if ev.OverallScore != nil {
 			res.State["activeBranchScore"] = round3(*ev.OverallScore)
 		}

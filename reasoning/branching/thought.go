@@ -12,14 +12,15 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/analysis"
 	"github.com/thinkgraph/thinkgraph/reasoning/review"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
-// ThoughtTypes are the ten thought types of branch-thinking (docs/branch-thinking.md).
-var ThoughtTypes = []string{"analysis", "hypothesis", "validation", "synthesis", "observation",
-	"question", "answer", "example", "counterexample", "critique"}
+// ThoughtTypes are the ten thought types of branch-thinking
+// (docs/branch-thinking.md), from the one table of thought roles.
+var ThoughtTypes = thinkgraph.ThoughtTypes()
 
 // CrossRef is a cross-reference from a new thought's branch to another
 // branch.
@@ -45,58 +46,9 @@ type BranchThoughtInput struct {
 	CrossRefs      []CrossRef
 }
 
-// AutoEvalThresholds are the quality thresholds of auto-evaluation.
-type AutoEvalThresholds struct {
-	Excellent float64 `json:"excellent"`
-	Good      float64 `json:"good"`
-	Moderate  float64 `json:"moderate"`
-}
-
-// AutoEvalConfig is the auto-evaluation setting of a session.
-type AutoEvalConfig struct {
-	Enabled               bool               `json:"enabled"`
-	Thresholds            AutoEvalThresholds `json:"thresholds"`
-	SuggestPivotThreshold float64            `json:"suggestPivotThreshold"`
-}
-
-// defaultAutoEval is the auto-evaluation setting of a new session: on, with
-// the seed's thresholds.
-func defaultAutoEval() AutoEvalConfig {
-	d := analyze.DefaultThresholds()
-	return AutoEvalConfig{Enabled: true, Thresholds: AutoEvalThresholds{Excellent: d.Excellent, Good: d.Good, Moderate: d.Moderate},
-		SuggestPivotThreshold: d.Pivot}
-}
-
-func (c AutoEvalConfig) semantic() analyze.Thresholds {
-	th := analyze.DefaultThresholds()
-	th.Excellent, th.Good, th.Moderate, th.Pivot = c.Thresholds.Excellent, c.Thresholds.Good, c.Thresholds.Moderate, c.SuggestPivotThreshold
-	return th
-}
-
-// settingsKey is the key of branch-thinking's settings in Session.Settings;
-// other keys there belong to other tools and are kept.
-const settingsKey = "branchThinking"
-
-type branchSettings struct {
-	AutoEval *AutoEvalConfig `json:"autoEval,omitempty"`
-	// Closed holds the reason the model gave when it closed a branch
-	// (prune with branchId), by branch.
-	Closed map[string]string `json:"closed,omitempty"`
-}
-
-// settingsOf reads branch-thinking's settings of a session.
-func settingsOf(sess *thinkgraph.Session) branchSettings {
-	var all map[string]json.RawMessage
-	var bs branchSettings
-	if json.Unmarshal(sess.Settings, &all) == nil {
-		_ = json.Unmarshal(all[settingsKey], &bs)
-	}
-	return bs
-}
-
 // setSettings writes branch-thinking's settings into sess.Settings, keeping
 // other tools' keys.
-func setSettings(sess *thinkgraph.Session, bs branchSettings) error {
+func setSettings(sess *thinkgraph.Session, bs analysis.Settings) error {
 	all := map[string]json.RawMessage{}
 	if len(sess.Settings) > 0 {
 		if err := json.Unmarshal(sess.Settings, &all); err != nil || all == nil {
@@ -107,22 +59,14 @@ func setSettings(sess *thinkgraph.Session, bs branchSettings) error {
 	if err != nil {
 		return err
 	}
-	all[settingsKey] = b
+	all[analysis.SettingsKey] = b
 	sess.Settings, err = json.Marshal(all)
 	return err
 }
 
-// autoEvalOf reads the auto-evaluation setting of a session.
-func autoEvalOf(sess *thinkgraph.Session) AutoEvalConfig {
-	if bs := settingsOf(sess); bs.AutoEval != nil {
-		return *bs.AutoEval
-	}
-	return defaultAutoEval()
-}
-
 // setAutoEval writes the auto-evaluation setting into sess.Settings.
 func setAutoEval(sess *thinkgraph.Session, cfg AutoEvalConfig) error {
-	bs := settingsOf(sess)
+	bs := analysis.SettingsOf(sess)
 	bs.AutoEval = &cfg
 	return setSettings(sess, bs)
 }
@@ -317,16 +261,9 @@ func (bt *BranchThinking) AddThought(ctx context.Context, in BranchThoughtInput)
 	}
 	vec := reasoning.VectorAt(s.EmbedForWrite(ctx, in.Content), 0)
 	var res BranchThoughtResult
-	err := bt.withState(ctx, in.Session, func(st *btState) error {
-		return s.Store().Update(ctx, func(tx thinkgraph.Tx) error {
-			st.beginWrite()
-			res = BranchThoughtResult{}
-			sess, err := s.Session(ctx, tx, in.Session, true, "branch")
-			if err != nil {
-				return err
-			}
-			return bt.addThought(ctx, tx, st, sess, in, vec, &res)
-		})
+	err := bt.an.Update(ctx, in.Session, true, "branch", func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
+		res = BranchThoughtResult{}
+		return bt.addThought(ctx, tx, st, sess, in, vec, &res)
 	})
 	if err != nil {
 		return nil, err
@@ -338,7 +275,7 @@ func (bt *BranchThinking) AddThought(ctx context.Context, in BranchThoughtInput)
 type addition struct {
 	bt   *BranchThinking
 	tx   thinkgraph.Tx
-	st   *btState
+	st   *analysis.State
 	sess *thinkgraph.Session
 	in   BranchThoughtInput
 	vec  semantic.Vector
@@ -354,17 +291,21 @@ type addition struct {
 	b             *thinkgraph.Branch
 	parentChanged bool
 	th            *thinkgraph.Thought
-	// cfg is the session's auto-evaluation; evalReady says the target's
-	// tracker is built, so the thought is evaluated once written.
-	cfg       AutoEvalConfig
-	evalReady bool
+	// cfg is the session's auto-evaluation; docs are the session's
+	// thoughts as stored before this one (read when the semantic engine
+	// is on and the thought has a vector).
+	cfg  AutoEvalConfig
+	docs []analyze.Doc
+	// dependsOn are the thoughts the new one builds upon (its builds_upon
+	// cross-references), as the session's documents will read it.
+	dependsOn []string
 }
 
 // addThought runs the steps of AddThought in tx, in order: load the
 // branches, check the named branches, check that no loop is closed, place
 // the thought on its branch (creating or reviving it), prepare the
 // evaluation, write the thought and its cross-references, evaluate, count.
-func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *btState, sess *thinkgraph.Session, in BranchThoughtInput, vec semantic.Vector, res *BranchThoughtResult) error {
+func (bt *BranchThinking) addThought(ctx context.Context, tx thinkgraph.Tx, st *analysis.State, sess *thinkgraph.Session, in BranchThoughtInput, vec semantic.Vector, res *BranchThoughtResult) error {
 	a := &addition{bt: bt, tx: tx, st: st, sess: sess, in: in, vec: vec, res: res, now: bt.svc.Now()}
 	for _, step := range []func(context.Context) error{
 		a.load, a.checkBranches, a.checkLoops, a.place, a.prepareEvaluation,
@@ -536,23 +477,18 @@ func (a *addition) continueBranch(ctx context.Context) error {
 	return nil
 }
 
-// prepareEvaluation brings the semantic state up to the previous step,
-// builds the target's tracker when auto-evaluation is on and applies the
-// overlap rule.
+// prepareEvaluation reads the session's thoughts as stored (the analysis
+// state brought up to the previous step on the way) and applies the overlap
+// rule.
 func (a *addition) prepareEvaluation(ctx context.Context) error {
 	st, bt := a.st, a.bt
-	a.cfg = autoEvalOf(a.sess)
+	a.cfg = analysis.AutoEvalOf(a.sess)
 	if bt.svc.Semantic() == nil || a.vec == nil {
 		return nil
 	}
-	if err := st.sync(ctx, bt, a.tx, a.sess, a.cfg); err != nil {
+	var err error
+	if a.docs, _, err = st.Docs(ctx, a.tx, a.sess); err != nil {
 		return err
-	}
-	if a.cfg.Enabled {
-		if err := st.ensureTracker(ctx, bt, a.tx, a.sess, a.target); err != nil {
-			return err
-		}
-		a.evalReady = true
 	}
 	skip := map[string]bool{}
 	for _, ob := range a.branches {
@@ -560,11 +496,37 @@ func (a *addition) prepareEvaluation(ctx context.Context) error {
 			skip[ob.ID] = true
 		}
 	}
-	if t := a.in.Type; t != "synthesis" && t != "answer" {
-		a.res.OverlapWarning = st.overlap(a.target, a.vec, skip)
+	if !thinkgraph.RoleOf(a.in.Type).Concludes {
+		a.res.OverlapWarning = overlap(st, a.target, a.vec, skip)
 	}
 	return nil
 }
+
+// overlap applies the overlap rule (see overlapMinSimilarity) to a thought
+// about to be added to branch target. skip lists branches not to suggest.
+func overlap(st *analysis.State, target string, v semantic.Vector, skip map[string]bool) *OverlapWarning {
+	centres := st.Centres(v, overlapMinThoughts)
+	cur, ok := centres[target]
+	if !ok {
+		return nil
+	}
+	best, bestSim := "", 0.0
+	for id, s := range centres {
+		if id == target || skip[id] {
+			continue
+		}
+		if s > bestSim || (s == bestSim && id < best) {
+			best, bestSim = id, s
+		}
+	}
+	if best == "" || bestSim < overlapMinSimilarity || bestSim-cur < overlapMargin {
+		return nil
+	}
+	return &OverlapWarning{SuggestedBranch: best, CurrentSimilarity: round3(cur), SuggestedSimilarity: round3(bestSim),
+		Reason: "this thought is closer to the centre of branch " + best + " than to the centre of its own branch: if it continues " + best + ", add it there or cross-reference it"}
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 // write stores the thought on its branch and makes the branch active.
 func (a *addition) write(ctx context.Context) error {
@@ -576,7 +538,10 @@ func (a *addition) write(ctx context.Context) error {
 }
 
 // writeCrossRefs stores the cross-references as links from the thought to
-// the latest thought of each target branch.
+// the latest thought of each target branch. A contradictory one names the
+// branch only: which of its thoughts the new one contradicts is not said,
+// and the latest is as likely another, so the link points at the branch
+// and the review asks the model (analysis: declared questions).
 func (a *addition) writeCrossRefs(ctx context.Context) error {
 	tx, sess, th := a.tx, a.sess, a.th
 	for _, c := range a.in.CrossRefs {
@@ -585,28 +550,34 @@ func (a *addition) writeCrossRefs(ctx context.Context) error {
 		if c.Strength != nil {
 			l.Strength = *c.Strength
 		}
-		// The branch's latest thought before this one (a reference to
-		// the thought's own branch points at its predecessor there).
-		last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: c.ToBranch, Last: 2})
-		if err != nil {
-			return err
-		}
-		for i := len(last) - 1; i >= 0; i-- {
-			if last[i].ID != th.ID {
-				l.ToThought = last[i].ID
-				break
+		if c.Type != review.LinkContradictory {
+			// The branch's latest thought before this one (a reference to
+			// the thought's own branch points at its predecessor there).
+			last, err := tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: c.ToBranch, Last: 2})
+			if err != nil {
+				return err
+			}
+			for i := len(last) - 1; i >= 0; i-- {
+				if last[i].ID != th.ID {
+					l.ToThought = last[i].ID
+					break
+				}
 			}
 		}
 		if err := tx.AddLink(ctx, l); err != nil {
 			return err
+		}
+		if c.Type == "builds_upon" && l.ToThought != "" {
+			a.dependsOn = append(a.dependsOn, l.ToThought)
 		}
 	}
 	a.res.CrossRefs = len(a.in.CrossRefs)
 	return nil
 }
 
-// evaluate adds the written thought to the semantic state and, with
-// auto-evaluation, evaluates its branch and stores the branch's priority.
+// evaluate adds the written thought to the analysis state and, with
+// auto-evaluation, evaluates its branch as evaluate will once the write is
+// committed, and stores the branch's priority.
 func (a *addition) evaluate(ctx context.Context) error {
 	st, bt, b := a.st, a.bt, a.b
 	if bt.svc.Semantic() == nil {
@@ -619,22 +590,16 @@ func (a *addition) evaluate(ctx context.Context) error {
 		return nil
 	}
 	d := reasoning.ToDoc(a.th)
-	d.Vector = a.vec
+	d.Vector, d.DependsOn = a.vec, a.dependsOn
 	bt.svc.AddClaims(ctx, &d)
-	st.absorb(d)
-	if !a.evalReady {
+	if !a.cfg.Enabled {
+		st.Absorb(d)
 		return nil
 	}
-	if slices.ContainsFunc(a.in.CrossRefs, func(c CrossRef) bool { return c.Type == review.LinkContradictory }) {
-		// The declared contradiction counts in this evaluation too.
-		if err := st.loadStated(ctx, a.tx, a.sess.Key); err != nil {
-			return err
-		}
-		if err := st.ensureTracker(ctx, bt, a.tx, a.sess, a.target); err != nil {
-			return err
-		}
+	ev, err := st.EvaluationAfterWrite(ctx, a.tx, a.sess, a.docs, d)
+	if err != nil {
+		return err
 	}
-	ev := st.branches[a.target].tracker.Evaluation()
 	if ev.Thoughts >= 2 {
 		// A branch of one thought is not rated (every metric compares two
 		// thoughts): its evaluation would be nulls and that one issue.
@@ -655,10 +620,8 @@ func (a *addition) evaluate(ctx context.Context) error {
 // current) and fills in the answer.
 func (a *addition) result(ctx context.Context) error {
 	st, res, th, b, sess := a.st, a.res, a.th, a.b, a.sess
-	n := 0
-	if bs := st.branches[a.target]; a.bt.svc.Semantic() != nil && a.vec != nil && bs != nil && st.current {
-		n = bs.n
-	} else {
+	n, ok := st.Thoughts(a.target)
+	if !ok || a.bt.svc.Semantic() == nil || a.vec == nil || !st.Current() {
 		all, err := a.tx.Thoughts(ctx, thinkgraph.ThoughtFilter{Session: sess.Key, BranchID: a.target})
 		if err != nil {
 			return err

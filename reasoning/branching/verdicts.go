@@ -3,33 +3,14 @@ package branching
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/analysis"
 	"github.com/thinkgraph/thinkgraph/reasoning/review"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
-
-// loadStated brings the state's stated verdicts up to the session's links;
-// when they changed, the branch trackers and the contradiction search start
-// afresh so that every figure counts them.
-func (st *btState) loadStated(ctx context.Context, tx thinkgraph.Tx, session thinkgraph.SessionKey) error {
-	links, err := tx.Links(ctx, session)
-	if err != nil {
-		return err
-	}
-	if st.stated != nil && st.stated.Links() == len(links) {
-		return nil
-	}
-	st.stated = review.StatedOf(links)
-	st.asserted = nil
-	for _, b := range st.branches {
-		b.tracker = nil
-	}
-	return nil
-}
 
 // JudgeResult is the answer of judge.
 type JudgeResult struct {
@@ -79,7 +60,7 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 		return nil, thinkgraph.Invalid("reason", fmt.Sprintf("at most %d characters", review.MaxReason), fmt.Sprint(len([]rune(in.Reason))), "'reason' is longer than %d characters", review.MaxReason)
 	}
 	res := &JudgeResult{Header: Header{Command: "judge"}, Verdict: in.Verdict, LinkType: link, Reason: strings.TrimSpace(in.Reason)}
-	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState) error {
+	err := bt.write(ctx, in.Session, func(tx thinkgraph.Tx, sess *thinkgraph.Session, st *analysis.State) error {
 		var ths [2]*thinkgraph.Thought
 		for i, f := range []struct{ name, v string }{{"thoughtId", in.ThoughtID}, {"otherThoughtId", in.OtherThoughtID}} {
 			th, err := bt.svc.Thought(ctx, tx, sess, f.name, f.v)
@@ -145,72 +126,4 @@ type LLMJudgeReport struct {
 	Cached  int    `json:"cached" jsonschema:"answers reused from an earlier call on the same claims"`
 	Failed  int    `json:"failed"`
 	Error   string `json:"error,omitempty" jsonschema:"why a call failed or the judge could not run; those groups stay open"`
-}
-
-// SessionAnalysis is what the analyses find in a session, computed as the
-// branch-thinking commands compute it: the contradictions of
-// findContradictions, the findings of detectCircular and, per branch, the
-// evaluation of evaluate (the session's goal and thresholds, the same judge,
-// stated verdicts counted). Exports and the viewer show it, so their figures
-// agree with the commands'.
-type SessionAnalysis struct {
-	Contradictions []analyze.Contradiction
-	// Checked is the number of thoughts with vectors searched.
-	Checked  int
-	Circular []analyze.CircularReasoning
-	// Evaluations are per branch, in the order of the branches' first
-	// thoughts; nil unless asked for.
-	Evaluations []BranchEvaluation
-}
-
-// BranchEvaluation is the evaluation of one branch.
-type BranchEvaluation struct {
-	Branch string `json:"branch"`
-	analyze.Evaluation
-}
-
-// Analyze runs the analyses of one session of s in tx (see
-// SessionAnalysis); evaluate adds the branch evaluations. It keeps no state
-// between calls.
-func Analyze(ctx context.Context, s *reasoning.Service, tx thinkgraph.Tx, sess *thinkgraph.Session, evaluate bool) (*SessionAnalysis, error) {
-	if s.Semantic() == nil {
-		return nil, reasoning.ErrNoSemantic
-	}
-	bt := NewBranchThinking(s)
-	st := bt.stateOf(reasoning.SessionRef{ID: sess.ID, Explicit: true, Tenant: sess.Tenant})
-	rep, err := st.contradictions(ctx, bt, tx, sess.Key)
-	if err != nil {
-		return nil, err
-	}
-	docs, _, err := bt.docs(ctx, tx, sess, st)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[string]int, len(docs))
-	var order []string
-	for i, d := range docs {
-		byID[d.ID] = i
-		if !slices.Contains(order, d.Branch) {
-			order = append(order, d.Branch)
-		}
-	}
-	a := &SessionAnalysis{Contradictions: rep.Contradictions, Checked: rep.Thoughts,
-		Circular: st.stated.CircularWith(analyze.DetectCircular(docs, analyze.CircularOptions{Cache: st.argCache()}), docs, byID)}
-	if a.Contradictions == nil {
-		a.Contradictions = []analyze.Contradiction{}
-	}
-	if a.Circular == nil {
-		a.Circular = []analyze.CircularReasoning{}
-	}
-	for _, b := range order {
-		if !evaluate {
-			break
-		}
-		ev, err := bt.branchEvaluation(ctx, tx, sess, st, b)
-		if err != nil {
-			return nil, err
-		}
-		a.Evaluations = append(a.Evaluations, BranchEvaluation{Branch: b, Evaluation: ev})
-	}
-	return a, nil
 }

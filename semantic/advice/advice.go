@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
@@ -68,7 +69,7 @@ func (v vectors) sim(i, j int) (float64, bool) {
 
 // isQuestion reports whether d asks something.
 func isQuestion(d analyze.Doc) bool {
-	return strings.EqualFold(d.Type, "question") || strings.HasSuffix(strings.TrimSpace(d.Content), "?")
+	return thinkgraph.RoleOf(d.Type).Asks || strings.HasSuffix(strings.TrimSpace(d.Content), "?")
 }
 
 func meanOf(xs []float64) float64 {

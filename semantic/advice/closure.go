@@ -1,9 +1,11 @@
 package advice
 
 import (
-	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 	"regexp"
 	"strings"
+
+	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 // A branch is closed when its own reasoning ends it: the model marked it
@@ -95,22 +97,51 @@ func sentencesWithMarks(text string) []string {
 	return out
 }
 
-// Conclusion returns the session's conclusion: its latest thought of type
-// synthesis or answer that asks nothing, and false when there is none.
-// Thoughts of the branches in skip are passed over.
+// Conclusion returns the session's conclusion, the thought its reasoning
+// leads to, and false when there is none. Candidates are the thoughts whose
+// type concludes (thinkgraph.RoleOf: a synthesis, an answer) and that ask
+// nothing. A contingency ("If we split later, …": a first sentence opening
+// with a condition) is not the conclusion, nor is a thought of a branch in
+// skip. A decision (a first sentence that recommends, decides or chooses:
+// decisionWords) comes before a summary that decides nothing, and the
+// latest of the best kind wins: next steps, conditional follow-ups and
+// asides written after the decision do not move it.
 func Conclusion(docs []analyze.Doc, skip map[string]bool) (analyze.Doc, bool) {
 	var best analyze.Doc
-	found := false
+	bestRank, found := 0, false
 	for _, d := range docs {
-		t := strings.ToLower(d.Type)
-		if (t != "synthesis" && t != "answer") || isQuestion(d) || skip[d.Branch] {
+		if !thinkgraph.RoleOf(d.Type).Concludes || isQuestion(d) || skip[d.Branch] {
 			continue
 		}
-		if !found || d.Step > best.Step {
-			best, found = d, true
+		first := strings.ToLower(strings.ReplaceAll(firstSentence(d.Content), "’", "'"))
+		if contingent.MatchString(first) {
+			continue
+		}
+		rank := 0
+		if decisionWords.MatchString(first) {
+			rank = 1
+		}
+		if !found || rank > bestRank || (rank == bestRank && d.Step > best.Step) {
+			best, bestRank, found = d, rank, true
 		}
 	}
 	return best, found
+}
+
+// contingent matches a sentence that opens with a condition: what it says
+// holds only if something else happens.
+var contingent = regexp.MustCompile(`^\W*(if|unless|in case|provided( that)?|assuming|should|were|whether|in the event)\b`)
+
+// decisionWords match a sentence that recommends, decides or chooses, in
+// any domain: "Recommendation: …", "we should …", "go with …".
+var decisionWords = regexp.MustCompile(`\b(recommend\w*|decision|decided?|decides|conclusion|verdict|go with|opt for|choose|chose|chosen|settle on|(we|i)( will|'ll| should| shall| must))\b`)
+
+// firstSentence is the first sentence of text.
+func firstSentence(text string) string {
+	if ss := sentencesWithMarks(text); len(ss) > 0 {
+		return ss[0]
+	}
+	return ""
 }
 
 // ClosureOptions are what Closures reads beyond the thoughts.
@@ -172,7 +203,7 @@ func Closures(docs []analyze.Doc, opts ClosureOptions) map[string]Closure {
 			a, b = b, a
 		}
 		t := strings.ToLower(b.Type)
-		if _, ok := out[a.Branch]; ok || (t != "critique" && t != "counterexample") {
+		if _, ok := out[a.Branch]; ok || !thinkgraph.RoleOf(b.Type).Challenge {
 			continue
 		}
 		out[a.Branch] = Closure{By: "contradicted", Step: b.Step, Reason: "a later " + t + " of the branch contradicts an earlier thought of it"}

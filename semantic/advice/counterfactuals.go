@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
@@ -42,7 +43,7 @@ func Counterfactuals(branch, all []analyze.Doc, count int) []Counterfactual {
 	}
 	var out []Counterfactual
 	for _, c := range branch {
-		if !claimTypes[c.Type] || isQuestion(c) {
+		if !thinkgraph.RoleOf(c.Type).States() || isQuestion(c) {
 			continue
 		}
 		cf := Counterfactual{BasedOn: analyze.Ref(c), Confidence: c.Confidence, Supporting: []int{}, Challenging: []int{}, Dependent: []int{}}
@@ -71,9 +72,9 @@ func Counterfactuals(branch, all []analyze.Doc, count int) []Counterfactual {
 				continue
 			}
 			switch {
-			case evidenceFor[d.Type]:
+			case thinkgraph.RoleOf(d.Type).Evidence:
 				cf.Supporting = append(cf.Supporting, d.Step)
-			case evidenceAgainst[d.Type]:
+			case thinkgraph.RoleOf(d.Type).Challenge:
 				cf.Challenging = append(cf.Challenging, d.Step)
 			}
 		}

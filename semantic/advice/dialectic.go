@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
@@ -80,16 +81,6 @@ type Dialectic struct {
 	} `json:"synthesis"`
 }
 
-// claimTypes are the thought types that assert something.
-var claimTypes = map[string]bool{"analysis": true, "hypothesis": true, "validation": true, "synthesis": true, "observation": true, "answer": true, "critique": true, "": true}
-
-// evidenceFor and evidenceAgainst are the thought types that support or
-// test a claim.
-var (
-	evidenceFor     = map[string]bool{"validation": true, "example": true, "observation": true}
-	evidenceAgainst = map[string]bool{"counterexample": true, "critique": true}
-)
-
 // SideOf reads one side: branch is its thoughts, all the session's.
 func SideOf(id string, branch, all []analyze.Doc) Side {
 	s := Side{BranchID: id, Evidence: []int{}, Challenges: []int{}, Thoughts: len(branch)}
@@ -99,7 +90,7 @@ func SideOf(id string, branch, all []analyze.Doc) Side {
 		if d.Confidence != nil {
 			c = *d.Confidence
 		}
-		if d.Type == "hypothesis" || d.Type == "synthesis" {
+		if thinkgraph.RoleOf(d.Type).Position {
 			c += 0.25
 		}
 		return c
@@ -120,12 +111,12 @@ func SideOf(id string, branch, all []analyze.Doc) Side {
 			}
 		}
 		switch {
-		case evidenceFor[d.Type]:
+		case thinkgraph.RoleOf(d.Type).Evidence:
 			s.Evidence = append(s.Evidence, d.Step)
-		case d.Type == "counterexample":
+		case thinkgraph.RoleOf(d.Type).Challenge && thinkgraph.RoleOf(d.Type).Instance:
 			s.Challenges = append(s.Challenges, d.Step)
 		}
-		if claimTypes[d.Type] && !isQuestion(*d) && (best == nil || rank(d) > rank(best)) {
+		if thinkgraph.RoleOf(d.Type).States() && !isQuestion(*d) && (best == nil || rank(d) > rank(best)) {
 			best = d
 		}
 	}
@@ -136,7 +127,7 @@ func SideOf(id string, branch, all []analyze.Doc) Side {
 		r := analyze.Ref(*best)
 		s.Claim = &r
 		for _, d := range all {
-			if d.Branch != id && evidenceAgainst[d.Type] && semantic.Cosine(d.Vector, best.Vector) >= 0.4 {
+			if d.Branch != id && thinkgraph.RoleOf(d.Type).Challenge && semantic.Cosine(d.Vector, best.Vector) >= 0.4 {
 				s.Challenges = append(s.Challenges, d.Step)
 			}
 		}

@@ -46,6 +46,12 @@ const (
 	// driftWindow is how many of the session's latest thoughts drift is
 	// measured on: where a long session wanders now.
 	driftWindow = 2000
+	// A branch too short for a trend is off the goal when each of its at
+	// least offGoalThoughts thoughts is as far below the session's other
+	// thoughts as a drifting branch's second half (the threshold): on the
+	// scenario sets no focused branch of 3 or more thoughts has all its
+	// thoughts below −0.59.
+	offGoalThoughts = 3
 )
 
 // BranchDrift is the drift of one branch.
@@ -59,9 +65,15 @@ type BranchDrift struct {
 	Start *float64 `json:"startAnchoring,omitempty"`
 	End   *float64 `json:"endAnchoring,omitempty"`
 	// Furthest are the steps of the branch's least anchored thoughts.
-	Furthest []int  `json:"furthestSteps,omitempty"`
+	Furthest []int `json:"furthestSteps,omitempty"`
+	// Drifting says the branch is away from the goal: its late thoughts
+	// drifted, or (OffGoal) it was off the goal from its first thought.
 	Drifting bool   `json:"drifting"`
+	OffGoal  bool   `json:"offGoal,omitempty"`
 	Reason   string `json:"reason,omitempty"` // why it drifts, or why there is no verdict
+	// Z is the anchoring of each of the branch's thoughts with a vector,
+	// in step order (nil when the session gives no figures).
+	Z []float64 `json:"-"`
 }
 
 // DetectDrift finds the branches that wander away from the session's goal
@@ -81,9 +93,12 @@ type BranchDrift struct {
 // of its second half (the last ⌊n/2⌋ thoughts) is at or below
 // −opts.Threshold: its late thoughts are that many standard deviations
 // less related to the goal and the session than the session's other
-// thoughts. A session of fewer than 8 thoughts with vectors, or with fewer
-// than 4 outside the branch, gives no verdict. Branches are returned most
-// drifting first.
+// thoughts. A branch each of whose thoughts is at or below −opts.Threshold
+// is off the goal from its first thought rather than drifting (both are
+// Drifting; OffGoal tells them apart); that takes 3 thoughts, one fewer
+// than a trend. A session of fewer than 8 thoughts with vectors, or with fewer
+// than 4 outside the branch, gives no verdict. Branches are returned
+// drifting first, most drifting first.
 //
 // On the scenario dev set (reasoningeval/testdata/scenarios) the drifting
 // branches' second halves sit at −1.7 to −2.9 and the focused ones' at
@@ -120,9 +135,15 @@ func DetectDrift(docs []analyze.Doc, goal semantic.Vector, opts DriftOptions) []
 			}
 		}
 		vals := standardized(feats, rows)
+		if why == "" {
+			bd.Z = vals
+		}
 		switch {
 		case why != "":
 			bd.Reason = why
+		case len(rows) >= offGoalThoughts && len(rows) < minTrendThoughts && len(vd.rows)-len(rows) >= driftMinSession/2 && slices.Max(vals) <= -opts.Threshold:
+			bd.Drifting, bd.OffGoal = true, true
+			bd.Reason = fmt.Sprintf("each of its %d thoughts is %.2f sd or more less related to the goal and the session than the other branches' thoughts", len(rows), -slices.Max(vals))
 		case len(rows) < minTrendThoughts:
 			bd.Reason = fmt.Sprintf("too short: %d of the %d thoughts a verdict needs", len(rows), minTrendThoughts)
 		case len(vd.rows)-len(rows) < driftMinSession/2:
@@ -139,14 +160,21 @@ func DetectDrift(docs []analyze.Doc, goal semantic.Vector, opts DriftOptions) []
 			for _, i := range order[:2] {
 				bd.Furthest = append(bd.Furthest, steps[i])
 			}
-			if e <= -opts.Threshold {
+			switch {
+			case e <= -opts.Threshold && slices.Max(vals) <= -opts.Threshold:
+				bd.Drifting, bd.OffGoal = true, true
+				bd.Reason = fmt.Sprintf("each of its %d thoughts is %.2f sd or more less related to the goal and the session than the other branches' thoughts", len(vals), -slices.Max(vals))
+			case e <= -opts.Threshold:
 				bd.Drifting = true
-				bd.Reason = fmt.Sprintf("its last %d thoughts are %.2f standard deviations less related to the goal and the session than the other branches' thoughts", h, -e)
+				bd.Reason = fmt.Sprintf("its last %d thoughts are %.2f sd less related to the goal and the session than the other branches' thoughts", h, -e)
 			} // else no reason: endAnchoring, above −threshold, says it
 		}
 		out = append(out, bd)
 	}
 	slices.SortStableFunc(out, func(x, y BranchDrift) int {
+		if x.Drifting != y.Drifting {
+			return cmp.Compare(boolRank(!x.Drifting), boolRank(!y.Drifting))
+		}
 		if x.End == nil || y.End == nil {
 			return cmp.Compare(boolRank(x.End == nil), boolRank(y.End == nil))
 		}

@@ -40,7 +40,7 @@ func TestDetectDrift(t *testing.T) {
 	if *off.End > -DefaultDriftThreshold || *off.Start <= *off.End || !slices.Equal(off.Furthest, []int{12, 11}) {
 		t.Fatalf("off = %+v (start %v end %v)", off, *off.Start, *off.End)
 	}
-	if !strings.Contains(off.Reason, "standard deviations less related") {
+	if !strings.Contains(off.Reason, "sd less related") {
 		t.Fatalf("reason %q", off.Reason)
 	}
 	// Without a goal the session context alone still finds it.
@@ -51,9 +51,9 @@ func TestDetectDrift(t *testing.T) {
 	if got := DetectDrift(docs, semantic.Vector{1, 0}, DriftOptions{Threshold: -*off.End + 0.01}); got[0].Drifting {
 		t.Fatalf("threshold above the branch's figure: %+v", got[0])
 	}
-	// A branch of 3 thoughts is no trend; a session of 7 thoughts is too
-	// small to standardize against.
-	short := slices.Delete(slices.Clone(docs), 8, 9)
+	// A branch of 3 thoughts that starts on the goal is no trend; a session
+	// of 7 thoughts is too small to standardize against.
+	short := slices.Delete(slices.Clone(docs), 9, 10)
 	for _, c := range []struct {
 		docs []analyze.Doc
 		want string
@@ -63,6 +63,42 @@ func TestDetectDrift(t *testing.T) {
 				t.Fatalf("%s: %+v", c.want, b)
 			}
 		}
+	}
+}
+
+// A branch too short for a trend is off the goal when each of its 3 or
+// more thoughts sits far below the session's others; two such thoughts, or
+// three of which one is on the goal, give no verdict.
+func TestDetectDriftOffGoal(t *testing.T) {
+	docs := driftSession()
+	off := slices.Delete(slices.Clone(docs), 8, 9) // "off": 20°, 85°, 90°
+	got := DetectDrift(off, semantic.Vector{1, 0}, DriftOptions{})
+	if got[0].Branch != "off" || !got[0].Drifting || !got[0].OffGoal || !strings.Contains(got[0].Reason, "each of its 3 thoughts") {
+		t.Fatalf("3 thoughts all off the goal: %+v", got[0])
+	}
+	for _, b := range got[1:] {
+		if b.Drifting || b.OffGoal {
+			t.Fatalf("a focused branch flagged: %+v", b)
+		}
+	}
+	two := slices.Delete(slices.Clone(off), 8, 9) // "off": 85°, 90°
+	for _, b := range DetectDrift(two, semantic.Vector{1, 0}, DriftOptions{}) {
+		if b.Drifting {
+			t.Fatalf("2 thoughts flagged: %+v", b)
+		}
+	}
+	// Four thoughts all off the goal: off it from the first, not drifting.
+	far := slices.Clone(docs)
+	for i := 8; i < 12; i++ {
+		far[i].Vector = semantic.Vector{0, 1}
+	}
+	far[8].Vector = semantic.Vector{0.1, 1}
+	got = DetectDrift(far, semantic.Vector{1, 0}, DriftOptions{})
+	if got[0].Branch != "off" || !got[0].Drifting || !got[0].OffGoal {
+		t.Fatalf("4 thoughts all off the goal: %+v", got[0])
+	}
+	if d := DetectDrift(docs, semantic.Vector{1, 0}, DriftOptions{}); !d[0].Drifting || d[0].OffGoal {
+		t.Fatalf("a branch that starts on the goal and wanders is drifting, not off the goal: %+v", d[0])
 	}
 }
 

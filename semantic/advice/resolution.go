@@ -3,6 +3,7 @@ package advice
 import (
 	"slices"
 
+	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
@@ -42,12 +43,12 @@ func Resolved(c analyze.Contradiction, docs []analyze.Doc, byID map[string]int, 
 }
 
 // Closers returns the positions of docs that may resolve a contradiction
-// (synthesis, answer and critique thoughts), in order: Resolved reads
-// only these (its closing).
+// (thoughts whose role settles: a synthesis, an answer, a critique), in
+// order: Resolved reads only these (its closing).
 func Closers(docs []analyze.Doc) []int {
 	var out []int
 	for i := range docs {
-		if t := docs[i].Type; t == "synthesis" || t == "answer" || t == "critique" {
+		if thinkgraph.RoleOf(docs[i].Type).Settles() {
 			out = append(out, i)
 		}
 	}

@@ -170,5 +170,5 @@ func (v vectored) simTo(i int, q []float32) (float64, bool) {
 // isQuestion reports whether d asks something: type question, or text that
 // ends with a question mark.
 func isQuestion(d Doc) bool {
-	return strings.EqualFold(d.Type, "question") || strings.HasSuffix(strings.TrimSpace(d.Content), "?")
+	return thinkgraph.RoleOf(d.Type).Asks || strings.HasSuffix(strings.TrimSpace(d.Content), "?")
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/semantic"
 	"github.com/thinkgraph/thinkgraph/semantic/claims"
 )
@@ -91,9 +92,6 @@ var frameWords = map[string]bool{
 	// Light verbs: "makes the team productive" says "the team is productive".
 	"make": true, "cause": true, "become": true, "remain": true, "seem": true,
 }
-
-// conclusionTypes are the thought types that state a result.
-var conclusionTypes = map[string]bool{"synthesis": true, "answer": true, "conclusion": true}
 
 // argReader builds argument graphs with a lexicon.
 type argReader struct {
@@ -580,10 +578,10 @@ func readArguments(docs []Doc, lx *semantic.Lexicon, cache *ArgCache) (*argGraph
 		if explicitParent[i] || len(parentHeads) == 0 {
 			continue
 		}
-		if ownArgument && !conclusionTypes[strings.ToLower(d.Type)] && !r.aboutSame(g, heads, parentHeads) {
+		if ownArgument && !thinkgraph.RoleOf(strings.ToLower(d.Type)).Concludes && !r.aboutSame(g, heads, parentHeads) {
 			continue
 		}
-		if conclusionTypes[strings.ToLower(d.Type)] {
+		if thinkgraph.RoleOf(strings.ToLower(d.Type)).Concludes {
 			g.implicit(parentHeads, heads)
 			continue
 		}

@@ -532,16 +532,7 @@ func (t *BranchTracker) Evaluation() Evaluation {
 	if wsum > 0 {
 		o := sum / wsum
 		ev.OverallScore = &o
-		switch {
-		case o >= th.Excellent:
-			ev.Quality = "Excellent"
-		case o >= th.Good:
-			ev.Quality = "Good"
-		case o >= th.Moderate:
-			ev.Quality = "Moderate"
-		default:
-			ev.Quality = "Poor"
-		}
+		ev.Quality = th.quality(o)
 	} else {
 		ev.Quality = "Unrated"
 		switch {
@@ -693,20 +684,31 @@ func (ev *Evaluation) issues(th Thresholds, m int) {
 // A Finding is what a session-level check says of a branch (see
 // Evaluation.WithFindings).
 type Finding struct {
-	// Kind is "drifting", "closed" or "circular".
+	// Kind is one of the Finding* kinds.
 	Kind string `json:"kind"`
 	// Reason is in the evaluation's issues ("closed: …"), not repeated.
 	Reason string `json:"-"`
 }
 
+// The kinds of finding: the branch's own reasoning closed it, it wandered
+// away from the goal, it was off the goal from its first thought, or it
+// holds a circular argument.
+const (
+	FindingClosed   = "closed"
+	FindingDrifting = "drifting"
+	FindingOffGoal  = "off_goal"
+	FindingCircular = "circular"
+)
+
 // findingPenalty is the share of the overall score a finding takes away:
-// a drifting branch has left the goal, a closed one was ruled out, a
-// circular argument can still be repaired with independent support.
-var findingPenalty = map[string]float64{"drifting": 0.6, "closed": 0.5, "circular": 0.25}
+// a drifting or off-goal branch is away from the goal, a closed one was
+// ruled out, a circular argument can still be repaired with independent
+// support.
+var findingPenalty = map[string]float64{FindingDrifting: 0.6, FindingOffGoal: 0.6, FindingClosed: 0.5, FindingCircular: 0.25}
 
 // WithFindings returns e with the session-level findings applied: each
-// multiplies the overall score by 1 − its penalty (drifting 0.6, closed
-// 0.5, circular 0.25), so that a drifting, closed or circular branch ranks
+// multiplies the overall score by 1 − its penalty (drifting and off the
+// goal 0.6, closed 0.5, circular 0.25), so that such a branch ranks
 // below a sound one of the same metrics, and quality follows the new
 // score. A drifting or closed branch should be pivoted away from whatever
 // its score.
@@ -723,23 +725,43 @@ func (e Evaluation) WithFindings(fs []Finding, th Thresholds) Evaluation {
 			o := *e.OverallScore * (1 - findingPenalty[f.Kind])
 			e.OverallScore = &o
 		}
-		if f.Kind != "circular" {
+		if f.Kind != FindingCircular {
 			e.ShouldPivot = true
-			e.PivotReason = "the branch is " + f.Kind // its reason is in Issues
+			e.PivotReason = "the branch is " + strings.ReplaceAll(f.Kind, "_", " ") // its reason is in Issues
 		}
 	}
 	e.Issues = append(issues, e.Issues...)
 	if o := e.OverallScore; o != nil {
-		switch {
-		case *o >= th.Excellent:
-			e.Quality = "Excellent"
-		case *o >= th.Good:
-			e.Quality = "Good"
-		case *o >= th.Moderate:
-			e.Quality = "Moderate"
-		default:
-			e.Quality = "Poor"
-		}
+		e.Quality = th.quality(*o)
 	}
+	return e
+}
+
+// quality is the quality of an overall score o.
+func (t Thresholds) quality(o float64) string {
+	switch {
+	case o >= t.Excellent:
+		return "Excellent"
+	case o >= t.Good:
+		return "Good"
+	case o >= t.Moderate:
+		return "Moderate"
+	}
+	return "Poor"
+}
+
+// qualityRank orders the qualities, best first.
+var qualityRank = map[string]int{"Excellent": 0, "Good": 1, "Moderate": 2, "Poor": 3, "Unrated": 4}
+
+// AtMost returns e with its quality no better than q and, when that
+// lowered it, the reason among its issues (after the findings'); the
+// score is kept.
+func (e Evaluation) AtMost(q, reason string) Evaluation {
+	if qualityRank[e.Quality] >= qualityRank[q] {
+		return e
+	}
+	e.Quality = q
+	at := min(len(e.Findings), len(e.Issues))
+	e.Issues = slices.Insert(slices.Clone(e.Issues), at, reason)
 	return e
 }

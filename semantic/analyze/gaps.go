@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/thinkgraph/thinkgraph"
 )
 
 // GapOptions tunes DetectKnowledgeGaps; zero values mean the defaults.
@@ -62,19 +64,18 @@ type KnowledgeGap struct {
 	Reason  string     `json:"reason"`
 }
 
-// validatingTypes are the thought types that test a hypothesis.
-var validatingTypes = map[string]bool{"validation": true, "counterexample": true}
-
-// examiningTypes are the thought types that, following a hypothesis on its
-// line of reasoning, bring evidence for or against it.
-var examiningTypes = map[string]bool{"validation": true, "counterexample": true, "observation": true, "example": true, "critique": true}
-
-// assertingTypes are the thought types that claim something on the
-// strength of reasoning (evidence types are evidence themselves).
-var assertingTypes = map[string]bool{"analysis": true, "synthesis": true, "answer": true, "critique": true, "": true}
-
-// supportingTypes are the thought types that are evidence for a claim.
-var supportingTypes = map[string]bool{"validation": true, "example": true, "observation": true}
+// Thought types by role (thinkgraph.ThoughtRoles): validating types test a
+// hypothesis; examining types, following a hypothesis on its line of
+// reasoning, bring evidence for or against it; asserting types claim
+// something on the strength of reasoning (evidence is evidence itself);
+// supporting types are evidence for a claim.
+func validating(t string) bool { return thinkgraph.RoleOf(t).Tests }
+func examining(t string) bool {
+	r := thinkgraph.RoleOf(t)
+	return r.Evidence || r.Challenge
+}
+func asserting(t string) bool  { return thinkgraph.RoleOf(t).Asserts }
+func supporting(t string) bool { return thinkgraph.RoleOf(t).Evidence }
 
 // DetectKnowledgeGaps finds what the reasoning left open, across all docs
 // (an answer may come in another branch), leaving out the branches in
@@ -128,8 +129,8 @@ func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
 	want := make([]bool, vd.m.n)
 	for r, i := range vd.rows {
 		d := docs[i]
-		want[r] = !opts.Closed[d.Branch] && (isQuestion(d) || typ(d) == "hypothesis" ||
-			(assertingTypes[typ(d)] && d.Confidence != nil && *d.Confidence < opts.LowConfidence))
+		want[r] = !opts.Closed[d.Branch] && (isQuestion(d) || thinkgraph.RoleOf(typ(d)).Proposes ||
+			(asserting(typ(d)) && d.Confidence != nil && *d.Confidence < opts.LowConfidence))
 	}
 	g := knnGraphOf(vd.m, opts.Neighbors, float32(minSim), want)
 	// similar returns the positions of the thoughts similar to thought i at
@@ -152,7 +153,7 @@ func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
 	examined := make([]bool, len(docs))
 	for i := len(docs) - 1; i >= 0; i-- {
 		if p, ok := pos[docs[i].ParentID]; ok && p != i && docs[i].Step > docs[p].Step {
-			examined[p] = examined[p] || examined[i] || examiningTypes[typ(docs[i])]
+			examined[p] = examined[p] || examined[i] || examining(typ(docs[i]))
 		}
 	}
 	count := map[string]int{}
@@ -188,35 +189,35 @@ func DetectKnowledgeGaps(docs []Doc, opts GapOptions) []KnowledgeGap {
 		case count[d.Branch] == 1 && d.Branch != rootBranch:
 			out = append(out, KnowledgeGap{Kind: GapUnexploredAlternative, Thought: Ref(d),
 				Reason: fmt.Sprintf("branch %s was opened with #%d and never followed: explore it or close it (prune with branchId and a reason)", d.Branch, d.Step)})
-		case typ(d) == "hypothesis":
+		case thinkgraph.RoleOf(typ(d)).Proposes:
 			validated := examined[i]
 			for _, j := range linked[i] {
-				validated = validated || (docs[j].Step > d.Step && validatingTypes[typ(docs[j])])
+				validated = validated || (docs[j].Step > d.Step && validating(typ(docs[j])))
 			}
 			for _, j := range similar(i, opts.ValidationSimilarity) {
 				if validated {
 					break
 				}
-				validated = docs[j].Step > d.Step && validatingTypes[typ(docs[j])]
+				validated = docs[j].Step > d.Step && validating(typ(docs[j]))
 			}
 			if !validated {
 				out = append(out, KnowledgeGap{Kind: GapUnvalidatedHypothesis, Thought: Ref(d),
 					Reason: fmt.Sprintf("hypothesis #%d is never examined: no evidence (validation, observation, example, counterexample, critique) follows from it, and no later validation or counterexample says much the same (similarity ≥ %.2f)", d.Step, opts.ValidationSimilarity)})
 			}
-		case assertingTypes[typ(d)] && d.Confidence != nil && *d.Confidence < opts.LowConfidence:
+		case asserting(typ(d)) && d.Confidence != nil && *d.Confidence < opts.LowConfidence:
 			supported := false
 			for _, id := range d.DependsOn {
 				_, ok := pos[id]
 				supported = supported || (ok && id != d.ID)
 			}
 			for _, j := range linked[i] {
-				supported = supported || supportingTypes[typ(docs[j])]
+				supported = supported || supporting(typ(docs[j]))
 			}
 			for _, j := range similar(i, opts.SupportSimilarity) {
 				if supported {
 					break
 				}
-				supported = supportingTypes[typ(docs[j])]
+				supported = supporting(typ(docs[j]))
 			}
 			if !supported {
 				out = append(out, KnowledgeGap{Kind: GapUnsupportedClaim, Thought: Ref(d),

@@ -1,4 +1,4 @@
-package branching
+package analysis
 
 import (
 	"cmp"
@@ -13,13 +13,13 @@ import (
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
-// tensions are the consistency checks' findings between the sides of a
+// Tensions are the consistency checks' findings between the sides of a
 // synthesis (across(a, b) says whether branches a and b face each other):
 // the contradictions the offline judge asserts and those stated, then the
-// open review groups (findContradictions' review) holding claims of both
-// sides, riskiest first.
-func (bt *BranchThinking) tensions(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, st *btState, docs []analyze.Doc, across func(a, b string) bool) ([]advice.Tension, error) {
-	rep, err := st.contradictions(ctx, bt, tx, sess.Key)
+// open review groups (findContradictions' review, declared questions
+// included) holding claims of both sides, riskiest first.
+func (st *State) Tensions(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, docs []analyze.Doc, across func(a, b string) bool) ([]advice.Tension, error) {
+	rep, err := st.Contradictions(ctx, tx, sess)
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +34,11 @@ func (bt *BranchThinking) tensions(ctx context.Context, tx thinkgraph.Tx, sess *
 		}
 		out = append(out, advice.Tension{Status: status, Thoughts: []analyze.ThoughtRef{c.ThoughtA, c.ThoughtB}, Reason: c.Reason})
 	}
-	plan := analyze.PlanReview(docs, st.groupsOf(bt, docs), st.stated.Settled(docs), analyze.ReviewOptions{MaxGroup: review.Options.MaxGroup, MaxClaims: 1 << 30})
+	byID := make(map[string]int, len(docs))
+	for i, d := range docs {
+		byID[d.ID] = i
+	}
+	plan := st.plan(docs, byID, analyze.ReviewOptions{MaxGroup: review.Options.MaxGroup, MaxClaims: 1 << 30})
 	sides := map[string]bool{}
 	for _, d := range docs {
 		if across(d.Branch, d.Branch) {
@@ -68,9 +72,9 @@ func (bt *BranchThinking) tensions(ctx context.Context, tx thinkgraph.Tx, sess *
 	return out, nil
 }
 
-// statedCompatible are the pairs of thoughts of facing branches the model
+// StatedCompatible are the pairs of thoughts of facing branches the model
 // stated compatible (judge).
-func (st *btState) statedCompatible(docs []analyze.Doc, across func(a, b string) bool) []analyze.ThoughtPair {
+func (st *State) StatedCompatible(docs []analyze.Doc, across func(a, b string) bool) []analyze.ThoughtPair {
 	out := []analyze.ThoughtPair{}
 	if st.stated == nil {
 		return out
