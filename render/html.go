@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning/review"
 )
 
 // HTML pages are written by hand, not with html/template: text/template's
@@ -206,6 +208,40 @@ func writeHTMLAnalysis(p func(...string), a *Analysis) {
 		p("</ul>")
 	} else {
 		p("<p>None found.</p>")
+	}
+	p("\n<h2>Away from the goal</h2>")
+	var away []string
+	for _, d := range a.Drift {
+		if d.Drifting {
+			how := "drifting"
+			if d.OffGoal {
+				how = "off the goal from its first thought"
+			}
+			away = append(away, "<li>"+esc(d.Branch)+", "+how+": "+esc(d.Reason)+"</li>")
+		}
+	}
+	if len(away) == 0 {
+		p("<p>No branch drifts.</p>")
+	} else {
+		p("<ul>", strings.Join(away, ""), "</ul>")
+	}
+	p("\n<h2>Questions for the model</h2>")
+	if len(a.OpenGroups) == 0 {
+		p("<p>None open.</p>")
+	} else {
+		p("<p>", esc(review.AskConsistent), " The model answers each group with <code>", esc(review.Answer), "</code>.</p><ul>")
+		for _, q := range a.OpenGroups {
+			p("<li>group ", esc(q.Key))
+			if q.Signs != "" {
+				p(" (", esc(q.Signs), ")")
+			}
+			p("<ul>")
+			for _, c := range q.Claims {
+				p("<li>step ", strconv.Itoa(c.Step), ": ", esc(c.Text), "</li>")
+			}
+			p("</ul></li>")
+		}
+		p("</ul>")
 	}
 	p("\n<h2>Evaluation</h2><table><tr><th>Branch</th><th>Quality</th><th>Overall</th><th>Coherence</th><th>Contradiction</th><th>Information gain</th><th>Redundancy</th></tr>\n")
 	for _, e := range a.Evaluations {

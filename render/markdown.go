@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph"
+	"github.com/thinkgraph/thinkgraph/reasoning/review"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
@@ -83,6 +84,9 @@ func Markdown(w io.Writer, g *Graph) error {
 	}
 	if s.ActiveBranch != "" {
 		fmt.Fprintf(bw, "- Active branch: %s\n", md(s.ActiveBranch))
+	}
+	if a := g.Analysis; a != nil && a.Conclusion != nil {
+		fmt.Fprintf(bw, "- Conclusion: step %d on branch %s (where the strongest path leads)\n", a.Conclusion.Step, md(a.Conclusion.Branch))
 	}
 
 	evals := map[string]*BranchEvaluation{}
@@ -220,6 +224,7 @@ func Markdown(w io.Writer, g *Graph) error {
 			}
 			fmt.Fprintf(bw, "- %s: %s — %s\n", md(c.Kind), strings.Join(refs, " → "), md(c.Reason))
 		}
+		writeMarkdownAsked(bw, g.Analysis)
 		fmt.Fprintf(bw, "\n## Evaluation\n")
 		if len(g.Analysis.Evaluations) == 0 {
 			fmt.Fprintf(bw, "\nNo branch evaluated.\n")
@@ -243,6 +248,49 @@ func Markdown(w io.Writer, g *Graph) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// writeMarkdownAsked writes what the session's judgement flags beyond
+// contradictions and circular reasoning: the branches away from the goal
+// (detectDrift's reasons) and the open review groups the model is asked
+// about (findContradictions' question, claims by step).
+func writeMarkdownAsked(bw io.Writer, a *Analysis) {
+	fmt.Fprintf(bw, "\n## Away from the goal\n\n")
+	n := 0
+	for _, d := range a.Drift {
+		if !d.Drifting {
+			continue
+		}
+		n++
+		how := "drifting"
+		if d.OffGoal {
+			how = "off the goal from its first thought"
+		}
+		fmt.Fprintf(bw, "- Branch %s, %s: %s\n", md(d.Branch), how, md(d.Reason))
+	}
+	if n == 0 {
+		fmt.Fprintf(bw, "No branch drifts.\n")
+	}
+	fmt.Fprintf(bw, "\n## Questions for the model\n\n")
+	if len(a.OpenGroups) == 0 {
+		fmt.Fprintf(bw, "None open.\n")
+		return
+	}
+	fmt.Fprintf(bw, "%s The model answers each group with %s.", review.AskConsistent, md(review.Answer))
+	if a.Open > len(a.OpenGroups) {
+		fmt.Fprintf(bw, " The %d riskiest of %d open groups:", len(a.OpenGroups), a.Open)
+	}
+	fmt.Fprintf(bw, "\n\n")
+	for _, q := range a.OpenGroups {
+		fmt.Fprintf(bw, "- Group %s", md(q.Key))
+		if q.Signs != "" {
+			fmt.Fprintf(bw, " (%s)", md(q.Signs))
+		}
+		fmt.Fprintf(bw, ":\n")
+		for _, c := range q.Claims {
+			fmt.Fprintf(bw, "  - step %d: %s\n", c.Step, md(c.Text))
+		}
+	}
 }
 
 // metricRows lists the metrics of an evaluation by name and value.

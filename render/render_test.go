@@ -12,6 +12,8 @@ import (
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning/analysis"
+	"github.com/thinkgraph/thinkgraph/reasoning/review"
+	"github.com/thinkgraph/thinkgraph/semantic/advice"
 	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
@@ -45,7 +47,11 @@ func smallGraph(analysed bool) *Graph {
 		g.Analysis = &Analysis{Report: analysis.Report{Checked: 4,
 			Contradictions: []analyze.Contradiction{{ThoughtA: analyze.ThoughtRef{ID: "a", Branch: "main", Step: 1, Content: "Start: is the cache `fast`?"},
 				ThoughtB: analyze.ThoughtRef{ID: "b", Branch: "main", Step: 2, Content: "It is <script>"}, Confidence: 0.9, Reason: "negation <x>"}},
-			Circular: []analyze.CircularReasoning{}}}
+			Circular:   []analyze.CircularReasoning{},
+			Drift:      []advice.BranchDrift{{Branch: "alt \"x\"", Thoughts: 3, Drifting: true, OffGoal: true, Reason: "each of its 3 thoughts is 1.40 sd <far> from the goal"}},
+			OpenGroups: []analysis.OpenGroup{{Key: "1.1-3.1", Signs: "different figures", Claims: []review.Claim{{Step: 1, Text: "Start: is the cache `fast`?"}, {Step: 3, Text: "It is *slow*"}}}},
+			Open:       2,
+			Conclusion: &analyze.ThoughtRef{ID: "c", Branch: "alt \"x\"", Step: 3}}}
 	}
 	return g
 }

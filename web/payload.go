@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
+	"github.com/thinkgraph/thinkgraph/reasoning/review"
 	"github.com/thinkgraph/thinkgraph/render"
 )
 
@@ -88,9 +89,35 @@ type overview struct {
 	Branches       []branchOverview `json:"branches"`
 	Contradictions []finding        `json:"contradictions"`
 	Circular       []finding        `json:"circular"`
-	Unexplored     []int            `json:"unexplored"`
-	Feedback       []feedbackItem   `json:"feedback"`
-	Analysis       string           `json:"analysis,omitempty"`
+	// Questions are the open review groups the model is asked about (the
+	// riskiest first, at most 50; Open counts them all), as
+	// findContradictions shows them; Ask is the question they ask.
+	Questions []question `json:"questions"`
+	Open      int        `json:"openQuestions"`
+	Ask       string     `json:"ask,omitempty"`
+	// Drift lists the branches away from the goal, with detectDrift's
+	// reason.
+	Drift      []driftItem    `json:"drift"`
+	Conclusion int            `json:"conclusion,omitempty"`
+	Unexplored []int          `json:"unexplored"`
+	Feedback   []feedbackItem `json:"feedback"`
+	Analysis   string         `json:"analysis,omitempty"`
+}
+
+// question is an open review group in the overview: its key, the signs of
+// conflict, its claims by step.
+type question struct {
+	Group  string         `json:"group"`
+	Signs  string         `json:"signs,omitempty"`
+	Claims []review.Claim `json:"claims"`
+}
+
+// driftItem is a branch away from the goal: drifting, or off it from its
+// first thought.
+type driftItem struct {
+	Branch  string `json:"branch"`
+	OffGoal bool   `json:"offGoal,omitempty"`
+	Reason  string `json:"reason"`
 }
 
 // branchOverview is one branch in the overview.
@@ -100,6 +127,8 @@ type branchOverview struct {
 	Thoughts int      `json:"thoughts"`
 	Quality  string   `json:"quality,omitempty"`
 	Score    *float64 `json:"score,omitempty"`
+	// Away is "drifting" or "off the goal" for a branch away from the goal.
+	Away string `json:"away,omitempty"`
 }
 
 // finding is a contradiction or circular chain in the overview: its steps,
@@ -262,7 +291,8 @@ func (p *graphPayload) refreshJSON() error {
 // newOverview summarises g for the panel, with note on the analyses.
 func newOverview(g *render.Graph, note string) *overview {
 	ov := &overview{Goal: g.Session.Goal, Branches: []branchOverview{}, Contradictions: []finding{}, Circular: []finding{}, Unexplored: []int{},
-		Feedback: []feedbackItem{}, Analysis: note}
+		Questions: []question{}, Drift: []driftItem{}, Feedback: []feedbackItem{}, Analysis: note}
+	away := map[string]string{}
 	count := map[string]int{}
 	step := map[string]int{}
 	for _, t := range g.Thoughts {
@@ -290,6 +320,24 @@ func newOverview(g *render.Graph, note string) *overview {
 			}
 			ov.Circular = append(ov.Circular, f)
 		}
+		for _, q := range a.OpenGroups {
+			ov.Questions = append(ov.Questions, question{Group: q.Key, Signs: q.Signs, Claims: q.Claims})
+		}
+		if ov.Open = a.Open; ov.Open > 0 {
+			ov.Ask = review.AskConsistent + " The model answers each group with " + review.Answer + "."
+		}
+		for _, d := range a.Drift {
+			if d.Drifting {
+				ov.Drift = append(ov.Drift, driftItem{Branch: d.Branch, OffGoal: d.OffGoal, Reason: d.Reason})
+				away[d.Branch] = "drifting"
+				if d.OffGoal {
+					away[d.Branch] = "off the goal"
+				}
+			}
+		}
+		if a.Conclusion != nil {
+			ov.Conclusion = a.Conclusion.Step
+		}
 	}
 	seen := map[string]bool{}
 	addBranch := func(id, state string) {
@@ -297,7 +345,7 @@ func newOverview(g *render.Graph, note string) *overview {
 			return
 		}
 		seen[id] = true
-		b := branchOverview{ID: id, State: state, Thoughts: count[id]}
+		b := branchOverview{ID: id, State: state, Thoughts: count[id], Away: away[id]}
 		if e := evals[id]; e != nil {
 			b.Quality, b.Score = e.Quality, e.OverallScore
 		}

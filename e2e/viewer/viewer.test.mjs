@@ -273,6 +273,28 @@ try {
     await page.locator('#tg-verdicts').check();
     const t = await view();
     check(t.shown === 1, `the toggle does not show the verdict: ${JSON.stringify(t)}`);
+    // At 1280×800 the page's top (back link, session id, counts) stays in
+    // view once it has opened on the decision, and the overview shows what
+    // the model is asked and the branch that left the goal, in the tools'
+    // words.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(spec.url + 'sessions/' + id);
+    await page.waitForSelector('body[data-opened]');
+    const top = await page.evaluate(() => {
+      const seen = (sel) => {
+        const b = document.querySelector(sel).getBoundingClientRect();
+        return b.height > 0 && b.top >= 0 && b.bottom <= window.innerHeight;
+      };
+      const ov = document.getElementById('tg-overview').textContent;
+      return { back: seen('header .back'), id: seen('header h1'), counts: seen('#tg-summary'), scrolled: window.scrollY,
+        questions: ov.includes('Questions for the model') && ov.includes('Can each group') && document.querySelectorAll('#tg-overview li.question').length > 0,
+        away: ov.includes('Away from the goal') && [...document.querySelectorAll('#tg-overview li.drift')].some((li) => li.textContent.startsWith('cost')),
+        conclusion: ov.includes('Conclusion') };
+    });
+    results.dbSessionTop = top;
+    check(top.back && top.id && top.counts && top.scrolled === 0, `at 1280×800 the page's top is out of view: ${JSON.stringify(top)}`);
+    check(top.questions && top.away && top.conclusion, `the overview does not show what the model is asked: ${JSON.stringify(top)}`);
+    await page.screenshot({ path: `${spec.shots}/viewer-db-session-1280x800.png` });
     await page.setViewportSize({ width: 1400, height: 900 });
   }
 

@@ -96,8 +96,14 @@
         var s = b.id + ' · ' + b.thoughts + ' thought' + (b.thoughts === 1 ? '' : 's');
         if (b.state && b.state !== 'active') s += ' · ' + b.state;
         if (b.quality) s += ' · ' + b.quality + (b.score !== undefined && b.score !== null ? ' ' + b.score.toFixed(2) : '');
+        if (b.away) s += ' · ' + b.away;
         li.textContent = s;
       });
+      if (ov.conclusion) {
+        var cp = el('p', 'Conclusion: ', 'note');
+        cp.appendChild(stepButton(ov.conclusion));
+        box.appendChild(cp);
+      }
       if (ov.analysis) box.appendChild(el('p', ov.analysis, 'note'));
       section('Contradictions', ov.contradictions || [], 'None found.', function (li, c) {
         li.className = 'contradiction';
@@ -109,6 +115,24 @@
         li.appendChild(document.createTextNode(c.kind + ': '));
         steps(li, c.steps, ' → ');
         if (c.reason) li.appendChild(document.createTextNode(': ' + c.reason));
+      });
+      // What the model is asked: the open review groups, in the words of
+      // findContradictions.
+      var qs = ov.questions || [];
+      var qTitle = 'Questions for the model' + (ov.openQuestions > qs.length ? ' (' + qs.length + ' of ' + ov.openQuestions + ')' : '');
+      section(qTitle, qs, 'None open.', function (li, q) {
+        li.className = 'question';
+        if (q.signs) li.appendChild(el('span', q.signs + ': ', 'signs'));
+        (q.claims || []).forEach(function (c, i) {
+          if (i) li.appendChild(document.createTextNode(' · '));
+          li.appendChild(stepButton(c.step));
+          li.appendChild(document.createTextNode(' ' + c.text));
+        });
+      });
+      if (qs.length && ov.ask) box.appendChild(el('p', ov.ask, 'note'));
+      section('Away from the goal', ov.drift || [], 'No branch drifts.', function (li, d) {
+        li.className = 'drift';
+        li.textContent = d.branch + (d.offGoal ? ', off the goal from its first thought: ' : ', drifting: ') + d.reason;
       });
       section('Unexplored alternatives', (ov.unexplored || []).length ? [ov.unexplored] : [], 'None.', function (li, list) { steps(li, list, ' '); });
       section('Human feedback', ov.feedback || [], 'None yet: select a thought to refute, confirm or comment on it.', function (li, f) {
@@ -212,6 +236,14 @@
       return t ? graph.querySelector('.node[data-step="' + Number(t.step) + '"]') : null;
     }
 
+    // centre scrolls the drawing's pane (and only it: the page's top stays
+    // in view) so that node n sits in its middle.
+    function centre(n) {
+      var p = graph.getBoundingClientRect(), r = n.getBoundingClientRect();
+      graph.scrollTop += (r.top + r.height / 2) - (p.top + p.height / 2);
+      graph.scrollLeft += (r.left + r.width / 2) - (p.left + p.width / 2);
+    }
+
     // reveal draws the band of a thought and scrolls it into view.
     function reveal(tid) {
       var t = byID[tid];
@@ -226,7 +258,7 @@
           if (b !== undefined && b.indexOf(mark) >= 0) { drawBand(phs[i]); n = nodeOf(tid); }
         }
       }
-      if (n && n.scrollIntoView) n.scrollIntoView({block: 'center', inline: 'center'});
+      if (n) centre(n);
       return n;
     }
 
