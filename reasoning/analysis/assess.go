@@ -197,8 +197,27 @@ func (st *State) driftOptions(sess *thinkgraph.Session, threshold float64) advic
 	return o
 }
 
-// maxAligned bounds the texts whose alignment reading the state keeps.
+// maxAligned bounds the texts whose alignment reading the state keeps, and
+// the thoughts whose rank as a conclusion it keeps.
 const maxAligned = 4096
+
+// conclusionRank is advice.ConclusionRank, remembered per thought of a
+// concluding type (its text and type never change; the others rank 0 at
+// once).
+func (st *State) conclusionRank(d analyze.Doc) int {
+	if !thinkgraph.RoleOf(d.Type).Concludes {
+		return 0
+	}
+	if st.ranks == nil || len(st.ranks) > maxAligned {
+		st.ranks = map[string]int{}
+	}
+	r, ok := st.ranks[d.ID]
+	if !ok {
+		r = advice.ConclusionRank(d)
+		st.ranks[d.ID] = r
+	}
+	return r
+}
 
 // DriftOptions are the session's drift options with threshold (0: the
 // default), as the assessment reads drift.
@@ -271,7 +290,7 @@ func (st *State) assess(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.
 	// contradiction (the offline judge's certain ones are rare, and
 	// finding them costs a review of the whole session).
 	sameBranch := func(a, b analyze.Doc) bool { return a.Branch == b.Branch }
-	a.Closed = advice.Closures(docs, advice.ClosureOptions{Marked: marked, Contradictions: st.stated.Contradictions(docs, byID, sameBranch)})
+	a.Closed = advice.Closures(docs, advice.ClosureOptions{Marked: marked, Contradictions: st.stated.Contradictions(docs, byID, sameBranch), Rank: st.conclusionRank})
 	a.Drift = advice.DetectDrift(docs, st.goalVec, st.driftOptions(sess, 0))
 	for _, d := range a.Drift {
 		if d.Drifting {
@@ -284,7 +303,7 @@ func (st *State) assess(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.
 			skip[b] = true
 		}
 	}
-	if c, ok := advice.Conclusion(docs, skip); ok {
+	if c, ok := advice.Conclusion(docs, skip, st.conclusionRank); ok {
 		a.Conclusion = c.ID
 	}
 	st.assessed, st.assessedKey = a, key.String()

@@ -66,9 +66,12 @@ type State struct {
 	// args keeps the reading of the thoughts' texts into arguments for
 	// the next circular search (see analyze.ArgCache); aligned the offline
 	// engine's reading of each text for drift (semantic.AlignText). Texts
-	// never change, so both survive a reset.
+	// never change, so these survive a reset.
 	args    *analyze.ArgCache
 	aligned map[string]semantic.AlignedText
+	// ranks are the thoughts' ranks as the session's conclusion
+	// (advice.ConclusionRank), by id.
+	ranks map[string]int
 }
 
 // branchState is what the state keeps of one branch: the sum of its

@@ -106,26 +106,40 @@ func sentencesWithMarks(text string) []string {
 // decisionWords) comes before a summary that decides nothing, and the
 // latest of the best kind wins: next steps, conditional follow-ups and
 // asides written after the decision do not move it.
-func Conclusion(docs []analyze.Doc, skip map[string]bool) (analyze.Doc, bool) {
+func Conclusion(docs []analyze.Doc, skip map[string]bool, rank func(analyze.Doc) int) (analyze.Doc, bool) {
+	if rank == nil {
+		rank = ConclusionRank
+	}
 	var best analyze.Doc
-	bestRank, found := 0, false
+	bestRank := 0
 	for _, d := range docs {
-		if !thinkgraph.RoleOf(d.Type).Concludes || isQuestion(d) || skip[d.Branch] {
+		if skip[d.Branch] {
 			continue
 		}
-		first := strings.ToLower(strings.ReplaceAll(firstSentence(d.Content), "’", "'"))
-		if contingent.MatchString(first) {
-			continue
-		}
-		rank := 0
-		if decisionWords.MatchString(first) {
-			rank = 1
-		}
-		if !found || rank > bestRank || (rank == bestRank && d.Step > best.Step) {
-			best, bestRank, found = d, rank, true
+		r := rank(d)
+		if r > 0 && (r > bestRank || (r == bestRank && d.Step > best.Step)) {
+			best, bestRank = d, r
 		}
 	}
-	return best, found
+	return best, bestRank > 0
+}
+
+// ConclusionRank is how a thought ranks as the session's conclusion (see
+// Conclusion): 0 when it cannot be it, 1 for a conclusion that decides
+// nothing, 2 for a decision. It reads only the thought, whose text never
+// changes, so a caller may remember it.
+func ConclusionRank(d analyze.Doc) int {
+	if !thinkgraph.RoleOf(d.Type).Concludes || isQuestion(d) {
+		return 0
+	}
+	first := strings.ToLower(strings.ReplaceAll(firstSentence(d.Content), "’", "'"))
+	switch {
+	case contingent.MatchString(first):
+		return 0
+	case decisionWords.MatchString(first):
+		return 2
+	}
+	return 1
 }
 
 // contingent matches a sentence that opens with a condition: what it says
@@ -152,6 +166,9 @@ type ClosureOptions struct {
 	// Contradictions are the asserted and stated contradictions of the
 	// session.
 	Contradictions []analyze.Contradiction
+	// Rank ranks a thought as the session's conclusion (nil:
+	// ConclusionRank).
+	Rank func(analyze.Doc) int
 }
 
 // Closures returns the closed branches of docs and why (see Closure). The
@@ -166,7 +183,7 @@ func Closures(docs []analyze.Doc, opts ClosureOptions) map[string]Closure {
 		}
 		out[b] = Closure{By: "marked", Reason: why}
 	}
-	concl, hasConcl := Conclusion(docs, nil)
+	concl, hasConcl := Conclusion(docs, nil, opts.Rank)
 	groups := analyze.GroupBranches(docs)
 	for _, g := range groups {
 		if _, ok := out[g.ID]; ok {

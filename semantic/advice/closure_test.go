@@ -70,10 +70,10 @@ func TestClosures(t *testing.T) {
 	if got["e"].Reason != "too slow" || got["a"].Step != 3 || got["b"].Step != 5 {
 		t.Errorf("closures = %+v", got)
 	}
-	if c, ok := Conclusion(docs, nil); !ok || c.ID != "9" {
+	if c, ok := Conclusion(docs, nil, nil); !ok || c.ID != "9" {
 		t.Errorf("conclusion = %+v %v", c, ok)
 	}
-	if _, ok := Conclusion(docs[:8], nil); ok {
+	if _, ok := Conclusion(docs[:8], nil, nil); ok {
 		t.Errorf("a session without synthesis has a conclusion")
 	}
 }
