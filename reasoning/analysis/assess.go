@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
@@ -175,8 +176,12 @@ func (a *Assessment) focus(ev analyze.Evaluation, branch string) string {
 const MinRatedThoughts = 4
 
 // driftOptions are the drift options of the session: the offline engine
-// adds its word alignment to the vectors, each text read once for the
-// state's life (texts never change).
+// adds its word alignment to the vectors. Each text is read once for the
+// state's life and each pair aligned once (texts never change), so a write
+// aligns only the pairs it brings; a text is aligned by its first
+// alignWords words (what it is about; an alignment costs the product of the
+// two texts' lengths, and a 10,000-character thought aligned whole with its
+// neighbours took seconds).
 func (st *State) driftOptions(sess *thinkgraph.Session, threshold float64) advice.DriftOptions {
 	o := advice.DriftOptions{Threshold: threshold, GoalText: sess.Goal}
 	if lex, ok := st.svc().Semantic().Embedder.(*semantic.Lexical); ok {
@@ -184,17 +189,52 @@ func (st *State) driftOptions(sess *thinkgraph.Session, threshold float64) advic
 		if st.aligned == nil || len(st.aligned) > maxAligned {
 			st.aligned = map[string]semantic.AlignedText{}
 		}
+		if st.alignments == nil || len(st.alignments) > maxAlignments {
+			st.alignments = map[[2]string]float64{}
+		}
 		aligned := func(t string) semantic.AlignedText {
 			a, ok := st.aligned[t]
 			if !ok {
-				a = semantic.AlignText(lx, t)
+				a = semantic.AlignText(lx, firstWords(t, alignWords))
 				st.aligned[t] = a
 			}
 			return a
 		}
-		o.TextSimilarity = func(a, b string) float64 { return aligned(a).Alignment(aligned(b)) }
+		o.TextSimilarity = func(a, b string) float64 {
+			k := [2]string{a, b}
+			if v, ok := st.alignments[k]; ok {
+				return v
+			}
+			v := aligned(a).Alignment(aligned(b))
+			st.alignments[k] = v
+			return v
+		}
 	}
 	return o
+}
+
+// alignWords is how many of a text's first words drift's word alignment
+// reads; maxAlignments bounds the pairs whose alignment the state keeps.
+const (
+	alignWords    = 120
+	maxAlignments = 1 << 16
+)
+
+// firstWords is text cut after its first n words.
+func firstWords(text string, n int) string {
+	seen := 0
+	inWord := false
+	for i, r := range text {
+		space := unicode.IsSpace(r)
+		if !space && !inWord {
+			if seen == n {
+				return text[:i]
+			}
+			seen++
+		}
+		inWord = !space
+	}
+	return text
 }
 
 // maxAligned bounds the texts whose alignment reading the state keeps, and

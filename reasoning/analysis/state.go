@@ -67,8 +67,9 @@ type State struct {
 	// the next circular search (see analyze.ArgCache); aligned the offline
 	// engine's reading of each text for drift (semantic.AlignText). Texts
 	// never change, so these survive a reset.
-	args    *analyze.ArgCache
-	aligned map[string]semantic.AlignedText
+	args       *analyze.ArgCache
+	aligned    map[string]semantic.AlignedText
+	alignments map[[2]string]float64
 	// ranks are the thoughts' ranks as the session's conclusion
 	// (advice.ConclusionRank), by id.
 	ranks map[string]int
