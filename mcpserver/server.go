@@ -282,8 +282,7 @@ func (s *Server) runTool(ctx context.Context, req *mcp.CallToolRequest, d toolDe
 	out, err := d.input.run(ctx, req, req.Params.Arguments, d.ignoreUnknown)
 	if err == nil {
 		var text []byte
-		if text, err = json.Marshal(out); err == nil {
-			text = encodeResult(text, out)
+		if text, err = encodeResult(out); err == nil {
 			s.observe(name, "ok", start)
 			return &mcp.CallToolResult{
 				Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
