@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 	"sync"
 
@@ -15,24 +14,29 @@ import (
 	"github.com/thinkgraph/thinkgraph/reasoning"
 )
 
-// humanFeedbackField is the field of a tool result that carries what a
-// person said about the session's thoughts in the viewer.
-const humanFeedbackField = "human_feedback"
+// delivered is the feedback a tool result carries: what a person said
+// about the session's thoughts in the viewer, and how many pieces still
+// wait. Every output schema lists its fields (feedbackSchema).
+type delivered struct {
+	Notes   []reasoning.FeedbackNote `json:"human_feedback" jsonschema:"what a person said about thoughts of this session in the viewer (each piece once, at most 5 per result, the oldest first), with what to do about it"`
+	Waiting int                      `json:"human_feedback_waiting,omitempty" jsonschema:"pieces of feedback still waiting: the next results carry them, at most 5 each"`
+}
 
-// feedbackSchema is the output schema of human_feedback, part of every
-// tool's output schema.
+// The fields of a tool result that carry feedback.
+const (
+	humanFeedbackField   = "human_feedback"
+	humanFeedbackWaiting = "human_feedback_waiting"
+)
+
+// feedbackSchema is the schema of delivered: its properties are part of
+// every tool's output schema.
 var feedbackSchema = sync.OnceValue(func() *jsonschema.Schema {
-	s, err := jsonschema.ForType(reflect.TypeFor[[]reasoning.FeedbackNote](), &jsonschema.ForOptions{})
+	s, err := jsonschema.For[delivered](&jsonschema.ForOptions{})
 	if err != nil {
-		panic(err) // a programming error: FeedbackNote has no schema
+		panic(err) // a programming error: delivered has no schema
 	}
-	s.Description = "what a person said about thoughts of this session in the viewer (each piece once, at most 5 per result, the oldest first), with what to do about it"
 	return s
 })
-
-// humanFeedbackWaiting is the field of a tool result that counts the
-// feedback still waiting for the next results.
-const humanFeedbackWaiting = "human_feedback_waiting"
 
 // deliverFeedback adds to a successful tool result the model sees the
 // session's oldest undelivered feedback, at most

@@ -20,8 +20,8 @@ var update = flag.Bool("update", false, "rewrite testdata/toolsnaps from the too
 // testdata/toolsnaps holds a snapshot of every tool as the server lists it
 // on a default configuration, one file per tool (NAME.json, indented): its
 // name, title, description, annotations, _meta, input schema (from its
-// argument struct, input.go) and output schema (from its result type). A
-// change to a tool shows in review as a diff of its file;
+// argument struct, input.go) and output schema (from its result types,
+// output.go). A change to a tool shows in review as a diff of its file;
 // after changing a tool, rewrite them with
 //
 //	go test ./mcpserver -run TestToolSnapshots -update
@@ -36,7 +36,7 @@ func toolSnapshots(t *testing.T) map[string][]byte {
 	s := New(reasoning.New(nil, reasoning.Config{}), Options{})
 	out := map[string][]byte{}
 	for _, tool := range s.tools {
-		b, err := json.MarshalIndent(tool, "", "  ")
+		b, err := json.MarshalIndent(s.listed(tool), "", "  ")
 		if err != nil {
 			t.Fatalf("%s: %v", tool.Name, err)
 		}
