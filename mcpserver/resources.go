@@ -592,10 +592,9 @@ func (s *Server) watch(stop chan struct{}) {
 
 // toolCallMiddleware wraps every tools/call: it reports progress of calls
 // that asked for it, sends a logging notification about the call (at the
-// level the client set with logging/setLevel), adds the feedback people
-// gave in the viewer on the session the call touched (the tool's handler
-// says which, addTool) to its result (once), and tells subscribers of that
-// session when it changed.
+// level the client set with logging/setLevel), and tells subscribers of
+// the session the call touched (the tool's handler says which, addTool)
+// when it changed.
 func (s *Server) toolCallMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		call, ok := req.(*mcp.CallToolRequest)
@@ -614,7 +613,6 @@ func (s *Server) toolCallMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		s.logCall(ctx, call.Session, call.Params.Name, sessionID, tr, err, time.Since(start))
 		if t.session != nil {
-			s.deliverFeedback(ctx, call.Params.Name, *t.session, tr)
 			s.notifyIfChanged(ctx, *t.session)
 		}
 		return res, err

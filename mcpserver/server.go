@@ -292,20 +292,27 @@ type touched struct {
 
 type touchedKey struct{}
 
-// runTool decodes the arguments, runs the tool and renders its result.
+// runTool decodes the arguments, runs the tool and renders its result,
+// with the feedback waiting on the session it touched.
 func (s *Server) runTool(ctx context.Context, req *mcp.CallToolRequest, d toolDef) called {
 	name := d.tool.Name
 	start := time.Now()
 	out, ref, err := d.input.run(ctx, req, req.Params.Arguments, d.ignoreUnknown)
+	var text []byte
 	if err == nil {
-		var text []byte
-		if text, err = encodeResult(out); err == nil {
-			s.observe(name, "ok", start)
-			return called{res: &mcp.CallToolResult{
-				Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
-				StructuredContent: json.RawMessage(text),
-			}, session: &ref}
+		text, err = encodeResult(out)
+	}
+	if err == nil {
+		if !appOnly(d.tool) {
+			// A result for an MCP App only (graph_view) takes no
+			// feedback: the model would not see it.
+			text = s.withFeedback(ctx, ref, text)
 		}
+		s.observe(name, "ok", start)
+		return called{res: &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
+			StructuredContent: json.RawMessage(text),
+		}, session: &ref}
 	}
 	res := s.errorResult(ctx, name, d.errorStatus, err)
 	if code := thinkgraph.AsError(err).Code; code == thinkgraph.CodeInternal || code == thinkgraph.CodeStoreUnavailable {
