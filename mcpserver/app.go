@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/render"
 )
 
@@ -92,19 +93,16 @@ func (s *Server) addAppTools() {
 			Annotations: &mcp.ToolAnnotations{Title: "Thought graph", ReadOnlyHint: true, OpenWorldHint: boolPtr(false)},
 			Meta:        mcp.Meta{"ui": map[string]any{"resourceUri": graphAppURI, "visibility": []string{"app"}}},
 		},
-		output: graphViewOutput{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *sessionField) (any, error) {
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *sessionField) (graphViewOutput, reasoning.SessionRef, error) {
 			var out graphViewOutput
-			err := s.renderLoader().Render(ctx, s.session(req, in.SessionID), true, func(g *render.Graph) error {
+			ref := s.session(req, in.SessionID)
+			err := s.renderLoader().Render(ctx, ref, true, func(g *render.Graph) error {
 				var buf strings.Builder
 				err := render.SVG(&buf, s.drawn(g))
 				out = graphViewOutput{SessionID: g.Session.ID, TotalSteps: g.Session.StepCount, SVG: buf.String()}
 				return err
 			})
-			if err != nil {
-				return nil, err
-			}
-			return out, nil
+			return out, ref, err
 		}),
 	})
 }

@@ -166,6 +166,20 @@ func anyList(names []string) []any {
 	return list
 }
 
+// branchResults are the types of branch-thinking's results: a thought's,
+// then each command's (branching.BranchCommands), each once.
+func branchResults() []reflect.Type {
+	types := []reflect.Type{reflect.TypeFor[*branching.BranchThoughtResult]()}
+	for _, c := range branching.BranchCommands {
+		for _, t := range c.ResultTypes() {
+			if !slices.Contains(types, t) {
+				types = append(types, t)
+			}
+		}
+	}
+	return types
+}
+
 func (s *Server) addBranchThinkingTool() {
 	bt := branching.NewBranchThinking(s.svc, s.opts.Analyst)
 	s.addTool(toolDef{
@@ -176,31 +190,38 @@ func (s *Server) addBranchThinkingTool() {
 			Annotations: &mcp.ToolAnnotations{Title: "Branch thinking", ReadOnlyHint: false, IdempotentHint: false,
 				DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)},
 		},
+		toolset:     branchTools,
 		errorStatus: "failed",
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *branchArgs) (any, error) {
+		input: typedOneOf(func(ctx context.Context, req *mcp.CallToolRequest, a *branchArgs) (any, reasoning.SessionRef, error) {
 			ref := s.session(req, a.SessionID)
 			if a.Command == nil {
 				in, err := a.thought()
 				if err != nil {
-					return nil, err
+					return nil, ref, err
 				}
 				in.Session = ref
-				return bt.AddThought(ctx, *in)
+				out, err := bt.AddThought(ctx, *in)
+				return out, ref, err
 			}
 			in, err := a.command()
 			if err != nil {
-				return nil, err
+				return nil, ref, err
 			}
 			in.Session = ref
 			out, err := bt.Command(ctx, *in)
-			if imp, ok := out.(*branching.ImportResult); ok && err == nil && !ref.Explicit {
-				// As Branch Thinking's import replaces the graph,
-				// the connection goes on with the imported session.
-				s.moveConnSession(req.Session, imp.SessionID)
-				imp.Message += " This connection's calls without session_id now go to it."
+			if imp, ok := out.(*branching.ImportResult); ok && err == nil {
+				// import restores the document as a new session: the
+				// call touched that one.
+				if !ref.Explicit {
+					// As Branch Thinking's import replaces the graph,
+					// the connection goes on with the imported session.
+					s.moveConnSession(req.Session, imp.SessionID)
+					imp.Message += " This connection's calls without session_id now go to it."
+				}
+				ref.ID = imp.SessionID
 			}
-			return out, err
-		}),
+			return out, ref, err
+		}, branchResults()...),
 	})
 }
 

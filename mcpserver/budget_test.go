@@ -244,9 +244,32 @@ func budgetCalls(sid, thoughtID, otherID string, pair []string, doc any) []budge
 	}
 }
 
+// realisticSession writes the first dev scenario into session sid, with 12
+// pieces of feedback a person gave (the first results carry them, in both
+// halves), and returns it and two of its branches other than main.
+func realisticSession(t *testing.T, e *testEnv, cs *mcp.ClientSession, sid string) (reasoningeval.Scenario, []string) {
+	t.Helper()
+	sc := devScenarios(t)[0]
+	writeScenario(t, cs, sid, sc)
+	for i := range 12 {
+		if _, err := e.srv.svc.AddFeedback(context.Background(), reasoning.FeedbackInput{Session: reasoning.SessionRef{ID: sid, Explicit: true},
+			ThoughtID: fmt.Sprintf("#%d", i+1), Kind: "comment", Text: "Check this against the guideline."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var pair []string
+	for _, st := range sc.Thoughts {
+		if st.Branch != "main" && !slices.Contains(pair, st.Branch) && len(pair) < 2 {
+			pair = append(pair, st.Branch)
+		}
+	}
+	return sc, pair
+}
+
 // measure makes the calls and returns each result's size, failing on a
-// tool error.
-func measure(t *testing.T, cs *mcp.ClientSession, fake *fakeOpenAI, calls []budgetCall, doc any) map[string]int {
+// tool error; check, if not nil, checks each result against its tool's
+// output schema.
+func measure(t *testing.T, cs *mcp.ClientSession, fake *fakeOpenAI, calls []budgetCall, doc any, check *outputCheck) map[string]int {
 	t.Helper()
 	sizes := map[string]int{}
 	for _, c := range calls {
@@ -262,6 +285,9 @@ func measure(t *testing.T, cs *mcp.ClientSession, fake *fakeOpenAI, calls []budg
 			t.Fatalf("%s: %v", c.name, res.Content[0].(*mcp.TextContent).Text)
 		}
 		checkHalves(t, c.name, res)
+		if check != nil {
+			check.result(c.name, c.tool, res)
+		}
 		sizes[c.name] = max(sizes[c.name], resultSize(t, res))
 	}
 	return sizes
@@ -367,33 +393,20 @@ func TestResultBudgets(t *testing.T) {
 		}
 	}
 
-	sc := devScenarios(t)[0]
-	writeScenario(t, cs, "real20", sc)
-	// Feedback a person gave: the first results carry it, in both halves.
-	for i := range 12 {
-		if _, err := e.srv.svc.AddFeedback(context.Background(), reasoning.FeedbackInput{Session: reasoning.SessionRef{ID: "real20", Explicit: true},
-			ThoughtID: fmt.Sprintf("#%d", i+1), Kind: "comment", Text: "Check this against the guideline."}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sc, pair := realisticSession(t, e, cs, "real20")
 	hist := btSession{t, cs, "real20"}.cmd("history", map[string]any{"branchId": "main", "verbose": true})
 	th := list(hist, "thoughts")
 	first, last := th[0].(map[string]any)["id"].(string), th[len(th)-1].(map[string]any)["id"].(string)
-	var pair []string
-	for _, st := range sc.Thoughts {
-		if st.Branch != "main" && !slices.Contains(pair, st.Branch) && len(pair) < 2 {
-			pair = append(pair, st.Branch)
-		}
-	}
 	doc20 := obj(btSession{t, cs, "real20"}.cmd("export", nil), "document")
-	small := measure(t, cs, fake, budgetCalls("real20", first, last, pair, doc20), doc20)
+	check := newOutputCheck(t, cs)
+	small := measure(t, cs, fake, budgetCalls("real20", first, last, pair, doc20), doc20, check)
 	if notes, _, err := e.srv.svc.DeliverFeedback(context.Background(), reasoning.SessionRef{ID: "real20", Explicit: true}); err != nil || len(notes) != 0 {
 		t.Fatalf("feedback left after the calls: %d pieces (%v): the results did not carry it", len(notes), err)
 	}
 
 	rep := largeSession(t, e.srv.svc, "large2000", 2000)
 	doc2000 := obj(btSession{t, cs, rep.SessionID}.cmd("export", nil), "document")
-	large := measure(t, cs, fake, budgetCalls(rep.SessionID, rep.ThoughtIDs["t00001"], rep.ThoughtIDs["t01999"], []string{pair[0] + "-0", pair[1] + "-3"}, doc2000), doc2000)
+	large := measure(t, cs, fake, budgetCalls(rep.SessionID, rep.ThoughtIDs["t00001"], rep.ThoughtIDs["t01999"], []string{pair[0] + "-0", pair[1] + "-3"}, doc2000), doc2000, check)
 
 	// Thoughts of 10,000 characters: every result within the budget of any
 	// session. (Six of them: adding a thought of 10,000 characters costs up
@@ -406,7 +419,7 @@ func TestResultBudgets(t *testing.T) {
 	writeScenario(t, cs, "long", long)
 	lh := list(btSession{t, cs, "long"}.cmd("history", map[string]any{"branchId": "main"}), "thoughts")
 	docLong := obj(btSession{t, cs, "long"}.cmd("export", nil), "document")
-	longSizes := measure(t, cs, fake, budgetCalls("long", fmt.Sprintf("#%v", lh[0].(map[string]any)["step"]), fmt.Sprintf("#%v", lh[len(lh)-1].(map[string]any)["step"]), []string{"main", long.Thoughts[5].Branch}, docLong), docLong)
+	longSizes := measure(t, cs, fake, budgetCalls("long", fmt.Sprintf("#%v", lh[0].(map[string]any)["step"]), fmt.Sprintf("#%v", lh[len(lh)-1].(map[string]any)["step"]), []string{"main", long.Thoughts[5].Branch}, docLong), docLong, check)
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-40s %12s %14s %16s\n", "result", "20 thoughts", "2,000 thoughts", "10,000 characters")

@@ -51,17 +51,18 @@ func (s *Server) addGraphTools() {
 				"the others stay unexplored. Or follow an earlier alternative by node_id alone. Returns the thought now current.",
 			Annotations: graphAnnotations("Select a path", false, false),
 		},
-		output: graph.SelectOutput{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *selectPathArgs) (any, error) {
+		toolset: graphTools,
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *selectPathArgs) (*graph.SelectOutput, reasoning.SessionRef, error) {
 			in := graph.SelectInput{Session: s.session(req, a.SessionID), NodeID: string(a.NodeID), SelectedIndex: (*int)(a.SelectedIndex)}
 			if n := len(a.Alternatives); n > graph.MaxAlternatives {
-				return nil, thinkgraph.Invalid("alternatives", fmt.Sprintf("at most %d alternatives", graph.MaxAlternatives), fmt.Sprint(n),
+				return nil, in.Session, thinkgraph.Invalid("alternatives", fmt.Sprintf("at most %d alternatives", graph.MaxAlternatives), fmt.Sprint(n),
 					"'alternatives' has %d entries; at most %d are allowed", n, graph.MaxAlternatives)
 			}
 			for _, alt := range a.Alternatives {
 				in.Alternatives = append(in.Alternatives, graph.Alternative{Thought: alt.Thought, Confidence: (*float64)(alt.Confidence)})
 			}
-			return g.SelectPath(ctx, in)
+			out, err := g.SelectPath(ctx, in)
+			return out, in.Session, err
 		}),
 	})
 
@@ -73,9 +74,11 @@ func (s *Server) addGraphTools() {
 				"Returns it (status success), or status no_target and changes nothing.", threshold),
 			Annotations: graphAnnotations("Backtrack", false, false),
 		},
-		output: graph.BacktrackOutput{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *sessionField) (any, error) {
-			return g.Backtrack(ctx, s.session(req, in.SessionID))
+		toolset: graphTools,
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *sessionField) (*graph.BacktrackOutput, reasoning.SessionRef, error) {
+			ref := s.session(req, in.SessionID)
+			out, err := g.Backtrack(ctx, ref)
+			return out, ref, err
 		}),
 	})
 
@@ -86,9 +89,11 @@ func (s *Server) addGraphTools() {
 			Description: "The path from the root to the current thought: each node's id, thought, confidence and whether it is a branch point.",
 			Annotations: graphAnnotations("Show the current path", true, true),
 		},
-		output: graph.PathOutput{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *pagedArgs) (any, error) {
-			return g.CurrentPath(ctx, graph.PathInput{Session: s.session(req, in.SessionID), Page: in.page()})
+		toolset: graphTools,
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *pagedArgs) (*graph.PathOutput, reasoning.SessionRef, error) {
+			ref := s.session(req, in.SessionID)
+			out, err := g.CurrentPath(ctx, graph.PathInput{Session: ref, Page: in.page()})
+			return out, ref, err
 		}),
 	})
 
@@ -99,9 +104,11 @@ func (s *Server) addGraphTools() {
 			Description: "Branch points with alternatives never selected, and those alternatives; follow one with select_path {node_id}.",
 			Annotations: graphAnnotations("Get unexplored branches", true, true),
 		},
-		output: graph.UnexploredOutput{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *pagedArgs) (any, error) {
-			return g.UnexploredBranches(ctx, graph.UnexploredInput{Session: s.session(req, in.SessionID), Page: in.page()})
+		toolset: graphTools,
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *pagedArgs) (*graph.UnexploredOutput, reasoning.SessionRef, error) {
+			ref := s.session(req, in.SessionID)
+			out, err := g.UnexploredBranches(ctx, graph.UnexploredInput{Session: ref, Page: in.page()})
+			return out, ref, err
 		}),
 	})
 }

@@ -334,23 +334,55 @@ func plainSchema(s *jsonschema.Schema) {
 // between sets the bounds of a number's or an integer's schema.
 func between(s *jsonschema.Schema, lo, hi float64) { s.Minimum, s.Maximum = &lo, &hi }
 
-// input is how a tool takes its arguments: their schema, and run, which
-// decodes them and calls the tool.
+// A handler runs a tool on its decoded arguments In: it returns the
+// result, an Out, and the session the call touched (the one whose feedback
+// the result carries and whose subscribers are told of the change).
+type handler[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest, in *In) (Out, reasoning.SessionRef, error)
+
+// input is how a tool takes its arguments and what it returns: the schema
+// of its arguments, the types of its result (its output schema is derived
+// from them), and run, which decodes the arguments and calls the tool.
 type input struct {
-	schema func(cfg reasoning.Config) *jsonschema.Schema
-	run    func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage, ignoreUnknown bool) (any, error)
+	schema  func(cfg reasoning.Config) *jsonschema.Schema
+	results []reflect.Type
+	run     func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage, ignoreUnknown bool) (any, reasoning.SessionRef, error)
 }
 
-// typed is the input of a tool whose arguments are the struct In.
-func typed[In any](handle func(ctx context.Context, req *mcp.CallToolRequest, in *In) (any, error)) input {
+// typed is the input of a tool whose arguments are the struct In and whose
+// result is an Out, a struct or a pointer to one.
+func typed[In, Out any](handle handler[In, Out]) input {
+	return typedOneOf(func(ctx context.Context, req *mcp.CallToolRequest, in *In) (any, reasoning.SessionRef, error) {
+		return handle(ctx, req, in)
+	}, reflect.TypeFor[Out]())
+}
+
+// typedOneOf is the input of a tool whose arguments are the struct In and
+// whose result is of one of the types results (branch-thinking: the
+// result of the command it runs), each a struct or a pointer to one. A
+// result of another type is an internal error: the output schema would
+// not describe it.
+func typedOneOf[In any](handle handler[In, any], results ...reflect.Type) input {
+	for _, r := range results {
+		if r.Kind() != reflect.Struct && (r.Kind() != reflect.Pointer || r.Elem().Kind() != reflect.Struct) {
+			panic(fmt.Sprintf("a tool's result type %v is not a struct or a pointer to one", r)) // a programming error
+		}
+	}
 	return input{
-		schema: func(cfg reasoning.Config) *jsonschema.Schema { return inputSchema(reflect.TypeFor[In](), cfg) },
-		run: func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage, ignoreUnknown bool) (any, error) {
+		schema:  func(cfg reasoning.Config) *jsonschema.Schema { return inputSchema(reflect.TypeFor[In](), cfg) },
+		results: results,
+		run: func(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage, ignoreUnknown bool) (any, reasoning.SessionRef, error) {
 			in := new(In)
 			if err := decodeInput(raw, in, ignoreUnknown); err != nil {
-				return nil, err
+				return nil, reasoning.SessionRef{}, err
 			}
-			return handle(ctx, req, in)
+			out, ref, err := handle(ctx, req, in)
+			if err != nil {
+				return nil, ref, err
+			}
+			if t := reflect.TypeOf(out); !slices.Contains(results, t) {
+				return nil, ref, fmt.Errorf("the tool returned a %v, which is not among its result types %v", t, results)
+			}
+			return out, ref, nil
 		},
 	}
 }

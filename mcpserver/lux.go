@@ -207,7 +207,7 @@ func (ga *guardrails) config() lux.GuardrailConfig {
 func (s *Server) addLuxTools() {
 	lx := lux.New(s.svc)
 	s.addTool(toolDef{
-		llm: true,
+		toolset: luxTools,
 		tool: &mcp.Tool{
 			Name:  "confer",
 			Title: "Chat with a model",
@@ -215,16 +215,16 @@ func (s *Server) addLuxTools() {
 				"confer exchanges go with the message." + luxProviderNote,
 			Annotations: llmAnnotations("Chat with a model"),
 		},
-		output: lux.ConferResult{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *conferArgs) (any, error) {
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *conferArgs) (*lux.ConferResult, reasoning.SessionRef, error) {
 			in := lux.ConferInput{Session: s.session(req, a.SessionID), Call: s.llmCall(ctx, req), Message: a.Message, Model: a.Model,
 				Temperature: (*float64)(a.Temperature), MaxTokens: (*int)(a.MaxTokens)}
-			return lx.Confer(ctx, in)
+			out, err := lx.Confer(ctx, in)
+			return out, in.Session, err
 		}),
 	})
 
 	s.addTool(toolDef{
-		llm: true,
+		toolset: luxTools,
 		tool: &mcp.Tool{
 			Name:  "traced_reasoning",
 			Title: "Traced reasoning with guardrails",
@@ -235,11 +235,10 @@ func (s *Server) addLuxTools() {
 				"Revisions (is_revision, revises_thought) and branches (branch_from_thought, branch_id) are stored in the session graph." + luxProviderNote,
 			Annotations: llmAnnotations("Traced reasoning"),
 		},
-		output: lux.TracedResult{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *tracedArgs) (any, error) {
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *tracedArgs) (*lux.TracedResult, reasoning.SessionRef, error) {
 			ref, err := s.luxSession(req, a.luxSessionArgs)
 			if err != nil {
-				return nil, err
+				return nil, ref, err
 			}
 			in := lux.TracedInput{Session: ref, Call: s.llmCall(ctx, req), Thought: a.Thought,
 				ThoughtNumber: int(a.ThoughtNumber), TotalThoughts: int(a.TotalThoughts), NextThoughtNeeded: bool(a.NextThoughtNeeded),
@@ -248,14 +247,14 @@ func (s *Server) addLuxTools() {
 				Guardrails: a.Guardrails.config()}
 			res, err := lx.Traced(ctx, in)
 			if err != nil {
-				return nil, continuationError(a.luxSessionArgs, err)
+				return nil, ref, continuationError(a.luxSessionArgs, err)
 			}
-			return res, nil
+			return res, ref, nil
 		}),
 	})
 
 	s.addTool(toolDef{
-		llm: true,
+		toolset: luxTools,
 		tool: &mcp.Tool{
 			Name:  "planner",
 			Title: "Planner",
@@ -265,11 +264,10 @@ func (s *Server) addLuxTools() {
 				"and the plan's synthesis." + luxProviderNote,
 			Annotations: llmAnnotations("Planner"),
 		},
-		output: lux.PlannerResult{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *plannerArgs) (any, error) {
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *plannerArgs) (*lux.PlannerResult, reasoning.SessionRef, error) {
 			ref, err := s.luxSession(req, a.luxSessionArgs)
 			if err != nil {
-				return nil, err
+				return nil, ref, err
 			}
 			in := lux.PlannerInput{Session: ref, Call: s.llmCall(ctx, req), Step: a.Step,
 				StepNumber: int(a.StepNumber), TotalSteps: int(a.TotalSteps), NextStepRequired: bool(a.NextStepRequired),
@@ -278,14 +276,14 @@ func (s *Server) addLuxTools() {
 				Model: a.Model, Temperature: (*float64)(a.Temperature)}
 			res, err := lx.Planner(ctx, in)
 			if err != nil {
-				return nil, continuationError(a.luxSessionArgs, err)
+				return nil, ref, continuationError(a.luxSessionArgs, err)
 			}
-			return res, nil
+			return res, ref, nil
 		}),
 	})
 
 	s.addTool(toolDef{
-		llm: true,
+		toolset: luxTools,
 		tool: &mcp.Tool{
 			Name:  "biased_reasoning",
 			Title: "Reasoning with bias checks",
@@ -295,11 +293,17 @@ func (s *Server) addLuxTools() {
 				"is recorded as guidance for the next step. new_session starts a fresh session.", lux.DefaultMaxAnalysisRounds) + luxProviderNote,
 			Annotations: llmAnnotations("Reasoning with bias checks"),
 		},
-		output: lux.BiasedResult{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *biasedArgs) (any, error) {
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *biasedArgs) (*lux.BiasedResult, reasoning.SessionRef, error) {
 			in := lux.BiasedInput{Session: s.session(req, a.SessionID), Call: s.llmCall(ctx, req), Query: a.Query,
 				NewSession: bool(a.NewSession), MaxRounds: (*int)(a.MaxAnalysisRounds), PrimaryModel: a.PrimaryModel, VerifierModel: a.VerifierModel}
-			return lx.Biased(ctx, in)
+			out, err := lx.Biased(ctx, in)
+			if err != nil {
+				return nil, in.Session, err
+			}
+			// new_session starts the session the result names.
+			ref := in.Session
+			ref.ID = out.SessionID
+			return out, ref, nil
 		}),
 	})
 }

@@ -57,9 +57,9 @@ type suspended struct {
 
 	mu      sync.Mutex
 	seq     int
-	pending *inputRequest       // the model request the tool waits on
-	result  *mcp.CallToolResult // set when the tool returned
-	round   *round              // the call currently waiting, nil between rounds
+	pending *inputRequest // the model request the tool waits on
+	result  *called       // set when the tool returned
+	round   *round        // the call currently waiting, nil between rounds
 	expiry  *time.Timer
 
 	progressed atomic.Int64
@@ -184,7 +184,7 @@ func clientSampling(ss *mcp.ServerSession) (declared, multiRoundTrip bool) {
 
 // callSuspendable runs an LLM-backed tool for a multi round-trip client:
 // a first call starts it, a retry with requestState resumes it.
-func (s *Server) callSuspendable(ctx context.Context, req *mcp.CallToolRequest, run func(context.Context) *mcp.CallToolResult) *mcp.CallToolResult {
+func (s *Server) callSuspendable(ctx context.Context, req *mcp.CallToolRequest, run func(context.Context) called) called {
 	start := time.Now()
 	name := req.Params.Name
 	owner := tenantOf(req.Extra) + "\x00" + req.Session.ID()
@@ -194,14 +194,14 @@ func (s *Server) callSuspendable(ctx context.Context, req *mcp.CallToolRequest, 
 		c = s.suspended.get(state)
 		if c == nil || c.owner != owner {
 			s.observe(name, "tool_error", start)
-			return s.errorResult(ctx, name, "", &thinkgraph.Error{Code: thinkgraph.CodeValidation, Field: "requestState",
+			return called{res: s.errorResult(ctx, name, "", &thinkgraph.Error{Code: thinkgraph.CodeValidation, Field: "requestState",
 				Message:     "requestState does not name a call waiting on this server (it expired, was already answered, or was started by another server process): call " + name + " again without requestState",
-				Suggestions: []string{"the input of the earlier call is already stored in the session"}})
+				Suggestions: []string{"the input of the earlier call is already stored in the session"}})}
 		}
 		if c.tool != name || c.args != args {
 			s.observe(name, "tool_error", start)
-			return s.errorResult(ctx, name, "", &thinkgraph.Error{Code: thinkgraph.CodeValidation, Field: "requestState",
-				Message: fmt.Sprintf("requestState belongs to a call of %s with other arguments: retry with exactly the tool and arguments of the call that returned it", c.tool)})
+			return called{res: s.errorResult(ctx, name, "", &thinkgraph.Error{Code: thinkgraph.CodeValidation, Field: "requestState",
+				Message: fmt.Sprintf("requestState belongs to a call of %s with other arguments: retry with exactly the tool and arguments of the call that returned it", c.tool)})}
 		}
 		c.answer(req.Params.InputResponses)
 	} else {
@@ -211,7 +211,7 @@ func (s *Server) callSuspendable(ctx context.Context, req *mcp.CallToolRequest, 
 		go func() {
 			res := run(runCtx)
 			c.mu.Lock()
-			c.result = res
+			c.result = &res
 			c.mu.Unlock()
 			c.signal()
 		}()
@@ -241,7 +241,7 @@ func (c *suspended) answer(responses mcp.InputResponseMap) {
 // awaitRound waits until the tool returns (the final result) or asks the
 // client's model (an input_required result). If this round's request is
 // cancelled, so is the tool.
-func (s *Server) awaitRound(ctx context.Context, req *mcp.CallToolRequest, c *suspended, start time.Time) *mcp.CallToolResult {
+func (s *Server) awaitRound(ctx context.Context, req *mcp.CallToolRequest, c *suspended, start time.Time) called {
 	name := req.Params.Name
 	c.mu.Lock()
 	c.round = &round{ctx: ctx, ss: req.Session, token: req.Params.GetProgressToken()}
@@ -260,7 +260,7 @@ func (s *Server) awaitRound(ctx context.Context, req *mcp.CallToolRequest, c *su
 		case res != nil:
 			s.suspended.drop(c)
 			c.cancel()
-			return res
+			return *res
 		case q != nil:
 			s.suspended.put(c)
 			c.mu.Lock()
@@ -277,7 +277,7 @@ func (s *Server) awaitRound(ctx context.Context, req *mcp.CallToolRequest, c *su
 			})
 			c.mu.Unlock()
 			s.observe(name, "input_required", start)
-			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{q.id: q.params}, RequestState: c.token}
+			return called{res: &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{q.id: q.params}, RequestState: c.token}}
 		}
 		select {
 		case <-c.wake:
@@ -292,7 +292,7 @@ func (s *Server) awaitRound(ctx context.Context, req *mcp.CallToolRequest, c *su
 				c.round = nil
 				c.mu.Unlock()
 				if res != nil {
-					return res
+					return *res
 				}
 				<-c.wake
 			}

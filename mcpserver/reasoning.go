@@ -101,21 +101,22 @@ const providerNote = " A language model answers (a Langbase pipe, the configured
 func (s *Server) addReasoningTools() {
 	modes := pipes.New(s.svc)
 	s.addTool(toolDef{
-		llm: true,
+		toolset: reasoningTools,
 		tool: &mcp.Tool{
 			Name:        "reasoning_linear",
 			Title:       "Linear reasoning",
 			Description: "Single-pass reasoning: get a logical continuation or analysis of a thought. Returns the answer, its confidence and thought ids." + providerNote,
 			Annotations: llmAnnotations("Linear reasoning"),
 		},
-		output: pipes.LinearResult{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *reasoningArgs) (any, error) {
-			return modes.Linear(ctx, s.reasoningInput(ctx, req, a))
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *reasoningArgs) (*pipes.LinearResult, reasoning.SessionRef, error) {
+			in := s.reasoningInput(ctx, req, a)
+			out, err := modes.Linear(ctx, in)
+			return out, in.Session, err
 		}),
 	})
 
 	s.addTool(toolDef{
-		llm: true,
+		toolset: reasoningTools,
 		tool: &mcp.Tool{
 			Name:  "reasoning_tree",
 			Title: "Tree reasoning",
@@ -123,14 +124,15 @@ func (s *Server) addReasoningTools() {
 				"Returns the branches and the one the model recommends." + providerNote,
 			Annotations: llmAnnotations("Tree reasoning"),
 		},
-		output: pipes.TreeResult{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *treeArgs) (any, error) {
-			return modes.Tree(ctx, s.reasoningInput(ctx, req, &a.reasoningArgs), (*int)(a.NumBranches))
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *treeArgs) (*pipes.TreeResult, reasoning.SessionRef, error) {
+			in := s.reasoningInput(ctx, req, &a.reasoningArgs)
+			out, err := modes.Tree(ctx, in, (*int)(a.NumBranches))
+			return out, in.Session, err
 		}),
 	})
 
 	s.addTool(toolDef{
-		llm: true,
+		toolset: reasoningTools,
 		tool: &mcp.Tool{
 			Name:  "reasoning_divergent",
 			Title: "Divergent reasoning",
@@ -138,14 +140,15 @@ func (s *Server) addReasoningTools() {
 				"Returns the perspectives and the synthesis." + providerNote,
 			Annotations: llmAnnotations("Divergent reasoning"),
 		},
-		output: pipes.DivergentResult{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *divergentArgs) (any, error) {
-			return modes.Divergent(ctx, s.reasoningInput(ctx, req, &a.reasoningArgs), (*int)(a.NumPerspectives))
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *divergentArgs) (*pipes.DivergentResult, reasoning.SessionRef, error) {
+			in := s.reasoningInput(ctx, req, &a.reasoningArgs)
+			out, err := modes.Divergent(ctx, in, (*int)(a.NumPerspectives))
+			return out, in.Session, err
 		}),
 	})
 
 	s.addTool(toolDef{
-		llm: true,
+		toolset: reasoningTools,
 		tool: &mcp.Tool{
 			Name:  "reasoning_reflection",
 			Title: "Reflective reasoning",
@@ -153,9 +156,10 @@ func (s *Server) addReasoningTools() {
 				"Returns each round's critique and improved thought, and the final one.", pipes.MaxReflectionIterations) + providerNote,
 			Annotations: llmAnnotations("Reflective reasoning"),
 		},
-		output: pipes.ReflectionResult{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *reflectionArgs) (any, error) {
-			return modes.Reflection(ctx, s.reasoningInput(ctx, req, &a.reasoningArgs), string(a.ThoughtID), (*int)(a.Iterations))
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *reflectionArgs) (*pipes.ReflectionResult, reasoning.SessionRef, error) {
+			in := s.reasoningInput(ctx, req, &a.reasoningArgs)
+			out, err := modes.Reflection(ctx, in, string(a.ThoughtID), (*int)(a.Iterations))
+			return out, in.Session, err
 		}),
 	})
 }

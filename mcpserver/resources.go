@@ -592,9 +592,9 @@ func (s *Server) watch(stop chan struct{}) {
 
 // toolCallMiddleware wraps every tools/call: it reports progress of calls
 // that asked for it, sends a logging notification about the call (at the
-// level the client set with logging/setLevel), adds the feedback people
-// gave in the viewer on the session the call used (once) to its result,
-// and tells subscribers of that session when it changed.
+// level the client set with logging/setLevel), and tells subscribers of
+// the session the call touched (the tool's handler says which, addTool)
+// when it changed.
 func (s *Server) toolCallMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		call, ok := req.(*mcp.CallToolRequest)
@@ -603,40 +603,20 @@ func (s *Server) toolCallMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		start := time.Now()
 		stop := s.heartbeat(ctx, call.Session, call.Params.GetProgressToken(), call.Params.Name)
-		res, err := next(ctx, method, req)
+		t := new(touched)
+		res, err := next(context.WithValue(ctx, touchedKey{}, t), method, req)
 		stop()
 		tr, _ := res.(*mcp.CallToolResult)
-		sessionID := resultSessionID(tr)
+		sessionID := ""
+		if t.session != nil {
+			sessionID = t.session.ID
+		}
 		s.logCall(ctx, call.Session, call.Params.Name, sessionID, tr, err, time.Since(start))
-		if sessionID != "" {
-			ref := reasoning.SessionRef{ID: sessionID, Explicit: true, Tenant: tenantOf(call.Extra)}
-			s.deliverFeedback(ctx, call.Params.Name, ref, tr)
-			s.notifyIfChanged(ctx, ref)
+		if t.session != nil {
+			s.notifyIfChanged(ctx, *t.session)
 		}
 		return res, err
 	}
-}
-
-// resultSessionID is the session a tool result names ("" if none).
-func resultSessionID(res *mcp.CallToolResult) string {
-	if res == nil || res.IsError {
-		return ""
-	}
-	raw, ok := structuredJSON(res)
-	if !ok {
-		return ""
-	}
-	var v struct {
-		Snake string `json:"session_id"`
-		Camel string `json:"sessionId"`
-	}
-	if json.Unmarshal(raw, &v) != nil {
-		return ""
-	}
-	if v.Snake != "" {
-		return v.Snake
-	}
-	return v.Camel
 }
 
 // notifyIfChanged sends notifications/resources/updated for every view of

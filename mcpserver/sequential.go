@@ -23,13 +23,15 @@ func (s *Server) addSequentialTool() {
 			Annotations: &mcp.ToolAnnotations{Title: "Sequential thinking", ReadOnlyHint: false, IdempotentHint: false,
 				DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)},
 		},
-		output:        sequential.Output{},
+		toolset:       sequentialTools,
 		ignoreUnknown: true,
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *sequentialArgs) (any, error) {
-			return st.Think(ctx, sequential.Input{Session: s.session(req, a.SessionID), Thought: a.Thought,
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, a *sequentialArgs) (*sequential.Output, reasoning.SessionRef, error) {
+			ref := s.session(req, a.SessionID)
+			out, err := st.Think(ctx, sequential.Input{Session: ref, Thought: a.Thought,
 				NextThoughtNeeded: bool(a.NextThoughtNeeded), ThoughtNumber: int(a.ThoughtNumber), TotalThoughts: int(a.TotalThoughts),
 				IsRevision: bool(a.IsRevision), NeedsMoreThoughts: bool(a.NeedsMoreThoughts),
 				RevisesThought: (*int)(a.RevisesThought), BranchFromThought: (*int)(a.BranchFromThought), BranchID: a.BranchID})
+			return out, ref, err
 		}),
 	})
 }

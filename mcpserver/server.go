@@ -78,6 +78,10 @@ type Server struct {
 
 	tools     []*mcp.Tool        // as registered, in order
 	toolsetOf map[string]toolset // tool name -> its toolset
+	// results are the types of each tool's result, by tool name, and
+	// outputs the output schemas derived from them (output.go).
+	results map[string][]reflect.Type
+	outputs func() map[string]*jsonschema.Schema
 
 	tenantsMu sync.Mutex
 	tenants   map[string]*Server // ForTenant's servers, by tenant
@@ -98,7 +102,8 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	if opts.Analyst == nil {
 		opts.Analyst = analysis.New(svc) // and this
 	}
-	s := &Server{svc: svc, log: opts.Logger, opts: opts, conns: map[*mcp.ServerSession]string{}, toolsetOf: map[string]toolset{}}
+	s := &Server{svc: svc, log: opts.Logger, opts: opts, conns: map[*mcp.ServerSession]string{}, toolsetOf: map[string]toolset{},
+		results: map[string][]reflect.Type{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "thinkgraph: structured reasoning", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:       Instructions(opts.Toolsets),
 		Logger:             sdkLogger(opts.Logger),
@@ -108,6 +113,11 @@ func New(svc *reasoning.Service, opts Options) *Server {
 	})
 	s.mcp.AddReceivingMiddleware(s.filterTools, s.guide)
 	s.addToolsets()
+	s.outputs = sync.OnceValue(func() map[string]*jsonschema.Schema { return outputSchemas(s.results) })
+	// Deriving the output schemas takes longer than the rest of the
+	// start (branch-thinking's has one alternative per command): it runs
+	// while the server starts, and tools/list waits for it.
+	go s.outputs()
 	s.addResources()
 	s.addApp()
 	s.addPrompts()
@@ -208,35 +218,36 @@ func (s *Server) moveConnSession(ss *mcp.ServerSession, id string) {
 	}
 }
 
-// toolDef describes a tool: its MCP definition, its arguments, the Go type
-// of its output (for the output schema), and how errors are rendered.
+// toolDef describes a tool: its MCP definition, its toolset, its input
+// (the argument struct, the handler and its result types), and how errors
+// are rendered.
 type toolDef struct {
 	tool *mcp.Tool
-	// input decodes the arguments and runs the tool (typed), and gives
-	// the input schema.
+	// toolset is the toolset the tool belongs to; the zero toolset is
+	// none (the MCP App's own tool, graph_view).
+	toolset toolset
+	// input decodes the arguments and runs the tool (typed); it gives
+	// the input schema and the types of the result, whose schema is the
+	// output schema.
 	input input
-	// output is a zero value of the output type; its schema is published.
-	output any
 	// errorStatus is the "status" of error results ("error" by default).
 	errorStatus string
-	// llm marks a tool that may call a language model: for a client on a
-	// multi round-trip protocol its calls can be suspended (mrtr.go).
-	llm bool
 	// ignoreUnknown drops argument fields the tool does not know instead
 	// of refusing them (as the server a tool is a drop-in for does).
 	ignoreUnknown bool
 }
 
-// addTool registers a tool whose arguments are decoded by its input (so
-// numbers may come as strings and unknown fields are named) and whose result
-// is returned both as structured content and as JSON text.
+// addTool registers a tool of an offered toolset whose arguments are
+// decoded by its input (so numbers may come as strings and unknown fields
+// are named) and whose result is returned both as structured content and
+// as JSON text.
 func (s *Server) addTool(d toolDef) {
+	if d.toolset.name != "" && !containsToolset(s.opts.Toolsets, d.toolset.name) {
+		return
+	}
 	t := *d.tool
 	cfg := s.svc.Config()
 	t.InputSchema = d.input.schema(cfg)
-	if d.output != nil {
-		t.OutputSchema = outputSchema(d.output)
-	}
 	if a := t.Annotations; a != nil && !a.ReadOnlyHint && t.Meta == nil {
 		// A tool that writes to a session shows the graph in hosts with
 		// MCP Apps.
@@ -247,49 +258,61 @@ func (s *Server) addTool(d toolDef) {
 	}
 	d.tool = &t
 	s.tools = append(s.tools, d.tool)
+	s.toolsetOf[t.Name] = d.toolset
+	s.results[t.Name] = d.input.results
 	s.mcp.AddTool(d.tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if _, mrtr := clientSampling(req.Session); d.llm && mrtr {
-			return s.callSuspendable(ctx, req, func(ctx context.Context) *mcp.CallToolResult { return s.runTool(ctx, req, d) }), nil
+		var c called
+		if _, mrtr := clientSampling(req.Session); d.toolset.llm && mrtr {
+			// A tool that may call a language model: for a client on a
+			// multi round-trip protocol its calls can be suspended
+			// (mrtr.go).
+			c = s.callSuspendable(ctx, req, func(ctx context.Context) called { return s.runTool(ctx, req, d) })
+		} else {
+			c = s.runTool(ctx, req, d)
 		}
-		return s.runTool(ctx, req, d), nil
+		if tc, ok := ctx.Value(touchedKey{}).(*touched); ok {
+			tc.session = c.session
+		}
+		return c.res, nil
 	})
 }
 
-// outputSchema derives the output schema of a tool from its output type.
-func outputSchema(output any) *jsonschema.Schema {
-	schema, err := jsonschema.ForType(reflect.TypeOf(output), &jsonschema.ForOptions{})
-	if err != nil {
-		panic(err) // a programming error: the output type has no schema
-	}
-	// A tool error carries structured content too (errorBody), and
-	// clients such as the TypeScript SDK validate structured content
-	// against the output schema even when isError is set: the schema
-	// admits either shape.
-	// Any result naming a session may carry human feedback
-	// (deliverFeedback).
-	if schema.Properties != nil {
-		schema.Properties[humanFeedbackField] = feedbackSchema()
-		schema.Properties[humanFeedbackWaiting] = &jsonschema.Schema{Type: "integer",
-			Description: "pieces of feedback still waiting: the next results carry them, at most 5 each"}
-	}
-	return &jsonschema.Schema{Type: "object", AnyOf: []*jsonschema.Schema{schema, errorSchema()}}
+// called is what a tool call returned: its result and the session it
+// touched (nil for an error or a round of a multi round-trip call).
+type called struct {
+	res     *mcp.CallToolResult
+	session *reasoning.SessionRef
 }
 
-// runTool decodes the arguments, runs the tool and renders its result.
-func (s *Server) runTool(ctx context.Context, req *mcp.CallToolRequest, d toolDef) *mcp.CallToolResult {
+// touched is where a tool call leaves the session it touched for
+// toolCallMiddleware, which puts it in the call's context (touchedKey).
+type touched struct {
+	session *reasoning.SessionRef
+}
+
+type touchedKey struct{}
+
+// runTool decodes the arguments, runs the tool and renders its result,
+// with the feedback waiting on the session it touched.
+func (s *Server) runTool(ctx context.Context, req *mcp.CallToolRequest, d toolDef) called {
 	name := d.tool.Name
 	start := time.Now()
-	out, err := d.input.run(ctx, req, req.Params.Arguments, d.ignoreUnknown)
+	out, ref, err := d.input.run(ctx, req, req.Params.Arguments, d.ignoreUnknown)
+	var text []byte
 	if err == nil {
-		var text []byte
-		if text, err = json.Marshal(out); err == nil {
-			text = encodeResult(text, out)
-			s.observe(name, "ok", start)
-			return &mcp.CallToolResult{
-				Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
-				StructuredContent: json.RawMessage(text),
-			}
+		text, err = encodeResult(out)
+	}
+	if err == nil {
+		if !appOnly(d.tool) {
+			// A result for an MCP App only (graph_view) takes no
+			// feedback: the model would not see it.
+			text = s.withFeedback(ctx, ref, text)
 		}
+		s.observe(name, "ok", start)
+		return called{res: &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
+			StructuredContent: json.RawMessage(text),
+		}, session: &ref}
 	}
 	res := s.errorResult(ctx, name, d.errorStatus, err)
 	if code := thinkgraph.AsError(err).Code; code == thinkgraph.CodeInternal || code == thinkgraph.CodeStoreUnavailable {
@@ -300,7 +323,7 @@ func (s *Server) runTool(ctx context.Context, req *mcp.CallToolRequest, d toolDe
 	} else {
 		s.observe(name, "tool_error", start)
 	}
-	return res
+	return called{res: res}
 }
 
 func (s *Server) observe(tool, outcome string, start time.Time) {

@@ -39,10 +39,11 @@ func (s *Server) addThinkTools() {
 				DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false),
 			},
 		},
-		output: think.Output{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *thinkArgs) (any, error) {
-			return log.Think(ctx, think.Input{Session: s.session(req, in.SessionID), Thought: in.Thought,
-				Confidence: (*float64)(in.Confidence)})
+		toolset: thinkTools,
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *thinkArgs) (*think.Output, reasoning.SessionRef, error) {
+			ref := s.session(req, in.SessionID)
+			out, err := log.Think(ctx, think.Input{Session: ref, Thought: in.Thought, Confidence: (*float64)(in.Confidence)})
+			return out, ref, err
 		}),
 	})
 
@@ -56,9 +57,11 @@ func (s *Server) addThinkTools() {
 				DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false),
 			},
 		},
-		output: think.ClearOutput{},
-		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *sessionField) (any, error) {
-			return log.ClearContext(ctx, s.session(req, in.SessionID))
+		toolset: thinkTools,
+		input: typed(func(ctx context.Context, req *mcp.CallToolRequest, in *sessionField) (*think.ClearOutput, reasoning.SessionRef, error) {
+			ref := s.session(req, in.SessionID)
+			out, err := log.ClearContext(ctx, ref)
+			return out, ref, err
 		}),
 	})
 }

@@ -255,7 +255,7 @@ func TestToolDefinitions(t *testing.T) {
 }
 
 // think's published maxLength is the configured maximum thought length,
-// though schemas.json holds the default's.
+// though its snapshot (testdata/toolsnaps) holds the default's.
 func TestThinkSchemaFollowsMaxThoughtLength(t *testing.T) {
 	for _, max := range []int{0, 500} {
 		s := New(reasoning.New(nil, reasoning.Config{MaxThoughtLength: max}), Options{})

@@ -14,22 +14,27 @@ import (
 // A toolset is a group of tools a server can offer or leave out (as
 // github-mcp-server has them): --toolsets and THINKGRAPH_TOOLSETS choose the
 // server's, the X-MCP-Toolsets header of an HTTP request narrows them.
+// Each tool names its toolset (toolDef.toolset).
 type toolset struct {
 	name string
-	add  func(*Server)
 	// llm marks a toolset whose tools call a language model: they are
-	// listed only to a client that can have them run (modelAvailable).
+	// listed only to a client that can have them run (modelAvailable),
+	// and for a client on a multi round-trip protocol their calls can be
+	// suspended (mrtr.go).
 	llm bool
 }
 
-var toolsets = []toolset{
-	{name: "think", add: (*Server).addThinkTools},
-	{name: "graph", add: (*Server).addGraphTools},
-	{name: "sequential", add: (*Server).addSequentialTool},
-	{name: "branch", add: (*Server).addBranchThinkingTool},
-	{name: "reasoning", add: (*Server).addReasoningTools, llm: true},
-	{name: "lux", add: (*Server).addLuxTools, llm: true},
-}
+var (
+	thinkTools      = toolset{name: "think"}
+	graphTools      = toolset{name: "graph"}
+	sequentialTools = toolset{name: "sequential"}
+	branchTools     = toolset{name: "branch"}
+	reasoningTools  = toolset{name: "reasoning", llm: true}
+	luxTools        = toolset{name: "lux", llm: true}
+)
+
+// toolsets are the toolsets, in the order they are listed.
+var toolsets = []toolset{thinkTools, graphTools, sequentialTools, branchTools, reasoningTools, luxTools}
 
 // ToolsetAll names every toolset.
 const ToolsetAll = "all"
@@ -99,19 +104,16 @@ var seedToolNames = map[string]string{
 	"reasoning_reflection": "reasoning.reflection",
 }
 
-// addToolsets registers the tools of the server's toolsets and records
-// which toolset each tool belongs to.
+// addToolsets registers the tools of the server's toolsets (addTool
+// leaves out those of the others), in the order of toolsets, then the MCP
+// App's own tool.
 func (s *Server) addToolsets() {
-	for _, ts := range toolsets {
-		if !containsToolset(s.opts.Toolsets, ts.name) {
-			continue
-		}
-		n := len(s.tools)
-		ts.add(s)
-		for _, t := range s.tools[n:] {
-			s.toolsetOf[t.Name] = ts
-		}
-	}
+	s.addThinkTools()
+	s.addGraphTools()
+	s.addSequentialTool()
+	s.addBranchThinkingTool()
+	s.addReasoningTools()
+	s.addLuxTools()
 	s.addAppTools()
 }
 
@@ -124,8 +126,8 @@ func (s *Server) modelAvailable(ts toolset, ss *mcp.ServerSession) bool {
 }
 
 // ListedTools returns the tools the server lists to a client that declared
-// sampling or not, in registration order; tools for apps only (graph_view)
-// are not among them.
+// sampling or not, in registration order, as they are listed (with their
+// output schemas); tools for apps only (graph_view) are not among them.
 func (s *Server) ListedTools(clientSampling bool) []*mcp.Tool {
 	var out []*mcp.Tool
 	for _, t := range s.tools {
@@ -133,7 +135,7 @@ func (s *Server) ListedTools(clientSampling bool) []*mcp.Tool {
 			continue
 		}
 		if ts := s.toolsetOf[t.Name]; !ts.llm || s.svc.ModelAvailable(ts.name == "reasoning", clientSampling) {
-			out = append(out, t)
+			out = append(out, s.listed(t))
 		}
 	}
 	return out
@@ -165,7 +167,7 @@ func requestToolsets(req mcp.Request) ([]string, error) {
 
 // filterTools lists only the tools a client can use: those of the toolsets
 // its request allows, and the LLM-backed ones only when a model is
-// available to it. A call of a tool outside the request's toolsets is
+// available to it, each with its output schema (listed). A call of a tool outside the request's toolsets is
 // refused; a call of an LLM-backed tool with no model available reaches the
 // tool, whose error says which variables to set.
 func (s *Server) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
@@ -187,7 +189,7 @@ func (s *Server) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 			for _, t := range lr.Tools {
 				if appOnly(t) {
 					if clientShowsApps(ss) {
-						tools = append(tools, t)
+						tools = append(tools, s.listed(t))
 					}
 					continue
 				}
@@ -205,7 +207,7 @@ func (s *Server) filterTools(next mcp.MethodHandler) mcp.MethodHandler {
 						continue
 					}
 				}
-				tools = append(tools, t)
+				tools = append(tools, s.listed(t))
 			}
 			out := *lr
 			out.Tools = tools

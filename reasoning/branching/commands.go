@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,8 +24,9 @@ import (
 
 // A BranchCommand is one command of branch-thinking: its name, the data
 // fields it takes and its handler. BranchCommands is the one list of them;
-// the MCP tool reads it for the input schema, the command.data description
-// and the check of the fields a call sends.
+// the MCP tool reads it for the input schema, the command.data description,
+// the check of the fields a call sends and, from its handlers' result
+// types, the output schema.
 type BranchCommand struct {
 	Name string
 	// Fields are the data fields it takes, each as command.data's
@@ -40,8 +42,18 @@ type BranchCommand struct {
 	// Paged marks a command whose result is a list, most relevant first,
 	// cut to a page: it takes limit and cursor too (bounds.go).
 	Paged bool
-	run   func(*BranchThinking, context.Context, CommandInput) (any, error)
+	run   commandRun
 }
+
+// commandRun is a command's handler and the types of its result (the MCP
+// tool's output schema is derived from them).
+type commandRun struct {
+	call    func(*BranchThinking, context.Context, CommandInput) (any, error)
+	results []reflect.Type
+}
+
+// ResultTypes are the types of the command's result.
+func (c BranchCommand) ResultTypes() []reflect.Type { return c.run.results }
 
 // BranchCommands are the commands of branch-thinking: the seed's 24 in its
 // order, then judge (the answer to a review group of findContradictions,
@@ -77,12 +89,20 @@ var BranchCommands = []BranchCommand{
 		run: handler((*BranchThinking).importSession)},
 	{Name: "suggestTools", run: handler((*BranchThinking).suggestTools)},
 	{Name: "judge", Fields: []string{"group?", "conflicts?", "thoughtId?", "otherThoughtId?", "verdict", "reason?"},
-		Note: "consistent|contradiction|circular|not_circular, on a group or two thoughts", run: handler((*BranchThinking).judgeAny)},
+		Note: "consistent|contradiction|circular|not_circular, on a group or two thoughts", run: handlerOf((*BranchThinking).judgeAny,
+			reflect.TypeFor[*JudgeResult](), reflect.TypeFor[*GroupJudgeResult]())},
 }
 
-// handler adapts a command's method to the table's handler type.
-func handler[R any](f func(*BranchThinking, context.Context, CommandInput) (R, error)) func(*BranchThinking, context.Context, CommandInput) (any, error) {
-	return func(bt *BranchThinking, ctx context.Context, in CommandInput) (any, error) { return f(bt, ctx, in) }
+// handler adapts a command's method to the table's handler type; its
+// result type is R.
+func handler[R any](f func(*BranchThinking, context.Context, CommandInput) (R, error)) commandRun {
+	return handlerOf(f, reflect.TypeFor[R]())
+}
+
+// handlerOf is handler for a method whose result is one of results (R is
+// an interface: judge).
+func handlerOf[R any](f func(*BranchThinking, context.Context, CommandInput) (R, error), results ...reflect.Type) commandRun {
+	return commandRun{call: func(bt *BranchThinking, ctx context.Context, in CommandInput) (any, error) { return f(bt, ctx, in) }, results: results}
 }
 
 // FindBranchCommand returns the command named name.
@@ -187,7 +207,7 @@ func (bt *BranchThinking) Command(ctx context.Context, in CommandInput) (any, er
 	if !ok {
 		return nil, UnknownCommand(in.Type)
 	}
-	return c.run(bt, ctx, in)
+	return c.run.call(bt, ctx, in)
 }
 
 // BranchSummary is one branch in list.
