@@ -2,11 +2,13 @@
 // set of reasoning-style text: short thoughts about engineering, product,
 // planning and analysis, the text the checks really get.
 //
-// The set is JSON Lines, one item a line, of three kinds:
+// The set is JSON Lines, one item a line, of these kinds:
 //
 //	{"id":"…","kind":"pair","a":"…","b":"…","label":"contradiction|neutral|entailment","category":"…"}
 //	{"id":"…","kind":"retrieval","docs":["…"],"queries":[{"q":"…","answer":3}]}
 //	{"id":"…","kind":"circular","thoughts":["…"],"circular":true,"involved":[0,1]}
+//	{"id":"…","kind":"session","thoughts":["…"],"pair":[2,9],"label":"contradiction|neutral"}
+//	{"id":"…","kind":"clean","question":"…","steps":["…"]}
 //
 // Pairs go through the contradiction judge that findContradictions uses
 // (contradiction is the positive class, neutral and entailment the
@@ -14,7 +16,12 @@
 // written as thoughts in order; each query goes through findSimilar and
 // counts when its answer comes first. Each circular item becomes a fresh
 // session whose thoughts are written in order on one branch, and
-// detectCircular's verdict is compared with the label.
+// detectCircular's verdict is compared with the label. A session item's
+// review is scored as review.go says. A clean item is a correct
+// step-by-step solution (equations, code, computation): its steps are
+// written as thoughts of branch main in a fresh session, then
+// findContradictions and detectCircular run, and every contradiction
+// asserted and every circular finding is false (see CleanFigures).
 //
 // The reasoning set in testdata/ was written for thinkgraph and is released
 // under CC0 1.0.
@@ -26,6 +33,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -52,6 +60,10 @@ type Item struct {
 	// not contradict (Label); Generator the model that wrote it.
 	Pair      []int
 	Generator string
+	// Question and Steps are a clean item's problem and its solution, one
+	// thought a step.
+	Question string
+	Steps    []string
 }
 
 // Query is one retrieval query: Answer indexes the item's Docs.
@@ -82,13 +94,15 @@ func Read(r io.Reader) ([]Item, error) {
 			Involved  []int    `json:"involved"`
 			Pair      []int    `json:"pair"`
 			Generator string   `json:"generator"`
+			Question  string   `json:"question"`
+			Steps     []string `json:"steps"`
 		}
 		if err := json.Unmarshal([]byte(text), &raw); err != nil {
 			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
 		it := raw.Item
 		it.Docs, it.Queries, it.Thoughts, it.Circular, it.Involved = raw.Docs, raw.Queries, raw.Thoughts, raw.Circular, raw.Involved
-		it.Pair, it.Generator = raw.Pair, raw.Generator
+		it.Pair, it.Generator, it.Question, it.Steps = raw.Pair, raw.Generator, raw.Question, raw.Steps
 		switch it.Kind {
 		case "pair":
 			if it.A == "" || it.B == "" || it.Label == "" {
@@ -116,8 +130,12 @@ func Read(r io.Reader) ([]Item, error) {
 			if it.Category == "" {
 				it.Category = it.Generator
 			}
+		case "clean":
+			if len(it.Steps) == 0 || slices.Contains(it.Steps, "") {
+				return nil, fmt.Errorf("line %d (%s): a clean item needs steps, none of them empty", line, it.ID)
+			}
 		default:
-			return nil, fmt.Errorf("line %d (%s): unknown kind %q (want pair, retrieval, circular or session)", line, it.ID, it.Kind)
+			return nil, fmt.Errorf("line %d (%s): unknown kind %q (want pair, retrieval, circular, session or clean)", line, it.ID, it.Kind)
 		}
 		items = append(items, it)
 	}
@@ -176,8 +194,10 @@ type Result struct {
 	// the pairs, each run as a session of two thoughts, and on the session
 	// items.
 	PairReview, SessionReview ReviewFigures
-	Misses                    []Miss
-	Undefined                 []string
+	// Clean are the figures on the clean items: every finding is false.
+	Clean     CleanFigures
+	Misses    []Miss
+	Undefined []string
 }
 
 func ratio(n, d int) *float64 {
@@ -244,6 +264,12 @@ func Run(ctx context.Context, items []Item, svc *reasoning.Service, judge Judge,
 			if missed {
 				res.Misses = append(res.Misses, m)
 			}
+		case "clean":
+			m, err := runClean(ctx, bt, it, &res.Clean)
+			if err != nil {
+				return Result{}, fmt.Errorf("%s: %w", it.ID, err)
+			}
+			res.Misses = append(res.Misses, m...)
 		case "retrieval":
 			ids, sess, err := write(ctx, bt, it.Docs)
 			if err != nil {
@@ -451,6 +477,9 @@ func (r Result) String() string {
 		fmt.Fprintln(&b, s)
 	}
 	if s := r.SessionReview.String("sessions"); s != "" {
+		fmt.Fprintln(&b, s)
+	}
+	if s := r.Clean.String(); s != "" {
 		fmt.Fprintln(&b, s)
 	}
 	for _, c := range r.Categories {

@@ -48,6 +48,8 @@ func TestReadRefuses(t *testing.T) {
 		"pair without b": `{"id":"x","kind":"pair","a":"A","label":"neutral"}`,
 		"answer outside": `{"id":"x","kind":"retrieval","docs":["a"],"queries":[{"q":"q","answer":1}]}`,
 		"no thoughts":    `{"id":"x","kind":"circular","circular":true}`,
+		"clean no steps": `{"id":"x","kind":"clean","question":"q"}`,
+		"clean empty":    `{"id":"x","kind":"clean","steps":["a",""]}`,
 		"not JSON":       `{"id":`,
 		"empty":          "\n\n",
 	} {
@@ -57,16 +59,11 @@ func TestReadRefuses(t *testing.T) {
 	}
 }
 
-// A small hand-made set scores as expected: the figures come from the
-// checks, so each one is checked against a count worked out by hand.
-func TestRunCounts(t *testing.T) {
+// runSet reads a set given as text and runs it on a fresh service.
+func runSet(t *testing.T, set string) Result {
+	t.Helper()
 	svc, contra, model := newService(t)
-	items, err := Read(strings.NewReader(`
-{"id":"p1","kind":"pair","a":"The nightly job is idempotent.","b":"The nightly job is not idempotent.","label":"contradiction","category":"negation"}
-{"id":"p2","kind":"pair","a":"The nightly job is idempotent.","b":"The nightly job runs at midnight.","label":"neutral","category":"related-neutral"}
-{"id":"r1","kind":"retrieval","docs":["The cache stores rendered pages.","The database keeps invoices."],"queries":[{"q":"invoices live in the database","answer":1}]}
-{"id":"k1","kind":"circular","thoughts":["We measured p99 latency at 40 ms.","So the service meets its target."],"circular":false,"involved":[]}
-`))
+	items, err := Read(strings.NewReader(set))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,6 +71,18 @@ func TestRunCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return res
+}
+
+// A small hand-made set scores as expected: the figures come from the
+// checks, so each one is checked against a count worked out by hand.
+func TestRunCounts(t *testing.T) {
+	res := runSet(t, `
+{"id":"p1","kind":"pair","a":"The nightly job is idempotent.","b":"The nightly job is not idempotent.","label":"contradiction","category":"negation"}
+{"id":"p2","kind":"pair","a":"The nightly job is idempotent.","b":"The nightly job runs at midnight.","label":"neutral","category":"related-neutral"}
+{"id":"r1","kind":"retrieval","docs":["The cache stores rendered pages.","The database keeps invoices."],"queries":[{"q":"invoices live in the database","answer":1}]}
+{"id":"k1","kind":"circular","thoughts":["We measured p99 latency at 40 ms.","So the service meets its target."],"circular":false,"involved":[]}
+`)
 	if res.Pairs != 2 || res.TP != 1 || res.FP != 0 || res.FN != 0 || res.TN != 1 {
 		t.Errorf("pairs: %+v", res)
 	}
@@ -93,6 +102,36 @@ func TestRunCounts(t *testing.T) {
 		!strings.Contains(out, "rules_f1=1.0000 rules_precision=1.0000 rules_recall=1.0000") ||
 		!strings.Contains(out, "rules category=negation recall=1/1") || !strings.Contains(out, "rules category=related-neutral kept_apart=1/1") ||
 		!strings.Contains(out, "review pairs category=negation surfaced=1/1") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+// A clean item is a session in which nothing contradicts and nothing
+// argues in a circle: every finding counts, per 100 sessions. One plants a
+// contradiction the certain judge asserts and a circular argument, so the
+// counts are checked against findings the checks do make.
+func TestRunClean(t *testing.T) {
+	res := runSet(t, `
+{"id":"c1","kind":"clean","question":"q","steps":["The nightly job is idempotent.","It runs at midnight on every node.","The nightly job is not idempotent."]}
+{"id":"c2","kind":"clean","question":"q","steps":["The defendant is guilty of the theft.","He took the car because he is guilty.","We know he is guilty since he took the car."]}
+{"id":"c3","kind":"clean","question":"q","steps":["The pool holds 20 connections.","Each request takes one connection for 5 ms."]}
+{"id":"c4","kind":"clean","question":"q","steps":["The cache is warm."]}
+`)
+	c := res.Clean
+	if c.Sessions != 4 || c.Steps != 9 || c.Asserted != 1 || c.AssertedIn != 1 || c.Circular < 1 || c.CircularIn != 1 {
+		t.Fatalf("clean figures: %+v", c)
+	}
+	if v := c.Per100(c.Asserted); v == nil || *v != 25 {
+		t.Errorf("asserted per 100 sessions = %s, want 25", fig(v))
+	}
+	var kinds []string
+	for _, m := range res.Misses {
+		kinds = append(kinds, m.ID+" "+m.Category)
+	}
+	if !slices.Contains(kinds, "c1 contradiction") || !slices.Contains(kinds, "c2 circular") || len(kinds) != 1+c.Circular {
+		t.Errorf("misses: %q", kinds)
+	}
+	if out := res.String(); !strings.Contains(out, "clean sessions=4 steps=9 asserted_per_100=25.0 ") {
 		t.Errorf("output:\n%s", out)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/reasoning/branching"
+	"github.com/thinkgraph/thinkgraph/semantic/analyze"
 )
 
 // The consistency review is scored on sessions: a planted pair of thoughts
@@ -72,6 +73,7 @@ func (f *ReviewFigures) add(category string, positive, surfaced bool) {
 // reviewOutcome is what one findContradictions call surfaced of a planted
 // pair.
 type reviewOutcome struct {
+	found          []analyze.Contradiction // the first page of those asserted
 	surfaced       bool
 	asserted, hits int
 	claims, bytes  int
@@ -95,8 +97,8 @@ func reviewPair(ctx context.Context, bt *branching.BranchThinking, sess reasonin
 	}
 	o.bytes = len(raw)
 	planted := func(x, y string) bool { return a != "" && (x == a && y == b || x == b && y == a) }
+	o.asserted, o.found = res.Count, res.Contradictions
 	for _, c := range res.Contradictions {
-		o.asserted++
 		if planted(c.ThoughtA.ID, c.ThoughtB.ID) {
 			o.hits++
 			o.surfaced = true
@@ -213,3 +215,75 @@ func (f ReviewFigures) String(kind string) string {
 }
 
 func sortedKeys(m map[string]*[2]int) []string { return slices.Sorted(maps.Keys(m)) }
+
+// CleanFigures are the figures on clean items: correct step-by-step
+// solutions in which nothing contradicts anything and nothing argues in a
+// circle, so that every contradiction findContradictions asserts and every
+// circular finding of detectCircular is false. Claims and Bytes are what
+// the findContradictions review showed (its groups' claims, the result's
+// JSON): what a model reads of a session with nothing to find.
+type CleanFigures struct {
+	Sessions, Steps int
+	// Asserted counts the contradictions asserted, Circular the circular
+	// findings; AssertedIn and CircularIn the sessions with at least one.
+	Asserted, Circular     int
+	AssertedIn, CircularIn int
+	Claims, Bytes          int
+}
+
+// Per100 is n per 100 sessions (nil without sessions).
+func (f CleanFigures) Per100(n int) *float64 { return ratio(100*n, f.Sessions) }
+
+// runClean writes a clean item's steps as thoughts of branch main in a
+// fresh session, runs findContradictions and detectCircular, and counts
+// every finding, each one a miss.
+func runClean(ctx context.Context, bt *branching.BranchThinking, it Item, f *CleanFigures) ([]Miss, error) {
+	_, sess, err := write(ctx, bt, it.Steps)
+	if err != nil {
+		return nil, err
+	}
+	o, err := reviewPair(ctx, bt, sess, "", "", 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	out, err := bt.Command(ctx, branching.CommandInput{Session: sess, Type: "detectCircular"})
+	if err != nil {
+		return nil, err
+	}
+	circ := out.(*branching.CircularResult)
+	f.Sessions++
+	f.Steps += len(it.Steps)
+	f.Asserted += o.asserted
+	f.Circular += circ.Count
+	f.Claims += o.claims
+	f.Bytes += o.bytes
+	if o.asserted > 0 {
+		f.AssertedIn++
+	}
+	if circ.Count > 0 {
+		f.CircularIn++
+	}
+	var misses []Miss
+	for _, c := range o.found {
+		misses = append(misses, Miss{it.ID, it.Kind, "contradiction", fmt.Sprintf("false assertion #%d/#%d: %s", c.ThoughtA.Step, c.ThoughtB.Step, c.Reason)})
+	}
+	for _, c := range circ.Circular {
+		steps := make([]string, len(c.Thoughts))
+		for i, t := range c.Thoughts {
+			steps[i] = fmt.Sprintf("#%d", t.Step)
+		}
+		misses = append(misses, Miss{it.ID, it.Kind, "circular", fmt.Sprintf("false finding %s over %s", c.Kind, strings.Join(steps, ","))})
+	}
+	return misses, nil
+}
+
+// String formats the figures as one line, "clean sessions=… asserted_per_100=
+// circular_per_100= …" ("" without clean items).
+func (f CleanFigures) String() string {
+	if f.Sessions == 0 {
+		return ""
+	}
+	per := func(n int) string { return fmt.Sprintf("%.1f", float64(n)/float64(f.Sessions)) }
+	return fmt.Sprintf("clean sessions=%d steps=%d asserted_per_100=%.1f circular_per_100=%.1f asserted=%d (in %d sessions) circular=%d (in %d sessions) review_claims_per_session=%s bytes_per_session=%s",
+		f.Sessions, f.Steps, *f.Per100(f.Asserted), *f.Per100(f.Circular), f.Asserted, f.AssertedIn, f.Circular, f.CircularIn, per(f.Claims), per(f.Bytes))
+}
