@@ -46,6 +46,17 @@ var (
 
 func words(s string, start, end int) []word {
 	var out []word
+	// Punctuation inside inline code or math does not join clauses.
+	var inline [][2]int
+	inlineSpans(s[start:end], func(a, b int, _ bool) { inline = append(inline, [2]int{start + a, start + b}) })
+	quoted := func(i int) bool {
+		for _, sp := range inline {
+			if i >= sp[0] && i < sp[1] {
+				return true
+			}
+		}
+		return false
+	}
 	i := start
 	for i < end {
 		r, w := utf8.DecodeRuneInString(s[i:])
@@ -53,7 +64,7 @@ func words(s string, start, end int) []word {
 			// Punctuation between clauses is followed by a space ("7:00"
 			// and "1,900" are one word each).
 			spaced := i+w >= end || s[i+w] == ' ' || s[i+w] == '\t' || s[i+w] == '\n'
-			if len(out) > 0 && spaced && (r == ',' || r == ';' || r == ':') {
+			if len(out) > 0 && spaced && (r == ',' || r == ';' || r == ':') && !quoted(i) {
 				out[len(out)-1].comma = true
 				out[len(out)-1].semi = out[len(out)-1].semi || r != ','
 			}

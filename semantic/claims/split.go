@@ -1,7 +1,9 @@
 // Package claims splits thoughts into claims, the unit the consistency
 // review works on: a sentence, or a clause where one sentence joins two
-// claims ("X, but Y"; "X; Y"; "X because Y"). It is pure: text in, claims
-// out, in time linear in the text's length.
+// claims ("X, but Y"; "X; Y"; "X because Y"). Only prose makes claims: it
+// tells code, formulas, program output and tables apart from prose by their
+// shape (kind.go). It is pure: text in, claims out, in time linear in the
+// text's length.
 package claims
 
 import (
@@ -39,13 +41,16 @@ func sentenceTokenizer() sentences.SentenceTokenizer {
 	return punkt
 }
 
-// Split returns the claims of text, in order. Sentences are found by the
+// Split returns the claims of text, in order: its prose (kind.go), not
+// its code, formulas, program output or tables. Sentences are found by the
 // Punkt sentence tokenizer with its English model (abbreviations such as
 // "e.g.", "Dr." and initials do not end a sentence), also where a sentence
 // ends in a number ("It opened in 1998. It closed in 2004.", which Punkt
 // keeps together), and at line breaks. A sentence is split further where it
-// joins two clauses that each make a claim (see clauses). A text without
-// words is one claim (or none when it is blank).
+// joins two clauses that each make a claim (see clauses). A sentence or
+// clause that is not Readable (a formula without a stated subject) is not
+// a claim; a text without words is one claim (or none when it is blank or
+// all code, formulas, output or tables).
 func Split(text string) []Claim {
 	var out []Claim
 	for _, s := range sentenceSpans(text) {
@@ -54,7 +59,9 @@ func Split(text string) []Claim {
 				out = append(out, trimmed(text, c[0], len(text)))
 				return out
 			}
-			out = append(out, trimmed(text, c[0], c[1]))
+			if cl := trimmed(text, c[0], c[1]); Readable(cl.Text) {
+				out = append(out, cl)
+			}
 		}
 	}
 	return out
@@ -74,8 +81,8 @@ func isSpaceOrPunct(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ';' || c == ':' || c == '-'
 }
 
-// sentenceSpans returns the [start, end) byte spans of text's sentences,
-// blank ones left out.
+// sentenceSpans returns the [start, end) byte spans of the sentences of
+// text's prose lines, blank ones left out.
 func sentenceSpans(text string) [][2]int {
 	var out [][2]int
 	add := func(start, end int) {
@@ -84,23 +91,15 @@ func sentenceSpans(text string) [][2]int {
 		}
 	}
 	// Lines first: a line break always ends a sentence (lists, notes).
-	lineStart := 0
-	for lineStart <= len(text) {
-		lineEnd := strings.IndexByte(text[lineStart:], '\n')
-		if lineEnd < 0 {
-			lineEnd = len(text)
-		} else {
-			lineEnd += lineStart
-		}
-		if line := text[lineStart:lineEnd]; strings.TrimSpace(line) != "" {
+	lines(text, func(k Kind, lineStart, lineEnd int) {
+		if line := text[lineStart:lineEnd]; k == Prose && strings.TrimSpace(line) != "" {
 			for _, s := range punktSpans(line) {
 				for _, n := range numberEnds(line, s[0], s[1]) {
 					add(lineStart+n[0], lineStart+n[1])
 				}
 			}
 		}
-		lineStart = lineEnd + 1
-	}
+	})
 	return out
 }
 
@@ -158,9 +157,9 @@ func numberEnds(s string, start, end int) [][2]int {
 	return append(out, [2]int{from, end})
 }
 
-// Sentences returns the sentences of text as Split finds them, before any
-// sentence is split into clauses, each trimmed; at most MaxClaims (the
-// last holds the rest).
+// Sentences returns the sentences of text's prose as Split finds them,
+// before any sentence is split into clauses, each trimmed, those that are
+// not Readable left out; at most MaxClaims (the last holds the rest).
 func Sentences(text string) []string {
 	spans := sentenceSpans(text)
 	var out []string
@@ -169,7 +168,7 @@ func Sentences(text string) []string {
 			out = append(out, trimmed(text, s[0], len(text)).Text)
 			break
 		}
-		if c := trimmed(text, s[0], s[1]); c.Text != "" {
+		if c := trimmed(text, s[0], s[1]); c.Text != "" && Readable(c.Text) {
 			out = append(out, c.Text)
 		}
 	}

@@ -1,6 +1,8 @@
 package contradict
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph/semantic"
@@ -26,7 +28,9 @@ const CertainCoverage = 0.7
 // returns a contradiction only when one of certainRules fires, neither text
 // is a question, the two differ in at most one figure each (more may be
 // labels of different things: "step 3 takes 5 minutes" / "step 4 takes 10
-// minutes"), and they are a near-minimal pair (CertainCoverage both ways).
+// minutes"), and they are a near-minimal pair (CertainCoverage both ways,
+// and one of them says nothing the other does not). A formula without a
+// stated subject is never compared (package semantic/claims, Readable).
 func (c *Contradictor) Certain(a, b string) Verdict {
 	if strings.Contains(a, "?") || strings.Contains(b, "?") {
 		return Verdict{Reason: "a question asserts nothing"}
@@ -55,7 +59,42 @@ func (c *Contradictor) Certain(a, b string) Verdict {
 	if min(ab, ba) < CertainCoverage {
 		return Verdict{Reason: "the " + rule + " rule fired, but the claims differ in more than its words: the pair goes to review"}
 	}
+	if w, ok := c.restricted(A, B); ok {
+		return Verdict{Reason: fmt.Sprintf("the %s rule fired, but one claim is restricted to %q, which the other does not name: it may speak of a part; the pair goes to review", rule, w)}
+	}
 	return v
+}
+
+// restrictions are the prepositions that restrict what a claim speaks of
+// to a part or a place ("63 points on the edge", "12 beds in the ICU").
+var restrictions = map[string]bool{"in": true, "on": true, "at": true, "inside": true, "within": true, "outside": true,
+	"of": true, "for": true, "from": true, "under": true, "across": true, "among": true, "per": true}
+
+// restricted reports whether one of two claims restricts what it speaks of
+// with a phrase the other does not state: a noun of it that no word of the
+// other matches, after a preposition ("on the perimeter", "in the ICU");
+// the words a rule reads ("in November") left out. Its figure may then
+// count a part of what the other's counts ("48 points inside the square" /
+// "63 points on its edge").
+func (c *Contradictor) restricted(A, B *clause) (string, bool) {
+	for _, p := range [][2]*clause{{A, B}, {B, A}} {
+		x, y := p[0], p[1]
+		for _, a := range x.content {
+			if x.ruleWord(a) || !hasNoun([]word{a}) || slices.ContainsFunc(y.content, func(b word) bool { return c.match(a, b) }) {
+				continue
+			}
+			// The preposition, then at most two function words ("on the").
+			for k := a.at - 1; k >= 0 && k >= a.at-3; k-- {
+				if restrictions[x.toks[k]] {
+					return x.toks[k] + " … " + a.tok, true
+				}
+				if !semantic.IsStopWord(x.toks[k]) {
+					break
+				}
+			}
+		}
+	}
+	return "", false
 }
 
 // numbersApart counts the numbers of each side the other does not state.

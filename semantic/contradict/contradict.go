@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/claims"
 )
 
 // Verdict is the contradiction decider's answer for one pair of texts.
@@ -122,7 +123,10 @@ func NewContradictor(lx *semantic.Lexicon) (*Contradictor, error) {
 
 // clause is a text analysed for contradiction.
 type clause struct {
-	text     string
+	text string
+	// formal is set when the text is not a sentence the rules can read:
+	// mostly a formula, without a stated subject (claims.Readable).
+	formal   bool
 	toks     []string
 	negated  bool
 	negWord  string
@@ -310,7 +314,7 @@ var transient = map[string]bool{
 }
 
 func (c *Contradictor) analyse(text string) clause {
-	cl := clause{text: text, toks: semantic.Tokenize(text), thanAt: -1}
+	cl := clause{text: text, toks: semantic.Tokenize(joinIndices(text)), thanAt: -1, formal: !claims.Readable(text)}
 	skip := -1 // the particle of a phrasal verb
 	for i, t := range cl.toks {
 		if semantic.IsNegator(t) {
@@ -623,6 +627,9 @@ func (c *Contradictor) clauseOf(text string) *clause {
 
 func (c *Contradictor) decide(a, b string) Verdict {
 	A, B := *c.clauseOf(a), *c.clauseOf(b)
+	if A.formal || B.formal {
+		return Verdict{Reason: "a formula without a stated subject is not a sentence the rules can read: the model judges it"}
+	}
 	if len(A.content) == 0 || len(B.content) == 0 {
 		return Verdict{Reason: "no content words to compare"}
 	}

@@ -327,3 +327,49 @@ func TestClusterAntonyms(t *testing.T) {
 		}
 	}
 }
+
+// Certain asserts only on text it can read: a formula without a stated
+// subject, a variable's index or a figure inside inline math is no
+// quantity of a subject, and a claim restricted to a part may count that
+// part; the prose contradictions of the same shape are still asserted.
+func TestCertainOnFormulas(t *testing.T) {
+	c, _ := NewContradictor(nil)
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		// Steps of one derivation.
+		{"We have z_1=x_1+i y_1, z_2=x_2+i y_2, and so on.", "Let's express x_1y_2-x_2y_1 in terms of z_1 and z_2.", false},
+		{"We have 3p+e=1.24 and 5p+e=1.82.", "5p+e-3p-e=1.82-1.24.", false},
+		{"So the direction vector is (1,\\frac{2}{3},-2).", "So the direction vector is (1, -6, -\\frac{3}{2}).", false},
+		{"So the direction vector is $(1,\\frac{2}{3},-2)$.", "So the direction vector is $(1, -6, -\\frac{3}{2})$.", false},
+		{"The value of S_14 is the sum of the first terms.", "The value of S_15 is the sum of the first terms.", false},
+		{"The common difference is $7$ for this sequence.", "The common difference is $9$ for this sequence.", false},
+		// A part of what the other counts.
+		{"So there are 48 integer points inside the rectangle.", "So there are 63 integer points on the perimeter of the rectangle.", false},
+		{"The hospital has 40 beds.", "The hospital has 12 beds in the intensive care unit.", false},
+		// Prose of the same shape is still asserted.
+		{"So there are 48 integer points inside the rectangle.", "So there are 63 integer points inside the rectangle.", true},
+		{"The arithmetic sequence has 14 terms.", "The arithmetic sequence has 15 terms.", true},
+		{"Ledley announced his retirement from professional football in November 2021.", "Ledley announced his retirement from professional football in August 2021.", true},
+		{"The pencil costs $0.29 at the shop.", "The pencil costs $0.35 at the shop.", true},
+	} {
+		if v := c.Certain(tc.a, tc.b); v.Contradicts != tc.want {
+			t.Errorf("Certain(%q, %q) = %v (%s), want %v", tc.a, tc.b, v.Contradicts, v.Reason, tc.want)
+		}
+	}
+}
+
+// The index of a variable is no figure, and the figures of inline math
+// are a formula's: neither is a quantity.
+func TestQuantitiesSkipFormulas(t *testing.T) {
+	c, _ := NewContradictor(nil)
+	for _, text := range []string{"We have z_1 = x_1 + i y_1", "S_{14} terms of the series", "the cost is $3p + e$ cents", "we get 2p=0.58 dollars"} {
+		if qs := c.quantitiesOf(text); len(qs) != 0 {
+			t.Errorf("quantitiesOf(%q) = %+v, want none", text, qs)
+		}
+	}
+	if qs := c.quantitiesOf("the fee is $5 and the pool holds 20 connections"); len(qs) != 2 {
+		t.Errorf("currency and counts outside formulas: %+v", qs)
+	}
+}

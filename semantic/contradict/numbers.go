@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph/semantic"
+	"github.com/thinkgraph/thinkgraph/semantic/claims"
 )
 
 // quantity is a number a text states, read as the interval of values it
@@ -55,20 +56,32 @@ var approxWords = map[string]bool{"about": true, "around": true, "roughly": true
 var fractionWords = map[string]float64{"half": 50, "third": 100.0 / 3, "quarter": 25, "fifth": 20, "tenth": 10}
 
 // numberToks turns a text into tokens for reading quantities: "%" becomes
-// "percent", "$" "usd", "€" "eur", and a time "4:40" the number 4.40. A
-// text without such signs reads as toks, its Tokenize tokens (computed
-// here when nil).
+// "percent", "$" "usd", "€" "eur", and a time "4:40" the number 4.40.
+// Formulas (inline math, "$x^2 = 4$", and tokens of symbols, "2p=0.58":
+// claims.FormulaSpans) are left out: their figures are a formula's, not
+// quantities of a subject (and their dollar signs no currency); so are the
+// indices of variables ("z_1", "S_{14}": see joinIndices). A text without such signs reads as toks, its Tokenize
+// tokens (computed here when nil).
 func numberToks(text string, toks []string) []string {
-	if !strings.ContainsAny(text, "%$:€") {
+	if !strings.ContainsAny(text, "%$:€_\\=<>+*^{}|[]") {
 		if toks == nil {
 			toks = semantic.Tokenize(text)
 		}
 		return toks // nothing to rewrite: the clause's own tokens
 	}
+	text = joinIndices(text)
+	math := claims.FormulaSpans(text)
 	var b strings.Builder
 	b.Grow(len(text) + 16)
 	for i := 0; i < len(text); i++ {
 		ch := text[i]
+		if len(math) > 0 && i >= math[0][0] {
+			if i < math[0][1] {
+				b.WriteByte(' ')
+				continue
+			}
+			math = math[1:]
+		}
 		switch {
 		case ch == '%':
 			b.WriteString(" percent ")
@@ -83,6 +96,44 @@ func numberToks(text string, toks []string) []string {
 	s := strings.ReplaceAll(b.String(), "€", " eur ")
 	return semantic.Tokenize(s)
 }
+
+// joinIndices writes a variable and its index as one name: "z_1" and
+// "S_{14}" become "z1" and "S14", which are no figures (a letter or an
+// index of one letter before the underscore, or a number or braces after
+// it; "max_retries" stays as it is). The text keeps its length where
+// nothing is joined.
+func joinIndices(text string) string {
+	if !strings.Contains(text, "_") {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for i := 0; i < len(text); i++ {
+		ch := text[i]
+		if ch != '_' || i == 0 || i+1 >= len(text) || !isAlnum(text[i-1]) {
+			b.WriteByte(ch)
+			continue
+		}
+		single := !(i >= 2 && isAlnum(text[i-2]))
+		next := text[i+1]
+		switch {
+		case next == '{':
+			if j := strings.IndexByte(text[i+1:], '}'); j > 1 && !strings.ContainsAny(text[i+2:i+1+j], " {") {
+				b.WriteString(text[i+2 : i+1+j])
+				i += 1 + j
+				continue
+			}
+			b.WriteByte(ch)
+		case isDigit(next) || single && isAlnum(next):
+			// "z_1": the underscore goes, the name runs on.
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
+}
+
+func isAlnum(b byte) bool { return isDigit(b) || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
@@ -182,7 +233,9 @@ func (c *Contradictor) quantitiesIn(toks []string) []quantity {
 			if u, isU := unitScale[toks[j]]; isU {
 				q.lo, q.hi, q.unit = v*u.scale, v*u.scale, u.dim
 				j++
-			} else if !semantic.IsStopWord(toks[j]) && !semantic.IsNumber(toks[j]) {
+			} else if !semantic.IsStopWord(toks[j]) && !semantic.IsNumber(toks[j]) && len(toks[j]) >= 2 {
+				// A word names what is counted; a single letter is a
+				// variable ("2 x"), not a subject.
 				q.unit = c.lex().Lemma(toks[j])
 				if q.unit == "" {
 					q.unit = toks[j]
