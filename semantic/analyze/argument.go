@@ -2,7 +2,9 @@ package analyze
 
 import (
 	"cmp"
+	"hash/fnv"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
@@ -24,6 +26,12 @@ type argUnit struct {
 	// pronoun is set when the clause refers back with a pronoun ("it is
 	// accurate"): it may stand for a fuller subject said elsewhere.
 	pronoun bool
+	// figures are the figures and formulas the clause states ("12",
+	// formulaMark and a digest of a formula's text): a step of a
+	// computation, from which "so" derives rather than argues. Two claims
+	// restate each other only if they state the same figures.
+	figures []string
+	at      int // its index in the graph's units: claims are read in order
 }
 
 // argWord is a content word of a claim.
@@ -150,7 +158,7 @@ func (c *ArgCache) sentences(text string) [][]string {
 	}
 	var out [][]string
 	for _, s := range claims.Sentences(text) {
-		out = append(out, argTokens(s))
+		out = append(out, argTokens(wordsOnly(s)))
 	}
 	if c != nil {
 		c.tokens[text] = out
@@ -164,6 +172,41 @@ func newArgReader(lx *semantic.Lexicon) *argReader {
 	}
 	return &argReader{lex: lx, words: map[string]argWord{}, same: map[[2]int32]bool{}, ids: map[string]int32{}, saying: map[[2]int32]bool{}}
 }
+
+// formulaMark opens the token that stands for a formula in a sentence's
+// tokens (wordsOnly): a letter no English word has, so that the formula is
+// one token and no content word.
+const formulaMark = "ƒ"
+
+// wordsOnly returns a sentence with each of its formulas (inline math,
+// tokens of symbols: claims.FormulaSpans) written as one token, formulaMark
+// and a digest of the formula's text without spaces: a formula's names and
+// figures are not words of a claim ("x", "2p"), and two claims that state
+// one formula state the same token.
+func wordsOnly(s string) string {
+	spans := claims.FormulaSpans(s)
+	if len(spans) == 0 {
+		return s
+	}
+	var b strings.Builder
+	at := 0
+	for _, sp := range spans {
+		h := fnv.New32a()
+		for _, f := range strings.Fields(s[sp[0]:sp[1]]) {
+			h.Write([]byte(f))
+		}
+		b.WriteString(s[at:sp[0]])
+		b.WriteString(" " + formulaMark + strconv.FormatUint(uint64(h.Sum32()), 36) + " ")
+		at = sp[1]
+	}
+	b.WriteString(s[at:])
+	return b.String()
+}
+
+// assents are the words of a reply that agrees ("Right.", "That's
+// correct."): a clause whose only content word is one of them, not after
+// an article ("the right one" names a thing), asserts nothing of its own.
+var assents = map[string]bool{"right": true, "correct": true, "ok": true, "okay": true, "yes": true, "yeah": true, "sure": true, "agreed": true, "agree": true}
 
 // argTokens splits a sentence into lower-case tokens, with "," for every
 // clause break (comma, colon, dash, parenthesis).
@@ -204,8 +247,21 @@ func hasPrefixAt(toks []string, i int, m []string) bool {
 func (r *argReader) unit(doc int, toks []string) (argUnit, bool) {
 	u := argUnit{doc: doc}
 	var parts []string
-	for _, t := range toks {
+	assent := false
+	for i, t := range toks {
+		if assents[t] {
+			assent = i == 0 || toks[i-1] != "the" && toks[i-1] != "a" && toks[i-1] != "an"
+		}
 		if t == "," {
+			continue
+		}
+		if strings.HasPrefix(t, formulaMark) || semantic.IsNumber(t) {
+			// A figure or a formula: the clause computes; its figures are
+			// not words it says.
+			u.figures = append(u.figures, t)
+			if !strings.HasPrefix(t, formulaMark) {
+				parts = append(parts, t)
+			}
 			continue
 		}
 		parts = append(parts, t)
@@ -224,6 +280,9 @@ func (r *argReader) unit(doc int, toks []string) (argUnit, bool) {
 		}
 	}
 	u.text = strings.Join(parts, " ")
+	if len(u.words) == 1 && assent && assents[u.words[0].lemma] {
+		return u, false // "That's right."
+	}
 	return u, len(u.words) > 0
 }
 
@@ -297,11 +356,14 @@ const argWordSim = 0.45
 
 // restates reports whether one claim says what the other says: the same
 // polarity, every content word of the claim with fewer of them matched
-// (sameWord) in the other, and at most one word of the other left over
-// unless the shorter claim refers back with a pronoun (which may stand for
-// any subject): "it is accurate" restates "our estimate of six weeks is
-// accurate", but "the contract is void" does not restate "the statute voids
-// contracts signed by minors".
+// (sameWord) in the other and every figure of it stated there too, and at
+// most one word or figure of the other left over unless the shorter claim
+// refers back with a pronoun to the other, said before it (a pronoun may
+// stand for any subject): "it is accurate" restates "our estimate of six
+// weeks is accurate", but "the contract is void" does not restate "the
+// statute voids contracts signed by minors", and in "that is a quadratic,
+// so we use the quadratic formula" the pronoun stands for something said
+// before, not for the formula.
 func (r *argReader) restates(a, b argUnit) bool {
 	if a.neg != b.neg {
 		return false
@@ -309,10 +371,22 @@ func (r *argReader) restates(a, b argUnit) bool {
 	if len(a.words) > len(b.words) {
 		a, b = b, a
 	}
+	refers := a.pronoun && a.at > b.at
 	// Each word of a matches a word of b, and at most one of b is left:
 	// b far longer than a cannot be, unless a refers back ("it").
-	if !a.pronoun && len(b.words) > 2*len(a.words)+1 {
+	if !refers && len(b.words) > 2*len(a.words)+1 {
 		return false
+	}
+	left := 0
+	for _, f := range a.figures {
+		if !slices.Contains(b.figures, f) {
+			return false
+		}
+	}
+	for _, f := range b.figures {
+		if !slices.Contains(a.figures, f) {
+			left++
+		}
 	}
 	matched := make([]bool, len(b.words))
 	for _, w := range a.words {
@@ -327,13 +401,12 @@ func (r *argReader) restates(a, b argUnit) bool {
 			return false
 		}
 	}
-	left := 0
 	for _, m := range matched {
 		if !m {
 			left++
 		}
 	}
-	return left <= 1 || a.pronoun
+	return left <= 1 || refers
 }
 
 // parse reads a clause (tokens) into claims and support edges, returning
@@ -407,7 +480,9 @@ func (r *argReader) parse(g *argGraph, doc int, toks []string, prev []int, depth
 					prem = prev
 				}
 				concl := r.parse(g, doc, toks[i+len(m):], prev, depth+1)
-				g.link(prem, concl, strings.Join(m, " "))
+				if !g.computes(prem) {
+					g.link(prem, concl, strings.Join(m, " "))
+				}
 				return concl
 			}
 		}
@@ -450,8 +525,21 @@ func (r *argReader) parse(g *argGraph, doc int, toks []string, prev []int, depth
 	if !ok {
 		return nil
 	}
+	u.at = len(g.units)
 	g.units = append(g.units, u)
 	return []int{len(g.units) - 1}
+}
+
+// computes reports whether one of the claims us states a figure or a
+// formula: "X, so Y" then derives Y in a computation ("the width is 10, so
+// the area is 80"), which is not an argument for Y.
+func (g *argGraph) computes(us []int) bool {
+	for _, u := range us {
+		if len(g.units[u].figures) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *argGraph) link(from, to []int, how string) {
@@ -472,7 +560,9 @@ func (g *argGraph) link(from, to []int, how string) {
 // claim, then the reasons for it), unless it repeats something said
 // before, its own reasons restate the parent's claim (then the parent
 // supports it), or it is a conclusion (type synthesis, answer or
-// conclusion), which its parent supports.
+// conclusion), which its parent supports. Steps of a computation (claims
+// that state figures or formulas) neither give nor take that implicit
+// support, and "So X" after one links nothing: X is derived, not argued.
 func readArguments(docs []Doc, lx *semantic.Lexicon, cache *ArgCache) (*argGraph, *argReader) {
 	r := cache.readerFor(lx)
 	g := &argGraph{heads: make([][]int, len(docs))}
@@ -530,11 +620,14 @@ func readArguments(docs []Doc, lx *semantic.Lexicon, cache *ArgCache) (*argGraph
 					}
 				}
 			}
-			// "So X", "Therefore X": what came before supports X.
+			// "So X", "Therefore X": what came before supports X, unless
+			// it is a computation, which X continues.
 			for _, m := range forwardMarkers {
 				if len(toks) > 0 && hasPrefixAt(toks, 0, m) {
 					concl := r.parse(g, i, toks[len(m):], prev, 1)
-					g.link(prev, concl, strings.Join(m, " "))
+					if !g.computes(prev) {
+						g.link(prev, concl, strings.Join(m, " "))
+					}
 					heads = append(heads, concl...)
 					prev = concl
 					toks = nil
@@ -586,9 +679,15 @@ func readArguments(docs []Doc, lx *semantic.Lexicon, cache *ArgCache) (*argGraph
 			continue
 		}
 		// A claim, then its reasons: this thought supports its parent,
-		// unless it repeats an earlier claim.
+		// unless it repeats an earlier claim. A step of a computation (a
+		// claim that states a figure or a formula) is no reason offered for
+		// the step before it, nor that step a claim argued for: each
+		// follows from the last.
 		var support []int
 		for _, h := range heads {
+			if len(g.units[h].figures) > 0 {
+				continue
+			}
 			repeat := false
 			for _, o := range g.near[i][1:] {
 				for _, u := range unitsOf[o] {
@@ -599,7 +698,7 @@ func readArguments(docs []Doc, lx *semantic.Lexicon, cache *ArgCache) (*argGraph
 				support = append(support, h)
 			}
 		}
-		g.implicit(support, parentHeads)
+		g.implicit(support, slices.DeleteFunc(slices.Clone(parentHeads), func(p int) bool { return len(g.units[p].figures) > 0 }))
 	}
 	return g, r
 }

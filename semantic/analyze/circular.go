@@ -90,11 +90,17 @@ type ArgumentClaim struct {
 // it follows (a claim, then its support), unless it repeats an earlier claim
 // or derives itself from its parent; a conclusion (type synthesis, answer or
 // conclusion) and a thought that builds upon another (DependsOn) are
-// supported by them. Two claims restate each other when they have the same
-// polarity and every content word (function words and framing such as "we
-// know that" left out) of the one with fewer is matched in the other by
-// lemma, Porter stem, a shared WordNet sense or word vectors (cosine ≥ 0.45);
-// a claim about "it" thus restates the fuller claim it stands for. Claims are
+// supported by them. Only prose is read (claims.Sentences), a formula in a
+// sentence is one name, not words (wordsOnly), and a chain of computation
+// derives rather than argues: "X, so Y" links nothing when X states a figure
+// or a formula, and such a claim is no implicit reason for its parent nor
+// argued for by its child; an assent ("Right.") is no claim. Two claims
+// restate each other when they have the same polarity, every content word
+// (function words and framing such as "we know that" left out) of the one
+// with fewer is matched in the other by lemma, Porter stem, a shared
+// WordNet sense or word vectors (cosine ≥ 0.45) and its figures are stated
+// there too; a claim about "it" thus restates the fuller claim said before
+// it that it stands for. Claims are
 // compared within a thought and with its nearest eight ancestors and the
 // thoughts it builds upon. The argument is circular when a support link joins
 // two claims of one strongly connected component of the graph of support
@@ -430,11 +436,15 @@ func strongComponents(n int, edges func(v int, visit func(int))) [][]int {
 const nearRestatement = 0.4
 
 // near reports whether two claims say nearly the same: the same polarity,
-// and nearRestatement of each one's content words matched in the other (a
-// claim that refers back with a pronoun needs it one way only).
+// a figure in common if both state figures, and nearRestatement of each
+// one's content words and figures matched in the other (a claim that refers back with a pronoun to the other, said
+// before it, needs it one way only).
 func (r *argReader) near(a, b argUnit) bool {
 	if a.neg != b.neg {
 		return false
+	}
+	if len(a.figures) > 0 && len(b.figures) > 0 && !slices.ContainsFunc(a.figures, func(f string) bool { return slices.Contains(b.figures, f) }) {
+		return false // two steps of a computation with different figures
 	}
 	share := func(x, y argUnit) float64 {
 		n := 0
@@ -446,10 +456,15 @@ func (r *argReader) near(a, b argUnit) bool {
 				}
 			}
 		}
-		return float64(n) / float64(max(1, len(x.words)))
+		for _, f := range x.figures {
+			if slices.Contains(y.figures, f) {
+				n++
+			}
+		}
+		return float64(n) / float64(max(1, len(x.words)+len(x.figures)))
 	}
 	ab, ba := share(a, b), share(b, a)
-	if a.pronoun || b.pronoun {
+	if a.pronoun && a.at > b.at || b.pronoun && b.at > a.at {
 		return max(ab, ba) >= nearRestatement && min(ab, ba) > 0
 	}
 	return min(ab, ba) >= nearRestatement

@@ -102,6 +102,23 @@ func TestDetectCircularArguments(t *testing.T) {
 			"Inspectors found cracks in two support beams last month.",
 			"The load rating was also lowered by the county engineer.",
 		}, ""},
+		// A chain of computation derives; it does not argue (see also
+		// TestDerivationsAreNotCircular).
+		{"a largest value found, then described", []string{
+			"The candidates below 2000 are 1385 and 1440.",
+			"The larger of these is 1440.",
+			"So 1440 is the largest number below 2000 that leaves a remainder of 5 when divided by 7.",
+		}, ""},
+		{"a pronoun does not stand for what follows it", []string{
+			"The equation is $x^2 - 5x + 6 = 0$.",
+			"That's a quadratic, so we can use the quadratic formula.",
+			"The quadratic formula gives the roots 2 and 3.",
+		}, ""},
+		{"a circular argument that states figures is still one", []string{
+			"We should hire 3 engineers this quarter.",
+			"The team needs 3 more engineers because we should hire 3 engineers.",
+			"We should hire 3 engineers since the team needs 3 more engineers.",
+		}, "t0,t1,t2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := DetectCircular(tstChain(tc.thoughts...), CircularOptions{})
@@ -114,6 +131,38 @@ func TestDetectCircularArguments(t *testing.T) {
 				t.Fatalf("circular thoughts = %q, want %q\n%s", ids, tc.involved, strings.Join(reasons, "\n"))
 			}
 		})
+	}
+}
+
+// A chain of computation derives ("so", "then", a result restated, an
+// assent between steps); it is no argument, circular or not. The same
+// reading of the argument finds the circular ones above.
+func TestDerivationsAreNotCircular(t *testing.T) {
+	for name, texts := range map[string][]string{
+		"two extrema, each with its own reason": {
+			"The slope is zero at 2 and at 5.",
+			"The reading at 2 is a maximum because the slope changes from positive to negative at 2.",
+			"The reading at 5 is a minimum because the slope changes from negative to positive at 5.",
+		},
+		"a sum simplified step by step": {
+			"We need the sum S_{12} of the first twelve terms.",
+			"Now let's simplify. \\frac{12}{2} is 6, and (12-1)*3 is 33, so we now have S_{12} = 6(10 + 33).",
+			"Yes, and 10 + 33 is 43. So S_{12} = 6 * 43.",
+			"And 6 * 43 is 258.",
+		},
+		"a load worked out with assents between the steps": {
+			"Let's find how much each shelf carries.",
+			"Right.",
+			"The warehouse holds 120 crates on 4 shelves.",
+			"That's correct, so each shelf holds 30 crates.",
+			"Right.",
+			"So each shelf holds 30 crates, and each crate weighs 20 kg.",
+			"That's correct, so each shelf carries 600 kg.",
+		},
+	} {
+		for _, f := range DetectCircular(tstChain(texts...), CircularOptions{}) {
+			t.Errorf("%s: %s: %s", name, f.Kind, f.Reason)
+		}
 	}
 }
 
