@@ -109,20 +109,23 @@ func TestRunCounts(t *testing.T) {
 // A clean item is a session in which nothing contradicts and nothing
 // argues in a circle: every finding counts, per 100 sessions. One plants a
 // contradiction the certain judge asserts and a circular argument, so the
-// counts are checked against findings the checks do make.
+// counts are checked against findings the checks do make; the same
+// contradiction with a retraction between its two sides is a correction,
+// not asserted.
 func TestRunClean(t *testing.T) {
 	res := runSet(t, `
 {"id":"c1","kind":"clean","question":"q","steps":["The nightly job is idempotent.","It runs at midnight on every node.","The nightly job is not idempotent."]}
 {"id":"c2","kind":"clean","question":"q","steps":["The defendant is guilty of the theft.","He took the car because he is guilty.","We know he is guilty since he took the car."]}
 {"id":"c3","kind":"clean","question":"q","steps":["The pool holds 20 connections.","Each request takes one connection for 5 ms."]}
 {"id":"c4","kind":"clean","question":"q","steps":["The cache is warm."]}
+{"id":"c5","kind":"clean","question":"q","steps":["The nightly batch processes 120 files.","We made an error in the count, the log lists more.","The nightly batch processes 140 files."]}
 `)
 	c := res.Clean
-	if c.Sessions != 4 || c.Steps != 9 || c.Asserted != 1 || c.AssertedIn != 1 || c.Circular < 1 || c.CircularIn != 1 {
+	if c.Sessions != 5 || c.Steps != 12 || c.Asserted != 1 || c.AssertedIn != 1 || c.Circular < 1 || c.CircularIn != 1 {
 		t.Fatalf("clean figures: %+v", c)
 	}
-	if v := c.Per100(c.Asserted); v == nil || *v != 25 {
-		t.Errorf("asserted per 100 sessions = %s, want 25", fig(v))
+	if v := c.Per100(c.Asserted); v == nil || *v != 20 {
+		t.Errorf("asserted per 100 sessions = %s, want 20", fig(v))
 	}
 	var kinds []string
 	for _, m := range res.Misses {
@@ -131,7 +134,7 @@ func TestRunClean(t *testing.T) {
 	if !slices.Contains(kinds, "c1 contradiction") || !slices.Contains(kinds, "c2 circular") || len(kinds) != 1+c.Circular {
 		t.Errorf("misses: %q", kinds)
 	}
-	if out := res.String(); !strings.Contains(out, "clean sessions=4 steps=9 asserted_per_100=25.0 ") {
+	if out := res.String(); !strings.Contains(out, "clean sessions=5 steps=12 asserted_per_100=20.0 ") {
 		t.Errorf("output:\n%s", out)
 	}
 }
@@ -225,13 +228,61 @@ func TestExternalFloors(t *testing.T) {
 	}
 }
 
+// Correct step-by-step solutions (testdata/external/prmbench_clean.jsonl):
+// nothing in them contradicts itself or argues in a circle, so every
+// assertion and every circular finding is false. These are ceilings: lower
+// one when the checks get better, never raise one to let a change through.
+func TestCleanFloors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 180 sessions (about 5 s); go test ./reasoningeval -run TestCleanFloors")
+	}
+	svc, contra, model := newService(t)
+	res, err := Run(context.Background(), readSet(t, "testdata/external/prmbench_clean.jsonl"), svc, contra, model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Clean
+	t.Log(c.String())
+	if c.Sessions != 180 {
+		t.Fatalf("%d clean sessions, want 180", c.Sessions)
+	}
+	for _, m := range []struct {
+		name    string
+		v       *float64
+		ceiling float64
+	}{
+		{"asserted contradictions per 100 sessions", c.Per100(c.Asserted), 0.6},
+		{"circular findings per 100 sessions", c.Per100(c.Circular), 0.6},
+		{"review claims per session", ratio(c.Claims, c.Sessions), 10.5},
+	} {
+		if m.v == nil || *m.v > m.ceiling {
+			t.Errorf("%s = %s, above its ceiling %v", m.name, fig(m.v), m.ceiling)
+		}
+	}
+	checkCleanRow(t, "PRMBench clean solutions (testdata/external)", c)
+}
+
 // checkReadmeRow holds the README's row of review figures for a set (the
 // table under "Latest figures") to what was measured: the README's figures
 // come from the code. Run with -update-docs to write them.
 func checkReadmeRow(t *testing.T, name string, f ReviewFigures) {
 	t.Helper()
-	want := fmt.Sprintf("| %s | %s | %s (%d) | %.1f / %s |", name, fig2(f.SurfacedRecall()), fig2(f.AssertedPrecision()), f.Asserted,
-		float64(f.Claims)/float64(f.Calls), humanize.Comma(int64(math.Round(float64(f.Bytes)/float64(f.Calls)))))
+	checkReadmeLine(t, name, fmt.Sprintf("| %s | %s | %s (%d) | %.1f / %s |", name, fig2(f.SurfacedRecall()), fig2(f.AssertedPrecision()), f.Asserted,
+		float64(f.Claims)/float64(f.Calls), humanize.Comma(int64(math.Round(float64(f.Bytes)/float64(f.Calls))))))
+}
+
+// checkCleanRow holds the README's row of a clean set's figures (the table
+// of findings on clean solutions) to what was measured.
+func checkCleanRow(t *testing.T, name string, f CleanFigures) {
+	t.Helper()
+	checkReadmeLine(t, name, fmt.Sprintf("| %s | %.1f | %.1f | %.1f / %s |", name, *f.Per100(f.Asserted), *f.Per100(f.Circular),
+		float64(f.Claims)/float64(f.Sessions), humanize.Comma(int64(math.Round(float64(f.Bytes)/float64(f.Sessions))))))
+}
+
+// checkReadmeLine holds the README's line that starts "| name |" to want;
+// with -update-docs it writes want there.
+func checkReadmeLine(t *testing.T, name, want string) {
+	t.Helper()
 	const path = "../README.md"
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -70,6 +70,7 @@ func (m *Memo) certain(c *contradict.Contradictor, a, b ClaimKey, ta, tb string)
 func (v *Stated) Asserted(docs []analyze.Doc, groups []analyze.ReviewGroup, c *contradict.Contradictor, memo *Memo) []analyze.Contradiction {
 	out := []analyze.Contradiction{}
 	seen := map[PairKey]bool{}
+	corrected := analyze.Corrections(docs)
 	for _, g := range groups {
 		for i, x := range g.Claims {
 			for _, y := range g.Claims[i+1:] {
@@ -82,8 +83,8 @@ func (v *Stated) Asserted(docs []analyze.Doc, groups []analyze.ReviewGroup, c *c
 					continue
 				}
 				w := memo.certain(c, ClaimKey{a.ID, x.K}, ClaimKey{b.ID, y.K}, a.Claims[x.K].Text, b.Claims[y.K].Text)
-				if !w.Contradicts {
-					continue
+				if !w.Contradicts || corrected(x.Doc, y.Doc) {
+					continue // (or the session took the earlier step back in between)
 				}
 				seen[k] = true
 				if b.Step < a.Step {

@@ -885,3 +885,46 @@ func TestSemanticPathWidest(t *testing.T) {
 		t.Fatalf("lone: %+v %v", res, err)
 	}
 }
+
+// A conflict is corrected when the later thought continues the earlier
+// one's line and it, or a thought between them, takes a step back; a
+// retraction on another line, or before the earlier thought, corrects
+// nothing.
+func TestCorrected(t *testing.T) {
+	docs := tstChain(
+		"The batch holds 120 files.",
+		"We made an error in the count, the log lists more.",
+		"The batch holds 140 files.",
+		"The batch holds 150 files.",
+	)
+	side := Doc{ID: "s", Branch: "other", Step: 5, ParentID: "t0", Content: "The batch holds 160 files."}
+	retractOther := Doc{ID: "r", Branch: "other", Step: 6, ParentID: "s", Content: "My mistake, I misread the log."}
+	late := Doc{ID: "l", Branch: "other", Step: 7, ParentID: "r", Content: "The batch holds 170 files."}
+	docs = append(docs, side, retractOther, late)
+	for _, tc := range []struct {
+		a, b int
+		want bool
+	}{
+		{0, 2, true},  // the retraction is between them
+		{2, 0, true},  // either order
+		{2, 3, false}, // the retraction came before both
+		{0, 1, true},  // the later thought retracts itself
+		{0, 4, false}, // another branch, no retraction on its path
+		{4, 6, true},  // a retraction on that branch
+		{2, 6, false}, // a retraction on another line than the earlier thought's
+	} {
+		if got := Corrected(docs, tc.a, tc.b); got != tc.want {
+			t.Errorf("Corrected(%d, %d) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+	// A retraction more than correctionWindow thoughts before the later
+	// one is not read.
+	texts := []string{"The batch holds 120 files.", "We made an error in the count."}
+	for len(texts) < correctionWindow+2 {
+		texts = append(texts, "The loader reads the files in order.")
+	}
+	far := tstChain(append(texts, "The batch holds 140 files.")...)
+	if Corrected(far, 0, len(far)-1) || !Corrected(far[:3], 0, 2) {
+		t.Errorf("the window: %v far, %v near", Corrected(far, 0, len(far)-1), Corrected(far[:3], 0, 2))
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/thinkgraph/thinkgraph/semantic/claims"
 )
 
 // Contradiction is a pair of thoughts the judge found to contradict each
@@ -128,4 +130,57 @@ func judgePairs(docs []Doc, vd vectored, pairs []rowPair, judge PairJudge, minCo
 		return strings.Compare(x.ThoughtB.ID, y.ThoughtB.ID)
 	})
 	return out
+}
+
+// correctionWindow bounds how many thoughts before the later one of a pair
+// Corrected reads for a retraction: a correction follows the step it takes
+// back closely, and the bound keeps the cost of a pair constant however
+// far apart its thoughts are.
+const correctionWindow = 16
+
+// Corrected reports whether the later of two thoughts (indexes into docs)
+// continues the earlier one's line (the earlier is an ancestor of it) and
+// it, or one of the correctionWindow thoughts before it on that line after
+// the earlier one, takes back a step of the reasoning ("We made an error,
+// the formula should be …": claims.Retracts): the later thought then
+// corrects what the earlier said, and a conflict between them is that
+// correction, which the session states itself, not a contradiction to
+// assert.
+func Corrected(docs []Doc, a, b int) bool { return Corrections(docs)(a, b) }
+
+// Corrections returns Corrected on docs for many pairs, reading each
+// thought's text at most once.
+func Corrections(docs []Doc) func(a, b int) bool {
+	var pos map[string]int
+	parents := make([]int32, len(docs)) // each thought's parent + 2, once read; 0 before
+	parent := func(i int) int {
+		if parents[i] == 0 {
+			if pos == nil {
+				pos = make(map[string]int, len(docs))
+				for k, d := range docs {
+					pos[d.ID] = k
+				}
+			}
+			p, ok := pos[docs[i].ParentID]
+			if !ok || docs[i].ParentID == "" || docs[p].Step >= docs[i].Step {
+				p = -1 // a thought's parent is written before it
+			}
+			parents[i] = int32(p + 2)
+		}
+		return int(parents[i]) - 2
+	}
+	return func(a, b int) bool {
+		if docs[b].Step < docs[a].Step {
+			a, b = b, a
+		}
+		i, found := b, false
+		for n := 0; i >= 0 && docs[i].Step > docs[a].Step && n < correctionWindow && !found; n++ {
+			found = claims.Retracts(docs[i].Content)
+			i = parent(i)
+		}
+		for found && i >= 0 && docs[i].Step > docs[a].Step { // is a on that line?
+			i = parent(i)
+		}
+		return found && i == a
+	}
 }
