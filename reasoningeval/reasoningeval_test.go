@@ -262,6 +262,33 @@ func TestCleanFloors(t *testing.T) {
 	checkCleanRow(t, "PRMBench clean solutions (testdata/external)", c)
 }
 
+// Coding sessions written for thinkgraph (testdata/coding.jsonl): code
+// blocks, unfenced logs, stack traces, test output, shell sessions, tables,
+// diffs of values the writer changed and arithmetic, with nothing that
+// contradicts or argues in a circle (clean items); and the same kinds of
+// text around a planted prose contradiction or circular argument, which
+// must still be found.
+func TestCodingSessions(t *testing.T) {
+	svc, contra, model := newService(t)
+	res, err := Run(context.Background(), readSet(t, "testdata/coding.jsonl"), svc, contra, model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + res.String())
+	if c := res.Clean; c.Sessions != 9 || c.Asserted != 0 || c.Circular != 0 {
+		t.Errorf("clean coding sessions: %+v; want no finding", c)
+	}
+	for _, m := range res.Misses {
+		t.Errorf("miss %s %s: %s", m.ID, m.Category, m.Detail)
+	}
+	if f := res.SessionReview; f.Positives != 2 || f.Surfaced != 2 || f.Asserted != 1 || f.AssertedTrue != 1 {
+		t.Errorf("planted prose contradictions among code: %+v; want both surfaced, the figures one asserted", f)
+	}
+	if res.CTP != 1 || res.CFP != 0 {
+		t.Errorf("planted circular argument among logs: found %d, false %d", res.CTP, res.CFP)
+	}
+}
+
 // checkReadmeRow holds the README's row of review figures for a set (the
 // table under "Latest figures") to what was measured: the README's figures
 // come from the code. Run with -update-docs to write them.
