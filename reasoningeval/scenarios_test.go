@@ -128,6 +128,10 @@ func TestScenarioFloors(t *testing.T) {
 		}},
 		{"testdata/scenarios/code-dev.jsonl", func(t *testing.T, r ScenarioResult) {
 			atMost(t, "false assertions", r.FalseAssertions, 0)
+			atLeast(t, "surfaced contradictions", r.SurfacedRate, 0.66)
+			atLeast(t, "circular recall", r.CircularRecall, 1)
+			atMost(t, "circular false findings", r.CircularFalse, 0)
+			atLeast(t, "tensions", r.TensionRate, 0.75)
 			atLeast(t, "drift recall", r.DriftRecall, 1)
 			atLeast(t, "recommendation on the top path", r.PathTop1Rate, 1)
 			atMost(t, "top path in a rejected branch", r.PathInRejected, 0)
