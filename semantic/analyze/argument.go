@@ -2,9 +2,7 @@ package analyze
 
 import (
 	"cmp"
-	"hash/fnv"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/thinkgraph/thinkgraph"
@@ -27,7 +25,7 @@ type argUnit struct {
 	// accurate"): it may stand for a fuller subject said elsewhere.
 	pronoun bool
 	// figures are the figures and formulas the clause states ("12",
-	// formulaMark and a digest of a formula's text): a step of a
+	// claims.FormulasAsNames gives a formula's token): a step of a
 	// computation, from which "so" derives rather than argues. Two claims
 	// restate each other only if they state the same figures.
 	figures []string
@@ -158,7 +156,7 @@ func (c *ArgCache) sentences(text string) [][]string {
 	}
 	var out [][]string
 	for _, s := range claims.Sentences(text) {
-		out = append(out, argTokens(wordsOnly(s)))
+		out = append(out, argTokens(claims.FormulasAsNames(s)))
 	}
 	if c != nil {
 		c.tokens[text] = out
@@ -171,36 +169,6 @@ func newArgReader(lx *semantic.Lexicon) *argReader {
 		lx = semantic.LexiconOr(nil)()
 	}
 	return &argReader{lex: lx, words: map[string]argWord{}, same: map[[2]int32]bool{}, ids: map[string]int32{}, saying: map[[2]int32]bool{}}
-}
-
-// formulaMark opens the token that stands for a formula in a sentence's
-// tokens (wordsOnly): a letter no English word has, so that the formula is
-// one token and no content word.
-const formulaMark = "ƒ"
-
-// wordsOnly returns a sentence with each of its formulas (inline math,
-// tokens of symbols: claims.FormulaSpans) written as one token, formulaMark
-// and a digest of the formula's text without spaces: a formula's names and
-// figures are not words of a claim ("x", "2p"), and two claims that state
-// one formula state the same token.
-func wordsOnly(s string) string {
-	spans := claims.FormulaSpans(s)
-	if len(spans) == 0 {
-		return s
-	}
-	var b strings.Builder
-	at := 0
-	for _, sp := range spans {
-		h := fnv.New32a()
-		for _, f := range strings.Fields(s[sp[0]:sp[1]]) {
-			h.Write([]byte(f))
-		}
-		b.WriteString(s[at:sp[0]])
-		b.WriteString(" " + formulaMark + strconv.FormatUint(uint64(h.Sum32()), 36) + " ")
-		at = sp[1]
-	}
-	b.WriteString(s[at:])
-	return b.String()
 }
 
 // assents are the words of a reply that agrees ("Right.", "That's
@@ -255,11 +223,11 @@ func (r *argReader) unit(doc int, toks []string) (argUnit, bool) {
 		if t == "," {
 			continue
 		}
-		if strings.HasPrefix(t, formulaMark) || semantic.IsNumber(t) {
+		if strings.HasPrefix(t, claims.FormulaMark) || semantic.IsNumber(t) {
 			// A figure or a formula: the clause computes; its figures are
 			// not words it says.
 			u.figures = append(u.figures, t)
-			if !strings.HasPrefix(t, formulaMark) {
+			if !strings.HasPrefix(t, claims.FormulaMark) {
 				parts = append(parts, t)
 			}
 			continue

@@ -91,10 +91,10 @@ type ArgumentClaim struct {
 // or derives itself from its parent; a conclusion (type synthesis, answer or
 // conclusion) and a thought that builds upon another (DependsOn) are
 // supported by them. Only prose is read (claims.Sentences), a formula in a
-// sentence is one name, not words (wordsOnly), and a chain of computation
-// derives rather than argues: "X, so Y" links nothing when X states a figure
-// or a formula, and such a claim is no implicit reason for its parent nor
-// argued for by its child; an assent ("Right.") is no claim. Two claims
+// sentence is one name, not words (claims.FormulasAsNames), and a chain of
+// computation derives rather than argues: "X, so Y" links nothing when X
+// states a figure or a formula, and such a claim is no implicit reason for
+// its parent nor argued for by its child; an assent ("Right.") is no claim. Two claims
 // restate each other when they have the same polarity, every content word
 // (function words and framing such as "we know that" left out) of the one
 // with fewer is matched in the other by lemma, Porter stem, a shared

@@ -1,7 +1,9 @@
 package claims
 
 import (
+	"hash/fnv"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -245,12 +247,20 @@ func inlineSpans(s string, f func(start, end int, math bool)) {
 }
 
 // FormulaSpans returns the spans [start, end) of the formulas in a claim,
-// in order: inline math ($…$, \(…\)) and tokens of symbols ("2p=0.58",
-// "\frac{1}{2}", "x_1"), for readers of figures: a number there is a
-// formula's, not a quantity, and a dollar sign no currency.
+// in order: inline math ($…$, \(…\)) and runs of tokens of symbols and the
+// figures among them ("2p=0.58", "5 + 12", "\frac{1}{2}", "x_1"), for
+// readers of figures and words: a number there is a formula's, not a
+// quantity, and a dollar sign no currency.
 func FormulaSpans(s string) [][2]int {
 	var out [][2]int
 	tokens := func(from, to int) {
+		run, symbol := [2]int{-1, -1}, false
+		flush := func() {
+			if symbol {
+				out = append(out, run)
+			}
+			run, symbol = [2]int{-1, -1}, false
+		}
 		for i := from; i < to; {
 			for i < to && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
 				i++
@@ -259,11 +269,24 @@ func FormulaSpans(s string) [][2]int {
 			for j < to && s[j] != ' ' && s[j] != '\t' && s[j] != '\n' {
 				j++
 			}
-			if j > i && tokenKind(s[i:j]) == tokSymbol {
-				out = append(out, [2]int{i, j})
+			if j == i {
+				break
+			}
+			switch tokenKind(s[i:j]) {
+			case tokSymbol:
+				symbol = true
+				fallthrough
+			case tokFigure:
+				if run[0] < 0 {
+					run[0] = i
+				}
+				run[1] = j
+			default:
+				flush()
 			}
 			i = j
 		}
+		flush()
 	}
 	from := 0
 	inlineSpans(s, func(start, end int, math bool) {
@@ -275,6 +298,36 @@ func FormulaSpans(s string) [][2]int {
 	})
 	tokens(from, len(s))
 	return out
+}
+
+// FormulaMark opens the token that stands for a formula in FormulasAsNames:
+// a letter no English word has, so that the formula is one token of a
+// tokenizer (semantic.Tokenize) and no word.
+const FormulaMark = "ƒ"
+
+// FormulasAsNames returns a sentence with each of its formulas
+// (FormulaSpans) written as one token, FormulaMark and a digest of the
+// formula's text without spaces: for readers of words, a formula's names
+// and figures are no words ("x", "2p"), and two sentences that state one
+// formula state the same token.
+func FormulasAsNames(s string) string {
+	spans := FormulaSpans(s)
+	if len(spans) == 0 {
+		return s
+	}
+	var b strings.Builder
+	at := 0
+	for _, sp := range spans {
+		h := fnv.New32a()
+		for _, f := range strings.Fields(s[sp[0]:sp[1]]) {
+			h.Write([]byte(f))
+		}
+		b.WriteString(s[at:sp[0]])
+		b.WriteString(" " + FormulaMark + strconv.FormatUint(uint64(h.Sum32()), 36) + " ")
+		at = sp[1]
+	}
+	b.WriteString(s[at:])
+	return b.String()
 }
 
 // symbolChars are the characters of a token that make it a formula's or
@@ -402,6 +455,9 @@ func tokenKind(t string) int {
 		return tokNeutral
 	}
 	if strings.ContainsAny(t, symbolChars) && !snakeCase(t) {
+		if f, ok := strings.CutPrefix(t, "+"); ok && f != "" && strings.Trim(f, "0123456789.,%$€£") == "" {
+			return tokFigure // a signed figure ("+5%")
+		}
 		return tokSymbol
 	}
 	letters, digits, other := 0, 0, 0

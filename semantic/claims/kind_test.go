@@ -98,6 +98,7 @@ func TestReadable(t *testing.T) {
 		{"They are 105, 112, 119, 126, 133.", false},
 		{"if retries > max_retries { return errors.New(\"too many retries\") }", false},
 		{"x is greater than 5.", false},
+		{"Revenue grew +5% last quarter.", true},
 	} {
 		if got := Readable(tc.in); got != tc.want {
 			t.Errorf("Readable(%q) = %v, want %v", tc.in, got, tc.want)
@@ -146,6 +147,14 @@ func TestFormulaSpans(t *testing.T) {
 	if want := []string{"$x^2 + 4$", "z_1", "2p=0.58,"}; !slices.Equal(got, want) {
 		t.Fatalf("FormulaSpans(%q) = %q, want %q", in, got, want)
 	}
+	in = "Yes, and 5 + 12 is 17. So T_5 = 4 * 17, in 3 steps."
+	got = nil
+	for _, sp := range FormulaSpans(in) {
+		got = append(got, in[sp[0]:sp[1]])
+	}
+	if want := []string{"5 + 12", "T_5 = 4 * 17,"}; !slices.Equal(got, want) {
+		t.Fatalf("FormulaSpans(%q) = %q, want %q", in, got, want)
+	}
 }
 
 // Recognising the kinds costs time linear in the text: a long thought of
@@ -164,5 +173,30 @@ func BenchmarkReadableDollars(b *testing.B) {
 	in := strings.Repeat("$5 `x ", 2000)
 	for b.Loop() {
 		Readable(in)
+	}
+}
+
+// A formula becomes one name: the same formula the same name, another
+// another, and the words around it stay.
+func TestFormulasAsNames(t *testing.T) {
+	a := FormulasAsNames("So S_{14} = 7 * 301, the sum.")
+	b := FormulasAsNames("Then S_{14} = 7 *  301, again.")
+	c := FormulasAsNames("So S_{15} = 7 * 302, the sum.")
+	name := func(s string) string {
+		for _, f := range strings.Fields(s) {
+			if strings.HasPrefix(f, FormulaMark) {
+				return f
+			}
+		}
+		return ""
+	}
+	if !strings.HasPrefix(a, "So ") || !strings.HasSuffix(a, " the sum.") || name(a) == "" || strings.Contains(a, "301") {
+		t.Fatalf("FormulasAsNames = %q", a)
+	}
+	if name(a) != name(b) || name(a) == name(c) {
+		t.Fatalf("names %q, %q, %q: want the first two equal, the third apart", name(a), name(b), name(c))
+	}
+	if s := "No formula here."; FormulasAsNames(s) != s {
+		t.Fatalf("a sentence without formulas changed: %q", FormulasAsNames(s))
 	}
 }

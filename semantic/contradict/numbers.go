@@ -57,11 +57,12 @@ var fractionWords = map[string]float64{"half": 50, "third": 100.0 / 3, "quarter"
 
 // numberToks turns a text into tokens for reading quantities: "%" becomes
 // "percent", "$" "usd", "€" "eur", and a time "4:40" the number 4.40.
-// Formulas (inline math, "$x^2 = 4$", and tokens of symbols, "2p=0.58":
-// claims.FormulaSpans) are left out: their figures are a formula's, not
-// quantities of a subject (and their dollar signs no currency); so are the
-// indices of variables ("z_1", "S_{14}": see joinIndices). A text without such signs reads as toks, its Tokenize
-// tokens (computed here when nil).
+// Formulas (inline math, "$x^2 = 4$", and runs of symbols and figures, "5 +
+// 12 = 17": claims.FormulaSpans) are left out: their figures are a
+// formula's, not quantities of a subject (and their dollar signs no
+// currency); so are the indices of variables ("z_1", "S_{14}": see
+// joinIndices). A text without such signs reads as toks, its Tokenize tokens
+// (computed here when nil).
 func numberToks(text string, toks []string) []string {
 	if !strings.ContainsAny(text, "%$:€_\\=<>+*^{}|[]") {
 		if toks == nil {
