@@ -345,14 +345,13 @@ const symbolChars = "=<>+*^_\\{}|[]"
 // and 119.").
 func Readable(s string) bool {
 	content, symbols, figures := 0, 0, 0
-	run := 0 // atoms of the formula being read; -1 outside one
+	run := -1 // atoms of the formula being read; -1 outside one
 	end := func() {
 		if run >= 0 {
 			symbols += 1 + run/4
 		}
 		run = -1
 	}
-	run = -1
 	count := func(part string) {
 		for _, t := range strings.Fields(part) {
 			switch tokenKind(t) {

@@ -28,9 +28,9 @@ const CertainCoverage = 0.7
 // returns a contradiction only when one of certainRules fires, neither text
 // is a question, the two differ in at most one figure each (more may be
 // labels of different things: "step 3 takes 5 minutes" / "step 4 takes 10
-// minutes"), and they are a near-minimal pair (CertainCoverage both ways,
-// and one of them says nothing the other does not). A formula without a
-// stated subject is never compared (package semantic/claims, Readable).
+// minutes"), they are a near-minimal pair (CertainCoverage both ways), and
+// neither is restricted to a part the other does not name (restricted). A
+// formula without a stated subject is never compared (claims.Readable).
 func (c *Contradictor) Certain(a, b string) Verdict {
 	if strings.Contains(a, "?") || strings.Contains(b, "?") {
 		return Verdict{Reason: "a question asserts nothing"}

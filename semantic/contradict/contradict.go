@@ -35,6 +35,9 @@ type Verdict struct {
 // that are different things of one kind ("staging" / "production", two
 // names, two modifiers) mean different subjects. Before any rule:
 //
+//   - a text that is a formula without a stated subject (claims.Readable:
+//     "So S_{14} = 7 * 301") is read by no rule; a formula's figures are
+//     no quantities (numberToks);
 //   - hedges (might, could, probably, usually, seems, may …) make a claim
 //     tentative: a hedged text never contradicts;
 //   - a leading time or condition phrase the other text lacks ("Before the
