@@ -83,31 +83,30 @@ type ArgumentClaim struct {
 // claims and the support between them (see readArguments). Connectives give
 // the direction: "X because Y", "X since Y", "X, given that Y", "X follows
 // from Y", "X, as shown by Y", "X, and the proof is that Y", "the reason X is
-// that Y" and "Since Y, X" make Y a reason for X; "X, so Y", "X, therefore
-// Y", "X, which is why Y", "X, hence Y" make X a reason for Y; a thought that
+// that Y" and "Since Y, X" make Y a reason for X; "X, so Y", "X, therefore Y",
+// "X, which is why Y", "X, hence Y" make X a reason for Y; a thought that
 // opens with "So", "Therefore" or "That is because" continues its parent
 // thought. A thought without such a link is read as a reason for the thought
 // it follows (a claim, then its support), unless it repeats an earlier claim
 // or derives itself from its parent; a conclusion (type synthesis, answer or
-// conclusion) and a thought that builds upon another (DependsOn) are
-// supported by them. Only prose is read (claims.Sentences), a formula in a
-// sentence is one name, not words (claims.FormulasAsNames), and a chain of
-// computation derives rather than argues: "X, so Y" links nothing when X
-// states a figure or a formula, and such a claim is no implicit reason for
-// its parent nor argued for by its child; an assent ("Right.") is no claim. Two claims
+// conclusion) and a thought that builds upon another (DependsOn) are supported
+// by them. Only prose is read (claims.Sentences), a formula in a sentence is
+// one name, not words (claims.FormulasAsNames), and a chain of computation
+// derives rather than argues: "X, so Y" links nothing when X states a figure
+// or a formula, and such a claim is no implicit reason for its parent nor
+// argued for by its child; an assent ("Right.") is no claim. Two claims
 // restate each other when they have the same polarity, every content word
-// (function words and framing such as "we know that" left out) of the one
-// with fewer is matched in the other by lemma, Porter stem, a shared
-// WordNet sense or word vectors (cosine ≥ 0.45) and its figures are stated
-// there too; a claim about "it" thus restates the fuller claim said before
-// it that it stands for. Claims are
-// compared within a thought and with its nearest eight ancestors and the
-// thoughts it builds upon. The argument is circular when a support link joins
-// two claims of one strongly connected component of the graph of support
-// links and restatements (both ways): the conclusion is, directly or through
-// a chain, a reason for itself. Support from independent evidence never
-// closes such a loop, so a conclusion repeated after its evidence ("So X")
-// is not circular.
+// (function words and framing such as "we know that" left out) of the one with
+// fewer is matched in the other by lemma, Porter stem, a shared WordNet sense
+// or word vectors (cosine ≥ 0.45) and its figures are stated there too; a
+// claim about "it" thus restates the fuller claim said before it that it
+// stands for. Claims are compared within a thought and with its nearest eight
+// ancestors and the thoughts it builds upon. The argument is circular when a
+// support link joins two claims of one strongly connected component of the
+// graph of support links and restatements (both ways): the conclusion is,
+// directly or through a chain, a reason for itself. Support from independent
+// evidence never closes such a loop, so a conclusion repeated after its
+// evidence ("So X") is not circular.
 func DetectCircular(docs []Doc, opts CircularOptions) []CircularReasoning {
 	pos := make(map[string]int, len(docs))
 	for i, d := range docs {
@@ -435,10 +434,10 @@ func strongComponents(n int, edges func(v int, visit func(int))) [][]int {
 // claim in mutualSupport, where two such pairs are needed at once.
 const nearRestatement = 0.4
 
-// near reports whether two claims say nearly the same: the same polarity,
-// a figure in common if both state figures, and nearRestatement of each
-// one's content words and figures matched in the other (a claim that refers back with a pronoun to the other, said
-// before it, needs it one way only).
+// near reports whether two claims say nearly the same: the same polarity, a
+// figure in common if both state figures, and nearRestatement of each one's
+// content words and figures matched in the other (a claim that refers back
+// with a pronoun to the other, said before it, needs it one way only).
 func (r *argReader) near(a, b argUnit) bool {
 	if a.neg != b.neg {
 		return false
