@@ -133,6 +133,7 @@ func TestScenarioFloors(t *testing.T) {
 			atMost(t, "circular false findings", r.CircularFalse, 0)
 			atLeast(t, "tensions", r.TensionRate, 0.75)
 			atLeast(t, "drift recall", r.DriftRecall, 1)
+			atMost(t, "drift false flags", r.DriftFalse, 1)
 			atLeast(t, "recommendation on the top path", r.PathTop1Rate, 1)
 			atMost(t, "top path in a rejected branch", r.PathInRejected, 0)
 			oneJudgement(t, r)

@@ -237,6 +237,65 @@ func firstWords(text string, n int) string {
 	return text
 }
 
+// prose returns docs as drift reads them: a thought that quotes code, logs,
+// formulas or tables (what semantic/claims leaves out of its claims) is
+// read by what it says in words, its claims' text and that text's vector,
+// so a thought about the goal that shows a stack trace is not taken for
+// one far from it. The rest are docs as they are.
+func (st *State) prose(ctx context.Context, docs []analyze.Doc) []analyze.Doc {
+	out := docs
+	copied := false
+	for i, d := range docs {
+		if len(d.Claims) == 0 || d.Vector == nil {
+			continue
+		}
+		n := 0
+		for _, c := range d.Claims {
+			n += len(c.Text)
+		}
+		if float64(n) >= proseShare*float64(len(strings.TrimSpace(d.Content))) {
+			continue
+		}
+		if !copied {
+			out, copied = slices.Clone(docs), true
+		}
+		text, v := st.proseOf(ctx, d)
+		if v != nil {
+			out[i].Content, out[i].Vector = text, v
+		}
+	}
+	return out
+}
+
+// proseShare is the share of a thought's text its claims must hold for it
+// to be read whole by drift.
+const proseShare = 0.8
+
+// proseOf is a thought's prose (its claims' text) and its vector,
+// remembered per thought.
+func (st *State) proseOf(ctx context.Context, d analyze.Doc) (string, semantic.Vector) {
+	if p, ok := st.proseVecs[d.ID]; ok {
+		return p.text, p.vec
+	}
+	var parts []string
+	for _, c := range d.Claims {
+		parts = append(parts, c.Text)
+	}
+	text := strings.Join(parts, " ")
+	v := reasoning.VectorAt(st.svc().EmbedForWrite(ctx, text), 0)
+	if st.proseVecs == nil || len(st.proseVecs) > maxAligned {
+		st.proseVecs = map[string]proseVec{}
+	}
+	st.proseVecs[d.ID] = proseVec{text, v}
+	return text, v
+}
+
+// proseVec is a thought's prose and its vector.
+type proseVec struct {
+	text string
+	vec  semantic.Vector
+}
+
 // maxAligned bounds the texts whose alignment reading the state keeps, and
 // the thoughts whose rank as a conclusion it keeps.
 const maxAligned = 4096
@@ -331,7 +390,7 @@ func (st *State) assess(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.
 	// finding them costs a review of the whole session).
 	sameBranch := func(a, b analyze.Doc) bool { return a.Branch == b.Branch }
 	a.Closed = advice.Closures(docs, advice.ClosureOptions{Marked: marked, Contradictions: st.stated.Contradictions(docs, byID, sameBranch), Rank: st.conclusionRank})
-	a.Drift = advice.DetectDrift(docs, st.goalVec, st.driftOptions(sess, 0))
+	a.Drift = advice.DetectDrift(st.prose(ctx, docs), st.goalVec, st.driftOptions(sess, 0))
 	for _, d := range a.Drift {
 		if d.Drifting {
 			a.Drifting[d.Branch] = true

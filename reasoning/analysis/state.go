@@ -71,8 +71,10 @@ type State struct {
 	aligned    map[string]semantic.AlignedText
 	alignments map[[2]string]float64
 	// ranks are the thoughts' ranks as the session's conclusion
-	// (advice.ConclusionRank), by id.
-	ranks map[string]int
+	// (advice.ConclusionRank), by id; proseVecs the prose of the thoughts
+	// that quote code or output, as drift reads it.
+	ranks     map[string]int
+	proseVecs map[string]proseVec
 }
 
 // branchState is what the state keeps of one branch: the sum of its
