@@ -46,9 +46,6 @@ func New(svc *reasoning.Service) *Analyst {
 	return &Analyst{svc: svc, states: map[thinkgraph.SessionKey]*list.Element{}, lru: list.New(), max: max}
 }
 
-// Service returns the service the analyst reads.
-func (an *Analyst) Service() *reasoning.Service { return an.svc }
-
 // state returns the state of a session, made on first use; the least
 // recently used beyond the bound are dropped.
 func (an *Analyst) state(key thinkgraph.SessionKey) *State {

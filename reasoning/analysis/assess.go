@@ -75,12 +75,6 @@ func (a *Assessment) KnowledgeGaps() []analyze.KnowledgeGap {
 	return a.gaps
 }
 
-// Index returns the position of a thought in Docs.
-func (a *Assessment) Index(id string) (int, bool) {
-	i, ok := a.byID[id]
-	return i, ok
-}
-
 // DriftOf returns the drift of a branch, and false when the branch has no
 // thought with a vector.
 func (a *Assessment) DriftOf(branch string) (advice.BranchDrift, bool) {

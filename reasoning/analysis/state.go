@@ -118,10 +118,6 @@ func (st *State) reset() {
 // svc is the service the state reads.
 func (st *State) svc() *reasoning.Service { return st.an.svc }
 
-// Thresholds are the evaluation thresholds of the session as of the last
-// sync.
-func (st *State) Thresholds() analyze.Thresholds { return st.th }
-
 // judge is the offline judge on two thoughts, stated verdicts first (see
 // review.Stated.PairJudge).
 func (st *State) judge() analyze.PairJudge {
@@ -283,9 +279,6 @@ func (st *State) loadStated(ctx context.Context, tx thinkgraph.Tx, session think
 // GoalVector is the vector of the session's goal as of the last sync (nil
 // without a goal).
 func (st *State) GoalVector() semantic.Vector { return st.goalVec }
-
-// Stated are the session's stated verdicts as of the last sync.
-func (st *State) Stated() *review.Stated { return st.stated }
 
 // Docs returns the session's analyzer docs after syncing the state.
 func (st *State) Docs(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session) ([]analyze.Doc, *semantic.Index, error) {
