@@ -195,6 +195,18 @@ type Feedback struct {
 	DeliveredAt *time.Time
 }
 
+// SessionSize measures what a session holds (Tx.SessionSize): what a
+// render or an export of it costs grows with each.
+type SessionSize struct {
+	Thoughts, Links int
+	// Bytes is the UTF-8 bytes of its thoughts' text, key points and
+	// metadata.
+	Bytes int64
+	// LongestThought is the length of its longest thought's text, in
+	// bytes.
+	LongestThought int
+}
+
 // SessionFilter selects sessions to list.
 type SessionFilter struct {
 	Tenant string // "" means every tenant
@@ -259,6 +271,10 @@ type Tx interface {
 
 	AddLink(ctx context.Context, l *Link) error
 	Links(ctx context.Context, session SessionKey) ([]Link, error)
+
+	// SessionSize measures the session's thoughts and links without
+	// reading them whole.
+	SessionSize(ctx context.Context, session SessionKey) (SessionSize, error)
 
 	AddInvocation(ctx context.Context, inv *Invocation) error
 	Invocations(ctx context.Context, f InvocationFilter) ([]Invocation, error)

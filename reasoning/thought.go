@@ -92,6 +92,9 @@ func (s *Service) AddInput(ctx context.Context, tx thinkgraph.Tx, sess *thinkgra
 // save it themselves before the transaction ends, so that its row is
 // written once.
 func (s *Service) AddThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
+	if err := ValidateMetadata("metadata", th.Metadata, MaxThoughtMetadata); err != nil {
+		return err
+	}
 	now := s.now()
 	sess.StepCount++
 	th.ID = NewID()

@@ -152,6 +152,9 @@ func TestImportCLIRefuses(t *testing.T) {
 		{"a member no export writes", edit(func(m map[string]any) { m["extra"] = true }), "data.extra"},
 		{"NUL in a thought", edit(func(m map[string]any) { thought(m, 3)["content"] = "a\x00b" }), "data.thoughts[3].content"},
 		{"NUL in metadata", edit(func(m map[string]any) { thought(m, 5)["metadata"] = map[string]any{"k\x00": 1} }), "data.thoughts[5].metadata"},
+		{"metadata nested 9,000 deep", edit(func(m map[string]any) {
+			thought(m, 2)["metadata"] = json.RawMessage(strings.Repeat("[", 9000) + strings.Repeat("]", 9000))
+		}), "data.thoughts[2].metadata"},
 		{"a parent after the thought", edit(func(m map[string]any) { thought(m, 1)["parentId"] = "t000030" }), "data.thoughts[1].parentId"},
 		{"not JSON", []byte("{\"format\": "), "data"},
 		{"two documents", append(append([]byte{}, raw...), raw...), "data"},
