@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
@@ -266,6 +267,9 @@ func newGraphPayload(g *render.Graph) (*graphPayload, error) {
 		}
 	} else {
 		p.Analysis = "Contradictions and circular reasoning not analysed."
+	}
+	if bs.Note != "" {
+		p.Analysis = strings.TrimSpace(p.Analysis + " " + bs.Note)
 	}
 	ov := newOverview(g, p.Analysis)
 	var err error
