@@ -205,7 +205,16 @@ type SessionSize struct {
 	// LongestThought is the length of its longest thought's text, in
 	// bytes.
 	LongestThought int
+	// LongText is the sum, over its thoughts longer than LongThought
+	// characters, of the square of their length beyond it: what the
+	// analyses' time grows with (they compare the words of similar
+	// claims pairwise), 0 when no thought is long.
+	LongText int64
 }
+
+// LongThought is the length, in characters, from which a thought's text
+// counts in SessionSize.LongText.
+const LongThought = 1000
 
 // SessionFilter selects sessions to list.
 type SessionFilter struct {

@@ -89,6 +89,9 @@ func (s *Server) renderLoader() *render.Loader {
 			l.MaxAnalysed = render.DefaultMaxAnalysed
 		}
 		l.MaxAnalysed = max(l.MaxAnalysed, 0)
+		if l.MaxAnalysed > 0 {
+			l.MaxAnalysedLongText = render.DefaultMaxAnalysedLongText
+		}
 		s.res.loader = l
 	})
 	return s.res.loader
@@ -217,7 +220,7 @@ func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) 
 	switch view {
 	case "context", "summary":
 		// They read every thought of a session with feedback.
-		release, err := s.renderLoader().Heavy(ctx, ref)
+		release, err := s.renderLoader().Heavy(ctx, ref, false)
 		if err != nil {
 			return nil, resourceError(uri, err)
 		}
@@ -225,7 +228,7 @@ func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) 
 		return s.readContext(ctx, req, ref, view)
 	case "json":
 		var buf strings.Builder
-		release, err := s.renderLoader().Heavy(ctx, ref)
+		release, err := s.renderLoader().Heavy(ctx, ref, false)
 		if err == nil {
 			err = s.svc.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 				doc, err := reasoning.ExportSession(ctx, tx, sess, time.Now().UTC())

@@ -86,7 +86,7 @@ func TestLargeSessionRendersBounded(t *testing.T) {
 
 	// alice's slot taken: alice is busy, bob is served.
 	loader := &render.Loader{Svc: svc, Limiter: lim}
-	releaseAlice, err := loader.Heavy(context.Background(), alice)
+	releaseAlice, err := loader.Heavy(context.Background(), alice, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestLargeSessionRendersBounded(t *testing.T) {
 		t.Errorf("bob's export while alice's render runs: %d", code)
 	}
 	// bob's slot taken too: both in all; carol is busy.
-	releaseBob, err := loader.Heavy(context.Background(), bob)
+	releaseBob, err := loader.Heavy(context.Background(), bob, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -139,5 +143,154 @@ func TestNestedMetadataExportsInProportion(t *testing.T) {
 	var meta bytes.Buffer
 	if err := json.Compact(&meta, doc.Thoughts[0].Metadata); err != nil || meta.String() != string(nested(reasoning.MaxMetadataDepth, 3000)) {
 		t.Fatalf("the export does not give the metadata back: %v %.100s", err, meta.String())
+	}
+}
+
+// longWords is n characters of words without a sentence's end: one claim
+// as long as the text, the analyses' worst case.
+func longWords(n int) string {
+	words := []string{"the", "cache", "latency", "grows", "when", "queue", "depth", "passes", "limit", "and", "requests", "retry"}
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		b.WriteString(words[(i*7)%len(words)] + " ")
+	}
+	return strings.TrimSpace(b.String()[:n])
+}
+
+// appsClient connects to /mcp as a host that shows MCP Apps (so
+// graph_view is listed).
+func appsClient(t *testing.T, url, token string) *mcp.ClientSession {
+	t.Helper()
+	opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{
+		Extensions: map[string]any{"io.modelcontextprotocol/ui": map[string]any{"mimeTypes": []string{"text/html;profile=mcp-app"}}}}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "1"}, opts).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// Case 2 of issue 38: ten thoughts of 10,000 characters (their analyses
+// take about 10 s, growing with the square of a thought's length) are
+// drawn by graph_view and the viewer's page without the analyses, which
+// say why; two of 8,000 are analysed, and take a render slot, so that a
+// tenant's second such view waits for the first (503 with Retry-After
+// when it does not free in time).
+func TestLongThoughtsViewsBounded(t *testing.T) {
+	svc := semanticService(t)
+	lim := &render.Limiter{Wait: 300 * time.Millisecond}
+	url, tokens := costServer(t, svc, mcpserver.Options{Limiter: lim}, Options{})
+	cs := appsClient(t, url, tokens["alice"])
+	for i := 0; i < 10; i++ {
+		mustTool(t, cs, "think", map[string]any{"session_id": "long", "thought": fmt.Sprint(i, " ", longWords(9990))})
+	}
+	for i := 0; i < 2; i++ {
+		mustTool(t, cs, "think", map[string]any{"session_id": "two", "thought": fmt.Sprint(i, " ", longWords(7990))})
+	}
+	srv := &httptest.Server{URL: url}
+	start := time.Now()
+	out := mustTool(t, cs, "graph_view", map[string]any{"session_id": "long"})
+	took := time.Since(start)
+	if strings.Count(out, `data-step=\"`) != 10 {
+		t.Fatalf("graph_view: %.300s", out)
+	}
+	start = time.Now()
+	code, _, page := get(t, srv, tokens["alice"], "/sessions/long")
+	t.Logf("ten thoughts of 10,000 characters: graph_view %v, the viewer's page %v", took.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+	if code != 200 || !strings.Contains(page, "not analysed: the session&#39;s long thoughts take too long to analyse") {
+		t.Fatalf("the page of ten long thoughts: %d, %.200s", code, page[strings.Index(page, `id="tg-analysis"`):])
+	}
+	if md := readResource(cs, "thinkgraph://sessions/long/markdown"); !strings.Contains(md, "long thoughts take too long to analyse") {
+		t.Errorf("the markdown resource does not say why it has no analyses: %.300s", md)
+	}
+	if code, _, page := get(t, srv, tokens["alice"], "/sessions/two"); code != 200 || strings.Contains(page, "not analysed") {
+		t.Errorf("two thoughts of 8,000 characters are not analysed: %d", code)
+	}
+	// The analysed one takes a slot: with alice's taken, her view waits,
+	// then is refused; bob's is served.
+	loader := &render.Loader{Svc: svc, Limiter: lim}
+	release, err := loader.Heavy(context.Background(), reasoning.SessionRef{ID: "two", Explicit: true, Tenant: "alice"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	code, hdr, body := get(t, srv, tokens["alice"], "/sessions/two/export/markdown")
+	if code != http.StatusServiceUnavailable || hdr.Get("Retry-After") == "" || !strings.Contains(body, "thoughts long enough that analysing them takes seconds") {
+		t.Errorf("alice's second analysed view of long thoughts: %d %q %s", code, hdr.Get("Retry-After"), body)
+	}
+	if code, _, _ := get(t, srv, tokens["alice"], "/sessions/long/export/svg"); code != 200 {
+		t.Errorf("a view of long thoughts not analysed takes no slot: %d", code)
+	}
+}
+
+// Case 3 of issue 38: a session of 1,000 thoughts and 14,500 links takes a
+// render slot (it has more than HeavyLinks links); 32 concurrent SVG
+// downloads of it are each answered, 200 with the latest 500 curves and a
+// line saying so, or 503 with Retry-After; another tenant's think goes on
+// meanwhile (its latencies are logged).
+func TestManyLinksRendersBounded(t *testing.T) {
+	svc := semanticService(t)
+	lim := &render.Limiter{Wait: time.Second}
+	url, tokens := costServer(t, svc, mcpserver.Options{Limiter: lim}, Options{}, "carol")
+	cs := mcpClient(t, url, tokens["alice"])
+	doc := chainDoc(1000, func(i int) string { return fmt.Sprintf("Step %d: the queue holds %d jobs at peak.", i, i*7%900) }, nil)
+	var links []map[string]any
+	for i := 0; len(links) < 14500; i++ {
+		a, b := i%1000+1, (i*37+11)%1000+1
+		if a != b {
+			links = append(links, map[string]any{"id": fmt.Sprint("l", len(links)), "fromThoughtId": fmt.Sprint("t", a), "toThoughtId": fmt.Sprint("t", b), "type": "builds_upon"})
+		}
+	}
+	doc["links"] = links
+	id, msg := importDoc(t, cs, doc)
+	if msg != "" {
+		t.Fatal(msg)
+	}
+	bob := mcpClient(t, url, tokens["bob"])
+	mustTool(t, bob, "think", map[string]any{"session_id": "b", "thought": "Bob's first step."})
+	stop := make(chan struct{})
+	thinks := make(chan []time.Duration)
+	go func() {
+		var lat []time.Duration
+		for {
+			select {
+			case <-stop:
+				thinks <- lat
+				return
+			default:
+			}
+			start := time.Now()
+			mustTool(t, bob, "think", map[string]any{"session_id": "b", "thought": "Bob goes on."})
+			lat = append(lat, time.Since(start))
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	answers := map[string]int{}
+	for range 32 {
+		wg.Go(func() {
+			code, hdr, body := get(t, &httptest.Server{URL: url}, tokens["alice"], "/sessions/"+id+"/export/svg")
+			key := fmt.Sprint(code)
+			switch {
+			case code == 200 && strings.Count(body, `<g class="link"`) == 500 && strings.Contains(body, "The latest 500 of 14500 cross-references"):
+			case code == 503 && hdr.Get("Retry-After") != "":
+			default:
+				key += fmt.Sprintf(" (%d curves, Retry-After %q)", strings.Count(body, `<g class="link"`), hdr.Get("Retry-After"))
+			}
+			mu.Lock()
+			answers[key]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	close(stop)
+	lat := <-thinks
+	slices.Sort(lat)
+	t.Logf("32 SVG downloads: %v; bob's %d thinks meanwhile: p50 %v, max %v", answers, len(lat), lat[len(lat)/2].Round(time.Millisecond), lat[len(lat)-1].Round(time.Millisecond))
+	if answers["200"]+answers["503"] != 32 || answers["200"] == 0 {
+		t.Errorf("answers: %v, want each 200 with the bounded drawing or 503 with Retry-After, and some 200", answers)
 	}
 }

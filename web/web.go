@@ -131,6 +131,9 @@ func New(svc *reasoning.Service, opts Options) *Viewer {
 	loader, exporter := render.NewLoader(svc, opts.Analyst), render.NewLoader(svc, opts.Analyst)
 	for _, l := range []*render.Loader{loader, exporter} {
 		l.MaxAnalysed, l.Limiter = max(opts.MaxAnalysed, 0), opts.Limiter
+		if l.MaxAnalysed > 0 {
+			l.MaxAnalysedLongText = render.DefaultMaxAnalysedLongText
+		}
 	}
 	loader.NoEvaluation = true
 	v := &Viewer{svc: svc, loader: loader, exporter: exporter, opts: opts, mux: http.NewServeMux(), cache: map[viewKey]*cached{},
@@ -479,7 +482,7 @@ func (v *Viewer) export(w http.ResponseWriter, r *http.Request) {
 	var err error
 	if format == "json" {
 		var release func()
-		if release, err = v.exporter.Heavy(r.Context(), ref); err == nil {
+		if release, err = v.exporter.Heavy(r.Context(), ref, false); err == nil {
 			err = v.svc.View(r.Context(), ref, func(tx thinkgraph.Tx, s *thinkgraph.Session) error {
 				doc, err := reasoning.ExportSession(r.Context(), tx, s, time.Now().UTC())
 				if err != nil {

@@ -37,7 +37,7 @@ var envVars = []envVar{
 	{"THINK_MAX_THOUGHTS", "100", "Size of the think log's context window (context_size); older thoughts leave the window but stay stored."},
 	{"THINKGRAPH_MAX_THOUGHT_LENGTH", "10000", "Longest thought accepted, in characters."},
 	{"THINKGRAPH_CONFIDENCE_THRESHOLD", "0.6", "Below it a thought is a branch point; backtrack returns to the nearest thought at or above it."},
-	{"THINKGRAPH_MAX_ANALYSED_THOUGHTS", "3000", "Largest session whose contradictions, circular reasoning and branch evaluations the server computes for a view, a viewer download or a session resource (a larger one's says why it has none; the branch-thinking commands and thinkgraph export analyse any size); 0: no bound. Analysing 12,000 thoughts takes about 12 s and 560 MiB."},
+	{"THINKGRAPH_MAX_ANALYSED_THOUGHTS", "3000", "Largest session whose contradictions, circular reasoning and branch evaluations the server computes for a view, a viewer download or a session resource (a larger one's, or one's whose long thoughts would take seconds to analyse, says why it has none; the branch-thinking commands and thinkgraph export analyse any size); 0: no bound on either. Analysing 12,000 thoughts takes about 12 s and 560 MiB."},
 	{"THINKGRAPH_SQLITE_SYNCHRONOUS", "NORMAL", "NORMAL: acknowledged writes survive a crash or kill of the server; FULL: they also survive power loss (an fsync per write)."},
 	{"THINKGRAPH_BUSY_TIMEOUT_MS", "10000", "How long a write waits for another process's write lock on the same database file."},
 	{"THINKGRAPH_EMBEDDINGS_URL", "none (the offline lexical embedder)", "Base URL of an OpenAI-compatible /v1/embeddings endpoint (Ollama, vLLM, LM Studio, OpenAI)."},
