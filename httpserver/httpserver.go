@@ -56,6 +56,12 @@ type Options struct {
 	// RequestTimeout bounds reading a request and writing its response,
 	// except for the long-lived event streams (default 60 s).
 	RequestTimeout time.Duration
+	// StreamWriteTimeout bounds each write to an MCP event stream (GET
+	// /mcp; default 10 s): a client that takes no event for that long
+	// (its buffers are full: it stopped reading) loses the stream, and the
+	// notifications to it fail at once from then on, instead of holding
+	// up the server's sends to the session's other subscribers.
+	StreamWriteTimeout time.Duration
 	// SessionIdleTimeout closes an MCP session that has had no request for
 	// this long (default 30 minutes; negative: never). A client that comes
 	// back gets 404 and starts a new session.
@@ -98,6 +104,9 @@ func (o *Options) defaults(loopback bool) {
 	}
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = 60 * time.Second
+	}
+	if o.StreamWriteTimeout <= 0 {
+		o.StreamWriteTimeout = 10 * time.Second
 	}
 	if o.SessionIdleTimeout == 0 {
 		o.SessionIdleTimeout = 30 * time.Minute
@@ -430,7 +439,9 @@ func (s *Server) originAllowed(origin string) bool {
 // limit bounds request bodies and, except for the MCP event stream (GET
 // /mcp), the time to read a request and write its response: a client that
 // never reads a large response does not hold it past RequestTimeout. (The
-// viewer's event stream lifts its own deadline.)
+// viewer's event stream lifts its own deadline.) The MCP event stream
+// lasts as long as its client, but each of its writes is bounded by
+// StreamWriteTimeout.
 func (s *Server) limit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body != nil {
@@ -441,10 +452,35 @@ func (s *Server) limit(next http.Handler) http.Handler {
 			deadline := time.Now().Add(s.opts.RequestTimeout)
 			_ = rc.SetReadDeadline(deadline)
 			_ = rc.SetWriteDeadline(deadline)
+		} else {
+			w = &streamWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: s.opts.StreamWriteTimeout}
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// streamWriter is the ResponseWriter of an event stream: each write and
+// flush must be done within timeout, or it fails, and so does every one
+// after it.
+type streamWriter struct {
+	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+func (w *streamWriter) Write(p []byte) (int, error) {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.timeout))
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *streamWriter) FlushError() error {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.timeout))
+	return w.rc.Flush()
+}
+
+func (w *streamWriter) Flush() { _ = w.FlushError() }
+
+func (w *streamWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // checkFrames refuses, before the SDK reads them, the JSON-RPC messages
 // of a POST to /mcp that it reads loosely (package rpcframe: ids it would

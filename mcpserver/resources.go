@@ -65,6 +65,11 @@ type resourceState struct {
 	// poll is how often the watcher reads the watched sessions
 	// (watchInterval unless a test sets it).
 	poll time.Duration
+	// pending are the URIs whose notifications/resources/updated are
+	// waiting to be sent, in order, each once however often it changed
+	// meanwhile; sending is set while a goroutine sends them.
+	pending []string
+	sending bool
 }
 
 // watchKey names a watched session: session ids are per tenant.
@@ -649,13 +654,55 @@ func (s *Server) notifyIfChanged(ctx context.Context, ref reasoning.SessionRef) 
 	if !changed {
 		return
 	}
+	uris := make([]string, 0, len(sessionViews))
 	for _, view := range sessionViews {
 		uri := sessionURIPrefix + ref.ID
 		if view.suffix != "" {
 			uri += "/" + view.suffix
 		}
-		if err := s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
-			s.log.Warn("resource update notification failed", "uri", uri, "err", err)
+		uris = append(uris, uri)
+	}
+	s.queueUpdated(uris)
+}
+
+// queueUpdated has notifications/resources/updated sent for uris by a
+// goroutine of its own, never by the tool call that changed the session: a
+// subscriber that does not read its event stream holds up at most its own
+// notifications and that goroutine (over HTTP a stream that takes no event
+// for StreamWriteTimeout is cut), never a tool call. A URI queued again
+// before it is sent is sent once, so the queue holds at most one entry per
+// watched view.
+func (s *Server) queueUpdated(uris []string) {
+	s.res.mu.Lock()
+	for _, uri := range uris {
+		if !slices.Contains(s.res.pending, uri) {
+			s.res.pending = append(s.res.pending, uri)
+		}
+	}
+	start := !s.res.sending
+	s.res.sending = true
+	s.res.mu.Unlock()
+	if start {
+		go s.sendUpdated()
+	}
+}
+
+// sendUpdated sends the queued notifications until none is left.
+func (s *Server) sendUpdated() {
+	for {
+		s.res.mu.Lock()
+		uris := s.res.pending
+		s.res.pending = nil
+		if len(uris) == 0 {
+			s.res.sending = false
+			s.res.mu.Unlock()
+			return
+		}
+		s.res.mu.Unlock()
+		for _, uri := range uris {
+			if err := s.mcp.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
+				s.log.Warn("resource update notification failed", "uri", uri, "err", err)
+			}
 		}
 	}
 }

@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,6 +29,13 @@ import (
 // the viewer sharing one render limiter) for the tenants alice and bob
 // (and any others named), and returns its URL and their tokens.
 func costServer(t *testing.T, svc *reasoning.Service, opts mcpserver.Options, vopts Options, others ...string) (url string, tokens map[string]string) {
+	t.Helper()
+	return costServerOn(t, nil, svc, opts, vopts, others...)
+}
+
+// costServerOn is costServer with the listener's connections changed by
+// conn (when set).
+func costServerOn(t *testing.T, conn func(net.Conn), svc *reasoning.Service, opts mcpserver.Options, vopts Options, others ...string) (url string, tokens map[string]string) {
 	t.Helper()
 	tokens = map[string]string{}
 	var lines []string
@@ -44,9 +54,27 @@ func costServer(t *testing.T, svc *reasoning.Service, opts mcpserver.Options, vo
 	vopts.Limiter = opts.Limiter
 	viewer := New(svc, vopts)
 	h := httpserver.New(mcpserver.New(svc, opts).ForTenant, true, httpserver.Options{Tokens: parsed, Viewer: viewer}).Handler()
-	srv := httptest.NewServer(h)
+	srv := httptest.NewUnstartedServer(h)
+	if conn != nil {
+		srv.Listener = connListener{srv.Listener, conn}
+	}
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return strings.Replace(srv.URL, "127.0.0.1", "localhost", 1), tokens
+}
+
+// connListener calls conn on each connection it accepts.
+type connListener struct {
+	net.Listener
+	conn func(net.Conn)
+}
+
+func (l connListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.conn(c)
+	}
+	return c, err
 }
 
 // importDoc imports doc through branch-thinking's import over MCP and
@@ -292,5 +320,111 @@ func TestManyLinksRendersBounded(t *testing.T) {
 	t.Logf("32 SVG downloads: %v; bob's %d thinks meanwhile: p50 %v, max %v", answers, len(lat), lat[len(lat)/2].Round(time.Millisecond), lat[len(lat)-1].Round(time.Millisecond))
 	if answers["200"]+answers["503"] != 32 || answers["200"] == 0 {
 		t.Errorf("answers: %v, want each 200 with the bounded drawing or 503 with Retry-After, and some 200", answers)
+	}
+}
+
+// stalledBody is an event stream's body that its client never reads.
+type stalledBody struct {
+	io.ReadCloser
+	closed chan struct{}
+}
+
+func (b stalledBody) Read([]byte) (int, error) {
+	<-b.closed
+	return 0, io.EOF
+}
+
+// stallingTransport is a client's HTTP transport whose event streams (GET)
+// are never read, over connections with a small receive buffer, so that
+// the server's writes to them block soon.
+type stallingTransport struct {
+	token  string
+	rt     *http.Transport
+	closed chan struct{}
+}
+
+func newStallingTransport(token string) *stallingTransport {
+	d := &net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 2048) })
+	}}
+	return &stallingTransport{token: token, rt: &http.Transport{DialContext: d.DialContext}, closed: make(chan struct{})}
+}
+
+func (s *stallingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+s.token)
+	res, err := s.rt.RoundTrip(r)
+	if err == nil && r.Method == http.MethodGet {
+		res.Body = stalledBody{res.Body, s.closed}
+	}
+	return res, err
+}
+
+// Case 5 of issue 38: a subscriber that never reads its event stream holds
+// up no other client's write to the session (they waited for its
+// notifications to be written, up to minutes), and the session's other
+// subscribers are still told of changes.
+func TestStalledSubscriberHoldsUpNobody(t *testing.T) {
+	svc := semanticService(t)
+	// Small socket buffers on both sides, so that a stream nobody reads
+	// is full after a few dozen notifications, not a few megabytes.
+	url, tokens := costServerOn(t, func(c net.Conn) { _ = c.(*net.TCPConn).SetWriteBuffer(4096) }, svc, mcpserver.Options{}, Options{})
+	writer := mcpClient(t, url, tokens["alice"])
+	mustTool(t, writer, "think", map[string]any{"session_id": "s", "thought": "The first step."})
+	views := []string{"", "/markdown", "/mermaid", "/svg", "/json", "/context", "/summary"}
+
+	st := newStallingTransport(tokens["alice"])
+	defer close(st.closed)
+	stalled, err := mcp.NewClient(&mcp.Implementation{Name: "stalled", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: st}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stalled.Close()
+	told := make(chan string, 10000)
+	healthy, err := mcp.NewClient(&mcp.Implementation{Name: "healthy", Version: "1"}, &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { told <- r.Params.URI }}).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: bearer{tokens["alice"]}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer healthy.Close()
+	for _, v := range views {
+		for _, cs := range []*mcp.ClientSession{stalled, healthy} {
+			if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "thinkgraph://sessions/s" + v}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var longest time.Duration
+	const writes = 300
+	for i := range writes {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a hang guard, not a timing assertion
+		start := time.Now()
+		_, err := writer.CallTool(ctx, &mcp.CallToolParams{Name: "think", Arguments: map[string]any{"session_id": "s", "thought": fmt.Sprintf("Step %d of the plan.", i)}})
+		cancel()
+		if err != nil {
+			t.Fatalf("write %d with a stalled subscriber: %v", i, err)
+		}
+		longest = max(longest, time.Since(start))
+	}
+	t.Logf("%d writes with a stalled subscriber: the longest took %v", writes, longest.Round(time.Millisecond))
+	// The healthy subscriber hears of the last write: once the
+	// notifications of the others are in, one comes after it.
+	quiet := func() {
+		for {
+			select {
+			case <-told:
+			case <-time.After(time.Second):
+				return
+			}
+		}
+	}
+	quiet()
+	mustTool(t, writer, "think", map[string]any{"session_id": "s", "thought": "The last step."})
+	select {
+	case <-told:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the healthy subscriber heard nothing of the last write")
 	}
 }
