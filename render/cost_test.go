@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
@@ -69,5 +70,62 @@ func BenchmarkSVGManyLinks(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// controls are the Unicode control characters (C0, DEL, C1), the
+// noncharacters U+FFFE and U+FFFF and the line and paragraph separators:
+// each in a text of its own, and all in one, as an ANSI colour code too.
+func controls() []string {
+	var out, all []string
+	for r := rune(0); r <= 0x9F; r++ {
+		if r < 0x20 || r >= 0x7F {
+			out = append(out, fmt.Sprintf("a%cb", r))
+			all = append(all, string(r))
+		}
+	}
+	for _, r := range []rune{0xFFFE, 0xFFFF, 0x2028, 0x2029} {
+		out = append(out, fmt.Sprintf("a%cb", r))
+		all = append(all, string(r))
+	}
+	return append(out, "\x1b[31mred\x1b[0m "+strings.Join(all, ""))
+}
+
+// wellFormed decodes doc with Go's strict XML parser to its end.
+func wellFormed(doc string) error {
+	d := xml.NewDecoder(strings.NewReader(doc))
+	for {
+		if _, err := d.Token(); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+}
+
+// Case 6 of issue 38: every SVG is well-formed XML whatever control
+// character a text holds (ESC made the drawing unreadable), in a
+// thought's text and id, the goal, a link's reason and the note; the
+// character is shown by its picture (␛).
+func TestSVGWellFormedWithControls(t *testing.T) {
+	for _, c := range controls() {
+		g := linkedChain(3, 1)
+		g.Thoughts[0].Content, g.Thoughts[1].ID, g.Links[0].Reason = c, "id"+c, c
+		g.Thoughts[2].ParentID = g.Thoughts[1].ID
+		g.Links[0].FromThought = g.Thoughts[1].ID
+		g.Session.Goal, g.Note = c, c
+		var svg bytes.Buffer
+		if err := SVG(&svg, g); err != nil {
+			t.Fatal(err)
+		}
+		bs := g.Bands(20)
+		for what, doc := range map[string]string{"SVG": svg.String(), "band": bs.Bands[0].SVG, "overlay": bs.Overlay} {
+			if err := wellFormed(doc); err != nil {
+				t.Errorf("%s of a text with %q: %v", what, c, err)
+			}
+		}
+		if strings.HasPrefix(c, "\x1b") && !strings.Contains(svg.String(), "␛[31mred") {
+			t.Errorf("ESC is not shown by its picture")
+		}
 	}
 }

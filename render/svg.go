@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/thinkgraph/thinkgraph"
 )
@@ -57,8 +58,34 @@ func (g *Graph) note() string {
 // draw.
 const maxTooltips = 500
 
-// esc escapes user text for SVG/HTML text and attribute values.
-func esc(s string) string { return html.EscapeString(validUTF8(s)) }
+// esc escapes user text for SVG/HTML text and attribute values, with the
+// characters XML forbids replaced (see xmlChars).
+func esc(s string) string { return html.EscapeString(xmlChars(validUTF8(s))) }
+
+// xmlChars replaces the characters XML 1.0 forbids, which no escape can
+// write either: the C0 controls but tab, newline and carriage return by
+// their pictures (U+241B ␛ for ESC, so an ANSI colour code shows as
+// "␛[31m"), U+FFFE and U+FFFF by U+FFFD. One of them made a whole SVG
+// unreadable to an XML parser (the graph app said "The drawing could not
+// be read").
+func xmlChars(s string) string {
+	forbidden := func(r rune) bool {
+		return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF
+	}
+	if !strings.ContainsFunc(s, forbidden) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case !forbidden(r):
+			return r
+		case r < 0x20:
+			return 0x2400 + r
+		default:
+			return utf8.RuneError
+		}
+	}, s)
+}
 
 // Layout is where SVG placed each thought: the top-left corner of its box.
 type Layout struct {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"net"
@@ -426,5 +427,49 @@ func TestStalledSubscriberHoldsUpNobody(t *testing.T) {
 	case <-told:
 	case <-time.After(30 * time.Second):
 		t.Fatal("the healthy subscriber heard nothing of the last write")
+	}
+}
+
+// Case 6 of issue 38 over HTTP: with every control character but NUL (which
+// no tool takes) in a thought, graph_view, the /svg resource and the SVG
+// download are well-formed XML (an ANSI colour code made them unreadable).
+func TestSVGWellFormedOverHTTP(t *testing.T) {
+	svc := semanticService(t)
+	url, tokens := costServer(t, svc, mcpserver.Options{}, Options{})
+	cs := appsClient(t, url, tokens["alice"])
+	var all strings.Builder
+	for r := rune(1); r <= 0x9F; r++ {
+		if r < 0x20 || r >= 0x7F {
+			all.WriteRune(r)
+		}
+	}
+	mustTool(t, cs, "think", map[string]any{"session_id": "ctl", "thought": "\x1b[31mred\x1b[0m " + all.String() + "\uFFFE\uFFFF"})
+	mustTool(t, cs, "think", map[string]any{"session_id": "ctl", "thought": "A plain step."})
+	var view struct {
+		SVG string `json:"svg"`
+	}
+	if err := json.Unmarshal([]byte(mustTool(t, cs, "graph_view", map[string]any{"session_id": "ctl"})), &view); err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "thinkgraph://sessions/ctl/svg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, export := get(t, &httptest.Server{URL: url}, tokens["alice"], "/sessions/ctl/export/svg")
+	for what, doc := range map[string]string{"graph_view": view.SVG, "the /svg resource": res.Contents[0].Text, "the SVG download": export} {
+		d := xml.NewDecoder(strings.NewReader(doc))
+		for {
+			_, err := d.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Errorf("%s is not well-formed XML: %v", what, err)
+				break
+			}
+		}
+		if !strings.Contains(doc, "␛[31mred") {
+			t.Errorf("%s does not show ESC as ␛", what)
+		}
 	}
 }
