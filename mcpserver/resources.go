@@ -294,8 +294,28 @@ type overview struct {
 	// oldest first; Refuted the thoughts that stand refuted.
 	HumanFeedback []overviewFeedback `json:"human_feedback"`
 	Refuted       []string           `json:"refuted_thoughts"`
-	Resources     map[string]string  `json:"resources"`
+	// The lists show their first (branches) or latest (the rest)
+	// entries, so that no session makes the overview large; the totals
+	// count them all, and Note says where to read the rest.
+	BranchesTotal      int               `json:"branches_total"`
+	CurrentPathTotal   int               `json:"current_path_total"`
+	HumanFeedbackTotal int               `json:"human_feedback_total"`
+	RefutedTotal       int               `json:"refuted_total"`
+	Note               string            `json:"note,omitempty"`
+	Resources          map[string]string `json:"resources"`
 }
+
+// Bounds of the overview's lists and texts: with them the overview of any
+// session is at most 64 KiB (TestOverviewBounded).
+const (
+	overviewBranches     = 50
+	overviewPath         = 20
+	overviewFeedbacks    = 10
+	overviewRefuted      = 100
+	overviewGoal         = 500 // characters
+	overviewThoughtText  = 100 // characters of a thought on the current path
+	overviewFeedbackText = 200 // characters of a piece of feedback
+)
 
 // overviewFeedback is a person's feedback on a thought.
 type overviewFeedback struct {
@@ -346,7 +366,7 @@ type overviewThought struct {
 
 func writeOverview(w io.Writer, g *render.Graph) error {
 	s := &g.Session
-	o := overview{ID: s.ID, Goal: s.Goal, Mode: s.Mode, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, Steps: s.StepCount,
+	o := overview{ID: s.ID, Goal: thinkgraph.Clip(s.Goal, overviewGoal), Mode: s.Mode, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, Steps: s.StepCount,
 		ActiveBranch: s.ActiveBranch, CurrentThoughtID: s.CurrentThoughtID, Links: len(g.Links),
 		Branches: []overviewBranch{}, CurrentPath: []overviewThought{}, Resources: map[string]string{},
 		HumanFeedback: []overviewFeedback{}, Refuted: refutedIDs(g.Feedback, g.Thoughts)}
@@ -368,17 +388,27 @@ func writeOverview(w io.Writer, g *render.Graph) error {
 		if t == nil {
 			break
 		}
-		o.CurrentPath = append(o.CurrentPath, overviewThought{ID: t.ID, Step: t.Step, Branch: t.BranchID, Thought: t.Content, Confidence: t.Confidence})
+		if o.CurrentPathTotal++; len(o.CurrentPath) < overviewPath {
+			o.CurrentPath = append(o.CurrentPath, overviewThought{ID: t.ID, Step: t.Step, Branch: t.BranchID, Thought: thinkgraph.Clip(t.Content, overviewThoughtText), Confidence: t.Confidence})
+		}
 		id = t.ParentID
 	}
 	slices.Reverse(o.CurrentPath)
-	for _, f := range g.Feedback {
+	o.HumanFeedbackTotal = len(g.Feedback)
+	for _, f := range g.Feedback[max(0, len(g.Feedback)-overviewFeedbacks):] {
 		step := 0
 		if t := byID[f.ThoughtID]; t != nil {
 			step = t.Step
 		}
-		o.HumanFeedback = append(o.HumanFeedback, overviewFeedback{ThoughtID: f.ThoughtID, Step: step, Kind: f.Kind, Text: f.Text,
+		o.HumanFeedback = append(o.HumanFeedback, overviewFeedback{ThoughtID: f.ThoughtID, Step: step, Kind: f.Kind, Text: thinkgraph.Clip(f.Text, overviewFeedbackText),
 			Author: f.Author, At: f.CreatedAt, Delivered: f.DeliveredAt != nil})
+	}
+	o.BranchesTotal, o.RefutedTotal = len(o.Branches), len(o.Refuted)
+	o.Branches, o.Refuted = o.Branches[:min(len(o.Branches), overviewBranches)], o.Refuted[:min(len(o.Refuted), overviewRefuted)]
+	if o.BranchesTotal > len(o.Branches) || o.CurrentPathTotal > len(o.CurrentPath) || o.HumanFeedbackTotal > len(o.HumanFeedback) ||
+		o.RefutedTotal > len(o.Refuted) || o.Goal != s.Goal || slices.ContainsFunc(o.CurrentPath, func(t overviewThought) bool { return strings.HasSuffix(t.Thought, "…") }) {
+		o.Note = fmt.Sprintf("The lists show the first %d branches, the latest %d thoughts of the current path, the latest %d pieces of feedback and the first %d refuted thoughts, and texts their start; the markdown and json views hold everything.",
+			overviewBranches, overviewPath, overviewFeedbacks, overviewRefuted)
 	}
 	for _, v := range sessionViews[1:] {
 		o.Resources[v.suffix] = sessionURIPrefix + s.ID + "/" + v.suffix

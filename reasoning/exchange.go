@@ -375,6 +375,9 @@ func ReadExchange(r io.Reader, maxThoughtLength int) (*Exchange, error) {
 		}
 		for i := 0; dec.More(); i++ {
 			if err := add(dec); err != nil {
+				if te := (*thinkgraph.Error)(nil); errors.As(err, &te) {
+					return te
+				}
 				return malformed(fmt.Sprintf("%s[%d]", field, i), err)
 			}
 		}
@@ -418,7 +421,12 @@ func ReadExchange(r io.Reader, maxThoughtLength int) (*Exchange, error) {
 		case "links":
 			err = list(field, func(d *json.Decoder) error { return decodeAppend(d, &doc.Links) })
 		case "feedback":
-			err = list(field, func(d *json.Decoder) error { return decodeAppend(d, &doc.Feedback) })
+			err = list(field, func(d *json.Decoder) error {
+				if len(doc.Feedback) == MaxSessionFeedback {
+					return tooMuchFeedback(MaxSessionFeedback + 1)
+				}
+				return decodeAppend(d, &doc.Feedback)
+			})
 		default:
 			// Said after format and version: a document of another kind
 			// is better told so.
@@ -456,6 +464,14 @@ func ReadExchange(r io.Reader, maxThoughtLength int) (*Exchange, error) {
 		return nil, err
 	}
 	return &doc, nil
+}
+
+// tooMuchFeedback refuses a document of n pieces of feedback, more than a
+// session keeps (n is a lower bound when the document was not read to its
+// end).
+func tooMuchFeedback(n int) error {
+	return thinkgraph.Invalid("data.feedback", fmt.Sprintf("at most %d pieces of feedback (the most a session keeps)", MaxSessionFeedback), fmt.Sprintf("%d or more", n),
+		"'import': data.feedback has more than %d pieces, the most a session keeps: remove the oldest (or those already delivered) and import it again", MaxSessionFeedback)
 }
 
 // exchangeMembers are the top-level members of an exchange document.
@@ -504,6 +520,9 @@ func (doc *Exchange) validate(maxLen int) error {
 	if c := doc.Counts; (c != ExchangeCounts{}) && (c.Branches != len(doc.Branches) || c.Thoughts != len(doc.Thoughts) || c.Links != len(doc.Links) || c.Feedback != len(doc.Feedback)) {
 		return bad("counts", fmt.Sprintf("%d branches, %d thoughts, %d links, %d feedback", len(doc.Branches), len(doc.Thoughts), len(doc.Links), len(doc.Feedback)),
 			fmt.Sprintf("%d, %d, %d, %d", c.Branches, c.Thoughts, c.Links, c.Feedback), "the document's counts do not match its content: it was cut off or edited")
+	}
+	if n := len(doc.Feedback); n > MaxSessionFeedback {
+		return tooMuchFeedback(n)
 	}
 	branches := map[string]bool{}
 	for i, b := range doc.Branches {

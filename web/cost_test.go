@@ -473,3 +473,90 @@ func TestSVGWellFormedOverHTTP(t *testing.T) {
 		}
 	}
 }
+
+// Case 4 of issue 38: an import of more feedback than a session keeps is
+// refused, naming data.feedback (30,000 pieces were stored); and no
+// session makes the overview resource larger than 64 KiB or the viewer's
+// page larger than 1 MiB (a 3-thought session with 30,000 pieces of
+// feedback made them 6.6 and 5.4 MB): here texts of characters that every
+// format escapes, at their longest, in a goal, 1,000 thoughts, a path of
+// 200, 120 branches, 1,000 pieces of feedback and 600 links.
+func TestOverviewAndPageBounded(t *testing.T) {
+	svc := semanticService(t)
+	url, tokens := costServer(t, svc, mcpserver.Options{}, Options{})
+	cs := mcpClient(t, url, tokens["alice"])
+	doc := chainDoc(3, func(i int) string { return fmt.Sprint("Thought ", i) }, nil)
+	var fb []map[string]any
+	for i := range reasoning.MaxSessionFeedback + 1 {
+		fb = append(fb, map[string]any{"thoughtId": "t2", "kind": "comment", "text": fmt.Sprint("Comment ", i)})
+	}
+	doc["feedback"] = fb
+	if _, msg := importDoc(t, cs, doc); !strings.Contains(msg, "data.feedback") || !strings.Contains(msg, "1000") {
+		t.Fatalf("an import of 1,001 pieces of feedback: %q", msg)
+	}
+	// The session of the issue: 3 thoughts, the most feedback, and the
+	// largest of everything.
+	long := func(n int) string { return strings.Repeat("&\x1b<\"", n/4) }
+	at := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	three := &reasoning.Exchange{Format: reasoning.ExchangeFormat, Version: reasoning.ExchangeVersion,
+		Session:  reasoning.ExchangeSession{ID: "three", Goal: long(10000), ActiveBranch: "main", StepCount: 3, CurrentThoughtID: "t3", CreatedAt: at, UpdatedAt: at},
+		Branches: []reasoning.ExchangeBranch{{ID: "main", State: "active", Priority: 1}}}
+	for i := 1; i <= 3; i++ {
+		three.Thoughts = append(three.Thoughts, reasoning.ExchangeThought{ID: fmt.Sprint("t", i), Step: i, BranchID: "main", ParentID: fmt.Sprint("t", i-1)[:min(i-1, 1)*2], Content: long(10000), CreatedAt: at})
+	}
+	three.Thoughts[2].ParentID = "t2"
+	for i := range reasoning.MaxSessionFeedback {
+		three.Feedback = append(three.Feedback, reasoning.ExchangeFeedback{ThoughtID: fmt.Sprint("t", 2+i%2), Kind: "comment", Text: long(2000), At: at})
+	}
+	if _, err := svc.RestoreSession(context.Background(), three, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	small := "three"
+
+	big := &reasoning.Exchange{Format: reasoning.ExchangeFormat, Version: reasoning.ExchangeVersion,
+		Session: reasoning.ExchangeSession{ID: "big", Goal: long(10000), ActiveBranch: "main", StepCount: 1000, CreatedAt: at, UpdatedAt: at}}
+	for b := range 120 {
+		big.Branches = append(big.Branches, reasoning.ExchangeBranch{ID: fmt.Sprintf("%03d-%s", b, strings.Repeat("b", 60)), State: "active", Priority: 1})
+	}
+	big.Branches[0].ID = "main"
+	parent := ""
+	for i := 1; i <= 1000; i++ {
+		th := reasoning.ExchangeThought{ID: fmt.Sprint("t", i), Step: i, BranchID: "main", ParentID: parent, Content: fmt.Sprint(i, long(2000)), CreatedAt: at}
+		if i > 200 {
+			th.BranchID, th.ParentID = big.Branches[i%120].ID, "t1"
+		} else {
+			parent = th.ID
+		}
+		big.Thoughts = append(big.Thoughts, th)
+		big.Feedback = append(big.Feedback, reasoning.ExchangeFeedback{ThoughtID: th.ID, Kind: "refute", Text: long(2000), At: at})
+	}
+	for i := range 600 {
+		big.Links = append(big.Links, reasoning.ExchangeLink{ID: fmt.Sprint("l", i), FromThought: fmt.Sprint("t", i+1), ToThought: fmt.Sprint("t", 1000-i),
+			Type: "builds_upon", Reason: long(2000), CreatedAt: at})
+	}
+	big.Session.CurrentThoughtID = "t200"
+	if _, err := svc.RestoreSession(context.Background(), big, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{small, "big"} {
+		res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "thinkgraph://sessions/" + id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ov := res.Contents[0].Text
+		code, _, page := get(t, &httptest.Server{URL: url}, tokens["alice"], "/sessions/"+id)
+		t.Logf("session %s: overview %d bytes, page %d bytes", id, len(ov), len(page))
+		if len(ov) > 64<<10 || !strings.Contains(ov, `"human_feedback_total": 1000`) {
+			t.Errorf("the overview of %s is %d bytes (at most 64 KiB, with the totals): %.300s", id, len(ov), ov)
+		}
+		if code != 200 || len(page) > 1<<20 {
+			t.Errorf("the page of %s: %d, %d bytes (at most 1 MiB)", id, code, len(page))
+		}
+	}
+	// The page's data, fetched after the first paint when it is not in the
+	// page, lists the latest feedback and counts the rest.
+	_, _, js := get(t, &httptest.Server{URL: url}, tokens["alice"], "/sessions/"+small+"/graph")
+	if !strings.Contains(js, `"feedbackMore":980`) || !strings.Contains(js, `"feedbackMore":490`) {
+		t.Errorf("the panel's data does not count the feedback it leaves out: %d bytes", len(js))
+	}
+}

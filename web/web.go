@@ -349,7 +349,7 @@ func (v *Viewer) session(w http.ResponseWriter, r *http.Request) {
 	// A large session's thought data comes from the graph endpoint after
 	// the first paint (see viewer.js), with the bands not drawn yet.
 	var data string
-	if p.Steps <= syncAnalysisMax {
+	if p.Steps <= syncAnalysisMax && pageSkeletonSize+len(p.Goal)*6+len(p.SVG)+len(p.dataJSON) <= pageBytes {
 		data = `<script type="application/json" id="tg-data">` + string(p.dataJSON) + `</script>`
 	}
 	v.html(w, func(b *bytes.Buffer) { writeSessionPage(b, p, data) })
