@@ -29,6 +29,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 
+	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/rpcframe"
 )
 
@@ -379,7 +380,11 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 		if err := s.opts.Ready(ctx); err != nil {
 			s.opts.Logger.Warn("not ready", "err", err)
 			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = w.Write([]byte("not ready: database unreachable\n"))
+			why := "database unreachable"
+			if te := (*thinkgraph.Error)(nil); errors.As(err, &te) && te.Code == thinkgraph.CodeStoreReadOnly {
+				why = te.Message // what is read-only and what to do; not a passing outage
+			}
+			_, _ = w.Write([]byte("not ready: " + why + "\n"))
 			return
 		}
 	}

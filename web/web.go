@@ -196,6 +196,9 @@ func (v *Viewer) fail(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("Retry-After", "5")
 		http.Error(w, te.Message+": reload in a few seconds", http.StatusServiceUnavailable)
 		return
+	case thinkgraph.CodeStoreReadOnly:
+		http.Error(w, te.Message, http.StatusServiceUnavailable)
+		return
 	}
 	v.opts.Logger.ErrorContext(r.Context(), "viewer", "path", r.URL.Path, "err", err)
 	http.Error(w, "internal error", http.StatusInternalServerError)
