@@ -565,8 +565,8 @@ func (doc *Exchange) validate(maxLen int) error {
 	steps := map[int]bool{}
 	for i, t := range doc.Thoughts {
 		f := fmt.Sprintf("thoughts[%d]", i)
-		if t.ID == "" {
-			return bad(f+".id", "a thought id", "", "%s.id is missing", f)
+		if err := validateDocID("data."+f+".id", t.ID); err != nil {
+			return err
 		}
 		if _, dup := thoughts[t.ID]; dup {
 			return bad(f+".id", "a thought id used once", t.ID, "thought %q appears twice", t.ID)
@@ -622,6 +622,11 @@ func (doc *Exchange) validate(maxLen int) error {
 	}
 	for i, l := range doc.Links {
 		f := fmt.Sprintf("links[%d]", i)
+		if l.ID != "" {
+			if err := validateDocID("data."+f+".id", l.ID); err != nil {
+				return err
+			}
+		}
 		// A document's links are cross-references and stated verdicts.
 		if err := validateLink("data."+f, l.Type, l.Reason, &l.Strength, slices.Concat(CrossRefTypes, VerdictLinkTypes)); err != nil {
 			return err
@@ -756,6 +761,17 @@ func compactJSON(raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	return b.Bytes()
+}
+
+// validateDocID checks the id of a document's thought or link, which an
+// import may keep: 1 to 128 letters, digits and . _ : @ -, starting with a
+// letter or digit, as a session id (the tools write UUIDs).
+func validateDocID(field, id string) error {
+	if !thinkgraph.ValidName(id, 128, "._:@-") {
+		return thinkgraph.Invalid(field, "1 to 128 letters, digits and . _ : @ -, starting with a letter or digit (thinkgraph writes UUIDs)", Clip(id, 40),
+			"'import': %s %q is not an id: ids are 1 to 128 letters, digits and . _ : @ -, starting with a letter or digit", field, Clip(id, 40))
+	}
+	return nil
 }
 
 // maxLabelLength bounds the names the tools write (a session's mode, a
@@ -905,7 +921,8 @@ func (s *Service) importSession(ctx context.Context, doc *Exchange, tenant strin
 	if tenant == "" {
 		tenant = thinkgraph.LocalTenant
 	}
-	if policy != newIDs && ValidateSessionID(doc.Session.ID) != nil {
+	badSessionID := policy != newIDs && ValidateSessionID(doc.Session.ID) != nil
+	if badSessionID {
 		policy = newIDs
 	}
 	rep := &ImportReport{SourceSessionID: doc.Session.ID, ThoughtIDs: map[string]string{}, LinkIDs: map[string]string{}, Conflicts: []string{}}
@@ -922,6 +939,10 @@ func (s *Service) importSession(ctx context.Context, doc *Exchange, tenant strin
 		rep.SessionID = NewID()
 		if policy != newIDs {
 			rep.SessionID = doc.Session.ID
+		}
+		if badSessionID {
+			rep.Conflicts = append(rep.Conflicts, fmt.Sprintf("the document's session id %q is not a session id (1 to 128 letters, digits and . _ : @ -, starting with a letter or digit): the session was imported as %q with new ids",
+				Clip(doc.Session.ID, 40), rep.SessionID))
 		}
 		if doc.Session.ID != "" {
 			if _, err := tx.Session(ctx, tenant, doc.Session.ID); err == nil {
