@@ -24,8 +24,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 
@@ -515,22 +517,23 @@ func (s *Server) checkFrames(next http.Handler, serverFor func(*http.Request) *m
 		var rej *rpcframe.Reject
 		var initialize json.RawMessage // the id of an initialize that opens a session
 		check := func(frame []byte) {
-			if rej != nil || len(frame) == 0 || frame[0] != '{' {
-				return
-			}
 			var m *rpcframe.Message
-			if m, rej = rpcframe.Check(frame); rej == nil && !sessionless {
+			if m, rej = rpcframe.Frame(frame); rej == nil && !sessionless {
 				if rej = rpcframe.BeforeInitialize(m, frame); rej == nil && m.IsCall() && m.MethodName() == "initialize" {
 					initialize = m.ID
 				}
 			}
 		}
-		if json.Valid(body) {
-			if v := gjson.ParseBytes(body); v.IsArray() {
-				v.ForEach(func(_, el gjson.Result) bool { check([]byte(el.Raw)); return rej == nil })
-			} else {
-				check(bytes.TrimSpace(body))
+		// A batch (which the SDK reads for the protocol versions that had
+		// them) is checked message by message; anything else as one.
+		frame := bytes.TrimSpace(body)
+		if v := gjson.ParseBytes(frame); len(frame) > 0 && frame[0] == '[' && utf8.Valid(frame) && json.Valid(frame) {
+			if len(v.Array()) == 0 {
+				rej = &rpcframe.Reject{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: an empty batch: send one JSON-RPC message"}
 			}
+			v.ForEach(func(_, el gjson.Result) bool { check([]byte(el.Raw)); return rej == nil })
+		} else {
+			check(frame)
 		}
 		if rej != nil {
 			w.Header().Set("Content-Type", "application/json")
