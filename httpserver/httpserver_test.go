@@ -511,3 +511,24 @@ func TestBadFramesOverHTTP(t *testing.T) {
 		t.Errorf("think after the bad frames: %d %s (the invalid UTF-8 one was stored?)", code, body)
 	}
 }
+
+// Issue 38, case 12: a stateless server sends no log notification to a
+// client that set no level (the SDK makes up each request's session at
+// level info); the call is answered.
+func TestStatelessSendsNoLogsUnasked(t *testing.T) {
+	srv, _ := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, true, Options{Stateless: true}))
+	req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":"t","method":"tools/call","params":{"name":"think","arguments":{"thought":"a step","session_id":"stateless"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `\"step\":1`) || strings.Contains(string(b), "notifications/message") {
+		t.Errorf("a stateless call with no log level: %d %s", resp.StatusCode, b)
+	}
+}

@@ -745,6 +745,12 @@ func (s *Server) logCall(ctx context.Context, ss *mcp.ServerSession, tool, sessi
 	if ss == nil {
 		return
 	}
+	if ip := ss.InitializeParams(); ip != nil && ip.ClientInfo == nil {
+		// A stateless request (before protocol 2026-07-28) runs on a
+		// session the SDK makes up, at level info although no client set
+		// one: nothing is sent until a level is set.
+		return
+	}
 	level, outcome := mcp.LoggingLevel("info"), "ok"
 	data := map[string]any{"tool": tool, "duration_ms": d.Milliseconds()}
 	switch {
