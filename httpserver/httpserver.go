@@ -70,7 +70,8 @@ type Options struct {
 	// back gets 404 and starts a new session.
 	SessionIdleTimeout time.Duration
 	// MaxSessions bounds the MCP sessions open at once over all tenants
-	// (default 10,000; each costs about 15 KiB), and MaxSessionsPerTenant
+	// (default 10,000; each costs about 15 KiB, 75 KiB while its client
+	// holds its event stream and a connection open), and MaxSessionsPerTenant
 	// those of one tenant (default 1,000): an initialize beyond either is
 	// refused (429 for the tenant's bound, 503 for the total) until
 	// sessions end (DELETE, or SessionIdleTimeout). Stateless serving keeps
