@@ -89,7 +89,8 @@ func Frame(frame []byte) (*Message, *Reject) {
 		return m, rej
 	}
 	// The SDK's own decoding: what passes here, the SDK reads.
-	if _, err := jsonrpc.DecodeMessage(frame); err != nil {
+	var err error
+	if m.Decoded, err = jsonrpc.DecodeMessage(frame); err != nil {
 		msg := "invalid request: " + err.Error()
 		id := m.ID
 		switch {
@@ -111,6 +112,8 @@ type Message struct {
 	Method json.RawMessage `json:"method"` // nil when absent
 	Result json.RawMessage `json:"result"`
 	Error  json.RawMessage `json:"error"`
+	// Decoded is the message as the SDK decodes it (set by Frame).
+	Decoded jsonrpc.Message `json:"-"`
 }
 
 // IsCall reports whether m is a request with an id.

@@ -168,13 +168,9 @@ func (f *stdioFilter) check(line []byte) []byte {
 		f.reject(rej.ID, rej.Code, rej.Message, len(line))
 		return nil
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
-	if err != nil { // Frame decoded it
-		return nil
-	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	switch msg := msg.(type) {
+	switch msg := m.Decoded.(type) {
 	case *jsonrpc.Request:
 		if msg.IsCall() {
 			if _, dup := f.inflight[msg.ID]; dup {
