@@ -30,6 +30,10 @@ const (
 	// CodeStoreUnavailable: the database could not be reached; the call may
 	// be retried once it is back.
 	CodeStoreUnavailable Code = "StoreUnavailableError"
+	// CodeStoreReadOnly: the database cannot be written by this server
+	// (a read-only file); retrying does not help until an operator makes
+	// it writable and restarts the server. Reads still work.
+	CodeStoreReadOnly Code = "StoreReadOnlyError"
 
 	// CodeProviderNotConfigured: an LLM-backed tool was called with no
 	// provider configured and no MCP sampling available.

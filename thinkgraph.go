@@ -195,6 +195,27 @@ type Feedback struct {
 	DeliveredAt *time.Time
 }
 
+// SessionSize measures what a session holds (Tx.SessionSize): what a
+// render or an export of it costs grows with each.
+type SessionSize struct {
+	Thoughts, Links int
+	// Bytes is the UTF-8 bytes of its thoughts' text, key points and
+	// metadata.
+	Bytes int64
+	// LongestThought is the length of its longest thought's text, in
+	// bytes.
+	LongestThought int
+	// LongText is the sum, over its thoughts longer than LongThought
+	// characters, of the square of their length beyond it: what the
+	// analyses' time grows with (they compare the words of similar
+	// claims pairwise), 0 when no thought is long.
+	LongText int64
+}
+
+// LongThought is the length, in characters, from which a thought's text
+// counts in SessionSize.LongText.
+const LongThought = 1000
+
 // SessionFilter selects sessions to list.
 type SessionFilter struct {
 	Tenant string // "" means every tenant
@@ -259,6 +280,10 @@ type Tx interface {
 
 	AddLink(ctx context.Context, l *Link) error
 	Links(ctx context.Context, session SessionKey) ([]Link, error)
+
+	// SessionSize measures the session's thoughts and links without
+	// reading them whole.
+	SessionSize(ctx context.Context, session SessionKey) (SessionSize, error)
 
 	AddInvocation(ctx context.Context, inv *Invocation) error
 	Invocations(ctx context.Context, f InvocationFilter) ([]Invocation, error)

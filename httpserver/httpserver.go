@@ -24,11 +24,14 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 
+	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/rpcframe"
 )
 
@@ -56,12 +59,19 @@ type Options struct {
 	// RequestTimeout bounds reading a request and writing its response,
 	// except for the long-lived event streams (default 60 s).
 	RequestTimeout time.Duration
+	// StreamWriteTimeout bounds each write to an MCP event stream (GET
+	// /mcp; default 10 s): a client that takes no event for that long
+	// (its buffers are full: it stopped reading) loses the stream, and the
+	// notifications to it fail at once from then on, instead of holding
+	// up the server's sends to the session's other subscribers.
+	StreamWriteTimeout time.Duration
 	// SessionIdleTimeout closes an MCP session that has had no request for
 	// this long (default 30 minutes; negative: never). A client that comes
 	// back gets 404 and starts a new session.
 	SessionIdleTimeout time.Duration
 	// MaxSessions bounds the MCP sessions open at once over all tenants
-	// (default 10,000; each costs about 15 KiB), and MaxSessionsPerTenant
+	// (default 10,000; each costs about 15 KiB, 75 KiB while its client
+	// holds its event stream and a connection open), and MaxSessionsPerTenant
 	// those of one tenant (default 1,000): an initialize beyond either is
 	// refused (429 for the tenant's bound, 503 for the total) until
 	// sessions end (DELETE, or SessionIdleTimeout). Stateless serving keeps
@@ -98,6 +108,9 @@ func (o *Options) defaults(loopback bool) {
 	}
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = 60 * time.Second
+	}
+	if o.StreamWriteTimeout <= 0 {
+		o.StreamWriteTimeout = 10 * time.Second
 	}
 	if o.SessionIdleTimeout == 0 {
 		o.SessionIdleTimeout = 30 * time.Minute
@@ -370,7 +383,11 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 		if err := s.opts.Ready(ctx); err != nil {
 			s.opts.Logger.Warn("not ready", "err", err)
 			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = w.Write([]byte("not ready: database unreachable\n"))
+			why := "database unreachable"
+			if te := (*thinkgraph.Error)(nil); errors.As(err, &te) && te.Code == thinkgraph.CodeStoreReadOnly {
+				why = te.Message // what is read-only and what to do; not a passing outage
+			}
+			_, _ = w.Write([]byte("not ready: " + why + "\n"))
 			return
 		}
 	}
@@ -430,7 +447,9 @@ func (s *Server) originAllowed(origin string) bool {
 // limit bounds request bodies and, except for the MCP event stream (GET
 // /mcp), the time to read a request and write its response: a client that
 // never reads a large response does not hold it past RequestTimeout. (The
-// viewer's event stream lifts its own deadline.)
+// viewer's event stream lifts its own deadline.) The MCP event stream
+// lasts as long as its client, but each of its writes is bounded by
+// StreamWriteTimeout.
 func (s *Server) limit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body != nil {
@@ -441,10 +460,35 @@ func (s *Server) limit(next http.Handler) http.Handler {
 			deadline := time.Now().Add(s.opts.RequestTimeout)
 			_ = rc.SetReadDeadline(deadline)
 			_ = rc.SetWriteDeadline(deadline)
+		} else {
+			w = &streamWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: s.opts.StreamWriteTimeout}
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// streamWriter is the ResponseWriter of an event stream: each write and
+// flush must be done within timeout, or it fails, and so does every one
+// after it.
+type streamWriter struct {
+	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+func (w *streamWriter) Write(p []byte) (int, error) {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.timeout))
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *streamWriter) FlushError() error {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.timeout))
+	return w.rc.Flush()
+}
+
+func (w *streamWriter) Flush() { _ = w.FlushError() }
+
+func (w *streamWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // checkFrames refuses, before the SDK reads them, the JSON-RPC messages
 // of a POST to /mcp that it reads loosely (package rpcframe: ids it would
@@ -474,22 +518,23 @@ func (s *Server) checkFrames(next http.Handler, serverFor func(*http.Request) *m
 		var rej *rpcframe.Reject
 		var initialize json.RawMessage // the id of an initialize that opens a session
 		check := func(frame []byte) {
-			if rej != nil || len(frame) == 0 || frame[0] != '{' {
-				return
-			}
 			var m *rpcframe.Message
-			if m, rej = rpcframe.Check(frame); rej == nil && !sessionless {
+			if m, rej = rpcframe.Frame(frame); rej == nil && !sessionless {
 				if rej = rpcframe.BeforeInitialize(m, frame); rej == nil && m.IsCall() && m.MethodName() == "initialize" {
 					initialize = m.ID
 				}
 			}
 		}
-		if json.Valid(body) {
-			if v := gjson.ParseBytes(body); v.IsArray() {
-				v.ForEach(func(_, el gjson.Result) bool { check([]byte(el.Raw)); return rej == nil })
-			} else {
-				check(bytes.TrimSpace(body))
+		// A batch (which the SDK reads for the protocol versions that had
+		// them) is checked message by message; anything else as one.
+		frame := bytes.TrimSpace(body)
+		if v := gjson.ParseBytes(frame); len(frame) > 0 && frame[0] == '[' && utf8.Valid(frame) && json.Valid(frame) {
+			if len(v.Array()) == 0 {
+				rej = &rpcframe.Reject{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: an empty batch: send one JSON-RPC message"}
 			}
+			v.ForEach(func(_, el gjson.Result) bool { check([]byte(el.Raw)); return rej == nil })
+		} else {
+			check(frame)
 		}
 		if rej != nil {
 			w.Header().Set("Content-Type", "application/json")

@@ -2,6 +2,7 @@ package httpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -453,5 +454,81 @@ func TestJSONRPCIdsOverHTTP(t *testing.T) {
 	}
 	if code, _, body := postMCP(t, url, session, think); code != 200 || !strings.Contains(body, `\"step\":1`) {
 		t.Errorf("tools/call in the session: %d %s", code, body)
+	}
+}
+
+// Issue 38, cases 9 and 10: over HTTP, what stdio refuses is refused the
+// same way, 400 with a JSON-RPC body (it was 200 for trailing data, a
+// plain-text 400 for bad ids, empty batches and deep nesting, and invalid
+// UTF-8 was stored with U+FFFD); a lone surrogate id is refused naming the
+// id as sent (it was echoed as U+FFFD); the session goes on serving.
+func TestBadFramesOverHTTP(t *testing.T) {
+	srv, _ := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, true, Options{}))
+	code, session, body := postMCP(t, url, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`)
+	if code != 200 || session == "" {
+		t.Fatalf("initialize: %d %s", code, body)
+	}
+	postMCP(t, url, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	deep := `{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"a":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`
+	for _, c := range []struct {
+		name, frame string
+		code        int
+		id          string
+	}{
+		{"invalid JSON", `{"jsonrpc":"2.0","id":1,"method":`, -32700, "null"},
+		{"NaN", `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"a":NaN}}`, -32700, "null"},
+		{"trailing data", `{"jsonrpc":"2.0","id":8,"method":"ping"} {"jsonrpc":"2.0","id":9,"method":"ping"}`, -32700, "null"},
+		{"trailing garbage", `{"jsonrpc":"2.0","id":8,"method":"ping"}x`, -32700, "null"},
+		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/call\",\"params\":{\"name\":\"think\",\"arguments\":{\"thought\":\"\xff\xfe\",\"session_id\":\"utf\"}}}", -32700, "null"},
+		{"an empty body", ``, -32700, "null"},
+		{"a number", `123`, -32600, "null"},
+		{"an empty batch", `[]`, -32600, "null"},
+		{"nesting deeper than 1000", deep, -32600, `"deep"`},
+		{"jsonrpc 1.0", `{"jsonrpc":"1.0","id":4,"method":"ping"}`, -32600, "4"},
+		{"an object id", `{"jsonrpc":"2.0","id":{"n":6},"method":"ping"}`, -32600, "null"},
+		{"a boolean id", `{"jsonrpc":"2.0","id":true,"method":"ping"}`, -32600, "null"},
+		{"a lone surrogate id", `{"jsonrpc":"2.0","id":"a\ud800b","method":"ping"}`, -32600, `"a\ud800b"`},
+		{"a lone low surrogate id", `{"jsonrpc":"2.0","id":"\udc00","method":"ping"}`, -32600, `"\udc00"`},
+	} {
+		code, _, body := postMCP(t, url, session, c.frame)
+		var got struct {
+			ID    json.RawMessage `json:"id"`
+			Error *struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(body), &got); err != nil || code != http.StatusBadRequest || got.Error == nil || got.Error.Code != c.code || string(got.ID) != c.id || got.Error.Message == "" {
+			t.Errorf("%s: %d %s, want 400 with id %s and %d", c.name, code, body, c.id, c.code)
+		}
+	}
+	// A surrogate pair is a character: the id comes back as sent.
+	if code, _, body := postMCP(t, url, session, `{"jsonrpc":"2.0","id":"\ud83d\ude00","method":"ping"}`); code != 200 || !strings.Contains(body, `"result":{}`) {
+		t.Errorf("a ping with a surrogate pair id: %d %s", code, body)
+	}
+	if code, _, body := postMCP(t, url, session, `{"jsonrpc":"2.0","id":"t","method":"tools/call","params":{"name":"think","arguments":{"thought":"still serving","session_id":"utf"}}}`); code != 200 || !strings.Contains(body, `\"step\":1`) {
+		t.Errorf("think after the bad frames: %d %s (the invalid UTF-8 one was stored?)", code, body)
+	}
+}
+
+// Issue 38, case 12: a stateless server sends no log notification to a
+// client that set no level (the SDK makes up each request's session at
+// level info); the call is answered.
+func TestStatelessSendsNoLogsUnasked(t *testing.T) {
+	srv, _ := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, true, Options{Stateless: true}))
+	req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":"t","method":"tools/call","params":{"name":"think","arguments":{"thought":"a step","session_id":"stateless"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || !strings.Contains(string(b), `\"step\":1`) || strings.Contains(string(b), "notifications/message") {
+		t.Errorf("a stateless call with no log level: %d %s", resp.StatusCode, b)
 	}
 }

@@ -65,6 +65,11 @@ type resourceState struct {
 	// poll is how often the watcher reads the watched sessions
 	// (watchInterval unless a test sets it).
 	poll time.Duration
+	// pending are the URIs whose notifications/resources/updated are
+	// waiting to be sent, in order, each once however often it changed
+	// meanwhile; sending is set while a goroutine sends them.
+	pending []string
+	sending bool
 }
 
 // watchKey names a watched session: session ids are per tenant.
@@ -89,6 +94,9 @@ func (s *Server) renderLoader() *render.Loader {
 			l.MaxAnalysed = render.DefaultMaxAnalysed
 		}
 		l.MaxAnalysed = max(l.MaxAnalysed, 0)
+		if l.MaxAnalysed > 0 {
+			l.MaxAnalysedLongText = render.DefaultMaxAnalysedLongText
+		}
 		s.res.loader = l
 	})
 	return s.res.loader
@@ -217,7 +225,7 @@ func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) 
 	switch view {
 	case "context", "summary":
 		// They read every thought of a session with feedback.
-		release, err := s.renderLoader().Heavy(ctx, ref)
+		release, err := s.renderLoader().Heavy(ctx, ref, false)
 		if err != nil {
 			return nil, resourceError(uri, err)
 		}
@@ -225,7 +233,7 @@ func (s *Server) readSession(ctx context.Context, req *mcp.ReadResourceRequest) 
 		return s.readContext(ctx, req, ref, view)
 	case "json":
 		var buf strings.Builder
-		release, err := s.renderLoader().Heavy(ctx, ref)
+		release, err := s.renderLoader().Heavy(ctx, ref, false)
 		if err == nil {
 			err = s.svc.View(ctx, ref, func(tx thinkgraph.Tx, sess *thinkgraph.Session) error {
 				doc, err := reasoning.ExportSession(ctx, tx, sess, time.Now().UTC())
@@ -286,8 +294,28 @@ type overview struct {
 	// oldest first; Refuted the thoughts that stand refuted.
 	HumanFeedback []overviewFeedback `json:"human_feedback"`
 	Refuted       []string           `json:"refuted_thoughts"`
-	Resources     map[string]string  `json:"resources"`
+	// The lists show their first (branches) or latest (the rest)
+	// entries, so that no session makes the overview large; the totals
+	// count them all, and Note says where to read the rest.
+	BranchesTotal      int               `json:"branches_total"`
+	CurrentPathTotal   int               `json:"current_path_total"`
+	HumanFeedbackTotal int               `json:"human_feedback_total"`
+	RefutedTotal       int               `json:"refuted_total"`
+	Note               string            `json:"note,omitempty"`
+	Resources          map[string]string `json:"resources"`
 }
+
+// Bounds of the overview's lists and texts: with them the overview of any
+// session is at most 64 KiB (TestOverviewBounded).
+const (
+	overviewBranches     = 50
+	overviewPath         = 20
+	overviewFeedbacks    = 10
+	overviewRefuted      = 100
+	overviewGoal         = 500 // characters
+	overviewThoughtText  = 100 // characters of a thought on the current path
+	overviewFeedbackText = 200 // characters of a piece of feedback
+)
 
 // overviewFeedback is a person's feedback on a thought.
 type overviewFeedback struct {
@@ -338,7 +366,7 @@ type overviewThought struct {
 
 func writeOverview(w io.Writer, g *render.Graph) error {
 	s := &g.Session
-	o := overview{ID: s.ID, Goal: s.Goal, Mode: s.Mode, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, Steps: s.StepCount,
+	o := overview{ID: s.ID, Goal: thinkgraph.Clip(s.Goal, overviewGoal), Mode: s.Mode, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, Steps: s.StepCount,
 		ActiveBranch: s.ActiveBranch, CurrentThoughtID: s.CurrentThoughtID, Links: len(g.Links),
 		Branches: []overviewBranch{}, CurrentPath: []overviewThought{}, Resources: map[string]string{},
 		HumanFeedback: []overviewFeedback{}, Refuted: refutedIDs(g.Feedback, g.Thoughts)}
@@ -360,17 +388,27 @@ func writeOverview(w io.Writer, g *render.Graph) error {
 		if t == nil {
 			break
 		}
-		o.CurrentPath = append(o.CurrentPath, overviewThought{ID: t.ID, Step: t.Step, Branch: t.BranchID, Thought: t.Content, Confidence: t.Confidence})
+		if o.CurrentPathTotal++; len(o.CurrentPath) < overviewPath {
+			o.CurrentPath = append(o.CurrentPath, overviewThought{ID: t.ID, Step: t.Step, Branch: t.BranchID, Thought: thinkgraph.Clip(t.Content, overviewThoughtText), Confidence: t.Confidence})
+		}
 		id = t.ParentID
 	}
 	slices.Reverse(o.CurrentPath)
-	for _, f := range g.Feedback {
+	o.HumanFeedbackTotal = len(g.Feedback)
+	for _, f := range g.Feedback[max(0, len(g.Feedback)-overviewFeedbacks):] {
 		step := 0
 		if t := byID[f.ThoughtID]; t != nil {
 			step = t.Step
 		}
-		o.HumanFeedback = append(o.HumanFeedback, overviewFeedback{ThoughtID: f.ThoughtID, Step: step, Kind: f.Kind, Text: f.Text,
+		o.HumanFeedback = append(o.HumanFeedback, overviewFeedback{ThoughtID: f.ThoughtID, Step: step, Kind: f.Kind, Text: thinkgraph.Clip(f.Text, overviewFeedbackText),
 			Author: f.Author, At: f.CreatedAt, Delivered: f.DeliveredAt != nil})
+	}
+	o.BranchesTotal, o.RefutedTotal = len(o.Branches), len(o.Refuted)
+	o.Branches, o.Refuted = o.Branches[:min(len(o.Branches), overviewBranches)], o.Refuted[:min(len(o.Refuted), overviewRefuted)]
+	if o.BranchesTotal > len(o.Branches) || o.CurrentPathTotal > len(o.CurrentPath) || o.HumanFeedbackTotal > len(o.HumanFeedback) ||
+		o.RefutedTotal > len(o.Refuted) || o.Goal != s.Goal || slices.ContainsFunc(o.CurrentPath, func(t overviewThought) bool { return strings.HasSuffix(t.Thought, "…") }) {
+		o.Note = fmt.Sprintf("The lists show the first %d branches, the latest %d thoughts of the current path, the latest %d pieces of feedback and the first %d refuted thoughts, and texts their start; the markdown and json views hold everything.",
+			overviewBranches, overviewPath, overviewFeedbacks, overviewRefuted)
 	}
 	for _, v := range sessionViews[1:] {
 		o.Resources[v.suffix] = sessionURIPrefix + s.ID + "/" + v.suffix
@@ -646,13 +684,55 @@ func (s *Server) notifyIfChanged(ctx context.Context, ref reasoning.SessionRef) 
 	if !changed {
 		return
 	}
+	uris := make([]string, 0, len(sessionViews))
 	for _, view := range sessionViews {
 		uri := sessionURIPrefix + ref.ID
 		if view.suffix != "" {
 			uri += "/" + view.suffix
 		}
-		if err := s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
-			s.log.Warn("resource update notification failed", "uri", uri, "err", err)
+		uris = append(uris, uri)
+	}
+	s.queueUpdated(uris)
+}
+
+// queueUpdated has notifications/resources/updated sent for uris by a
+// goroutine of its own, never by the tool call that changed the session: a
+// subscriber that does not read its event stream holds up at most its own
+// notifications and that goroutine (over HTTP a stream that takes no event
+// for StreamWriteTimeout is cut), never a tool call. A URI queued again
+// before it is sent is sent once, so the queue holds at most one entry per
+// watched view.
+func (s *Server) queueUpdated(uris []string) {
+	s.res.mu.Lock()
+	for _, uri := range uris {
+		if !slices.Contains(s.res.pending, uri) {
+			s.res.pending = append(s.res.pending, uri)
+		}
+	}
+	start := !s.res.sending
+	s.res.sending = true
+	s.res.mu.Unlock()
+	if start {
+		go s.sendUpdated()
+	}
+}
+
+// sendUpdated sends the queued notifications until none is left.
+func (s *Server) sendUpdated() {
+	for {
+		s.res.mu.Lock()
+		uris := s.res.pending
+		s.res.pending = nil
+		if len(uris) == 0 {
+			s.res.sending = false
+			s.res.mu.Unlock()
+			return
+		}
+		s.res.mu.Unlock()
+		for _, uri := range uris {
+			if err := s.mcp.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
+				s.log.Warn("resource update notification failed", "uri", uri, "err", err)
+			}
 		}
 	}
 }
@@ -663,6 +743,12 @@ func (s *Server) notifyIfChanged(ctx context.Context, ref reasoning.SessionRef) 
 // that level (logging/setLevel).
 func (s *Server) logCall(ctx context.Context, ss *mcp.ServerSession, tool, sessionID string, res *mcp.CallToolResult, err error, d time.Duration) {
 	if ss == nil {
+		return
+	}
+	if ip := ss.InitializeParams(); ip != nil && ip.ClientInfo == nil {
+		// A stateless request (before protocol 2026-07-28) runs on a
+		// session the SDK makes up, at level info although no client set
+		// one: nothing is sent until a level is set.
 		return
 	}
 	level, outcome := mcp.LoggingLevel("info"), "ok"

@@ -315,7 +315,7 @@ func (s *Server) runTool(ctx context.Context, req *mcp.CallToolRequest, d toolDe
 		}, session: &ref}
 	}
 	res := s.errorResult(ctx, name, d.errorStatus, err)
-	if code := thinkgraph.AsError(err).Code; code == thinkgraph.CodeInternal || code == thinkgraph.CodeStoreUnavailable {
+	if code := thinkgraph.AsError(err).Code; code == thinkgraph.CodeInternal || code == thinkgraph.CodeStoreUnavailable || code == thinkgraph.CodeStoreReadOnly {
 		s.observe(name, "internal_error", start)
 		if s.opts.Metrics != nil {
 			s.opts.Metrics.StoreError()

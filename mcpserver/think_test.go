@@ -123,6 +123,7 @@ func TestThinkErrors(t *testing.T) {
 		{"missing", map[string]any{}, "Error: 'thought' parameter is required", "thought"},
 		{"empty", map[string]any{"thought": ""}, "Error: 'thought' parameter is required", "thought"},
 		{"blank", map[string]any{"thought": "  \n"}, "Error: 'thought' parameter is required", "thought"},
+		{"invisible", map[string]any{"thought": "\u200b\u200d\ufeff"}, "Error: 'thought' parameter is required", "thought"},
 		{"null", map[string]any{"thought": nil}, "Error: 'thought' parameter is required", "thought"},
 		{"too long", map[string]any{"thought": strings.Repeat("x", 51)}, "the limit is 50 characters", "thought"},
 		{"not a string", map[string]any{"thought": 42}, "'thought' must be a string, got a number", "thought"},
@@ -136,7 +137,7 @@ func TestThinkErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			out, text := mustFail(t, cs, "think", c.args)
-			if c.name == "missing" || c.name == "empty" || c.name == "blank" || c.name == "null" {
+			if c.name == "missing" || c.name == "empty" || c.name == "blank" || c.name == "invisible" || c.name == "null" {
 				if text != c.wantText {
 					t.Fatalf("text %q, want exactly %q", text, c.wantText)
 				}

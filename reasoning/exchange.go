@@ -179,16 +179,19 @@ func ExportSession(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Sessi
 // WriteExchange writes doc as JSON indented by two spaces, as a
 // json.Encoder with SetIndent("", "  ") writes it, one thought (and branch,
 // link, feedback) at a time: a large session's export is never held whole
-// as text.
+// as text. A metadata or settings value is indented at its first level
+// only; what it nests deeper is written compact, so the export's size
+// stays proportional to what is stored (indenting every level costs each
+// nested value a line of spaces as wide as its depth).
 func WriteExchange(w io.Writer, doc *Exchange) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("{\n")
 	member := func(name string, v any) error {
-		b, err := json.MarshalIndent(v, "  ", "  ")
-		if err != nil {
+		fmt.Fprintf(bw, "  %q: ", name)
+		if err := writeIndented(bw, v, "  "); err != nil {
 			return err
 		}
-		fmt.Fprintf(bw, "  %q: %s,\n", name, b)
+		bw.WriteString(",\n")
 		return nil
 	}
 	err := errors.Join(member("format", doc.Format), member("version", doc.Version), member("exportedAt", doc.ExportedAt))
@@ -201,11 +204,11 @@ func WriteExchange(w io.Writer, doc *Exchange) error {
 	if err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(doc.Counts, "  ", "  ")
-	if err != nil {
+	bw.WriteString("  \"counts\": ")
+	if err := writeIndented(bw, doc.Counts, "  "); err != nil {
 		return err
 	}
-	fmt.Fprintf(bw, "  \"counts\": %s\n}\n", b)
+	bw.WriteString("\n}\n")
 	return bw.Flush()
 }
 
@@ -223,18 +226,101 @@ func writeList[T any](bw *bufio.Writer, name string, items []T) error {
 	}
 	bw.WriteString("[")
 	for i := range items {
-		b, err := json.MarshalIndent(&items[i], "    ", "  ")
-		if err != nil {
-			return err
-		}
 		if i > 0 {
 			bw.WriteString(",")
 		}
 		bw.WriteString("\n    ")
-		bw.Write(b)
+		if err := writeIndented(bw, &items[i], "    "); err != nil {
+			return err
+		}
 	}
 	bw.WriteString("\n  ],\n")
 	return nil
+}
+
+// indentLevels is how deep an exchange document's member or list element
+// is indented: the element's own fields (level 1) and the members of a
+// field's value (level 2), such as a thought's key points or the keys of
+// its metadata; anything nested deeper is written compact.
+const indentLevels = 2
+
+// writeIndented writes v as json.MarshalIndent(v, prefix, "  ") does, but
+// for arrays and objects nested more than indentLevels deep, which are
+// written compact.
+func writeIndented(bw *bufio.Writer, v any, prefix string) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	indentTo(bw, b, prefix, "  ", indentLevels)
+	return nil
+}
+
+// indentTo writes src, compact JSON as json.Marshal writes it, to w
+// indented as json.Indent(dst, src, prefix, indent) would, except that the
+// arrays and objects nested more than levels deep are copied compact.
+func indentTo(w *bufio.Writer, src []byte, prefix, indent string, levels int) {
+	depth := 0
+	inString, escaped := false, false
+	newline := func(d int) {
+		w.WriteByte('\n')
+		w.WriteString(prefix)
+		for range d {
+			w.WriteString(indent)
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if inString {
+			w.WriteByte(c)
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+			w.WriteByte(c)
+		case '{', '[':
+			depth++
+			w.WriteByte(c)
+			if depth > levels {
+				continue
+			}
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				// An empty object or array stays on its line.
+				w.WriteByte(src[i+1])
+				i++
+				depth--
+				continue
+			}
+			newline(depth)
+		case '}', ']':
+			if depth <= levels {
+				newline(depth - 1)
+			}
+			depth--
+			w.WriteByte(c)
+		case ',':
+			w.WriteByte(c)
+			if depth <= levels {
+				newline(depth)
+			}
+		case ':':
+			w.WriteByte(c)
+			if depth <= levels {
+				w.WriteByte(' ')
+			}
+		default:
+			w.WriteByte(c)
+		}
+	}
 }
 
 // ParseExchange decodes and validates an exchange document. Errors are
@@ -289,6 +375,9 @@ func ReadExchange(r io.Reader, maxThoughtLength int) (*Exchange, error) {
 		}
 		for i := 0; dec.More(); i++ {
 			if err := add(dec); err != nil {
+				if te := (*thinkgraph.Error)(nil); errors.As(err, &te) {
+					return te
+				}
 				return malformed(fmt.Sprintf("%s[%d]", field, i), err)
 			}
 		}
@@ -332,7 +421,12 @@ func ReadExchange(r io.Reader, maxThoughtLength int) (*Exchange, error) {
 		case "links":
 			err = list(field, func(d *json.Decoder) error { return decodeAppend(d, &doc.Links) })
 		case "feedback":
-			err = list(field, func(d *json.Decoder) error { return decodeAppend(d, &doc.Feedback) })
+			err = list(field, func(d *json.Decoder) error {
+				if len(doc.Feedback) == MaxSessionFeedback {
+					return tooMuchFeedback(MaxSessionFeedback + 1)
+				}
+				return decodeAppend(d, &doc.Feedback)
+			})
 		default:
 			// Said after format and version: a document of another kind
 			// is better told so.
@@ -370,6 +464,14 @@ func ReadExchange(r io.Reader, maxThoughtLength int) (*Exchange, error) {
 		return nil, err
 	}
 	return &doc, nil
+}
+
+// tooMuchFeedback refuses a document of n pieces of feedback, more than a
+// session keeps (n is a lower bound when the document was not read to its
+// end).
+func tooMuchFeedback(n int) error {
+	return thinkgraph.Invalid("data.feedback", fmt.Sprintf("at most %d pieces of feedback (the most a session keeps)", MaxSessionFeedback), fmt.Sprintf("%d or more", n),
+		"'import': data.feedback has more than %d pieces, the most a session keeps: remove the oldest (or those already delivered) and import it again", MaxSessionFeedback)
 }
 
 // exchangeMembers are the top-level members of an exchange document.
@@ -419,6 +521,9 @@ func (doc *Exchange) validate(maxLen int) error {
 		return bad("counts", fmt.Sprintf("%d branches, %d thoughts, %d links, %d feedback", len(doc.Branches), len(doc.Thoughts), len(doc.Links), len(doc.Feedback)),
 			fmt.Sprintf("%d, %d, %d, %d", c.Branches, c.Thoughts, c.Links, c.Feedback), "the document's counts do not match its content: it was cut off or edited")
 	}
+	if n := len(doc.Feedback); n > MaxSessionFeedback {
+		return tooMuchFeedback(n)
+	}
 	branches := map[string]bool{}
 	for i, b := range doc.Branches {
 		f := fmt.Sprintf("branches[%d]", i)
@@ -460,8 +565,8 @@ func (doc *Exchange) validate(maxLen int) error {
 	steps := map[int]bool{}
 	for i, t := range doc.Thoughts {
 		f := fmt.Sprintf("thoughts[%d]", i)
-		if t.ID == "" {
-			return bad(f+".id", "a thought id", "", "%s.id is missing", f)
+		if err := validateDocID("data."+f+".id", t.ID); err != nil {
+			return err
 		}
 		if _, dup := thoughts[t.ID]; dup {
 			return bad(f+".id", "a thought id used once", t.ID, "thought %q appears twice", t.ID)
@@ -517,6 +622,11 @@ func (doc *Exchange) validate(maxLen int) error {
 	}
 	for i, l := range doc.Links {
 		f := fmt.Sprintf("links[%d]", i)
+		if l.ID != "" {
+			if err := validateDocID("data."+f+".id", l.ID); err != nil {
+				return err
+			}
+		}
 		// A document's links are cross-references and stated verdicts.
 		if err := validateLink("data."+f, l.Type, l.Reason, &l.Strength, slices.Concat(CrossRefTypes, VerdictLinkTypes)); err != nil {
 			return err
@@ -578,41 +688,90 @@ func (doc *Exchange) validate(maxLen int) error {
 	return validateJSONMember("data.session.metadata", s.Metadata, MaxSessionMetadata)
 }
 
-// The largest metadata an imported document may carry, in bytes of JSON:
+// The largest metadata a thought or session may carry, in bytes of JSON:
 // a thought's (the tools write a few hundred bytes: numbers, step types,
 // model names) and a session's metadata or settings (the Lux tools keep
-// their runs' state there).
+// their runs' state there); and how deep arrays and objects may nest in
+// them (the tools nest three levels).
 const (
 	MaxThoughtMetadata = 64 << 10
 	MaxSessionMetadata = 256 << 10
+	MaxMetadataDepth   = 32
 )
 
-// validateJSONMember checks a JSON member of a document that the tools
-// write themselves (metadata, settings): none, or JSON of at most max bytes
-// whose keys and strings are text as the tools take it (valid UTF-8, no
-// NUL).
+// validateJSONMember checks a JSON member of an imported document that the
+// tools write themselves (metadata, settings), as ValidateMetadata does.
 func validateJSONMember(field string, raw json.RawMessage, max int) error {
+	if err := ValidateMetadata(field, raw, max); err != nil {
+		te := thinkgraph.AsError(err)
+		te.Message = "'import': " + te.Message
+		return te
+	}
+	return nil
+}
+
+// ValidateMetadata checks metadata or settings given in field: none, or
+// JSON of at most max bytes, nesting arrays and objects at most
+// MaxMetadataDepth deep, whose keys and strings are text as the tools
+// take it (valid UTF-8, no NUL). It is the one check of such JSON, at
+// every write and import.
+func ValidateMetadata(field string, raw json.RawMessage, max int) error {
 	if len(raw) == 0 {
 		return nil
 	}
 	if len(raw) > max {
 		return thinkgraph.Invalid(field, fmt.Sprintf("at most %d bytes of JSON", max), fmt.Sprintf("%d bytes", len(raw)),
-			"'import': %s is %d bytes of JSON; the most a document may carry is %d", field, len(raw), max)
+			"%s is %d bytes of JSON; the most it may hold is %d", field, len(raw), max)
 	}
 	if !utf8.Valid(raw) || !json.Valid(raw) {
-		return thinkgraph.Invalid(field, "JSON", Clip(string(raw), 40), "'import': %s is not JSON (valid UTF-8)", field)
+		return thinkgraph.Invalid(field, "JSON", Clip(string(raw), 40), "%s is not JSON (valid UTF-8)", field)
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
+	depth := 0
 	for {
 		tok, err := dec.Token()
 		if err != nil {
 			return nil // io.EOF: every token read
 		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			if depth++; depth > MaxMetadataDepth {
+				return thinkgraph.Invalid(field, fmt.Sprintf("arrays and objects nested at most %d deep", MaxMetadataDepth), fmt.Sprintf("more than %d levels", MaxMetadataDepth),
+					"%s nests arrays and objects more than %d levels deep, which no tool writes", field, MaxMetadataDepth)
+			}
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
 		if str, ok := tok.(string); ok && strings.ContainsRune(str, 0) {
 			return thinkgraph.Invalid(field, "keys and strings without NUL characters", "a NUL character",
-				"'import': %s has a key or string with a NUL character (\\u0000), which no tool writes", field)
+				"%s has a key or string with a NUL character (\\u0000), which no tool writes", field)
 		}
 	}
+}
+
+// compactJSON is raw without insignificant white space (nil stays nil):
+// how metadata is stored, whatever the indentation of the document that
+// brought it.
+func compactJSON(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return raw
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
+}
+
+// validateDocID checks the id of a document's thought or link, which an
+// import may keep: 1 to 128 letters, digits and . _ : @ -, starting with a
+// letter or digit, as a session id (the tools write UUIDs).
+func validateDocID(field, id string) error {
+	if !thinkgraph.ValidName(id, 128, "._:@-") {
+		return thinkgraph.Invalid(field, "1 to 128 letters, digits and . _ : @ -, starting with a letter or digit (thinkgraph writes UUIDs)", Clip(id, 40),
+			"'import': %s %q is not an id: ids are 1 to 128 letters, digits and . _ : @ -, starting with a letter or digit", field, Clip(id, 40))
+	}
+	return nil
 }
 
 // maxLabelLength bounds the names the tools write (a session's mode, a
@@ -762,7 +921,8 @@ func (s *Service) importSession(ctx context.Context, doc *Exchange, tenant strin
 	if tenant == "" {
 		tenant = thinkgraph.LocalTenant
 	}
-	if policy != newIDs && ValidateSessionID(doc.Session.ID) != nil {
+	badSessionID := policy != newIDs && ValidateSessionID(doc.Session.ID) != nil
+	if badSessionID {
 		policy = newIDs
 	}
 	rep := &ImportReport{SourceSessionID: doc.Session.ID, ThoughtIDs: map[string]string{}, LinkIDs: map[string]string{}, Conflicts: []string{}}
@@ -779,6 +939,10 @@ func (s *Service) importSession(ctx context.Context, doc *Exchange, tenant strin
 		rep.SessionID = NewID()
 		if policy != newIDs {
 			rep.SessionID = doc.Session.ID
+		}
+		if badSessionID {
+			rep.Conflicts = append(rep.Conflicts, fmt.Sprintf("the document's session id %q is not a session id (1 to 128 letters, digits and . _ : @ -, starting with a letter or digit): the session was imported as %q with new ids",
+				Clip(doc.Session.ID, 40), rep.SessionID))
 		}
 		if doc.Session.ID != "" {
 			if _, err := tx.Session(ctx, tenant, doc.Session.ID); err == nil {
@@ -803,7 +967,7 @@ func (s *Service) importSession(ctx context.Context, doc *Exchange, tenant strin
 			active = thinkgraph.DefaultBranch
 		}
 		sess := &thinkgraph.Session{ID: rep.SessionID, Tenant: tenant, Goal: ds.Goal, Mode: ds.Mode, CreatedAt: ds.CreatedAt, UpdatedAt: ds.UpdatedAt,
-			Metadata: ds.Metadata, Settings: ds.Settings, CurrentThoughtID: ids[ds.CurrentThoughtID], ActiveBranch: active,
+			Metadata: compactJSON(ds.Metadata), Settings: compactJSON(ds.Settings), CurrentThoughtID: ids[ds.CurrentThoughtID], ActiveBranch: active,
 			StepCount: ds.StepCount, ContextStart: ds.ContextStart}
 		if sess.CreatedAt.IsZero() {
 			sess.CreatedAt = s.now()
@@ -825,7 +989,7 @@ func (s *Service) importSession(ctx context.Context, doc *Exchange, tenant strin
 			th := &thinkgraph.Thought{ID: ids[t.ID], Session: sess.Key, BranchID: t.BranchID, ParentID: ids[t.ParentID], Step: t.Step,
 				Content: t.Content, Type: t.Type, Confidence: t.Confidence, KeyPoints: t.KeyPoints, BranchPoint: t.BranchPoint,
 				Alternative: t.Alternative, Selected: t.Selected, RevisesID: ids[t.RevisesID], Author: t.Author, Tool: t.Tool,
-				Metadata: t.Metadata, CreatedAt: t.CreatedAt}
+				Metadata: compactJSON(t.Metadata), CreatedAt: t.CreatedAt}
 			if len(th.KeyPoints) == 0 {
 				th.KeyPoints = nil
 			}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -102,9 +101,9 @@ func validateFeedback(prefix, kind, thoughtID, text, idField string) error {
 		return thinkgraph.Invalid(prefix+"text", fmt.Sprintf("1 to %d characters of UTF-8 text", MaxFeedbackText), fmt.Sprintf("%d characters", n),
 			"'%stext' must be 1 to %d characters, got %d", prefix, MaxFeedbackText, n)
 	}
-	if strings.TrimSpace(text) == "" {
-		return thinkgraph.Invalid(prefix+"text", "text with at least one character that is not white space", "only white space",
-			"'%stext' is only white space: say what is wrong, right or worth noting about the thought", prefix)
+	if Blank(text) {
+		return thinkgraph.Invalid(prefix+"text", "text with at least one character to read (not white space or an invisible character)", "only white space or invisible characters",
+			"'%stext' is blank (only white space or invisible characters such as zero-width spaces): say what is wrong, right or worth noting about the thought", prefix)
 	}
 	return ValidateText(prefix+"text", text, MaxFeedbackText)
 }

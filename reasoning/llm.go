@@ -196,9 +196,14 @@ func SetSessionMeta(sess *thinkgraph.Session, key string, v any) error {
 		return err
 	}
 	m[key] = b
-	if sess.Metadata, err = json.Marshal(m); err != nil {
+	meta, err := json.Marshal(m)
+	if err != nil {
 		return fmt.Errorf("session metadata: %w", err)
 	}
+	if err := ValidateMetadata("session metadata", meta, MaxSessionMetadata); err != nil {
+		return err
+	}
+	sess.Metadata = meta
 	return nil
 }
 

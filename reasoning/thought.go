@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/thinkgraph/thinkgraph"
@@ -17,10 +18,23 @@ import (
 // ValidateContent checks a thought's text given in field: present, not
 // blank, valid UTF-8, at most max characters.
 func ValidateContent(field, text string, max int) error {
-	if strings.TrimSpace(text) == "" {
-		return thinkgraph.Invalid(field, "a non-empty string", text, "'%s' parameter is required", field)
+	if Blank(text) {
+		return thinkgraph.Invalid(field, "a non-empty string", Clip(text, 64), "'%s' parameter is required", field)
 	}
 	return ValidateText(field, text, max)
+}
+
+// Blank reports whether text has nothing to read: only white space,
+// control characters and the invisible format characters (Unicode's Cf:
+// zero-width spaces and joiners, the byte order mark, direction marks,
+// the soft hyphen).
+func Blank(text string) bool {
+	for _, r := range text {
+		if !unicode.IsSpace(r) && !unicode.IsControl(r) && !unicode.Is(unicode.Cf, r) {
+			return false
+		}
+	}
+	return true
 }
 
 // ValidateText is ValidateContent for a text that may be empty.
@@ -92,6 +106,9 @@ func (s *Service) AddInput(ctx context.Context, tx thinkgraph.Tx, sess *thinkgra
 // save it themselves before the transaction ends, so that its row is
 // written once.
 func (s *Service) AddThought(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, th *thinkgraph.Thought, vec semantic.Vector) error {
+	if err := ValidateMetadata("metadata", th.Metadata, MaxThoughtMetadata); err != nil {
+		return err
+	}
 	now := s.now()
 	sess.StepCount++
 	th.ID = NewID()

@@ -178,6 +178,9 @@ type Loader struct {
 	// no bound). Analysing costs time and memory that grow faster than
 	// the session.
 	MaxAnalysed int
+	// MaxAnalysedLongText bounds, the same way, the weight of its long
+	// thoughts (thinkgraph.SessionSize.LongText; 0: no bound).
+	MaxAnalysedLongText int64
 	// Limiter, if set, bounds the heavy renders of Render.
 	Limiter *Limiter
 }
@@ -213,11 +216,9 @@ func (l *Loader) Load(ctx context.Context, ref reasoning.SessionRef, analyze boo
 		if g.Feedback, err = tx.Feedback(ctx, sess.Key); err != nil {
 			return err
 		}
-		switch {
-		case analyze && l.MaxAnalysed > 0 && len(g.Thoughts) > l.MaxAnalysed:
-			g.Analysis = &Analysis{Unavailable: fmt.Sprintf(
-				"the session has %d thoughts, more than the %d analysed while a view or an export is served (THINKGRAPH_MAX_ANALYSED_THOUGHTS); branch-thinking's findContradictions, detectCircular and evaluate analyse it, and so does thinkgraph export",
-				len(g.Thoughts), l.MaxAnalysed)}
+		switch why := l.notAnalysed(sizeOf(g.Thoughts)); {
+		case analyze && why != "":
+			g.Analysis = &Analysis{Unavailable: why}
 		case analyze:
 			g.Analysis = l.analyze(ctx, tx, sess)
 		}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
@@ -13,15 +15,30 @@ import (
 
 // Limits of the renders of large sessions (see Limiter).
 const (
-	// HeavyThoughts: a session of more thoughts is a heavy render; it
-	// takes one of the Limiter's slots.
+	// HeavyThoughts, HeavyLinks, HeavyBytes: a session of more thoughts,
+	// more links, or more bytes of text, key points and metadata is a
+	// heavy render; it takes one of the Limiter's slots. So is one whose
+	// analyses are run and whose long thoughts weigh more than
+	// HeavyLongText (see thinkgraph.SessionSize.LongText: one thought of
+	// 6,000 characters), since their time grows with the square of a
+	// thought's length.
 	HeavyThoughts = 1000
+	HeavyLinks    = 2000
+	HeavyBytes    = 1 << 20
+	HeavyLongText = 25_000_000
 	// DefaultMaxAnalysed is the largest session a server's loaders
 	// analyse while a request waits (Loader.MaxAnalysed): a server's
 	// export of 3,000 analysed thoughts peaked at 231 MiB, of 4,000 at
 	// 291 MiB; thinkgraph export of 12,000 took 11.8 s and 558 MiB
 	// (bench/memory.sh, at 3cb1f46).
 	DefaultMaxAnalysed = 3000
+	// DefaultMaxAnalysedLongText bounds, the same way, the long thoughts
+	// of a session a server's loaders analyse
+	// (Loader.MaxAnalysedLongText, in SessionSize.LongText): two
+	// thoughts of 8,000 characters, analysed in 0.2 s, pass; ten of
+	// 10,000 characters, analysed in 10 s (repeating their words), do
+	// not (issue 38; go test ./web -run TestLongThoughtsViewsBounded -v).
+	DefaultMaxAnalysedLongText = 200_000_000
 	// DefaultMaxDrawn is the most thoughts a bounded drawing (the /svg
 	// resource, the graph app) shows: the latest ones.
 	DefaultMaxDrawn = 2000
@@ -49,8 +66,8 @@ type Limiter struct {
 func NewLimiter() *Limiter { return &Limiter{} }
 
 // acquire takes a slot for tenant, waiting up to l.Wait; it returns the
-// function that gives it back.
-func (l *Limiter) acquire(ctx context.Context, tenant string, steps int) (func(), error) {
+// function that gives it back. why says what makes the render heavy.
+func (l *Limiter) acquire(ctx context.Context, tenant, why string) (func(), error) {
 	perTenant, total, wait := cmpOr(l.PerTenant, 1), cmpOr(l.Total, 2), l.Wait
 	if wait <= 0 {
 		wait = 10 * time.Second
@@ -72,9 +89,9 @@ func (l *Limiter) acquire(ctx context.Context, tenant string, steps int) (func()
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-timer.C:
-			return nil, &thinkgraph.Error{Code: thinkgraph.CodeBusy,
-				Message: fmt.Sprintf("busy: the server is rendering as many large sessions as it allows (%d per tenant, %d in all; this one has %d thoughts) and none finished within %s",
-					perTenant, total, steps, wait.Round(time.Second)),
+			return nil, &thinkgraph.Error{Code: thinkgraph.CodeBusy, RetryAfter: 5 * time.Second,
+				Message: fmt.Sprintf("busy: the server is rendering as many large sessions as it allows (%d per tenant, %d in all; this one has %s) and none finished within %s",
+					perTenant, total, why, wait.Round(time.Second)),
 				Suggestions: []string{"try again in a few seconds", "ask for one view of a large session at a time"}}
 		}
 		l.mu.Lock()
@@ -129,9 +146,10 @@ func cmpOr(v, def int) int {
 }
 
 // Render loads the session of ref as Load does and calls fn with it,
-// within Heavy.
+// within Heavy. It stops, without rendering, when ctx ends (the client
+// went away) before the session is loaded.
 func (l *Loader) Render(ctx context.Context, ref reasoning.SessionRef, analyze bool, fn func(*Graph) error) error {
-	release, err := l.Heavy(ctx, ref)
+	release, err := l.Heavy(ctx, ref, analyze)
 	if err != nil {
 		return err
 	}
@@ -140,24 +158,75 @@ func (l *Loader) Render(ctx context.Context, ref reasoning.SessionRef, analyze b
 	if err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return fn(g)
 }
 
 // Heavy takes a slot of the loader's Limiter (if it has one) when the
-// session of ref has more than HeavyThoughts thoughts, for whatever the
-// caller then does with the whole session (a render, an export); a
-// BusyError when none frees in time. It returns the function that gives
-// the slot back.
-func (l *Loader) Heavy(ctx context.Context, ref reasoning.SessionRef) (func(), error) {
+// session of ref is a heavy render (more than HeavyThoughts thoughts,
+// HeavyLinks links or HeavyBytes bytes, or, when its analyses are run, long
+// thoughts weighing more than HeavyLongText), for whatever the caller then
+// does with the whole session (a render, an export); a BusyError when none
+// frees in time. It returns the function that gives the slot back.
+func (l *Loader) Heavy(ctx context.Context, ref reasoning.SessionRef, analyze bool) (func(), error) {
 	if l.Limiter == nil {
 		return func() {}, nil
 	}
-	var steps int
-	if err := l.Svc.View(ctx, ref, func(_ thinkgraph.Tx, s *thinkgraph.Session) error { steps = s.StepCount; return nil }); err != nil {
+	var z thinkgraph.SessionSize
+	err := l.Svc.View(ctx, ref, func(tx thinkgraph.Tx, s *thinkgraph.Session) error {
+		var err error
+		z, err = tx.SessionSize(ctx, s.Key)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
-	if steps <= HeavyThoughts {
+	var why []string
+	if z.Thoughts > HeavyThoughts {
+		why = append(why, fmt.Sprintf("%d thoughts", z.Thoughts))
+	}
+	if z.Links > HeavyLinks {
+		why = append(why, fmt.Sprintf("%d links", z.Links))
+	}
+	if z.Bytes > HeavyBytes {
+		why = append(why, fmt.Sprintf("%.1f MiB of text and metadata", float64(z.Bytes)/(1<<20)))
+	}
+	if analyze && z.LongText > HeavyLongText && l.notAnalysed(z) == "" {
+		why = append(why, "thoughts long enough that analysing them takes seconds")
+	}
+	if len(why) == 0 {
 		return func() {}, nil
 	}
-	return l.Limiter.acquire(ctx, ref.Tenant, steps)
+	return l.Limiter.acquire(ctx, ref.Tenant, strings.Join(why, ", "))
+}
+
+// notAnalysed says why the loader does not analyse a session of size z
+// ("" when it does): more thoughts than MaxAnalysed, or long thoughts
+// weighing more than MaxAnalysedLongText.
+func (l *Loader) notAnalysed(z thinkgraph.SessionSize) string {
+	const others = "; branch-thinking's findContradictions, detectCircular and evaluate analyse it, and so does thinkgraph export"
+	switch {
+	case l.MaxAnalysed > 0 && z.Thoughts > l.MaxAnalysed:
+		return fmt.Sprintf("the session has %d thoughts, more than the %d analysed while a view or an export is served (THINKGRAPH_MAX_ANALYSED_THOUGHTS)"+others,
+			z.Thoughts, l.MaxAnalysed)
+	case l.MaxAnalysedLongText > 0 && z.LongText > l.MaxAnalysedLongText:
+		return fmt.Sprintf("the session's long thoughts take too long to analyse while a view or an export is served: the analyses compare the words of similar claims pairwise, "+
+			"so their time grows with the square of a thought's length, and the characters of its thoughts beyond the first %d, squared and summed, come to %.2g, more than %.2g (two thoughts of 8,000 characters)"+others,
+			thinkgraph.LongThought, float64(z.LongText), float64(l.MaxAnalysedLongText))
+	}
+	return ""
+}
+
+// sizeOf is the SessionSize of thoughts, as far as the analyses' bounds
+// read it (thoughts and LongText).
+func sizeOf(ths []thinkgraph.Thought) thinkgraph.SessionSize {
+	z := thinkgraph.SessionSize{Thoughts: len(ths)}
+	for i := range ths {
+		if n := int64(utf8.RuneCountInString(ths[i].Content)) - thinkgraph.LongThought; n > 0 {
+			z.LongText += n * n
+		}
+	}
+	return z
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/thinkgraph/thinkgraph"
 )
@@ -29,13 +30,62 @@ const (
 	padX      = 8
 )
 
+// maxLinkCurves is the most cross-references and stated verdicts a
+// drawing draws, the latest ones (and says so): thousands of labelled
+// curves read as a smear, and placing their labels costs time that grows
+// with their number times the layers.
+const maxLinkCurves = 500
+
+// drawnLinks are the links a drawing draws: the latest maxLinkCurves, in
+// creation order.
+func (g *Graph) drawnLinks() []thinkgraph.Link {
+	ls := g.sortedLinks()
+	return ls[max(0, len(ls)-maxLinkCurves):]
+}
+
+// note is the line a drawing shows above the graph: g.Note, and what is
+// left out of the curves.
+func (g *Graph) note() string {
+	note := g.Note
+	if n := len(g.Links); n > maxLinkCurves {
+		note = strings.TrimSpace(note + fmt.Sprintf(" The latest %d of %d cross-references and verdicts are drawn; the Markdown, DOT and JSON exports list them all.", maxLinkCurves, n))
+	}
+	return note
+}
+
 // maxTooltips: graphs with more thoughts get no per-thought <title>
 // tooltips (the viewer's panel shows the text), which keeps them fast to
 // draw.
 const maxTooltips = 500
 
-// esc escapes user text for SVG/HTML text and attribute values.
-func esc(s string) string { return html.EscapeString(validUTF8(s)) }
+// esc escapes user text for SVG/HTML text and attribute values, with the
+// characters XML forbids replaced (see xmlChars).
+func esc(s string) string { return html.EscapeString(xmlChars(validUTF8(s))) }
+
+// xmlChars replaces the characters XML 1.0 forbids, which no escape can
+// write either: the C0 controls but tab, newline and carriage return by
+// their pictures (U+241B ␛ for ESC, so an ANSI colour code shows as
+// "␛[31m"), U+FFFE and U+FFFF by U+FFFD. One of them made a whole SVG
+// unreadable to an XML parser (the graph app said "The drawing could not
+// be read").
+func xmlChars(s string) string {
+	forbidden := func(r rune) bool {
+		return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF
+	}
+	if !strings.ContainsFunc(s, forbidden) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case !forbidden(r):
+			return r
+		case r < 0x20:
+			return 0x2400 + r
+		default:
+			return utf8.RuneError
+		}
+	}, s)
+}
 
 // Layout is where SVG placed each thought: the top-left corner of its box.
 type Layout struct {
@@ -138,11 +188,12 @@ func rowTop(row int) int { return headerH + gapY/2 + row*(nodeH+gapY) }
 func SVG(w io.Writer, g *Graph) error {
 	bw := bufio.NewWriter(w)
 	l, cols := g.layout()
-	if g.Note != "" {
+	note := g.note()
+	if note != "" {
 		// The note on a line of its own above the drawing.
 		fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" class="tg-noted" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui,sans-serif" font-size="11">`+"\n",
 			l.Width, l.Height+noteH, l.Width, l.Height+noteH)
-		fmt.Fprintf(bw, `<text class="tg-note" x="8" y="%d" fill="#444">%s</text>`+"\n", noteH-8, esc(g.Note))
+		fmt.Fprintf(bw, `<text class="tg-note" x="8" y="%d" fill="#444">%s</text>`+"\n", noteH-8, esc(note))
 		fmt.Fprintf(bw, `<svg y="%d" width="%d" height="%d">`+"\n", noteH, l.Width, l.Height)
 	}
 	fmt.Fprintf(bw, `<svg xmlns="http://www.w3.org/2000/svg" class="tg-graph" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui,sans-serif" font-size="11">`+"\n",
@@ -154,7 +205,7 @@ func SVG(w io.Writer, g *Graph) error {
 	bw.WriteString("</g>\n<g class=\"nodes\">\n")
 	g.writeNodes(bw, l, 0, l.Height)
 	bw.WriteString("</g>\n</svg>\n")
-	if g.Note != "" {
+	if note != "" {
 		bw.WriteString("</svg>\n</svg>\n")
 	}
 	return bw.Flush()
@@ -168,6 +219,8 @@ type Bands struct {
 	// Overlay is an <svg class="tg-overlay"> the size of the whole graph
 	// with the cross-references and contradictions.
 	Overlay string
+	// Note says what the drawing leaves out ("" when nothing).
+	Note string
 }
 
 // Band is one horizontal band: an <svg class="tg-band"> showing the graph
@@ -208,7 +261,7 @@ func (g *Graph) Bands(rows int) *Bands {
 		rows = 20
 	}
 	l, cols := g.layout()
-	out := &Bands{Width: l.Width, Height: l.Height}
+	out := &Bands{Width: l.Width, Height: l.Height, Note: g.note()}
 	var sb strings.Builder
 	bw := bufio.NewWriter(&sb)
 	open := func(class string, top, height int) {
@@ -315,32 +368,37 @@ type labelPlacer struct {
 
 // place returns the top-left corner of a label w pixels wide for a curve
 // whose ends' centres are (x1,y1) and (x2,y2): in the gap nearest the
-// middle of the curve, as near its middle as free, else the next gap.
+// middle of the curve, as near its middle as free, else the next gap
+// (alternately above and below), else in the last gap tried.
 func (p *labelPlacer) place(x1, y1, x2, y2, w int) (int, int) {
 	mx, my := (x1+x2)/2, (y1+y2)/2
-	near := max(1, min(p.l.Rows, (my-headerH+(nodeH+gapY)/2)/(nodeH+gapY)))
+	rows := p.l.Rows
+	near := max(1, min(rows, (my-headerH+(nodeH+gapY)/2)/(nodeH+gapY)))
 	h := labelSize + 4
-	var gaps []int
-	for d := 0; len(gaps) < p.l.Rows; d++ {
-		for _, k := range []int{near + d, near - d - 1} {
-			if k >= 1 && k <= p.l.Rows && !slices.Contains(gaps, k) {
-				gaps = append(gaps, k)
-			}
-		}
+	// The gaps in the order tried: near, near-1, near+1, near-2, ...
+	// within 1..rows; the last one tried is the farther end.
+	last := rows
+	if near-1 >= rows-near+1 {
+		last = 1
 	}
-	for _, k := range gaps {
-		x := max(2, min(mx-w/2, p.l.Width-w-2))
-		for moved := true; moved; {
-			moved = false
-			for _, r := range p.placed[k] {
-				if x < r[1]+4 && r[0] < x+w+4 {
-					x, moved = r[1]+4, true
+	for d := 0; near+d <= rows || near-d-1 >= 1; d++ {
+		for _, k := range [2]int{near + d, near - d - 1} {
+			if k < 1 || k > rows {
+				continue
+			}
+			x := max(2, min(mx-w/2, p.l.Width-w-2))
+			for moved := true; moved; {
+				moved = false
+				for _, r := range p.placed[k] {
+					if x < r[1]+4 && r[0] < x+w+4 {
+						x, moved = r[1]+4, true
+					}
 				}
 			}
-		}
-		if x+w <= p.l.Width-2 || k == gaps[len(gaps)-1] {
-			p.placed[k] = append(p.placed[k], [2]int{x, x + w})
-			return x, rowTop(k) - gapY/2 - h/2
+			if x+w <= p.l.Width-2 || k == last {
+				p.placed[k] = append(p.placed[k], [2]int{x, x + w})
+				return x, rowTop(k) - gapY/2 - h/2
+			}
 		}
 	}
 	return max(2, mx-w/2), rowTop(near) - gapY/2 - h/2
@@ -419,7 +477,7 @@ func (g *Graph) writeCurves(bw *bufio.Writer, l *Layout) {
 			}
 		}
 	}
-	for _, lk := range g.sortedLinks() {
+	for _, lk := range g.drawnLinks() {
 		a, b := g.linkEnd(lk.FromThought, lk.FromBranch), g.linkEnd(lk.ToThought, lk.ToBranch)
 		if a == nil || b == nil {
 			continue

@@ -3,6 +3,7 @@ package render
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Text measurement for the SVG drawing. The drawing is made on the server,
@@ -39,52 +40,89 @@ func textWidth(s string, size float64) float64 {
 	return w * size
 }
 
+// minEm is the narrowest advance charEm estimates: no more than
+// width/(minEm·size) characters fit a line of width pixels.
+const minEm = 0.32
+
+// fitsAtMost is the most characters a line of width pixels at font size
+// size can hold.
+func fitsAtMost(width, size float64) int { return max(0, int(width/(minEm*size))) }
+
 // fitText shortens s (on one line) with an ellipsis until it fits width
-// pixels at font size size.
+// pixels at font size size. It reads no more of s than can fit, so its
+// time does not grow with the length of s beyond one pass.
 func fitText(s string, width, size float64) string {
-	s = clip(s, len(s)+1)
+	// More than fitsAtMost characters never fit: clip keeps one more and
+	// an ellipsis, which the loop below cuts.
+	s = clip(s, fitsAtMost(width, size)+2)
 	if textWidth(s, size) <= width {
 		return s
 	}
+	room := width - charEm('…')*size
+	n, w := 0, 0.0
 	rs := []rune(s)
-	for len(rs) > 0 && textWidth(string(rs)+"…", size) > width {
-		rs = rs[:len(rs)-1]
+	for n < len(rs) && w+charEm(rs[n])*size <= room {
+		w += charEm(rs[n]) * size
+		n++
 	}
-	return strings.TrimRight(string(rs), " ") + "…"
+	return strings.TrimRight(string(rs[:n]), " ") + "…"
 }
 
 // wrapText breaks s into at most lines lines that each fit width pixels at
 // font size size, at spaces where it can (a word too long for a line is
-// cut); what does not fit ends the last line with an ellipsis.
+// cut); what does not fit ends the last line with an ellipsis. Its time is
+// linear in the length of s: each line is measured as it grows, and the
+// rest of a text too long for the lines is read only as far as a line
+// holds.
 func wrapText(s string, width, size float64, lines int) []string {
 	words := strings.Fields(validUTF8(s))
 	var out []string
-	cur := ""
+	cur, curW := "", 0.0
+	space := charEm(' ') * size
 	for i := 0; i < len(words); {
 		w := words[i]
-		try := w
+		ww := textWidth(w, size)
+		try, tryW := w, ww
 		if cur != "" {
-			try = cur + " " + w
+			try, tryW = cur+" "+w, curW+space+ww
 		}
-		if textWidth(try, size) <= width {
-			cur = try
+		if tryW <= width {
+			cur, curW = try, tryW
 			i++
 			continue
 		}
 		if cur == "" {
 			// A word longer than a line: cut it where the line is full.
-			rs := []rune(w)
-			n := 1
-			for n < len(rs) && textWidth(string(rs[:n+1]), size) <= width {
+			n, lw := 0, 0.0
+			for j, r := range w {
+				if n > 0 && lw+charEm(r)*size > width {
+					cur, words[i] = w[:j], w[j:]
+					break
+				}
+				lw += charEm(r) * size
 				n++
 			}
-			cur, words[i] = string(rs[:n]), string(rs[n:])
+			if cur == "" { // one character wider than the line
+				cur, words[i] = w, ""
+			}
 		}
 		out = append(out, cur)
-		cur = ""
+		cur, curW = "", 0
 		if len(out) == lines {
-			if rest := strings.TrimSpace(strings.Join(words[i:], " ")); rest != "" {
-				out[lines-1] = fitText(out[lines-1]+" "+rest, width, size)
+			// The rest, as far as the last line could show it.
+			var rest strings.Builder
+			limit := fitsAtMost(width, size) + 2
+			for _, w := range words[i:] {
+				if rest.Len() > 0 {
+					rest.WriteByte(' ')
+				}
+				rest.WriteString(w)
+				if utf8.RuneCountInString(rest.String()) > limit {
+					break
+				}
+			}
+			if rest.Len() > 0 {
+				out[lines-1] = fitText(out[lines-1]+" "+rest.String(), width, size)
 			}
 			return out
 		}

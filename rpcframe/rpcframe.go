@@ -8,9 +8,11 @@
 package rpcframe
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/tidwall/gjson"
@@ -27,6 +29,9 @@ type Reject struct {
 	ID      json.RawMessage
 	Code    int
 	Message string
+	// Drop: the message is a notification, which gets no answer where the
+	// transport allows none.
+	Drop bool
 }
 
 // Response is the JSON-RPC error response for r.
@@ -49,12 +54,66 @@ func (r *Reject) Response() []byte {
 	return b
 }
 
+// Frame checks one message as a transport received it (trimmed of white
+// space): valid UTF-8, valid JSON, one object, a JSON-RPC 2.0 message the
+// SDK can decode, and what Check refuses. It returns what it read, or the
+// Reject: -32700 for what is no JSON (trailing data and invalid UTF-8
+// included), -32600 for JSON that is no message (a batch, nesting deeper
+// than the SDK reads, a bad id). The Reject of a notification has Drop set:
+// a transport that can leave it unanswered (stdio) does.
+func Frame(frame []byte) (*Message, *Reject) {
+	if len(frame) == 0 {
+		return nil, &Reject{Code: jsonrpc.CodeParseError, Message: "parse error: the message is empty: send one JSON-RPC message"}
+	}
+	if !utf8.Valid(frame) {
+		return nil, &Reject{Code: jsonrpc.CodeParseError, Message: "parse error: the message is not valid UTF-8"}
+	}
+	if !json.Valid(frame) {
+		var v json.RawMessage
+		err := json.Unmarshal(frame, &v) // says what is wrong, and where
+		msg := "parse error: " + err.Error()
+		if bytes.Contains(frame, []byte("NaN")) || bytes.Contains(frame, []byte("Infinity")) {
+			msg += " (NaN and Infinity are not JSON)"
+		}
+		return nil, &Reject{Code: jsonrpc.CodeParseError, Message: msg}
+	}
+	if frame[0] != '{' {
+		msg := "invalid request: a message is one JSON object"
+		if frame[0] == '[' {
+			msg = "invalid request: batches are not supported: send one JSON-RPC message at a time"
+		}
+		return nil, &Reject{Code: jsonrpc.CodeInvalidRequest, Message: msg}
+	}
+	m, rej := Check(frame)
+	if rej != nil {
+		return m, rej
+	}
+	// The SDK's own decoding: what passes here, the SDK reads.
+	var err error
+	if m.Decoded, err = jsonrpc.DecodeMessage(frame); err != nil {
+		msg := "invalid request: " + err.Error()
+		id := m.ID
+		switch {
+		case id == nil:
+			return m, &Reject{Code: jsonrpc.CodeInvalidRequest, Message: msg, Drop: true}
+		case id[0] == 'n':
+			id = nil
+		case id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9'):
+			id, msg = nil, "invalid request: id must be a string or a number"
+		}
+		return m, &Reject{ID: id, Code: jsonrpc.CodeInvalidRequest, Message: msg}
+	}
+	return m, nil
+}
+
 // Message is what Check reads of a message.
 type Message struct {
 	ID     json.RawMessage `json:"id"`     // nil when absent, "null" when null
 	Method json.RawMessage `json:"method"` // nil when absent
 	Result json.RawMessage `json:"result"`
 	Error  json.RawMessage `json:"error"`
+	// Decoded is the message as the SDK decodes it (set by Frame).
+	Decoded jsonrpc.Message `json:"-"`
 }
 
 // IsCall reports whether m is a request with an id.
@@ -99,6 +158,11 @@ func Check(frame []byte) (*Message, *Reject) {
 		}
 		return &m, nil // a response with id null: the SDK refuses it
 	}
+	if m.ID[0] == '"' && loneSurrogate(m.ID) {
+		return &m, &Reject{ID: m.ID, Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
+			"invalid request: id %s cannot be echoed exactly: it holds a lone UTF-16 surrogate (\\uD800 to \\uDFFF not in a pair), which is no character; use another string id",
+			clip(string(m.ID)))}
+	}
 	if c := m.ID[0]; c == '-' || (c >= '0' && c <= '9') {
 		if !safeInteger(string(m.ID)) {
 			return &m, &Reject{ID: m.ID, Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
@@ -110,6 +174,41 @@ func Check(frame []byte) (*Message, *Reject) {
 		return &m, &Reject{ID: m.ID, Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: no method: a request needs \"method\" (a response to the server needs \"result\" or \"error\")"}
 	}
 	return &m, nil
+}
+
+// loneSurrogate reports whether the JSON string s (raw, quoted) escapes a
+// UTF-16 surrogate that is not half of a pair: decoded, it becomes U+FFFD,
+// and the SDK echoes that instead of the id sent.
+func loneSurrogate(s []byte) bool {
+	hex4 := func(i int) (rune, bool) {
+		if i+6 > len(s) || s[i] != '\\' || s[i+1] != 'u' {
+			return 0, false
+		}
+		n, err := strconv.ParseUint(string(s[i+2:i+6]), 16, 32)
+		return rune(n), err == nil
+	}
+	for i := 1; i < len(s)-1; i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		r, ok := hex4(i)
+		if !ok {
+			i++ // another escape: skip its character
+			continue
+		}
+		switch {
+		case r >= 0xD800 && r < 0xDC00: // high: a low one must follow
+			if lo, ok := hex4(i + 6); !ok || lo < 0xDC00 || lo > 0xDFFF {
+				return true
+			}
+			i += 11
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return true
+		default:
+			i += 5
+		}
+	}
+	return false
 }
 
 // safeInteger reports whether s is an integer written plainly (no

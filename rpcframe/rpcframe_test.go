@@ -65,3 +65,26 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	}
 }
+
+// A string id escaping a UTF-16 surrogate that is not half of a pair
+// cannot be echoed exactly (decoded, it is U+FFFD); pairs, other escapes
+// and an escaped backslash before "u" can.
+func TestLoneSurrogate(t *testing.T) {
+	for raw, lone := range map[string]bool{
+		`"a\ud800b"`:            true,
+		`"\udc00"`:              true,
+		`"\ud800"`:              true,
+		`"\ud800\u0041"`:        true,
+		`"\uD83D\uDE00"`:        false,
+		`"\ud83d\ude00x"`:       false,
+		`"\\ud800"`:             false,
+		`"\u0041\n\"\\"`:        false,
+		`"plain"`:               false,
+		`"\\\ud800"`:            true,
+		`"x\ud83d\ude00\ud800"`: true,
+	} {
+		if got := loneSurrogate([]byte(raw)); got != lone {
+			t.Errorf("loneSurrogate(%s) = %v, want %v", raw, got, lone)
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"modernc.org/sqlite"
@@ -183,6 +184,13 @@ func Open(ctx context.Context, path string, opts Options) (*sqlstore.DB, error) 
 		return nil, fmt.Errorf("sqlite: %s: %s%w", path, permissionDenied(path), err)
 	}
 	db := sqlstore.New(write, read, Dialect)
+	if f, err := os.OpenFile(path, os.O_RDWR, 0); errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		// SQLite opens a file it may not write read-only, without a
+		// word, and every write would fail as if the disk were gone.
+		db.SetReadOnly(fmt.Sprintf("the database file %s is read-only for this process (%v): make it writable for this user, or choose another file with --db or DATABASE_PATH", path, errors.Unwrap(err)))
+	} else if err == nil {
+		f.Close()
+	}
 	stop := startCheckpointer(read, write, opts.CheckpointInterval, opts.WALLimitFrames)
 	db.AddCloser(func() error { stop(); return nil })
 	var pageSize int64

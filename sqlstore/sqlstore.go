@@ -69,6 +69,25 @@ type DB struct {
 	// paths caches the paths read by Ancestors in read-only transactions
 	// (nil: no cache).
 	paths *pathCache
+	// readOnly, when set, says why the database cannot be written: every
+	// write fails at once with a StoreReadOnlyError saying so.
+	readOnly string
+}
+
+// SetReadOnly marks the database as one this process cannot write, for
+// the reason given (naming the file and what to do): writes fail at once
+// with a StoreReadOnlyError, Ping fails with it, and reads go on. Call it
+// before the store is used.
+func (db *DB) SetReadOnly(reason string) { db.readOnly = reason }
+
+// ReadOnly says why the database cannot be written ("" when it can).
+func (db *DB) ReadOnly() string { return db.readOnly }
+
+// readOnlyError is the error of a write to a read-only database.
+func (db *DB) readOnlyError() error {
+	return &thinkgraph.Error{Code: thinkgraph.CodeStoreReadOnly,
+		Message:     "the database cannot be written: " + db.readOnly + "; nothing was stored, and retrying will not help until it is writable and the server restarted (reads still work)",
+		Suggestions: []string{"ask the server's operator to make the database writable and restart the server"}}
 }
 
 // SetPathCacheBytes sets the memory budget of the cache of paths read by
@@ -128,12 +147,18 @@ func (db *DB) Close() error {
 
 // Ping checks that the database is reachable (for readiness probes).
 func (db *DB) Ping(ctx context.Context) error {
+	if db.readOnly != "" {
+		return db.readOnlyError()
+	}
 	return db.write.PingContext(ctx)
 }
 
 // Update runs fn in a write transaction, retrying it when the database
 // reports contention.
 func (db *DB) Update(ctx context.Context, fn func(thinkgraph.Tx) error) error {
+	if db.readOnly != "" {
+		return db.readOnlyError()
+	}
 	if db.beforeUpdate != nil {
 		db.beforeUpdate(ctx)
 	}

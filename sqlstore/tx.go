@@ -623,6 +623,22 @@ func (t *txn) Links(ctx context.Context, session thinkgraph.SessionKey) ([]think
 	return out, rows.Err()
 }
 
+func (t *txn) SessionSize(ctx context.Context, session thinkgraph.SessionKey) (thinkgraph.SessionSize, error) {
+	var z thinkgraph.SessionSize
+	err := t.queryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(octet_length(content) + COALESCE(octet_length(key_points), 0) + COALESCE(octet_length(metadata), 0)), 0), `+
+		`COALESCE(MAX(octet_length(content)), 0), `+
+		`COALESCE(SUM(CASE WHEN length(content) > ? THEN CAST(length(content) - ? AS BIGINT) * (length(content) - ?) ELSE 0 END), 0) `+
+		`FROM thoughts WHERE session_id = ?`, thinkgraph.LongThought, thinkgraph.LongThought, thinkgraph.LongThought, session).
+		Scan(&z.Thoughts, &z.Bytes, &z.LongestThought, &z.LongText)
+	if err == nil {
+		err = t.queryRow(ctx, `SELECT COUNT(*) FROM links WHERE session_id = ?`, session).Scan(&z.Links)
+	}
+	if err != nil {
+		return z, fmt.Errorf("session size: %w", err)
+	}
+	return z, nil
+}
+
 // ---- invocations
 
 const invocationCols = `id, tenant, session_id, tool_name, input, output, provider, pipe_name, model, latency_ms, success, error,

@@ -33,7 +33,7 @@ var (
 	ViewerPkgs  = Need{"the npm packages of e2e/viewer/ (playwright-core)", "npm ci --prefix e2e/viewer"}
 	Chromium    = Need{"Chromium", "apt-get install -y chromium (or set CHROMIUM to its path)"}
 	Graphviz    = Need{"Graphviz's dot", "apt-get install -y graphviz"}
-	UtilLinux   = Need{"util-linux's prlimit and setpriv", "apt-get install -y util-linux"}
+	UtilLinux   = Need{"util-linux's prlimit, setpriv and script", "apt-get install -y util-linux"}
 	PostgreSQL  = Need{"a PostgreSQL server", "start one on 127.0.0.1:5432 with trust authentication and a database test (or set THINKGRAPH_TEST_DATABASE_URL)"}
 	SICK        = Need{"the SICK data set (SICK.txt; CC BY-NC-SA, never in the repository)", "set THINKGRAPH_SICK to its path (where to get it: the README, Measuring the semantic engine)"}
 	// All lists them, in the README's order.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/thinkgraph/thinkgraph/httpserver"
 	"github.com/thinkgraph/thinkgraph/mcpserver"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/render"
@@ -51,23 +50,9 @@ func TestLargeSessionRendersBounded(t *testing.T) {
 	alice := importSession(t, svc, "alice", "big", render.HeavyThoughts+200)
 	bob := importSession(t, svc, "bob", "big", render.HeavyThoughts+10)
 	carol := importSession(t, svc, "carol", "big", render.HeavyThoughts+10)
-	tokens := map[string]string{}
-	var lines []string
-	for _, tenant := range []string{"alice", "bob", "carol"} {
-		tok, line, _ := httpserver.NewToken(tenant)
-		tokens[tenant] = tok
-		lines = append(lines, line)
-	}
-	parsed, err := httpserver.ParseTokens(strings.Join(lines, "\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	lim := &render.Limiter{Wait: 200 * time.Millisecond}
-	mcpSrv := mcpserver.New(svc, mcpserver.Options{MaxAnalysed: 500, MaxDrawn: 100, Limiter: lim})
-	h := httpserver.New(mcpSrv.ForTenant, true, httpserver.Options{Tokens: parsed, Viewer: New(svc, Options{MaxAnalysed: 500, Limiter: lim})}).Handler()
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	url := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	url, tokens := costServer(t, svc, mcpserver.Options{MaxAnalysed: 500, MaxDrawn: 100, Limiter: lim}, Options{MaxAnalysed: 500}, "carol")
+	srv := &httptest.Server{URL: url}
 	download := func(tenant, format string) (int, http.Header, string) {
 		t.Helper()
 		return get(t, srv, tokens[tenant], "/sessions/big/export/"+format)
@@ -101,7 +86,7 @@ func TestLargeSessionRendersBounded(t *testing.T) {
 
 	// alice's slot taken: alice is busy, bob is served.
 	loader := &render.Loader{Svc: svc, Limiter: lim}
-	releaseAlice, err := loader.Heavy(context.Background(), alice)
+	releaseAlice, err := loader.Heavy(context.Background(), alice, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +101,7 @@ func TestLargeSessionRendersBounded(t *testing.T) {
 		t.Errorf("bob's export while alice's render runs: %d", code)
 	}
 	// bob's slot taken too: both in all; carol is busy.
-	releaseBob, err := loader.Heavy(context.Background(), bob)
+	releaseBob, err := loader.Heavy(context.Background(), bob, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,6 +76,7 @@ func TestFeedbackOverHTTP(t *testing.T) {
 		{`{"thought_id": "` + second.Node + `", "kind": "comment", "text": 5}`, "text"},
 		{`{"thought_id": "` + second.Node + `", "kind": "comment", "text": "a\u0000b"}`, "text"},
 		{`{"thought_id": "` + second.Node + `", "kind": "comment", "text": " \t\n\u00a0 "}`, "text"},
+		{`{"thought_id": "` + second.Node + `", "kind": "comment", "text": "\u200b\u200c\u200d\u2060\ufeff\u00ad"}`, "text"}, // only zero-width characters (issue 38)
 		{`{"thought_id": "` + second.Node + `", "kind": "comment", "txt": "x"}`, "txt"},
 		{`{"thought_id": `, ""},
 	} {

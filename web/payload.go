@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/thinkgraph/thinkgraph"
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/reasoning/review"
 	"github.com/thinkgraph/thinkgraph/render"
@@ -17,6 +19,24 @@ import (
 const (
 	bandRows   = 20
 	eagerBands = 2
+)
+
+// Bounds of what a page carries, so that no session makes it large: the
+// eager bands only while the page's drawing stays within pageSVGBytes,
+// and the thought data only while the page stays within pageBytes (else
+// both come from the graph endpoint after the first paint); the panel's
+// lists show their latest entries (the downloads hold them all) and a
+// link's reason its start.
+const (
+	pageSVGBytes     = 640 << 10
+	pageBytes        = 1 << 20
+	panelFeedback    = 20  // the overview's feedback
+	thoughtFeedback  = 10  // a thought's feedback
+	thoughtLinks     = 50  // a thought's links, contradictions and circular chains
+	panelBranches    = 50  // the overview's branches
+	panelUnexplored  = 100 // the overview's unexplored alternatives
+	panelLinkText    = 300 // characters of a link's reason
+	pageSkeletonSize = 16 << 10
 )
 
 // graphPayload is a rendered session: the SVG, and per thought what the side
@@ -68,8 +88,12 @@ type thoughtData struct {
 	Flags      []string    `json:"flags,omitempty"`
 	Links      []panelLink `json:"links,omitempty"`
 	Unexplored int         `json:"unexplored,omitempty"` // unexplored alternatives below a branch point
-	// Feedback is what people said about the thought, oldest first.
-	Feedback []feedbackItem `json:"feedback,omitempty"`
+	// LinksMore counts the links not listed (the first thoughtLinks are).
+	LinksMore int `json:"linksMore,omitempty"`
+	// Feedback is what people said about the thought, oldest first: the
+	// latest thoughtFeedback pieces, FeedbackMore the earlier ones.
+	Feedback     []feedbackItem `json:"feedback,omitempty"`
+	FeedbackMore int            `json:"feedbackMore,omitempty"`
 }
 
 // feedbackItem is a person's feedback in the panel.
@@ -102,6 +126,11 @@ type overview struct {
 	Unexplored []int          `json:"unexplored"`
 	Feedback   []feedbackItem `json:"feedback"`
 	Analysis   string         `json:"analysis,omitempty"`
+	// The entries the lists leave out: the branches and unexplored
+	// alternatives after the first, the feedback before the latest.
+	BranchesMore   int `json:"branchesMore,omitempty"`
+	UnexploredMore int `json:"unexploredMore,omitempty"`
+	FeedbackMore   int `json:"feedbackMore,omitempty"`
 }
 
 // question is an open review group in the overview: its key, the signs of
@@ -161,9 +190,10 @@ func newGraphPayload(g *render.Graph) (*graphPayload, error) {
 	var svg bytes.Buffer
 	svg.WriteString(`<div class="tg-bands">` + "\n")
 	p.bands = make([]string, len(bs.Bands))
+	size := len(bs.Overlay)
 	for i, b := range bs.Bands {
 		p.bands[i] = b.SVG
-		if i < eagerBands {
+		if size += len(b.SVG); i < eagerBands && size <= pageSVGBytes {
 			svg.WriteString(b.SVG)
 		} else {
 			svg.WriteString(b.Placeholder(bs.Width, i) + "\n")
@@ -220,6 +250,10 @@ func newGraphPayload(g *render.Graph) (*graphPayload, error) {
 	for _, f := range g.Feedback {
 		if d := data[f.ThoughtID]; d != nil {
 			d.Feedback = append(d.Feedback, feedbackItem{Step: d.Step, Kind: f.Kind, Text: f.Text, At: f.CreatedAt, Delivered: f.DeliveredAt != nil})
+			if len(d.Feedback) > thoughtFeedback {
+				d.Feedback = d.Feedback[1:]
+				d.FeedbackMore++
+			}
 			if refuted[f.ThoughtID] && !slices.Contains(d.Flags, "refuted") {
 				d.Flags = append(d.Flags, "refuted")
 			}
@@ -227,15 +261,16 @@ func newGraphPayload(g *render.Graph) (*graphPayload, error) {
 	}
 	for _, l := range g.Links {
 		from, to := data[l.FromThought], data[l.ToThought]
+		reason := thinkgraph.Clip(l.Reason, panelLinkText)
 		if from != nil {
-			from.Links = append(from.Links, panelLink{Kind: "link", Dir: "to", Step: step[l.ToThought], Type: l.Type, Text: l.Reason,
-				Score: fmt.Sprintf("%.2f", l.Strength)})
 			if to == nil && l.ToBranch != "" {
-				from.Links[len(from.Links)-1].Text = "branch " + l.ToBranch + ": " + l.Reason
+				reason = "branch " + l.ToBranch + ": " + reason
 			}
+			from.addLink(panelLink{Kind: "link", Dir: "to", Step: step[l.ToThought], Type: l.Type, Text: reason,
+				Score: fmt.Sprintf("%.2f", l.Strength)})
 		}
 		if to != nil {
-			to.Links = append(to.Links, panelLink{Kind: "link", Dir: "from", Step: step[l.FromThought], Type: l.Type, Text: l.Reason,
+			to.addLink(panelLink{Kind: "link", Dir: "from", Step: step[l.FromThought], Type: l.Type, Text: thinkgraph.Clip(l.Reason, panelLinkText),
 				Score: fmt.Sprintf("%.2f", l.Strength)})
 		}
 	}
@@ -250,22 +285,25 @@ func newGraphPayload(g *render.Graph) (*graphPayload, error) {
 		for _, c := range a.Contradictions {
 			score := fmt.Sprintf("%.2f", c.Confidence)
 			if d := data[c.ThoughtA.ID]; d != nil {
-				d.Links = append(d.Links, panelLink{Kind: "contradiction", Dir: "with", Step: c.ThoughtB.Step, Type: "contradicts", Text: c.Reason, Score: score})
+				d.addLink(panelLink{Kind: "contradiction", Dir: "with", Step: c.ThoughtB.Step, Type: "contradicts", Text: c.Reason, Score: score})
 			}
 			if d := data[c.ThoughtB.ID]; d != nil {
-				d.Links = append(d.Links, panelLink{Kind: "contradiction", Dir: "with", Step: c.ThoughtA.Step, Type: "contradicts", Text: c.Reason, Score: score})
+				d.addLink(panelLink{Kind: "contradiction", Dir: "with", Step: c.ThoughtA.Step, Type: "contradicts", Text: c.Reason, Score: score})
 			}
 		}
 		for _, c := range a.Circular {
 			for i, r := range c.Thoughts {
 				if d := data[r.ID]; d != nil {
 					next := c.Thoughts[(i+1)%len(c.Thoughts)]
-					d.Links = append(d.Links, panelLink{Kind: "circular", Dir: "with", Step: next.Step, Type: c.Kind, Text: c.Reason})
+					d.addLink(panelLink{Kind: "circular", Dir: "with", Step: next.Step, Type: c.Kind, Text: c.Reason})
 				}
 			}
 		}
 	} else {
 		p.Analysis = "Contradictions and circular reasoning not analysed."
+	}
+	if bs.Note != "" {
+		p.Analysis = strings.TrimSpace(p.Analysis + " " + bs.Note)
 	}
 	ov := newOverview(g, p.Analysis)
 	var err error
@@ -302,8 +340,12 @@ func newOverview(g *render.Graph, note string) *overview {
 			ov.Unexplored = append(ov.Unexplored, t.Step)
 		}
 	}
-	for _, f := range g.Feedback {
+	ov.FeedbackMore = max(0, len(g.Feedback)-panelFeedback)
+	for _, f := range g.Feedback[ov.FeedbackMore:] {
 		ov.Feedback = append(ov.Feedback, feedbackItem{Step: step[f.ThoughtID], Kind: f.Kind, Text: f.Text, At: f.CreatedAt, Delivered: f.DeliveredAt != nil})
+	}
+	if n := len(ov.Unexplored); n > panelUnexplored {
+		ov.Unexplored, ov.UnexploredMore = ov.Unexplored[:panelUnexplored], n-panelUnexplored
 	}
 	evals := map[string]*render.BranchEvaluation{}
 	if a := g.Analysis; a != nil {
@@ -357,5 +399,18 @@ func newOverview(g *render.Graph, note string) *overview {
 	for _, t := range g.Thoughts {
 		addBranch(t.BranchID, "")
 	}
+	if n := len(ov.Branches); n > panelBranches {
+		ov.Branches, ov.BranchesMore = ov.Branches[:panelBranches], n-panelBranches
+	}
 	return ov
+}
+
+// addLink lists l in the thought's panel, or counts it once thoughtLinks
+// are listed.
+func (d *thoughtData) addLink(l panelLink) {
+	if len(d.Links) < thoughtLinks {
+		d.Links = append(d.Links, l)
+	} else {
+		d.LinksMore++
+	}
 }

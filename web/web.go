@@ -131,6 +131,9 @@ func New(svc *reasoning.Service, opts Options) *Viewer {
 	loader, exporter := render.NewLoader(svc, opts.Analyst), render.NewLoader(svc, opts.Analyst)
 	for _, l := range []*render.Loader{loader, exporter} {
 		l.MaxAnalysed, l.Limiter = max(opts.MaxAnalysed, 0), opts.Limiter
+		if l.MaxAnalysed > 0 {
+			l.MaxAnalysedLongText = render.DefaultMaxAnalysedLongText
+		}
 	}
 	loader.NoEvaluation = true
 	v := &Viewer{svc: svc, loader: loader, exporter: exporter, opts: opts, mux: http.NewServeMux(), cache: map[viewKey]*cached{},
@@ -192,6 +195,9 @@ func (v *Viewer) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case thinkgraph.CodeBusy:
 		w.Header().Set("Retry-After", "5")
 		http.Error(w, te.Message+": reload in a few seconds", http.StatusServiceUnavailable)
+		return
+	case thinkgraph.CodeStoreReadOnly:
+		http.Error(w, te.Message, http.StatusServiceUnavailable)
 		return
 	}
 	v.opts.Logger.ErrorContext(r.Context(), "viewer", "path", r.URL.Path, "err", err)
@@ -346,7 +352,7 @@ func (v *Viewer) session(w http.ResponseWriter, r *http.Request) {
 	// A large session's thought data comes from the graph endpoint after
 	// the first paint (see viewer.js), with the bands not drawn yet.
 	var data string
-	if p.Steps <= syncAnalysisMax {
+	if p.Steps <= syncAnalysisMax && pageSkeletonSize+len(p.Goal)*6+len(p.SVG)+len(p.dataJSON) <= pageBytes {
 		data = `<script type="application/json" id="tg-data">` + string(p.dataJSON) + `</script>`
 	}
 	v.html(w, func(b *bytes.Buffer) { writeSessionPage(b, p, data) })
@@ -479,7 +485,7 @@ func (v *Viewer) export(w http.ResponseWriter, r *http.Request) {
 	var err error
 	if format == "json" {
 		var release func()
-		if release, err = v.exporter.Heavy(r.Context(), ref); err == nil {
+		if release, err = v.exporter.Heavy(r.Context(), ref, false); err == nil {
 			err = v.svc.View(r.Context(), ref, func(tx thinkgraph.Tx, s *thinkgraph.Session) error {
 				doc, err := reasoning.ExportSession(r.Context(), tx, s, time.Now().UTC())
 				if err != nil {

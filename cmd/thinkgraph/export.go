@@ -87,7 +87,7 @@ func (e *env) export(ctx context.Context, argv []string) error {
 	if err != nil {
 		return err
 	}
-	return fn(e.stdout, g)
+	return fn(toTerminal(e.stdout), g)
 }
 
 // exportJSON writes the session's exchange document: the lossless,

@@ -3,8 +3,12 @@ package main
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net"
+	nethttp "net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -212,15 +216,16 @@ func TestDiskFullThenRecovery(t *testing.T) {
 	}
 }
 
-// A database file the server may not write: it refuses to start with a
-// message saying so; once writable, everything is there.
-func TestReadOnlyDatabase(t *testing.T) {
+// seedReadOnly stores a thought "kept" in session "ro" of a database file
+// in a new directory, then makes the file read-only.
+func seedReadOnly(t *testing.T) (dir, db string) {
+	t.Helper()
 	dir, err := os.MkdirTemp("", "tg-ro")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
-	db := filepath.Join(dir, "ro.db")
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	db = filepath.Join(dir, "ro.db")
 	cs, _ := spawn(t, db)
 	if _, err := think(context.Background(), cs, map[string]any{"thought": "kept", "session_id": "ro"}); err != nil {
 		t.Fatal(err)
@@ -229,6 +234,14 @@ func TestReadOnlyDatabase(t *testing.T) {
 	if err := os.Chmod(db, 0o444); err != nil {
 		t.Fatal(err)
 	}
+	return dir, db
+}
+
+// A database file the server may not write, in a directory it may not
+// write either: it refuses to start with a message saying so; once
+// writable, everything is there.
+func TestReadOnlyDatabase(t *testing.T) {
+	dir, db := seedReadOnly(t)
 	cmd := asUnprivileged(t, dir, "serve", "--db", db)
 	cmd.Stdin = nil
 	out, err := cmd.CombinedOutput()
@@ -271,13 +284,84 @@ func TestReadOnlyDatabaseDirectory(t *testing.T) {
 	}
 }
 
+// A database file the server may not write in a directory it may (issue
+// 38, case 7): the server starts and says at once, naming the file, that it
+// cannot write it; /readyz says so; a write is refused as read-only, not
+// as a passing outage to retry; reads still work.
+func TestReadOnlyDatabaseFile(t *testing.T) {
+	dir, db := seedReadOnly(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	if os.Geteuid() == 0 {
+		_ = os.Chmod(dir, 0o777) // the server (nobody) may write the directory
+	}
+	cmd := asUnprivileged(t, "", "serve", "--http", addr, "--db", db)
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	var http *mcp.ClientSession
+	for i := 0; i < 100; i++ {
+		http, err = mcp.NewClient(&mcp.Implementation{Name: "ro", Version: "1"}, nil).
+			Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", MaxRetries: -1}, nil)
+		if err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("the server did not start on a read-only file: %v\n%s", err, stderr.String())
+	}
+	defer http.Close()
+	if log := stderr.String(); !strings.Contains(log, "cannot be written") || !strings.Contains(log, db) || !strings.Contains(log, "read-only") {
+		t.Errorf("the start does not say the file is read-only, naming it:\n%s", log)
+	}
+	resp, body := getBody(t, "http://"+addr+"/readyz")
+	if resp.StatusCode != 503 || !strings.Contains(body, "read-only") || !strings.Contains(body, db) {
+		t.Errorf("/readyz on a read-only file: %d %q", resp.StatusCode, body)
+	}
+	res, err := http.CallTool(context.Background(), &mcp.CallToolParams{Name: "think", Arguments: map[string]any{"thought": "lost?", "session_id": "ro"}})
+	if err != nil || !res.IsError {
+		t.Fatalf("a write to a read-only file: %v %+v", err, res)
+	}
+	errBody, _ := json.Marshal(res.StructuredContent)
+	if text := string(errBody); !strings.Contains(text, `"code":"StoreReadOnlyError"`) || !strings.Contains(text, db) || strings.Contains(text, "retry when it is back") {
+		t.Errorf("the write's error: %s", text)
+	}
+	path, err := http.CallTool(context.Background(), &mcp.CallToolParams{Name: "show_current_path", Arguments: map[string]any{"session_id": "ro"}})
+	if err != nil || path.IsError || !strings.Contains(path.Content[0].(*mcp.TextContent).Text, "kept") {
+		t.Errorf("a read of a read-only file: %v %+v", err, path)
+	}
+}
+
+// getBody GETs url and returns the response with its body read.
+func getBody(t *testing.T, url string) (*nethttp.Response, string) {
+	t.Helper()
+	resp, err := nethttp.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
 // asUnprivileged returns the command running the binary with args so that
 // it may read but not write dir (mode 0555 for the test's user; root
 // ignores file modes, so as root it runs as nobody through setpriv and dir
-// stays root's).
+// stays root's); with dir "", it runs so without changing any directory.
 func asUnprivileged(t *testing.T, dir string, args ...string) *exec.Cmd {
 	t.Helper()
 	if os.Geteuid() != 0 {
+		if dir == "" {
+			return exec.Command(binary, args...)
+		}
 		if err := os.Chmod(dir, 0o555); err != nil {
 			t.Fatal(err)
 		}
@@ -288,8 +372,9 @@ func asUnprivileged(t *testing.T, dir string, args ...string) *exec.Cmd {
 		testdeps.Missing(t, testdeps.UtilLinux, "running as root without setpriv: cannot take write access from the server")
 	}
 	for _, p := range []string{dir, filepath.Dir(binary), binary} {
-		st, _ := os.Stat(p)
-		_ = os.Chmod(p, st.Mode()|0o055)
+		if st, err := os.Stat(p); err == nil && p != "" {
+			_ = os.Chmod(p, st.Mode()|0o055)
+		}
 	}
 	_ = os.Chmod(filepath.Dir(binary), 0o755)
 	return exec.Command("setpriv", append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", binary}, args...)...)

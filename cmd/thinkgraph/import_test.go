@@ -113,6 +113,17 @@ func TestImportCLIStdinAndTakenIDs(t *testing.T) {
 	if err != nil || strings.Contains(out, "session big-400 for") || !strings.Contains(out, `session "big-400" already exists`) {
 		t.Fatalf("third import: %v\n%s%s", err, out, stderr)
 	}
+	// A session id that is no session id is replaced, and the import says
+	// so (it was replaced silently).
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["session"].(map[string]any)["id"] = "<b>plan</b>"
+	out, stderr, err = tg(t, []byte(mustJSON(t, m)), "import", "-", "--db", db, "--tenant", "other")
+	if err != nil || !strings.Contains(out, `note: the document's session id "<b>plan</b>" is not a session id`) {
+		t.Fatalf("an import of an invalid session id: %v\n%s%s", err, out, stderr)
+	}
 }
 
 func mustJSON(t *testing.T, v any) string {
@@ -152,6 +163,12 @@ func TestImportCLIRefuses(t *testing.T) {
 		{"a member no export writes", edit(func(m map[string]any) { m["extra"] = true }), "data.extra"},
 		{"NUL in a thought", edit(func(m map[string]any) { thought(m, 3)["content"] = "a\x00b" }), "data.thoughts[3].content"},
 		{"NUL in metadata", edit(func(m map[string]any) { thought(m, 5)["metadata"] = map[string]any{"k\x00": 1} }), "data.thoughts[5].metadata"},
+		{"metadata nested 9,000 deep", edit(func(m map[string]any) {
+			thought(m, 2)["metadata"] = json.RawMessage(strings.Repeat("[", 9000) + strings.Repeat("]", 9000))
+		}), "data.thoughts[2].metadata"},
+		{"NUL in a thought id", edit(func(m map[string]any) { thought(m, 4)["id"] = "t\x00" }), "data.thoughts[4].id"},
+		{"markup as a thought id", edit(func(m map[string]any) { thought(m, 4)["id"] = "<b>t</b>" }), "data.thoughts[4].id"},
+		{"a thought id of 5 KB", edit(func(m map[string]any) { thought(m, 4)["id"] = strings.Repeat("t", 5000) }), "data.thoughts[4].id"},
 		{"a parent after the thought", edit(func(m map[string]any) { thought(m, 1)["parentId"] = "t000030" }), "data.thoughts[1].parentId"},
 		{"not JSON", []byte("{\"format\": "), "data"},
 		{"two documents", append(append([]byte{}, raw...), raw...), "data"},

@@ -147,6 +147,11 @@ func (e *env) serve(ctx context.Context, argv []string) error {
 // background meanwhile.
 func (e *env) serveWith(ctx context.Context, cfg *config, store thinkgraph.Store, run func(*mcpserver.Server, *slog.Logger, *reasoning.Service, *metrics.Registry) error) error {
 	log := cfg.logger(e.stderr)
+	if ro, ok := store.(interface{ ReadOnly() string }); ok && ro.ReadOnly() != "" {
+		// Served anyway: reads work; every write says why it cannot be
+		// stored, and /readyz says so too.
+		log.Error("the database cannot be written: " + ro.ReadOnly() + "; serving reads only, every write fails until it is writable and the server restarted")
+	}
 	svc := reasoning.New(store, cfg.reasoning)
 	sem, err := cfg.semanticEngine(log)
 	if err != nil {

@@ -48,7 +48,7 @@ func (e *env) sessions(ctx context.Context, argv []string) error {
 				fmt.Fprintln(e.stdout, "no sessions yet")
 				return nil
 			}
-			tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
+			tw := tabwriter.NewWriter(toTerminal(e.stdout), 2, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tTENANT\tSTEPS\tMODE\tUPDATED\tGOAL")
 			for _, s := range ss {
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Tenant, s.StepCount, s.Mode, s.UpdatedAt.Local().Format(time.DateTime), trimLines(s.Goal, 60))
@@ -87,7 +87,7 @@ func (e *env) sessions(ctx context.Context, argv []string) error {
 			if err != nil {
 				return err
 			}
-			w := e.stdout
+			w := toTerminal(e.stdout)
 			fmt.Fprintf(w, "Session %s (tenant %s)\n", s.ID, s.Tenant)
 			if s.Goal != "" {
 				fmt.Fprintf(w, "Goal:     %s\n", s.Goal)

@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -146,57 +145,32 @@ func (f *stdioFilter) readLine() (line []byte, tooLong bool) {
 }
 
 // check returns line as a frame for the SDK if it is one good JSON-RPC
-// message, else answers it (a request) or drops it (a notification) and
-// returns nil.
+// message (rpcframe.Frame), else answers it (a request) or drops it (a
+// notification) and returns nil.
 func (f *stdioFilter) check(line []byte) []byte {
 	line = bytes.Trim(line, " \t\r\n")
 	if len(line) == 0 {
 		return nil
 	}
-	if !utf8.Valid(line) {
-		f.reject(nil, jsonrpc.CodeParseError, "parse error: the message is not valid UTF-8", len(line))
-		return nil
-	}
-	if !json.Valid(line) {
-		var v json.RawMessage
-		err := json.Unmarshal(line, &v) // says what is wrong, and where
-		msg := "parse error: " + err.Error()
-		if bytes.Contains(line, []byte("NaN")) || bytes.Contains(line, []byte("Infinity")) {
-			msg += " (NaN and Infinity are not JSON)"
-		}
-		f.reject(nil, jsonrpc.CodeParseError, msg, len(line))
-		return nil
-	}
-	if line[0] != '{' {
-		msg := "invalid request: a message is one JSON object"
-		if line[0] == '[' {
-			msg = "invalid request: batches are not supported: send one JSON-RPC message per line"
-		}
-		f.reject(nil, jsonrpc.CodeInvalidRequest, msg, len(line))
-		return nil
-	}
-	// What the SDK reads loosely: ids it would not echo exactly, id null,
-	// an id without a method; a call before initialize.
-	m, rej := rpcframe.Check(line)
+	m, rej := rpcframe.Frame(line)
+	// A call before initialize (the SDK answers it with error code 0).
 	if rej == nil && !f.initialized {
 		if rej = rpcframe.BeforeInitialize(m, line); rej == nil && m.MethodName() == "initialize" {
 			// The SDK answers initialize before it reads on.
 			f.initialized = true
 		}
 	}
+	if rej != nil && rej.Drop {
+		f.log.Warn("dropped a bad notification from stdin", "error", rej.Message, "bytes", len(line))
+		return nil
+	}
 	if rej != nil {
 		f.reject(rej.ID, rej.Code, rej.Message, len(line))
 		return nil
 	}
-	// The SDK's own decoding: what passes here, the SDK reads.
-	msg, err := jsonrpc.DecodeMessage(line)
-	if err != nil {
-		f.invalid(line, err)
-		return nil
-	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	switch msg := msg.(type) {
+	switch msg := m.Decoded.(type) {
 	case *jsonrpc.Request:
 		if msg.IsCall() {
 			if _, dup := f.inflight[msg.ID]; dup {
@@ -210,27 +184,6 @@ func (f *stdioFilter) check(line []byte) []byte {
 		delete(f.outgoing, msg.ID)
 	}
 	return append(line, '\n')
-}
-
-// invalid answers a JSON object that is no JSON-RPC message with an error
-// (with its id, if it has a valid one), or drops it if it is a notification.
-func (f *stdioFilter) invalid(line []byte, err error) {
-	var fields map[string]json.RawMessage
-	_ = json.Unmarshal(line, &fields) // an object: checked by the caller
-	id, hasID := fields["id"]
-	if !hasID {
-		f.log.Warn("dropped a bad notification from stdin", "error", err, "bytes", len(line))
-		return
-	}
-	msg := "invalid request: " + err.Error()
-	switch id[0] {
-	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-	case 'n':
-		id = nil
-	default:
-		id, msg = nil, "invalid request: id must be a string or a number"
-	}
-	f.reject(id, jsonrpc.CodeInvalidRequest, msg, len(line))
 }
 
 // reject answers a bad message with a JSON-RPC error; id is the raw JSON id,

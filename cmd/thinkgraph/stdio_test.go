@@ -88,6 +88,7 @@ func TestStdioBadFramesKeepServing(t *testing.T) {
 		{"id -0", `{"jsonrpc":"2.0","id":-0,"method":"ping"}`, -32600, "-0"},
 		{"id null", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, -32600, "null"},
 		{"an id and no method", `{"jsonrpc":"2.0","id":"x"}`, -32600, `"x"`},
+		{"a lone surrogate id", `{"jsonrpc":"2.0","id":"a\ud800b","method":"ping"}`, -32600, `"a\ud800b"`},
 		{"a bad notification", `{"jsonrpc":"1.0","method":"notifications/progress"}`, 0, ""},
 		{"a notification nested too deep", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"a":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}`, 0, ""},
 	}

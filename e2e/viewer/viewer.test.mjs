@@ -405,6 +405,14 @@ try {
     const after = (await host.evaluate(() => window.hostState.heights)).at(-1);
     results.appHeights = { before, after };
     check(after < before + 200 && after < 1000, `the app asked for ${after} px in a 2,400 px frame (${before} px before): it sizes itself from its frame`);
+    // Every control character XML forbids, as an ANSI colour code too: the
+    // app's DOMParser reads the drawing (issue 38: "The drawing could not
+    // be read") and shows ESC as ␛.
+    let controls = '';
+    for (let c = 1; c < 0x20; c++) controls += String.fromCharCode(c);
+    await step({ content: '\x1b[31mred\x1b[0m and ' + controls + '\uFFFE\uFFFF', type: 'observation', branchId: 'outbox' }, 6);
+    const drawn = await appFrame.evaluate(() => Array.from(document.querySelectorAll('#graph .node text')).map((t) => t.textContent).join(' '));
+    check(drawn.includes('␛[31mred'), `the app does not show the control characters' pictures: ${drawn.slice(0, 200)}`);
     await host.close();
     await mcp.close();
   }

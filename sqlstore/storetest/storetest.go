@@ -47,6 +47,7 @@ func Run(t *testing.T, open func(t *testing.T) thinkgraph.Store) {
 		{"ConcurrentCreate", testConcurrentCreate},
 		{"Vectors", testVectors},
 		{"Feedback", testFeedback},
+		{"SessionSize", testSessionSize},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

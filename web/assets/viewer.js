@@ -92,6 +92,8 @@
         list.forEach(function (s, i) { if (i) li.appendChild(document.createTextNode(sep)); li.appendChild(stepButton(s)); });
       }
       if (ov.goal) { box.appendChild(el('h3', 'Goal')); box.appendChild(el('p', ov.goal, 'text')); }
+      // more says how many entries a list leaves out.
+      function more(n, what) { if (n) box.appendChild(el('p', 'and ' + n + ' ' + what + ' (the Markdown download lists them all)', 'note')); }
       section('Branches', ov.branches || [], 'No thoughts yet.', function (li, b) {
         var s = b.id + ' · ' + b.thoughts + ' thought' + (b.thoughts === 1 ? '' : 's');
         if (b.state && b.state !== 'active') s += ' · ' + b.state;
@@ -99,6 +101,7 @@
         if (b.away) s += ' · ' + b.away;
         li.textContent = s;
       });
+      more(ov.branchesMore, 'more branches');
       if (ov.conclusion) {
         var cp = el('p', 'Conclusion: ', 'note');
         cp.appendChild(stepButton(ov.conclusion));
@@ -135,6 +138,8 @@
         li.textContent = d.branch + (d.offGoal ? ', off the goal from its first thought: ' : ', drifting: ') + d.reason;
       });
       section('Unexplored alternatives', (ov.unexplored || []).length ? [ov.unexplored] : [], 'None.', function (li, list) { steps(li, list, ' '); });
+      more(ov.unexploredMore, 'more');
+      more(ov.feedbackMore, 'earlier pieces of feedback');
       section('Human feedback', ov.feedback || [], 'None yet: select a thought to refute, confirm or comment on it.', function (li, f) {
         fillFeedback(li, f, true);
       });
@@ -329,9 +334,11 @@
         li.appendChild(document.createTextNode(rest));
         links.appendChild(li);
       });
+      if (t.linksMore) links.appendChild(el('li', 'and ' + t.linksMore + ' more (the Markdown download lists them all)', 'none'));
       if (!links.children.length) links.appendChild(el('li', 'none', 'none'));
       var fb = document.getElementById('tg-feedback');
       fb.replaceChildren();
+      if (t.feedbackMore) fb.appendChild(el('li', t.feedbackMore + ' earlier pieces (the Markdown download lists them all)', 'none'));
       (t.feedback || []).forEach(function (f) { var li = el('li'); fillFeedback(li, f, false); fb.appendChild(li); });
       if (prevSelected !== tid && fbStatus) fbStatus.textContent = '';
     }
