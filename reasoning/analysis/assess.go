@@ -210,7 +210,7 @@ func (st *State) driftOptions(sess *thinkgraph.Session, threshold float64) advic
 // alignWords is how many of a text's first words drift's word alignment
 // reads; maxAlignments bounds the pairs whose alignment the state keeps.
 const (
-	alignWords    = 120
+	alignWords    = 60
 	maxAlignments = 1 << 16
 )
 
