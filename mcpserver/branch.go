@@ -110,6 +110,7 @@ type commandData struct {
 	OtherThoughtID        thoughtArg     `json:"otherThoughtId,omitempty"`
 	Group                 string         `json:"group,omitempty"`
 	Conflicts             pairList       `json:"conflicts,omitempty"`
+	Verdicts              []verdictArg   `json:"verdicts,omitempty"`
 	Verdict               string         `json:"verdict,omitempty"`
 	Reason                string         `json:"reason,omitempty"`
 	Enabled               *boolean       `json:"enabled,omitempty"`
@@ -118,6 +119,14 @@ type commandData struct {
 	MinSimilarity         *number        `json:"minSimilarity,omitempty"`
 	Thresholds            *thresholdsArg `json:"thresholds,omitempty"`
 	Branches              commaList      `json:"branches,omitempty"`
+}
+
+// verdictArg is one entry of judge's verdicts: the answer on one group.
+type verdictArg struct {
+	Group     string   `json:"group"`
+	Verdict   string   `json:"verdict"`
+	Conflicts pairList `json:"conflicts,omitempty"`
+	Reason    string   `json:"reason,omitempty"`
 }
 
 // thresholdsArg are configAutoEval's thresholds.
@@ -321,6 +330,9 @@ func (a *branchArgs) command() (*branching.CommandInput, error) {
 		OtherThoughtID: string(c.OtherThoughtID), Group: c.Group, Conflicts: c.Conflicts, Verdict: c.Verdict, Reason: c.Reason, Enabled: (*bool)(c.Enabled),
 		PivotThresh: (*float64)(c.SuggestPivotThreshold), Threshold: (*float64)(c.Threshold),
 		MinSimilarity: (*float64)(c.MinSimilarity), Branches: c.Branches,
+	}
+	for _, v := range c.Verdicts {
+		in.Verdicts = append(in.Verdicts, branching.GroupVerdict{Group: v.Group, Verdict: v.Verdict, Conflicts: v.Conflicts, Reason: v.Reason})
 	}
 	if t := c.Thresholds; t != nil {
 		in.Thresholds = &branching.PartialThresholds{Excellent: (*float64)(t.Excellent), Good: (*float64)(t.Good), Moderate: (*float64)(t.Moderate)}

@@ -80,7 +80,7 @@ func TestBranchThinkingInputRules(t *testing.T) {
 		{`{"content": "x", "type": "analysis", "keyPoints": [1]}`, `ValidationError keyPoints: 'keyPoints' must be an array of strings, got an array`},
 		{`{"content": "x", "type": "analysis", "crossRefs": "b1"}`, `ValidationError crossRefs: 'crossRefs' must be an array of {toBranch, type, reason, strength} objects, got a string`},
 		{`{"content": "x", "type": "analysis", "crossRefs": [` + refs + `]}`, `ValidationError crossRefs: 'crossRefs' has 17 entries; at most 16 are allowed`},
-		{`{"content": "x", "type": "analysis", "crossRefs": [5]}`, `ValidationError crossRefs[0].arguments: crossRefs[0]: arguments must be a JSON object: json: cannot unmarshal number into Go value of type map[string]json.RawMessage`},
+		{`{"content": "x", "type": "analysis", "crossRefs": [5]}`, `ValidationError crossRefs[0]: 'crossRefs[0]' must be an object {toBranch, type, reason, strength}, got a number`},
 		{`{"content": "x", "type": "analysis", "crossRefs": [{"toBranch": "b1", "type": "complementary", "weight": 1}]}`, `ValidationError crossRefs[0].weight: crossRefs[0]: unknown field 'weight'; this tool takes: reason, strength, toBranch, type`},
 		{`{"content": "x", "type": "analysis", "crossRefs": [{"toBranch": 1, "type": "complementary"}]}`, `ValidationError crossRefs[0].toBranch: crossRefs[0]: 'toBranch' must be a string, got a number`},
 		{`{"content": "x", "type": "analysis", "crossRefs": [{"toBranch": "b1", "type": null}]}`, `ValidationError crossRefs[0].type: 'crossRefs[0].type' must be one of builds_upon, contradictory, complementary, alternative`},
@@ -113,7 +113,7 @@ func TestBranchThinkingInputRules(t *testing.T) {
 		{`{"command": {"type": "configAutoEval", "data": {"enabled": "maybe"}}}`, `ValidationError enabled: 'enabled' must be true or false, got a string`},
 		{`{"command": {"type": "configAutoEval", "data": {"enabled": "false", "suggestPivotThreshold": "0.4", "thresholds": {"excellent": "0.9"}}}}`, `ok configAutoEval`},
 		{`{"command": {"type": "configAutoEval", "data": {"suggestPivotThreshold": "x"}}}`, `ValidationError suggestPivotThreshold: 'suggestPivotThreshold' must be a number, got the string "x"`},
-		{`{"command": {"type": "configAutoEval", "data": {"thresholds": [1]}}}`, `ValidationError thresholds.arguments: thresholds: arguments must be a JSON object: json: cannot unmarshal array into Go value of type map[string]json.RawMessage`},
+		{`{"command": {"type": "configAutoEval", "data": {"thresholds": [1]}}}`, `ValidationError thresholds: 'thresholds' must be an object {excellent, good, moderate}, got an array`},
 		{`{"command": {"type": "configAutoEval", "data": {"thresholds": {"great": 1}}}}`, `ValidationError thresholds.great: thresholds: unknown field 'great'; this tool takes: excellent, good, moderate`},
 		{`{"command": {"type": "configAutoEval", "data": {"thresholds": {"good": "x"}}}}`, `ValidationError thresholds.good: thresholds: 'good' must be a number, got the string "x"`},
 		{`{"command": {"type": "detectDrift", "data": {"threshold": "x"}}}`, `ValidationError threshold: 'threshold' must be a number, got the string "x"`},
@@ -125,6 +125,9 @@ func TestBranchThinkingInputRules(t *testing.T) {
 		{`{"command": {"type": "synthesizeDialectical", "data": {"branches": ["main,b1"]}}}`, `ValidationError branches[0]: 'branches[0]' must be 1 to 64 letters, digits, spaces or . _ : @ / -, starting with a letter or digit`},
 		{`{"command": {"type": "judge", "data": {"thoughtId": 1.5, "otherThoughtId": "x", "verdict": "compatible"}}}`, `ValidationError thoughtId: 'thoughtId' must be a thought id or its step ("#8" or 8), got a number`},
 		{`{"command": {"type": "judge", "data": {"thoughtId": "a", "otherThoughtId": "x", "verdict": "compatible", "reason": []}}}`, `ValidationError reason: 'reason' must be a string, got an array`},
+		{`{"command": {"type": "judge", "data": {"verdicts": {"group": "1.1-2.1"}}}}`, `ValidationError verdicts: 'verdicts' must be an array of {group, verdict, conflicts, reason} objects, got an object`},
+		{`{"command": {"type": "judge", "data": {"verdicts": ["1.1-2.1"]}}}`, `ValidationError verdicts[0]: 'verdicts[0]' must be an object {group, verdict, conflicts, reason}, got a string`},
+		{`{"command": {"type": "judge", "data": {"verdicts": [{"group": "1.1-2.1", "verdict": "consistent"}, {"group": "1.1-3.1", "verdict": "contradiction", "conflicts": [[1, "x", 3]]}]}}}`, `ValidationError verdicts[1].conflicts: verdicts[1]: 'conflicts' must be an array of pairs of steps, e.g. [[7, 13]], got an array`},
 		{`{"command": {"type": "semanticPath", "data": {"fromThoughtId": "x", "toThoughtId": [1]}}}`, `ValidationError toThoughtId: 'toThoughtId' must be a thought id or its step ("#8" or 8), got an array`},
 		// import: the document as an object, as a JSON string, or the whole
 		// export result; it takes no other data.

@@ -232,7 +232,7 @@ func (a *args) value(name string, dst any) (bool, error) {
 		list := reflect.MakeSlice(rv.Type(), len(items), len(items))
 		for i, item := range items {
 			if err := decodeInput(item, list.Index(i).Addr().Interface(), false); err != nil {
-				return true, prefixed(fmt.Sprintf("%s[%d]", name, i), err)
+				return true, nested(fmt.Sprintf("%s[%d]", name, i), item, rv.Type().Elem(), err)
 			}
 		}
 		rv.Set(list)
@@ -245,7 +245,7 @@ func (a *args) value(name string, dst any) (bool, error) {
 		if !reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) {
 			v := reflect.New(t)
 			if err := decodeInput(raw, v.Interface(), false); err != nil {
-				return true, prefixed(name, err)
+				return true, nested(name, raw, t, err)
 			}
 			if rv.Kind() == reflect.Pointer {
 				rv.Set(v)
@@ -421,6 +421,14 @@ func decodeArgs(raw json.RawMessage, known []string, ignoreUnknown bool) (*args,
 			"unknown field '%s'; this tool takes: %s", unknown[0], strings.Join(known, ", "))
 	}
 	return a, nil
+}
+
+// nested names the error err of field's value, v: the value itself when it is not an object (of t's fields).
+func nested(field string, v json.RawMessage, t reflect.Type, err error) error {
+	if got, want := typeOf(v), "an object {"+fieldsOf(t).names()+"}"; got != "an object" {
+		return thinkgraph.Invalid(field, want, got, "'%s' must be %s, got %s", field, want, got)
+	}
+	return prefixed(field, err)
 }
 
 func (a *args) get(name string) (json.RawMessage, bool) {

@@ -38,6 +38,8 @@ func TestDecodeInputErrors(t *testing.T) {
 			want{"alternatives", "an array of {thought, confidence} objects", "a string", "'alternatives' must be an array of {thought, confidence} objects, got a string"}},
 		{`{"alternatives": [{"thought": "a", "confidence": 0.5}, {"thought": "b", "confidence": "x"}]}`, func() any { return &selectPathArgs{} },
 			want{"alternatives[1].confidence", "a number", "x", `alternatives[1]: 'confidence' must be a number, got the string "x"`}},
+		{`{"alternatives": ["Bake it", "Buy it"], "selected_index": 0}`, func() any { return &selectPathArgs{} },
+			want{"alternatives[0]", "an object {thought, confidence}", "a string", "'alternatives[0]' must be an object {thought, confidence}, got a string"}},
 		{`{"alternatives": [{"thought": "a", "x": 1}]}`, func() any { return &selectPathArgs{} },
 			want{"alternatives[0].x", "one of: confidence, thought", "x", "alternatives[0]: unknown field 'x'; this tool takes: confidence, thought"}},
 		{`{"thought": "a", "thoughtNumber": 1, "totalThoughts": 1, "nextThoughtNeeded": "yes"}`, func() any { return &sequentialArgs{} },

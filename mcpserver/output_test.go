@@ -140,6 +140,12 @@ func TestResultsMatchOutputSchemas(t *testing.T) {
 		t.Fatalf("judge on a group: %v %v", err, judged)
 	}
 	check.result("branch-thinking judge on a group", "branch-thinking", judged)
+	batch, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "branch-thinking", Arguments: map[string]any{"session_id": "review",
+		"command": map[string]any{"type": "judge", "data": map[string]any{"verdicts": []any{map[string]any{"group": g["group"], "verdict": "consistent"}}}}}})
+	if err != nil || batch.IsError {
+		t.Fatalf("judge {verdicts}: %v %v", err, batch)
+	}
+	check.result("branch-thinking judge {verdicts}", "branch-thinking", batch)
 
 	// An error of each tool.
 	for name := range check.tools {

@@ -115,10 +115,20 @@ func TestReviewAnsweredByTheModel(t *testing.T) {
 	for _, c := range []string{prices[0], prices[1], dough[0], dough[1], notice[0], notice[1]} {
 		s.thought(c, "analysis")
 	}
+	// A premise and an argument that restates it are detectCircular's
+	// question: once it asked them, findContradictions does not.
+	circ := s.cmd("detectCircular", nil)
+	cg := list(obj(circ, "review"), "groups")
+	if circ["count"] != float64(0) || len(cg) != 1 {
+		t.Fatalf("detectCircular: %v", circ)
+	}
 	con := s.cmd("findContradictions", map[string]any{"verbose": true})
 	gd, gp := reviewGroup(t, con, dough[0], dough[1]), reviewGroup(t, con, prices[0], prices[1])
 	if con["count"] != float64(0) || gd == nil || gp == nil || !strings.HasPrefix(fmt.Sprint(obj(con, "review")["question"]), "Can each group's claims all be true at once") {
 		t.Fatalf("review: %v", con)
+	}
+	if reviewGroup(t, con, notice[0], notice[1]) != nil {
+		t.Fatalf("findContradictions asks the pair detectCircular asked: %v", con)
 	}
 	key := gd["group"]
 	a, b := stepOf(t, gd, dough[0]), stepOf(t, gd, dough[1])
@@ -180,13 +190,8 @@ func TestReviewAnsweredByTheModel(t *testing.T) {
 		t.Fatalf("the new claim is not asked with the group it joined: %v", con)
 	}
 
-	// Circularity: the review group, answered circular by group, then
-	// not_circular on the two thoughts.
-	circ := s.cmd("detectCircular", nil)
-	cg := list(obj(circ, "review"), "groups")
-	if circ["count"] != float64(0) || len(cg) != 1 {
-		t.Fatalf("detectCircular: %v", circ)
-	}
+	// Circularity: the review group asked first, answered circular by
+	// group, then not_circular on the two thoughts.
 	claims := list(cg[0].(map[string]any), "claims")
 	ca, cb := claims[0].(map[string]any)["step"], claims[1].(map[string]any)["step"] // steps name thoughts
 	if !strings.HasPrefix(notice[0], fmt.Sprint(claims[0].(map[string]any)["text"])) {
@@ -227,6 +232,68 @@ func TestReviewAnsweredByTheModel(t *testing.T) {
 	}
 	if circ = s2.cmd("detectCircular", nil); circ["count"] != float64(0) || len(list(obj(circ, "review"), "groups")) != 0 {
 		t.Fatalf("imported detectCircular: %v", circ)
+	}
+}
+
+// One judge call answers a whole review: judge {verdicts} stores each
+// answer as the one-group form does, in one transaction, an error naming
+// the entry and storing nothing; a pair one answer names a conflict is not
+// stored compatible by another; a key that names no group says so first.
+func TestJudgeWholeReview(t *testing.T) {
+	e := newSemanticTestEnv(t)
+	s := btSession{t, e.connect(), "whole"}
+	prices := [2]string{"Raising prices will keep our customers loyal", "Customers never stay loyal after a price rise"}
+	dough := [2]string{"The bread dough needs to rest overnight in the fridge", "The bread dough must be baked right after kneading, without resting"}
+	for _, c := range []string{prices[0], prices[1], dough[0], dough[1]} {
+		s.thought(c, "analysis")
+	}
+	con := s.cmd("findContradictions", nil)
+	gd, gp := reviewGroup(t, con, dough[0], dough[1]), reviewGroup(t, con, prices[0], prices[1])
+	if gd == nil || gp == nil || !strings.Contains(fmt.Sprint(obj(con, "review")["answer"]), "verdicts") {
+		t.Fatalf("review: %v", con)
+	}
+	a, b := stepOf(t, gd, dough[0]), stepOf(t, gd, dough[1])
+	judge := func(verdicts ...map[string]any) map[string]any {
+		return map[string]any{"command": map[string]any{"type": "judge", "data": map[string]any{"verdicts": verdicts}}}
+	}
+	contra := map[string]any{"group": gd["group"], "verdict": "contradiction", "conflicts": []any{[]any{a, b}}}
+	consistent := map[string]any{"group": gp["group"], "verdict": "consistent"}
+
+	// Errors name the entry, and nothing of the call is stored.
+	s.fail(judge(consistent, map[string]any{"group": gd["group"], "verdict": "contradiction", "conflicts": []any{[]any{a, 99}}}), "ValidationError", "verdicts[1].conflicts[0]")
+	s.fail(judge(consistent, map[string]any{"group": "99.1-1.1", "verdict": "consistent"}), "ValidationError", "verdicts[1].group")
+	s.fail(judge(consistent, map[string]any{"group": gd["group"], "verdict": "maybe"}), "ValidationError", "verdicts[1].verdict")
+	s.fail(judge(map[string]any{"verdict": "consistent"}), "ValidationError", "verdicts[0].group")
+	if out := s.fail(map[string]any{"command": map[string]any{"type": "judge", "data": map[string]any{"verdicts": []any{}}}}, "ValidationError", "thoughtId"); !strings.Contains(fmt.Sprint(out["error"]), "'verdicts'") {
+		t.Fatalf("judge with no answer: %v", out)
+	}
+	s.fail(map[string]any{"command": map[string]any{"type": "judge", "data": map[string]any{"verdicts": []any{consistent}, "group": gd["group"]}}}, "ValidationError", "group")
+	if stats := s.cmd("statistics", nil); stats["totalCrossReferences"] != float64(0) {
+		t.Fatalf("a refused call stored verdicts: %v", stats)
+	}
+	// A group that does not exist is named as such, before its conflicts.
+	out := s.fail(map[string]any{"command": map[string]any{"type": "judge", "data": map[string]any{"group": "99.1-1.1", "verdict": "contradiction"}}}, "ValidationError", "group")
+	if !strings.Contains(fmt.Sprint(out["error"]), "no group of the review has this key") {
+		t.Fatalf("a key naming no group: %v", out)
+	}
+
+	// The whole review in one call: each answer stored as the one-group form.
+	j := s.cmd("judge", map[string]any{"verdicts": []any{contra, consistent}})
+	if j["groups"] != float64(2) || j["stored"] != float64(2) || !slices.Equal(list(j, "contradictions"), []any{fmt.Sprintf("#%v/#%v", a, b)}) || j["message"] == "" {
+		t.Fatalf("judge {verdicts}: %v", j)
+	}
+	con = s.cmd("findContradictions", map[string]any{"verbose": true})
+	if con["count"] != float64(1) || reviewGroup(t, con, dough[0], dough[1]) != nil || reviewGroup(t, con, prices[0], prices[1]) != nil {
+		t.Fatalf("after judge {verdicts}: %v", con)
+	}
+	// Answering again stores nothing new; a pair one answer calls a
+	// conflict is not made compatible by another answer of the call.
+	both := map[string]any{"group": fmt.Sprintf("%v-%v", gd["group"], strings.SplitN(fmt.Sprint(gp["group"]), "-", 2)[0]), "verdict": "consistent"}
+	if j := s.cmd("judge", map[string]any{"verdicts": []any{contra, both}}); j["stored"] == float64(0) || len(list(j, "contradictions")) != 0 {
+		t.Fatalf("judge {verdicts} again: %v", j)
+	}
+	if con = s.cmd("findContradictions", nil); con["count"] != float64(1) {
+		t.Fatalf("a conflict of one answer made compatible by another: %v", con)
 	}
 }
 

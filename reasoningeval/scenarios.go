@@ -179,6 +179,10 @@ type session struct {
 	ids    map[int]string // n -> thought id
 	byStep map[int]string // step -> thought id
 	n      map[string]int // thought id -> n
+	// first is the first findContradictions result (its size firstSize),
+	// where the loop starts.
+	first     map[string]any
+	firstSize int
 }
 
 // RunScenarios writes each scenario to a fresh session of svc (its
@@ -320,10 +324,11 @@ func roundedScore(v *float64) *float64 {
 	return &x
 }
 
-// loop is the whole review loop with a perfect judge (README): every
-// group of each findContradictions review answered, contradiction with
-// the planted pairs inside it as conflicts, else consistent, until a review
-// shows no group (at most maxLoopRounds); then what contradictions lists.
+// loop is the whole review loop with a perfect judge (README), from the
+// first review on: every group of each findContradictions review
+// answered, contradiction with the planted pairs inside it as conflicts,
+// else consistent, all in one judge {verdicts} call, until a review shows
+// no group (at most maxLoopRounds); then what contradictions lists.
 func (r *ScenarioResult) loop(ctx context.Context, bt *branching.BranchThinking, s *session) error {
 	planted := map[[2]int]bool{}
 	for _, p := range s.sc.Truth.Contradictions {
@@ -331,9 +336,13 @@ func (r *ScenarioResult) loop(ctx context.Context, bt *branching.BranchThinking,
 	}
 	var last map[string]any
 	for round := 0; ; round++ {
-		res, size, err := r.command(ctx, bt, branching.CommandInput{Session: s.ref, Type: "findContradictions"})
-		if err != nil {
-			return err
+		// The loop starts from the first review (contradictions).
+		res, size := s.first, s.firstSize
+		if round > 0 || res == nil {
+			var err error
+			if res, size, err = r.command(ctx, bt, branching.CommandInput{Session: s.ref, Type: "findContradictions"}); err != nil {
+				return err
+			}
 		}
 		r.LoopBytes += size
 		last = res
@@ -354,25 +363,28 @@ func (r *ScenarioResult) loop(ctx context.Context, bt *branching.BranchThinking,
 			break
 		}
 		r.LoopRounds++
+		// The whole review in one judge {verdicts} call.
+		in := branching.CommandInput{Session: s.ref, Type: "judge", Verdicts: []branching.GroupVerdict{}}
 		for _, key := range keys {
-			in := branching.CommandInput{Session: s.ref, Type: "judge", Group: key, Verdict: "consistent"}
+			v := branching.GroupVerdict{Group: key, Verdict: "consistent"}
 			steps := groupSteps(key)
 			for i, a := range steps {
 				for _, b := range steps[i+1:] {
 					na, nb := s.n[s.byStep[a]], s.n[s.byStep[b]]
 					if planted[ordered(na, nb)] {
-						in.Verdict = "contradiction"
-						in.Conflicts = append(in.Conflicts, []string{strconv.Itoa(a), strconv.Itoa(b)})
+						v.Verdict = "contradiction"
+						v.Conflicts = append(v.Conflicts, []string{strconv.Itoa(a), strconv.Itoa(b)})
 					}
 				}
 			}
-			_, size, err := r.command(ctx, bt, in)
-			if err != nil {
-				return err
-			}
-			r.LoopJudgeCalls++
-			r.LoopBytes += size
+			in.Verdicts = append(in.Verdicts, v)
 		}
+		_, size, err := r.command(ctx, bt, in)
+		if err != nil {
+			return err
+		}
+		r.LoopJudgeCalls++
+		r.LoopBytes += size
 	}
 	listed := map[[2]int]bool{}
 	for _, c := range list(last, "contradictions") {
@@ -575,6 +587,7 @@ func (r *ScenarioResult) contradictions(ctx context.Context, bt *branching.Branc
 		return err
 	}
 	r.ContradictionBytes = append(r.ContradictionBytes, size)
+	s.first, s.firstSize = res, size
 	planted := map[[2]int]bool{}
 	for _, p := range s.sc.Truth.Contradictions {
 		planted[ordered(p[0], p[1])] = true

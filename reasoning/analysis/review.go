@@ -132,14 +132,91 @@ func (st *State) Contradictions(ctx context.Context, tx thinkgraph.Tx, sess *thi
 	return rep, err
 }
 
-// plan plans the review of the session's open groups (declared questions
-// first), every open group with opts.MaxClaims large.
-func (st *State) plan(docs []analyze.Doc, byID map[string]int, opts analyze.ReviewOptions) analyze.ReviewPlan {
-	groups := st.groupsOf(docs)
-	if d := st.declaredGroups(docs, byID); len(d) > 0 {
-		groups = append(d, groups...)
+// Which review showed a pair of thoughts (State.askedPairs).
+const (
+	askedByContradictions = 1 << iota
+	askedByCircular
+)
+
+// plan plans a call of the review of the session's open pairs (declared
+// questions first) within b (review.Cover.Select), or, when all is set,
+// the first groups of the whole cover as b allows.
+//
+// A premise and an argument that says much the same (review.CircularPairs)
+// are detectCircular's question too: this review asks about them after
+// every other pair, and, unless their claims show a sign of tension (a
+// restatement that negates its premise is a contradiction), not at all
+// once detectCircular has answered them or shown them first.
+func (st *State) plan(docs []analyze.Doc, byID map[string]int, b review.Budget, all bool) review.Plan {
+	st.groupsOf(docs)
+	in := review.PlanInput{Docs: docs, Claims: st.grouper.Claims(), Pairs: st.grouper.Pairs(), Settled: st.stated.Settled(docs)}
+	circular := func(from int) {
+		for _, c := range review.CircularPairs(docs, byID, from) {
+			st.circular[review.DocPair(c.A, c.B)] = true
+		}
+		st.circularDocs = len(docs)
 	}
-	return analyze.PlanReview(docs, groups, st.stated.Settled(docs), opts)
+	restates := func(p analyze.ReviewPair) bool {
+		return st.circular[review.DocPair(in.Claims[p.A].Doc, in.Claims[p.B].Doc)]
+	}
+	in.Later = restates
+	in.Skip = func(p analyze.ReviewPair) bool {
+		if p.Tension != 0 || !restates(p) {
+			return false
+		}
+		a, b := docs[in.Claims[p.A].Doc].ID, docs[in.Claims[p.B].Doc].ID
+		_, stated := st.stated.Circular(a, b)
+		return stated || st.askedPairs[review.KeyOf(a, b)] == askedByCircular
+	}
+	switch {
+	case st.cover != nil && st.coverLinks == st.stated.Links() && st.coverEpoch == st.grouper.Epoch() && st.coverCircular == st.circularAsked:
+		if st.cover.Claims < len(in.Claims) {
+			circular(st.circularDocs)
+			st.cover.Extend(in)
+		}
+	default:
+		st.circular = map[uint64]bool{}
+		circular(0)
+		in.Fixed = st.declaredGroups(docs, byID)
+		st.cover = review.CoverOf(in)
+		st.coverLinks, st.coverEpoch, st.coverCircular = st.stated.Links(), st.grouper.Epoch(), st.circularAsked
+	}
+	if all {
+		return st.cover.Select(nil, nil, b)
+	}
+	quoted := func(c analyze.ClaimRef) bool { return st.asked[review.QuotedKey(docs[c.Doc], c.K)] }
+	// A group asked before: every two of its thoughts were in a group shown.
+	shown := func(g analyze.ReviewGroup) bool {
+		for i, c := range g.Claims {
+			for _, o := range g.Claims[:i] {
+				if !st.shown[review.KeyOf(docs[c.Doc].ID, docs[o.Doc].ID)] {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return st.cover.Select(quoted, shown, b)
+}
+
+// markAsked marks the pairs of thoughts of shown groups that the other
+// review may ask as asked by which and reports whether one was new.
+func (st *State) markAsked(docs []analyze.Doc, groups [][]int, which uint8) bool {
+	st.askedPairs = bounded(st.askedPairs)
+	changed := false
+	for _, g := range groups {
+		for i, a := range g {
+			for _, b := range g[:i] {
+				if !st.circular[review.DocPair(a, b)] {
+					continue
+				}
+				k := review.KeyOf(docs[a].ID, docs[b].ID)
+				changed = changed || st.askedPairs[k]&which == 0
+				st.askedPairs[k] |= which
+			}
+		}
+	}
+	return changed
 }
 
 // Reviewed is a group shown in a review: its key and its claims' texts and
@@ -160,10 +237,17 @@ func (st *State) Review(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.
 	var rv *review.Review
 	var shown []Reviewed
 	err := st.svc().DocsView(ctx, tx, sess.Key, func(docs []analyze.Doc, byID map[string]int, _ *semantic.Index) error {
-		plan := st.plan(docs, byID, review.Options)
+		st.asked = bounded(st.asked)
+		plan := st.plan(docs, byID, review.CallBudget, false)
 		rv = review.Render(docs, plan)
-		var keys []string
+		var keys []review.ClaimKey
+		var thoughts [][]int
 		for _, g := range plan.Groups {
+			var ds []int
+			for _, c := range g.Claims {
+				ds = append(ds, c.Doc)
+			}
+			thoughts = append(thoughts, ds)
 			r := Reviewed{Key: analyze.GroupKey(docs, g.Claims)}
 			for _, c := range g.Claims {
 				r.Docs = append(r.Docs, docs[c.Doc])
@@ -172,8 +256,19 @@ func (st *State) Review(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.
 			}
 			shown = append(shown, r)
 		}
-		st.asked = bounded(st.asked)
 		rv.Quoted(keys, st.asked, verbose)
+		if rv.Instructed(st.told&askedByContradictions != 0, verbose) {
+			st.told |= askedByContradictions
+		}
+		st.markAsked(docs, thoughts, askedByContradictions)
+		st.shown = bounded(st.shown)
+		for _, g := range thoughts {
+			for i, a := range g {
+				for _, b := range g[:i] {
+					st.shown[review.KeyOf(docs[a].ID, docs[b].ID)] = true
+				}
+			}
+		}
 		return nil
 	})
 	return rv, shown, err
@@ -193,8 +288,8 @@ const maxOpenGroups = 50
 // maxOpenGroups, each claim clipped as the review clips it; and how many
 // are open in all.
 func (st *State) openGroups(docs []analyze.Doc, byID map[string]int) ([]OpenGroup, int) {
-	plan := st.plan(docs, byID, analyze.ReviewOptions{MaxGroup: review.Options.MaxGroup, MaxClaims: 1 << 30})
-	rv := review.Render(docs, analyze.ReviewPlan{Groups: plan.Groups[:min(maxOpenGroups, len(plan.Groups))], Open: plan.Open})
+	plan := st.plan(docs, byID, review.Budget{Claims: 1 << 30, Groups: maxOpenGroups}, true)
+	rv := review.Render(docs, plan)
 	out := make([]OpenGroup, 0, len(rv.Groups))
 	for _, g := range rv.Groups {
 		out = append(out, OpenGroup{Key: g.Group, Signs: g.Signs, Claims: g.Claims})
@@ -211,7 +306,7 @@ func (st *State) RiskiestBranchPair(ctx context.Context, tx thinkgraph.Tx, sess 
 		return pair, err
 	}
 	err := st.svc().DocsView(ctx, tx, sess.Key, func(docs []analyze.Doc, byID map[string]int, _ *semantic.Index) error {
-		plan := st.plan(docs, byID, analyze.ReviewOptions{MaxGroup: review.Options.MaxGroup, MaxClaims: 1 << 30})
+		plan := st.plan(docs, byID, review.Budget{Claims: 1 << 30, Groups: 1 << 30}, true)
 		for _, g := range plan.Groups {
 			for _, c := range g.Claims[1:] {
 				if b := docs[c.Doc].Branch; b != docs[g.Claims[0].Doc].Branch {
@@ -235,9 +330,31 @@ func (st *State) CircularFindings(ctx context.Context, tx thinkgraph.Tx, sess *t
 		return nil, nil, err
 	}
 	circ := a.Circular()
-	rv, keys := st.stated.CircularReview(a.Docs, a.byID, circ)
+	// A pair findContradictions' review showed first, or answered, is not
+	// asked here.
+	asked := func(x, y int) bool {
+		stated, _, _ := st.stated.Contradicts(a.Docs[x].ID, a.Docs[y].ID)
+		return stated || st.askedPairs[review.KeyOf(a.Docs[x].ID, a.Docs[y].ID)] == askedByContradictions
+	}
+	rv, pairs, keys := st.stated.CircularReview(a.Docs, a.byID, circ, asked)
 	st.askedCircular = bounded(st.askedCircular)
 	rv.Quoted(keys, st.askedCircular, verbose)
+	if rv.Instructed(st.told&askedByCircular != 0, verbose) {
+		st.told |= askedByCircular
+	}
+	var shown [][]int
+	for _, p := range pairs {
+		shown = append(shown, []int{p.A, p.B})
+	}
+	if st.circular == nil {
+		st.circular = map[uint64]bool{}
+	}
+	for _, p := range pairs {
+		st.circular[review.DocPair(p.A, p.B)] = true
+	}
+	if st.markAsked(a.Docs, shown, askedByCircular) {
+		st.circularAsked++
+	}
 	return circ, rv, nil
 }
 

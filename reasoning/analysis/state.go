@@ -49,6 +49,20 @@ type State struct {
 	groupsDocs    int
 	asserted      []analyze.Contradiction
 	assertedLinks int
+	// cover is the review's cover of the pairs not compared yet
+	// (review.CoverOf) as of coverLinks stated links and the grouper's
+	// coverEpoch.
+	cover                                 *review.Cover
+	coverLinks, coverEpoch, coverCircular int
+	// circular are the pairs of thoughts (review.DocPair) that
+	// detectCircular's review may ask about (review.CircularPairs), of the
+	// first circularDocs thoughts; askedPairs marks those a review showed,
+	// by which (askedByContradictions, askedByCircular), and circularAsked
+	// counts the changes detectCircular made to it (the cover reads them).
+	circular      map[uint64]bool
+	circularDocs  int
+	askedPairs    map[review.PairKey]uint8
+	circularAsked int
 	// stated are the session's stated verdicts, nil until read; declared
 	// the contradictory cross-references that name a branch but no thought
 	// (each a question to the model, not a verdict).
@@ -57,8 +71,13 @@ type State struct {
 	// asked are the claims whose texts findContradictions has quoted
 	// (they are not quoted again; see review.Review.Quoted);
 	// askedCircular those detectCircular's review has quoted.
-	asked         map[string]bool
-	askedCircular map[string]bool
+	asked         map[review.ClaimKey]bool
+	askedCircular map[review.ClaimKey]bool
+	// shown are the pairs of thoughts of the groups findContradictions has
+	// shown; told says which reviews have said their question and how to
+	// answer (askedByContradictions, askedByCircular).
+	shown map[review.PairKey]bool
+	told  uint8
 	// assessed is the session's assessment (assess.go) as of the session
 	// state assessedKey names.
 	assessed    *Assessment
@@ -110,9 +129,12 @@ func (st *State) reset() {
 	if st.memo == nil {
 		st.memo = &review.Memo{}
 	}
-	st.grouper, st.groups, st.groupsStep, st.groupsDocs, st.asserted = nil, nil, 0, 0, nil
-	st.stated, st.declared, st.asked, st.askedCircular = nil, nil, nil, nil
+	st.grouper, st.groups, st.groupsStep, st.groupsDocs, st.asserted, st.cover = nil, nil, 0, 0, nil, nil
+	st.stated, st.declared = nil, nil
 	st.assessed, st.assessedKey = nil, ""
+	// What the reviews showed (asked, askedCircular, askedPairs, shown,
+	// told) is what the model read, which no failed write takes back: it
+	// is kept.
 }
 
 // svc is the service the state reads.
@@ -129,10 +151,10 @@ func (st *State) judge() analyze.PairJudge {
 const maxAsked = 4096
 
 // bounded returns asked, or an empty memory when asked is nil or holds more
-// than maxAsked claims.
-func bounded(asked map[string]bool) map[string]bool {
+// than maxAsked entries.
+func bounded[K comparable, V any](asked map[K]V) map[K]V {
 	if asked == nil || len(asked) > maxAsked {
-		return map[string]bool{}
+		return map[K]V{}
 	}
 	return asked
 }

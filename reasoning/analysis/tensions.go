@@ -38,7 +38,7 @@ func (st *State) Tensions(ctx context.Context, tx thinkgraph.Tx, sess *thinkgrap
 	for i, d := range docs {
 		byID[d.ID] = i
 	}
-	plan := st.plan(docs, byID, analyze.ReviewOptions{MaxGroup: review.Options.MaxGroup, MaxClaims: 1 << 30})
+	plan := st.plan(docs, byID, review.Budget{Claims: 1 << 30, Groups: 1 << 30}, true)
 	sides := map[string]bool{}
 	for _, d := range docs {
 		if across(d.Branch, d.Branch) {

@@ -85,12 +85,12 @@ var BranchCommands = []BranchCommand{
 		Note: "closes branchId",
 		run:  handler((*BranchThinking).prune)},
 	{Name: "export", run: handler((*BranchThinking).export)},
-	{Name: "import", Document: "the document returned by export; restored as a new session, which a call without session_id then continues",
+	{Name: "import", Document: "export's document; restored as a new session that calls without session_id continue",
 		run: handler((*BranchThinking).importSession)},
 	{Name: "suggestTools", run: handler((*BranchThinking).suggestTools)},
-	{Name: "judge", Fields: []string{"group?", "conflicts?", "thoughtId?", "otherThoughtId?", "verdict", "reason?"},
-		Note: "consistent|contradiction|circular|not_circular, on a group or two thoughts", run: handlerOf((*BranchThinking).judgeAny,
-			reflect.TypeFor[*JudgeResult](), reflect.TypeFor[*GroupJudgeResult]())},
+	{Name: "judge", Fields: []string{"verdicts?: [{group, verdict, conflicts?}]", "group?", "conflicts?", "thoughtId?", "otherThoughtId?", "verdict?", "reason?"},
+		Note: "consistent|contradiction|circular|not_circular", run: handlerOf((*BranchThinking).judgeAny,
+			reflect.TypeFor[*JudgeResult](), reflect.TypeFor[*GroupJudgeResult](), reflect.TypeFor[*BatchJudgeResult]())},
 }
 
 // handler adapts a command's method to the table's handler type; its
@@ -169,8 +169,11 @@ type CommandInput struct {
 	// Group and Conflicts are judge's answer on a review group: the
 	// group's key and the pairs of its claims (by step or thought id) that
 	// conflict.
-	Group         string
-	Conflicts     [][]string
+	Group     string
+	Conflicts [][]string
+	// Verdicts are judge's answers on several review groups at once (nil:
+	// not given).
+	Verdicts      []GroupVerdict
 	FromThoughtID string
 	ToThoughtID   string
 	Enabled       *bool

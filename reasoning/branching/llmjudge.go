@@ -71,7 +71,7 @@ func (bt *BranchThinking) settleWithLLM(ctx context.Context, ref reasoning.Sessi
 			if err != nil {
 				return err
 			}
-			if _, err := review.StoreGroup(ctx, tx, sess, members, d.v.Conflicts, reasoning.Clip(d.v.Reason, review.MaxReason-1), bt.svc.Now()); err != nil {
+			if _, err := review.StoreGroup(ctx, tx, sess, members, d.v.Conflicts, nil, reasoning.Clip(d.v.Reason, review.MaxReason-1), bt.svc.Now()); err != nil {
 				return err
 			}
 		}

@@ -24,9 +24,16 @@ type JudgeResult struct {
 	Message  string             `json:"message"`
 }
 
-// judgeAny is the judge command: on a review group when group is given,
-// else on two thoughts.
+// judgeAny is the judge command: on several review groups when verdicts
+// is given, on one when group is, else on two thoughts.
 func (bt *BranchThinking) judgeAny(ctx context.Context, in CommandInput) (any, error) {
+	if in.Verdicts != nil {
+		if len(in.Verdicts) == 0 {
+			return nil, thinkgraph.Invalid("verdicts", "a list of answers [{group, verdict, conflicts?, reason?}]", "an empty list",
+				"'verdicts' must hold at least one answer {group, verdict, conflicts?, reason?}")
+		}
+		return bt.judgeBatch(ctx, in)
+	}
 	if strings.TrimSpace(in.Group) != "" {
 		return bt.judgeGroup(ctx, in)
 	}
@@ -41,7 +48,7 @@ func (bt *BranchThinking) judgeCmd(ctx context.Context, in CommandInput) (*Judge
 	for _, f := range []struct{ name, v string }{{"thoughtId", in.ThoughtID}, {"otherThoughtId", in.OtherThoughtID}} {
 		if f.v == "" {
 			return nil, thinkgraph.Invalid(f.name, "the id of a thought in this session", "none",
-				"'judge' needs 'group' (a review group of findContradictions) or '%s' in command.data: the two thoughts the verdict is on", f.name)
+				"'judge' needs 'verdicts' (answers on a review's groups), 'group' (one group) or '%s' in command.data: the two thoughts the verdict is on", f.name)
 		}
 	}
 	if in.ThoughtID == in.OtherThoughtID {

@@ -17,17 +17,17 @@ import (
 // Review is the review part of findContradictions' and detectCircular's
 // answers.
 type Review struct {
-	Question string  `json:"question,omitempty" jsonschema:"the question every group asks"`
+	Question string  `json:"question,omitempty" jsonschema:"the question every group asks (the first call that shows groups says it)"`
 	Groups   []Group `json:"groups" jsonschema:"groups of claims from different thoughts that speak of the same thing, most at risk first; answer each with one judge call"`
 	// Open counts the groups not answered yet; Left those of them not shown
 	// in this call; Settled those answered.
 	Open    int `json:"openGroups"`
 	Left    int `json:"left" jsonschema:"open groups not shown in this call; they come once these are answered"`
-	Settled int `json:"settledGroups"`
+	Settled int `json:"settledGroups,omitempty" jsonschema:"detectCircular: the arguments answered"`
 	// Again are the keys of open groups whose claims earlier calls all
 	// quoted, not shown again.
 	Again  []string `json:"askedBefore,omitempty" jsonschema:"keys of open groups whose claims earlier calls all quoted; answer them too (verbose: true shows them again)"`
-	Answer string   `json:"answer,omitempty" jsonschema:"how to answer a group"`
+	Answer string   `json:"answer,omitempty" jsonschema:"how to answer the groups (the first call that shows groups says it)"`
 }
 
 // Group is one group of claims to judge.
@@ -46,21 +46,21 @@ type Claim struct {
 	Text string `json:"text"`
 }
 
-// Quoted applies what earlier calls showed (asked holds the "thought
-// id/claim" keys of the claims quoted): a group whose every claim an
-// earlier call quoted is listed in Again by its key only, and the other
-// groups list only the claims not quoted before (the group's key names
-// them all by step; the model knows its own thoughts by step), and a review
-// that shows no group drops its question. With verbose, everything is
-// shown. What is shown is added to asked. keys are the claims' keys, group
-// by group.
-func (rv *Review) Quoted(keys []string, asked map[string]bool, verbose bool) {
+// Quoted applies what earlier calls showed (asked holds the keys of the
+// claims quoted): a group whose every claim was quoted before (by an
+// earlier call or an earlier group of this one) is listed in Again by its
+// key only, the other groups list only the claims not quoted before (the
+// group's key names them all by step; the model knows its own thoughts by
+// step), and a review that shows no group drops its question. With
+// verbose, everything is shown. What is shown is added to asked. keys are
+// the claims' keys, group by group.
+func (rv *Review) Quoted(keys []ClaimKey, asked map[ClaimKey]bool, verbose bool) {
 	n := 0
 	groups := rv.Groups[:0]
 	for _, g := range rv.Groups {
 		ks := keys[n : n+len(g.Claims)]
 		n += len(g.Claims)
-		if !verbose && !slices.ContainsFunc(ks, func(k string) bool { return !asked[k] }) {
+		if !verbose && !slices.ContainsFunc(ks, func(k ClaimKey) bool { return !asked[k] }) {
 			rv.Again = append(rv.Again, g.Group)
 			continue
 		}
@@ -80,33 +80,57 @@ func (rv *Review) Quoted(keys []string, asked map[string]bool, verbose bool) {
 	}
 }
 
-// QuotedKey names claim k of thought d for Quoted.
-func QuotedKey(d analyze.Doc, k int) string {
-	return fmt.Sprintf("%s/%d", d.ID, k)
+// Instructed leaves out the question and the answer's form when told
+// (an earlier call said them), unless verbose, and reports whether this
+// review says them.
+func (rv *Review) Instructed(told, verbose bool) bool {
+	if told && !verbose {
+		rv.Question, rv.Answer = "", ""
+	}
+	return rv.Answer != ""
 }
 
-// Options are the review's budget: claims per group and per call.
-var Options = analyze.ReviewOptions{MaxGroup: 6, MaxClaims: 30}
+// QuotedKey names claim k of thought d for Quoted.
+func QuotedKey(d analyze.Doc, k int) ClaimKey { return ClaimKey{d.ID, k} }
+
+// Options are the review's grouping: at most 6 claims to a group.
+var Options = analyze.ReviewOptions{MaxGroup: 6}
 
 // MaxClaimText bounds a claim's quoted text (a claim is a sentence or a
 // clause; the longer ones are clipped).
 const MaxClaimText = 120
 
 // Answer tells the model how to answer a group of findContradictions.
-const Answer = `judge {group, verdict: "consistent" | "contradiction", conflicts?: [[step, step]]}`
+const Answer = `judge {verdicts: [{group, verdict: "consistent" | "contradiction", conflicts?: [[step, step]]}, …]}`
 
 // Settled is PlanReview's settled test: two thoughts are settled when a
 // verdict is stated on them.
 func (v *Stated) Settled(docs []analyze.Doc) func(a, b int) bool {
-	return func(a, b int) bool {
-		stated, _, _ := v.Contradicts(docs[a].ID, docs[b].ID)
-		return stated
+	if v == nil || len(v.contra) == 0 {
+		return func(int, int) bool { return false }
 	}
+	byID := make(map[string]int, len(docs))
+	for i, d := range docs {
+		byID[d.ID] = i
+	}
+	pairs := make(map[uint64]bool, len(v.contra))
+	for k := range v.contra {
+		i, okA := byID[k[0]]
+		j, okB := byID[k[1]]
+		if okA && okB {
+			pairs[DocPair(i, j)] = true
+		}
+	}
+	return func(a, b int) bool { return pairs[DocPair(a, b)] }
 }
 
-// Render renders a plan: each claim once, clipped.
-func Render(docs []analyze.Doc, plan analyze.ReviewPlan) *Review {
-	rv := &Review{Groups: []Group{}, Open: plan.Open, Left: plan.Open - len(plan.Groups), Settled: plan.Settled}
+// DocPair is the key of two thoughts (indexes into docs), either order.
+func DocPair(a, b int) uint64 { return uint64(min(a, b))<<32 | uint64(max(a, b)) }
+
+// Render renders a plan, each claim clipped (Quoted leaves out the texts
+// quoted before).
+func Render(docs []analyze.Doc, plan Plan) *Review {
+	rv := &Review{Groups: []Group{}, Open: plan.Open, Left: plan.Open - len(plan.Groups)}
 	for _, g := range plan.Groups {
 		out := Group{Group: analyze.GroupKey(docs, g.Claims), Signs: strings.Join(g.Signs, "; ")}
 		for _, c := range g.Claims {
@@ -131,36 +155,52 @@ func groupError(key, why string) error {
 		"'group' %s; call findContradictions and copy a group's key", why)
 }
 
-// Members resolves a group key against the session's docs: the thought of
-// each claim, in the key's order.
-func Members(docs []analyze.Doc, key string) ([]analyze.Doc, error) {
+// GroupClaim is one claim a group key names: claim K (from 1) of step
+// Step.
+type GroupClaim struct{ Step, K int }
+
+// ParseGroupKey reads a group key ("7.1-13.2"): the claims it names, in its
+// order.
+func ParseGroupKey(key string) ([]GroupClaim, error) {
 	parts := strings.Split(strings.TrimSpace(key), "-")
 	if len(parts) < 2 {
 		return nil, groupError(key, "must name at least two claims")
+	}
+	var out []GroupClaim
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		var c GroupClaim
+		if _, err := fmt.Sscanf(p, "%d.%d", &c.Step, &c.K); err != nil || fmt.Sprintf("%d.%d", c.Step, c.K) != p {
+			return nil, groupError(key, fmt.Sprintf("has %q where a claim step.claim (e.g. 7.1) belongs", reasoning.Clip(p, 20)))
+		}
+		if slices.ContainsFunc(out, func(o GroupClaim) bool { return o.Step == c.Step }) {
+			return nil, groupError(key, fmt.Sprintf("names step %d twice", c.Step))
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Members resolves a group key against the session's docs: the thought of
+// each claim, in the key's order.
+func Members(docs []analyze.Doc, key string) ([]analyze.Doc, error) {
+	claims, err := ParseGroupKey(key)
+	if err != nil {
+		return nil, err
 	}
 	byStep := map[int]int{}
 	for i, d := range docs {
 		byStep[d.Step] = i
 	}
 	var out []analyze.Doc
-	seen := map[int]bool{}
-	for _, p := range parts {
-		p = strings.TrimSpace(p)
-		var step, k int
-		if _, err := fmt.Sscanf(p, "%d.%d", &step, &k); err != nil || fmt.Sprintf("%d.%d", step, k) != p {
-			return nil, groupError(key, fmt.Sprintf("has %q where a claim step.claim (e.g. 7.1) belongs", reasoning.Clip(p, 20)))
-		}
-		i, ok := byStep[step]
+	for _, c := range claims {
+		i, ok := byStep[c.Step]
 		if !ok {
-			return nil, groupError(key, fmt.Sprintf("names step %d, which is not a thought of this session", step))
+			return nil, groupError(key, fmt.Sprintf("names step %d, which is not a thought of this session: no group of the review has this key", c.Step))
 		}
-		if k < 1 || k > max(1, len(docs[i].Claims)) {
-			return nil, groupError(key, fmt.Sprintf("names claim %d of step %d, which has %d", k, step, len(docs[i].Claims)))
+		if c.K < 1 || c.K > max(1, len(docs[i].Claims)) {
+			return nil, groupError(key, fmt.Sprintf("names claim %d of step %d, which has %d: no group of the review has this key", c.K, c.Step, len(docs[i].Claims)))
 		}
-		if seen[step] {
-			return nil, groupError(key, fmt.Sprintf("names step %d twice", step))
-		}
-		seen[step] = true
 		out = append(out, docs[i])
 	}
 	return out, nil
@@ -203,7 +243,10 @@ func Conflicts(members []analyze.Doc, conflicts [][]string) ([][2]int, error) {
 // contradictory link for each conflicting pair, a compatible link for every
 // other pair, but where the latest verdict on the pair already says the
 // same. It names the links stored ("#7/#13 contradiction").
-func StoreGroup(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, members []analyze.Doc, conflicts [][2]int, reason string, now time.Time) ([]string, error) {
+//
+// A pair in keep is not stored compatible (nil: none): another answer of
+// the same call names it a conflict.
+func StoreGroup(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, members []analyze.Doc, conflicts [][2]int, keep map[PairKey]bool, reason string, now time.Time) ([]string, error) {
 	conflict := map[[2]int]bool{}
 	for _, c := range conflicts {
 		conflict[[2]int{min(c[0], c[1]), max(c[0], c[1])}] = true
@@ -211,6 +254,9 @@ func StoreGroup(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session,
 	return store(ctx, tx, sess, members, reason, now, func(i, j int) (string, string) {
 		if conflict[[2]int{i, j}] {
 			return LinkContradictory, "contradiction"
+		}
+		if keep[KeyOf(members[i].ID, members[j].ID)] {
+			return "", ""
 		}
 		return LinkCompatible, "compatible"
 	})
@@ -223,8 +269,8 @@ func StoreCircular(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Sessi
 }
 
 // store writes a link on every two members, of the type verdict gives
-// (with the verdict's name), unless the latest link of that family on the
-// pair is of that type.
+// (with the verdict's name; none when it gives ""), unless the latest link
+// of that family on the pair is of that type.
 func store(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, members []analyze.Doc, reason string, now time.Time, verdict func(i, j int) (typ, name string)) ([]string, error) {
 	links, err := tx.Links(ctx, sess.Key)
 	if err != nil {
@@ -239,6 +285,9 @@ func store(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, memb
 				a, b = b, a
 			}
 			typ, name := verdict(i, j)
+			if typ == "" {
+				continue
+			}
 			family := prev.contra
 			if typ == LinkCircular || typ == LinkNotCircular {
 				family = prev.circular
@@ -276,31 +325,22 @@ func arguing(text string) bool {
 	return false
 }
 
-// CircularReview puts to the model the arguments the detector could not
-// decide: a thought that argues (a connective) and has a claim very like
-// (cosine ≥ CircularSimilar) a claim of a premise it rests on (one of its
-// three nearest ancestors, or a thought it builds upon), which no finding
-// and no stated verdict covers. Each is a group of those two claims, the
-// most alike first, within Options.MaxClaims. keys are the claims' keys
-// for Quoted, group by group.
-func (v *Stated) CircularReview(docs []analyze.Doc, byID map[string]int, found []analyze.CircularReasoning) (rv *Review, keys []string) {
-	inFinding := map[PairKey]bool{}
-	for _, c := range found {
-		for i := range c.Thoughts {
-			for j := i + 1; j < len(c.Thoughts); j++ {
-				inFinding[KeyOf(c.Thoughts[i].ID, c.Thoughts[j].ID)] = true
-			}
-		}
-	}
-	type candidate struct {
-		a, b   int // docs
-		ka, kb int // claims
-		sim    float32
-	}
-	var all []candidate
-	settled := 0
-	seen := map[PairKey]bool{}
-	for j, b := range docs {
+// CircularPair is a question of CircularReview: claim KA of thought A (a
+// premise, an index into docs) and claim KB of thought B (an arguing thought
+// resting on it) say much the same (cosine Sim ≥ CircularSimilar).
+type CircularPair struct {
+	A, B, KA, KB int
+	Sim          float32
+}
+
+// CircularPairs are the questions of CircularReview whose arguing thought
+// is docs[from:]: for each thought that argues (a connective), each
+// premise it rests on (one of its three nearest ancestors, or a thought it
+// builds upon) whose most alike claim is very like one of its own.
+func CircularPairs(docs []analyze.Doc, byID map[string]int, from int) []CircularPair {
+	var out []CircularPair
+	for j := from; j < len(docs); j++ {
+		b := docs[j]
 		if b.Vector == nil || !arguing(b.Content) {
 			continue
 		}
@@ -313,54 +353,80 @@ func (v *Stated) CircularReview(docs []analyze.Doc, byID map[string]int, found [
 			}
 			p = docs[i].ParentID
 		}
+		var seen []int
 		for _, pid := range premises {
 			i, ok := byID[pid]
-			if !ok || i == j {
+			if !ok || i == j || slices.Contains(seen, i) {
 				continue
 			}
-			k := KeyOf(docs[i].ID, b.ID)
-			if seen[k] || inFinding[k] {
-				continue
-			}
-			seen[k] = true
-			c := candidate{a: i, b: j, sim: -2}
+			seen = append(seen, i)
+			c := CircularPair{A: i, B: j, Sim: -2}
 			for x, cx := range docs[i].Claims {
 				for y, cy := range b.Claims {
 					if len(cx.Vector) > 0 && len(cx.Vector) == len(cy.Vector) {
-						if s := semantic.Dot(semantic.AsUnit(cx.Vector), semantic.AsUnit(cy.Vector)); s > c.sim {
-							c.ka, c.kb, c.sim = x, y, s
+						if s := semantic.Dot(semantic.AsUnit(cx.Vector), semantic.AsUnit(cy.Vector)); s > c.Sim {
+							c.KA, c.KB, c.Sim = x, y, s
 						}
 					}
 				}
 			}
-			if c.sim < CircularSimilar {
-				continue
+			if c.Sim >= CircularSimilar {
+				out = append(out, c)
 			}
-			if _, stated := v.Circular(docs[i].ID, b.ID); stated {
-				settled++
-				continue
-			}
-			all = append(all, c)
 		}
 	}
-	slices.SortStableFunc(all, func(x, y candidate) int { return cmp.Compare(y.sim, x.sim) })
+	return out
+}
+
+// CircularReview puts to the model the arguments the detector could not
+// decide: the CircularPairs that no finding and no stated verdict covers,
+// and that asked (nil: none) does not report as asked by another question.
+// Each is a group of those two claims, the most alike first, within
+// CallBudget.Claims; shown are the pairs of the groups shown, keys the
+// claims' keys for Quoted, group by group.
+func (v *Stated) CircularReview(docs []analyze.Doc, byID map[string]int, found []analyze.CircularReasoning, asked func(a, b int) bool) (rv *Review, shown []CircularPair, keys []ClaimKey) {
+	inFinding := map[PairKey]bool{}
+	for _, c := range found {
+		for i := range c.Thoughts {
+			for j := i + 1; j < len(c.Thoughts); j++ {
+				inFinding[KeyOf(c.Thoughts[i].ID, c.Thoughts[j].ID)] = true
+			}
+		}
+	}
+	var all []CircularPair
+	settled := 0
+	seen := map[PairKey]bool{}
+	for _, c := range CircularPairs(docs, byID, 0) {
+		a, b := docs[c.A].ID, docs[c.B].ID
+		if k := KeyOf(a, b); inFinding[k] || seen[k] || asked != nil && asked(c.A, c.B) {
+			continue
+		}
+		seen[KeyOf(a, b)] = true
+		if _, stated := v.Circular(a, b); stated {
+			settled++
+			continue
+		}
+		all = append(all, c)
+	}
+	slices.SortStableFunc(all, func(x, y CircularPair) int { return cmp.Compare(y.Sim, x.Sim) })
 	rv = &Review{Groups: []Group{}, Open: len(all), Settled: settled}
 	for _, c := range all {
-		if 2*(len(rv.Groups)+1) > Options.MaxClaims {
+		if 2*(len(rv.Groups)+1) > CallBudget.Claims {
 			break
 		}
-		a, b := docs[c.a], docs[c.b]
-		keys = append(keys, QuotedKey(a, c.ka), QuotedKey(b, c.kb))
+		a, b := docs[c.A], docs[c.B]
+		shown = append(shown, c)
+		keys = append(keys, QuotedKey(a, c.KA), QuotedKey(b, c.KB))
 		rv.Groups = append(rv.Groups, Group{
-			Group: analyze.GroupKey(docs, []analyze.ClaimRef{{Doc: c.a, K: c.ka}, {Doc: c.b, K: c.kb}}),
-			Claims: []Claim{{Step: a.Step, Text: reasoning.Clip(a.Claims[c.ka].Text, MaxClaimText)},
-				{Step: b.Step, Text: reasoning.Clip(b.Claims[c.kb].Text, MaxClaimText)}},
+			Group: analyze.GroupKey(docs, []analyze.ClaimRef{{Doc: c.A, K: c.KA}, {Doc: c.B, K: c.KB}}),
+			Claims: []Claim{{Step: a.Step, Text: reasoning.Clip(a.Claims[c.KA].Text, MaxClaimText)},
+				{Step: b.Step, Text: reasoning.Clip(b.Claims[c.KB].Text, MaxClaimText)}},
 		})
 	}
 	rv.Left = rv.Open - len(rv.Groups)
 	if len(rv.Groups) > 0 {
 		rv.Question = "Does the second claim's thought argue in a circle, resting on the first, which says much the same?"
-		rv.Answer = `judge {group, verdict: "circular" | "not_circular"}`
+		rv.Answer = `judge {verdicts: [{group, verdict: "circular" | "not_circular" | "contradiction", conflicts?}, …]}`
 	}
-	return rv, keys
+	return rv, shown, keys
 }

@@ -117,15 +117,15 @@ func TestStated(t *testing.T) {
 func TestRender(t *testing.T) {
 	ds := docs()
 	ds[2].Claims[0].Text = strings.Repeat("long claim ", 40)
-	rv := Render(ds, analyze.ReviewPlan{Open: 3, Settled: 1, Groups: []analyze.ReviewGroup{{Claims: []analyze.ClaimRef{{Doc: 0}, {Doc: 2}}, Signs: []string{"different branches"}}}})
-	if rv.Open != 3 || rv.Left != 2 || rv.Settled != 1 || len(rv.Groups) != 1 || rv.Answer == "" {
+	rv := Render(ds, Plan{Open: 3, Groups: []analyze.ReviewGroup{{Claims: []analyze.ClaimRef{{Doc: 0}, {Doc: 2}}, Signs: []string{"one side negated"}}}})
+	if rv.Open != 3 || rv.Left != 2 || len(rv.Groups) != 1 || rv.Answer == "" {
 		t.Fatalf("%+v", rv)
 	}
 	g := rv.Groups[0]
-	if g.Group != "1.1-7.1" || g.Signs != "different branches" || g.Claims[1].Step != 7 || len([]rune(g.Claims[1].Text)) != MaxClaimText+1 {
+	if g.Group != "1.1-7.1" || g.Signs != "one side negated" || g.Claims[1].Step != 7 || len([]rune(g.Claims[1].Text)) != MaxClaimText+1 {
 		t.Fatalf("%+v", g)
 	}
-	if empty := Render(ds, analyze.ReviewPlan{}); empty.Groups == nil || empty.Answer != "" {
+	if empty := Render(ds, Plan{}); empty.Groups == nil || empty.Answer != "" {
 		t.Fatalf("%+v", empty)
 	}
 }
@@ -150,18 +150,19 @@ func TestLatest(t *testing.T) {
 	}
 }
 
-// Quoted lists each claim once across calls: a group with a new claim lists
-// only that claim (its key names the others), a group of claims all quoted
-// before is listed by key in Again, and verbose shows everything.
+// Quoted quotes each claim's text once across calls: a group with a new
+// claim lists only that claim (its key names the others), a group of claims
+// all quoted before is listed by key in Again, and verbose shows
+// everything.
 func TestQuoted(t *testing.T) {
 	review := func() *Review {
-		return &Review{Groups: []Group{
+		return &Review{Question: AskConsistent, Groups: []Group{
 			{Group: "1.1-2.1", Claims: []Claim{{Step: 1, Text: "a"}, {Step: 2, Text: "b"}}},
 			{Group: "2.1-3.1", Claims: []Claim{{Step: 2, Text: "b"}, {Step: 3, Text: "c"}}},
 		}}
 	}
-	keys := []string{"t1/0", "t2/0", "t2/0", "t3/0"}
-	asked := map[string]bool{}
+	keys := []ClaimKey{{"t1", 0}, {"t2", 0}, {"t2", 0}, {"t3", 0}}
+	asked := map[ClaimKey]bool{}
 	first := review()
 	first.Quoted(keys, asked, false)
 	if len(first.Groups) != 2 || len(first.Groups[0].Claims) != 2 || len(first.Groups[1].Claims) != 1 || first.Groups[1].Claims[0].Step != 3 || first.Again != nil {
@@ -169,12 +170,12 @@ func TestQuoted(t *testing.T) {
 	}
 	second := review()
 	second.Quoted(keys, asked, false)
-	if len(second.Groups) != 0 || !slices.Equal(second.Again, []string{"1.1-2.1", "2.1-3.1"}) {
+	if len(second.Groups) != 0 || !slices.Equal(second.Again, []string{"1.1-2.1", "2.1-3.1"}) || second.Question != "" {
 		t.Fatalf("second call: %+v", second)
 	}
 	verbose := review()
 	verbose.Quoted(keys, asked, true)
-	if len(verbose.Groups) != 2 || len(verbose.Groups[0].Claims) != 2 || len(verbose.Groups[1].Claims) != 2 || verbose.Again != nil {
+	if len(verbose.Groups) != 2 || len(verbose.Groups[1].Claims) != 2 || verbose.Again != nil {
 		t.Fatalf("verbose: %+v", verbose)
 	}
 }

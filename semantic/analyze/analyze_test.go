@@ -79,8 +79,7 @@ func withClaims(docs []Doc) []Doc {
 }
 
 // The review groups what speaks of the same thing: the two claims about the
-// cache are in one group, put first (they are on two branches); the groups
-// are settled once their pair has a verdict.
+// cache are the riskiest pair (they are on two branches) and in one group.
 func TestReviewGroupsPlanted(t *testing.T) {
 	docs := withClaims(tstDocs(
 		[4]string{"t1", "main", "analysis", "The cache improves read latency for hot keys"},
@@ -88,19 +87,24 @@ func TestReviewGroupsPlanted(t *testing.T) {
 		[4]string{"t3", "alt", "observation", "The cache does not improve read latency for hot keys"},
 		[4]string{"t4", "alt", "hypothesis", "Sharding by region keeps data near its users"},
 	))
-	opts := ReviewOptions{MaxGroup: 6, MaxClaims: 30}
-	groups := GroupClaims(docs, opts)
-	plan := PlanReview(docs, groups, func(a, b int) bool { return false }, opts)
-	if len(plan.Groups) == 0 || plan.Open != len(groups) || plan.Settled != 0 {
-		t.Fatalf("plan %+v", plan)
+	g := NewGrouper(ReviewOptions{MaxGroup: 6})
+	groups := g.Update(docs)
+	pairs, claims := g.Pairs(), g.Claims()
+	if len(pairs) == 0 || len(groups) == 0 {
+		t.Fatalf("pairs %v, groups %v", pairs, groups)
 	}
-	g := plan.Groups[0]
-	if GroupKey(docs, g.Claims) != "1.1-3.1" || !slices.Contains(g.Signs, "different branches") {
-		t.Fatalf("first group %s %v, want the cache claims of two branches", GroupKey(docs, g.Claims), g.Signs)
+	top := pairs[0]
+	if key := GroupKey(docs, []ClaimRef{claims[top.A], claims[top.B]}); key != "1.1-3.1" || top.Risk < float64(top.Similarity)+riskBranch {
+		t.Fatalf("riskiest pair %s (risk %.2f), want the cache claims of two branches", key, top.Risk)
 	}
-	settled := PlanReview(docs, groups, func(a, b int) bool { return true }, opts)
-	if settled.Open != 0 || len(settled.Groups) != 0 || settled.Settled != len(groups) {
-		t.Fatalf("all settled: %+v", settled)
+	for i := 1; i < len(pairs); i++ {
+		if pairs[i].Risk > pairs[i-1].Risk {
+			t.Fatalf("pairs not riskiest first: %v", pairs)
+		}
+	}
+	i := slices.IndexFunc(groups, func(gr ReviewGroup) bool { return slices.Contains(gr.Claims, ClaimRef{Doc: 0}) })
+	if i < 0 || !slices.Contains(groups[i].Claims, ClaimRef{Doc: 2}) || groups[i].Risk != top.Risk {
+		t.Fatalf("groups %v: the cache claims apart", groups)
 	}
 }
 
@@ -160,7 +164,7 @@ func tstTagJudge(a, b Doc) (bool, float64, string) {
 func TestReviewGroupsApproximate(t *testing.T) {
 	docs, planted := tstPlant(3000, 128)
 	docs = withClaims(docs)
-	opts := ReviewOptions{MaxGroup: 6, MaxClaims: 30}
+	opts := ReviewOptions{MaxGroup: 6}
 	together := func(groups []ReviewGroup) int {
 		in := map[string]int{}
 		for n, g := range groups {

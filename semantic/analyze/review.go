@@ -11,26 +11,28 @@ import (
 
 // The consistency review. Whether two claims can both be true rests on
 // knowledge of the world and of paraphrase that no rule list holds; the
-// calling model has it. So the review does not decide: it groups the
-// claims of a session that speak of the same thing, at most MaxGroup to a
-// group and each from a different thought, orders the groups most at risk
-// first, and hands the model as many as fit in MaxClaims claims, for it to
-// answer each group in one call. A group whose every pair of thoughts has a
-// verdict is settled and not asked again until a new claim joins it.
+// calling model has it. So the review does not decide: it finds the claims
+// of a session that speak of the same thing and puts them to the model in
+// groups (reasoning/review plans which, and when). This file finds the
+// candidate pairs and groups them.
 //
-// Grouping. Every claim is compared with its nearest claims (cosine of the
-// claims' vectors after the session's common direction is taken out: in a
-// session about one topic, every claim shares the topic's words, and what
-// tells two claims apart is what each says of it). Pairs of claims from
-// different thoughts at or above MinSimilarity are merged into groups,
-// most similar first, as long as a group stays within MaxGroup claims and
-// one claim per thought (agglomerative clustering with a size cap).
+// Candidate pairs. Every claim is compared with the claims of the
+// Neighbors (k) other thoughts nearest to it, one claim of each (its most
+// similar), by the cosine of the claims' vectors after the session's common
+// direction is taken out (in a session about one topic, every claim shares
+// the topic's words, and what tells two claims apart is what each says of
+// it); a pair less alike than MinSimilarity is about different things and
+// not a candidate.
 //
-// Risk. A group's risk is its most similar pair's similarity, raised when
-// its claims come from different branches (a line of thought that never
-// met the other's), when they state different numbers, and when one is
-// negated and the other not: the signs a conflict would leave, none of
-// them a verdict.
+// Risk. A pair's risk is its similarity, raised when its claims come from
+// different branches (a line of thought that never met the other's) and by
+// the signs of tension a conflict would leave (contradict.Tension: a rule
+// firing, different figures or years, opposed words, one side negated, ...),
+// none of them a verdict.
+//
+// Grouping (ClusterPairs). Pairs are merged into groups, riskiest first, as
+// long as a group stays within MaxGroup claims and one claim per thought
+// (agglomerative clustering with a size cap).
 
 // ClaimRef names one claim: docs[Doc].Claims[K].
 type ClaimRef struct{ Doc, K int }
@@ -42,8 +44,8 @@ type ReviewGroup struct {
 	Risk   float64
 	// Similarity is the cosine of the group's most similar pair.
 	Similarity float64
-	// Signs are the signs of a possible conflict found (different
-	// branches, numbers, negation), for the question.
+	// Signs are the signs of tension found (numbers, negation, opposed
+	// words, ...), for the question.
 	Signs []string
 }
 
@@ -51,17 +53,22 @@ type ReviewGroup struct {
 // same thing.
 const ReviewMinSimilarity = 0.05
 
-// ReviewOptions tunes GroupClaims and PlanReview; zero values mean the defaults.
+// ReviewNeighbors is the default k of ReviewOptions.Neighbors.
+const ReviewNeighbors = 8
+
+// ReviewOptions tunes the Grouper; zero values mean the defaults.
 type ReviewOptions struct {
-	MaxGroup  int // claims per group (default 6)
-	MaxClaims int // claims shown per call (default 30)
-	Neighbors int // nearest claims compared per claim (default 8)
+	MaxGroup int // claims per group (default 6)
+	// Neighbors is k: each claim is compared with the claims of the k
+	// other thoughts nearest to it, one claim each, their most similar
+	// (default ReviewNeighbors).
+	Neighbors int
 	// MinSimilarity is the cosine two claims need to speak of the same
 	// thing (default ReviewMinSimilarity).
 	MinSimilarity float64
 	// Tension scores how much two claims look like they conflict, naming
 	// the signs (contradict.Contradictor.Tension); nil: similarity and
-	// branches alone order the groups.
+	// branches alone order the pairs.
 	Tension func(a, b string) (float64, []string)
 }
 
@@ -69,25 +76,13 @@ func (o ReviewOptions) withDefaults() ReviewOptions {
 	if o.MaxGroup <= 1 {
 		o.MaxGroup = 6
 	}
-	if o.MaxClaims <= 0 {
-		o.MaxClaims = 30
-	}
 	if o.Neighbors <= 0 {
-		o.Neighbors = 8
+		o.Neighbors = ReviewNeighbors
 	}
 	if o.MinSimilarity <= 0 {
 		o.MinSimilarity = ReviewMinSimilarity
 	}
 	return o
-}
-
-// ReviewPlan is the answer of PlanReview.
-type ReviewPlan struct {
-	// Groups are the open groups that fit in the call, most at risk first.
-	Groups []ReviewGroup
-	// Open counts every open group, OpenClaims their claims; Settled the
-	// groups whose every pair of thoughts has a verdict.
-	Open, OpenClaims, Settled int
 }
 
 // GroupKey names a group by its claims, as "step.k" joined by "-" in step
@@ -107,37 +102,6 @@ func GroupKey(docs []Doc, g []ClaimRef) string {
 // session.
 func GroupClaims(docs []Doc, opts ReviewOptions) []ReviewGroup {
 	return NewGrouper(opts).Update(docs)
-}
-
-// PlanReview plans the review of groups (GroupClaims of docs): the open
-// ones, most at risk first, as many as fit in opts.MaxClaims. settled
-// reports whether two thoughts (indexes into docs) have a verdict; a group
-// is settled when every two of its thoughts are.
-func PlanReview(docs []Doc, groups []ReviewGroup, settled func(a, b int) bool, opts ReviewOptions) ReviewPlan {
-	opts = opts.withDefaults()
-	var plan ReviewPlan
-	var open []ReviewGroup
-	for _, g := range groups {
-		if groupSettled(g.Claims, settled) {
-			plan.Settled++
-			continue
-		}
-		open = append(open, g)
-		plan.OpenClaims += len(g.Claims)
-	}
-	plan.Open = len(open)
-	slices.SortStableFunc(open, func(a, b ReviewGroup) int {
-		return cmp.Or(cmp.Compare(b.Risk, a.Risk), cmp.Compare(a.Claims[0].Doc, b.Claims[0].Doc), cmp.Compare(a.Claims[0].K, b.Claims[0].K))
-	})
-	shown := 0
-	for _, g := range open {
-		if shown+len(g.Claims) > opts.MaxClaims {
-			continue
-		}
-		plan.Groups = append(plan.Groups, g)
-		shown += len(g.Claims)
-	}
-	return plan
 }
 
 // reviewClaims lists the claims that can be reviewed: those with a vector
@@ -177,17 +141,6 @@ func asserts(text string) bool {
 	return false
 }
 
-func groupSettled(g []ClaimRef, settled func(a, b int) bool) bool {
-	for i := range g {
-		for j := i + 1; j < len(g); j++ {
-			if !settled(g[i].Doc, g[j].Doc) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // Weights of the signs in a pair's risk (see the top of this file).
 const (
 	riskTension = 1.0
@@ -215,18 +168,37 @@ type Grouper struct {
 	cv   []semantic.Vector
 	mean []float64
 	base int
-	// edges are the candidate pairs with their risks; seen their keys.
-	edges []edge
+	// starts counts the times the grouper started over.
+	starts int
+	// edges are the candidate pairs with their risks, riskiest first;
+	// seen their keys.
+	edges []ReviewPair
 	seen  map[[2]int32]bool
 }
 
-// edge is a candidate pair of claims (indexes into Grouper.refs, a < b).
-type edge struct {
-	a, b  int32
-	s     float32
-	risk  float64
-	signs []string
+// ReviewPair is a candidate pair of claims of different thoughts (A < B,
+// indexes into Grouper.Claims): one is among the other's nearest
+// (ReviewOptions.Neighbors), with the pair's risk and its signs.
+type ReviewPair struct {
+	A, B       int32
+	Similarity float32
+	Risk       float64
+	// Tension is the pair's tension (ReviewOptions.Tension), part of Risk.
+	Tension float64
+	Signs   []string
 }
+
+// Claims are the claims the grouper reads, as of the last Update.
+func (g *Grouper) Claims() []ClaimRef { return g.refs }
+
+// Epoch changes when the grouper starts over: until it does, an Update
+// only appends claims (Claims keeps its order) and the pairs of the
+// claims it appends.
+func (g *Grouper) Epoch() int { return g.starts }
+
+// Pairs are the candidate pairs of the last Update, riskiest first. They
+// belong to the grouper: read them before the next Update.
+func (g *Grouper) Pairs() []ReviewPair { return g.edges }
 
 // NewGrouper returns an empty grouper.
 func NewGrouper(opts ReviewOptions) *Grouper {
@@ -247,6 +219,9 @@ func (g *Grouper) Update(docs []Doc) []ReviewGroup {
 	} else {
 		g.add(docs, refs, vecs)
 	}
+	slices.SortFunc(g.edges, func(x, y ReviewPair) int {
+		return cmp.Or(cmp.Compare(y.Risk, x.Risk), cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B))
+	})
 	g.docs = len(docs)
 	g.ids = g.ids[:0]
 	for _, d := range docs {
@@ -259,6 +234,7 @@ func (g *Grouper) Update(docs []Doc) []ReviewGroup {
 // centred vectors, each claim's nearest claims.
 func (g *Grouper) start(docs []Doc, refs []ClaimRef, vecs []semantic.Vector) {
 	g.refs, g.cv, g.edges, g.seen, g.base = refs, nil, nil, map[[2]int32]bool{}, len(refs)
+	g.starts++
 	if len(refs) == 0 {
 		g.mean = nil
 		return
@@ -278,34 +254,58 @@ func (g *Grouper) start(docs []Doc, refs []ClaimRef, vecs []semantic.Vector) {
 		return
 	}
 	m := newMatrix(g.cv, dim)
-	nbs := knnGraph(m, g.opts.Neighbors+2, g.minSim(len(refs)))
+	nbs := knnGraph(m, g.listed(), g.minSim(len(g.refs)))
 	var pairs [][2]int32
 	var sims []float32
 	for i, row := range nbs {
-		for _, nb := range row {
-			a, b := int32(i), nb.j
-			k := [2]int32{min(a, b), max(a, b)}
-			if refs[a].Doc == refs[b].Doc || g.seen[k] {
-				continue
-			}
-			g.seen[k] = true
-			pairs = append(pairs, k)
-			sims = append(sims, nb.s)
-		}
+		pairs, sims = g.nearest(int32(i), row, pairs, sims)
 	}
 	g.edges = g.risks(docs, pairs, sims)
 }
 
-// minSim is the cosine a pair of n claims needs to be a candidate:
-// MinSimilarity, or only a positive one when every claim of the session
-// fits in one call (MaxClaims): then every claim is shown anyway, and what
-// is more alike than the session's average is grouped together.
+// listed is how many nearest claims are listed for a claim to find the
+// claims of its Neighbors nearest other thoughts (a thought's other claims
+// and several claims of one thought come in the list too).
+func (g *Grouper) listed() int { return 2 * g.opts.Neighbors }
+
+// nearest appends to pairs (and their cosines to sims) the pairs of claim
+// i with the first claim of each of the first Neighbors other thoughts in
+// row (its nearest claims, most similar first) that are not pairs yet.
+func (g *Grouper) nearest(i int32, row []neighbor, pairs [][2]int32, sims []float32) ([][2]int32, []float32) {
+	var docs []int
+	for _, nb := range row {
+		d := g.refs[nb.j].Doc
+		if d == g.refs[i].Doc || slices.Contains(docs, d) {
+			continue
+		}
+		docs = append(docs, d)
+		k := [2]int32{min(i, nb.j), max(i, nb.j)}
+		if !g.seen[k] {
+			g.seen[k] = true
+			pairs = append(pairs, k)
+			sims = append(sims, nb.s)
+		}
+		if len(docs) == g.opts.Neighbors {
+			break
+		}
+	}
+	return pairs, sims
+}
+
+// minSim is the cosine a pair needs to be a candidate in a session of n
+// claims: MinSimilarity, or only a positive one in a session of at most
+// fewClaims claims, whose cosines after centring on so few claims swing
+// widely: there what is more alike than the session's average is compared.
 func (g *Grouper) minSim(n int) float32 {
-	if n <= g.opts.MaxClaims {
+	if n <= fewClaims {
 		return 0
 	}
 	return float32(g.opts.MinSimilarity)
 }
+
+// fewClaims is the number of claims up to which a session's claims are few
+// (minSim): as many as one review call quotes.
+const fewClaims = 30
 
 // centre returns the unit vector of v with share 1 − 2/base of the mean
 // direction taken out.
@@ -335,7 +335,7 @@ func (g *Grouper) add(docs []Doc, refs []ClaimRef, vecs []semantic.Vector) {
 	}
 	var pairs [][2]int32
 	var sims []float32
-	k := g.opts.Neighbors + 2
+	k := g.listed()
 	for i := first; i < len(g.refs); i++ {
 		h := make([]neighbor, 0, k+1)
 		for j := range g.refs {
@@ -348,14 +348,7 @@ func (g *Grouper) add(docs []Doc, refs []ClaimRef, vecs []semantic.Vector) {
 			}
 			h = insertTop(h, neighbor{int32(j), s}, k)
 		}
-		for _, nb := range h {
-			key := [2]int32{min(int32(i), nb.j), max(int32(i), nb.j)}
-			if !g.seen[key] {
-				g.seen[key] = true
-				pairs = append(pairs, key)
-				sims = append(sims, nb.s)
-			}
-		}
+		pairs, sims = g.nearest(int32(i), h, pairs, sims)
 	}
 	g.edges = append(g.edges, g.risks(docs, pairs, sims)...)
 }
@@ -375,21 +368,22 @@ func insertTop(h []neighbor, nb neighbor, k int) []neighbor {
 
 // risks scores candidate pairs (see the top of this file), the tension of
 // their texts computed on every CPU.
-func (g *Grouper) risks(docs []Doc, pairs [][2]int32, sims []float32) []edge {
-	out := make([]edge, len(pairs))
+func (g *Grouper) risks(docs []Doc, pairs [][2]int32, sims []float32) []ReviewPair {
+	out := make([]ReviewPair, len(pairs))
 	parallelRows(len(pairs), func(lo, hi int) {
 		for n := lo; n < hi; n++ {
 			a, b := pairs[n][0], pairs[n][1]
-			e := edge{a: a, b: b, s: sims[n], risk: float64(sims[n])}
+			e := ReviewPair{A: a, B: b, Similarity: sims[n], Risk: float64(sims[n])}
 			da, db := docs[g.refs[a].Doc], docs[g.refs[b].Doc]
 			if da.Branch != db.Branch {
-				e.risk += riskBranch
-				e.signs = append(e.signs, "different branches")
+				e.Risk += riskBranch // not a sign of tension: not named
 			}
+			ta, tb := da.Claims[g.refs[a].K].Text, db.Claims[g.refs[b].K].Text
 			if g.opts.Tension != nil {
-				t, signs := g.opts.Tension(da.Claims[g.refs[a].K].Text, db.Claims[g.refs[b].K].Text)
-				e.risk += riskTension * t
-				e.signs = append(e.signs, signs...)
+				t, signs := g.opts.Tension(ta, tb)
+				e.Tension = t
+				e.Risk += riskTension * t
+				e.Signs = append(e.Signs, signs...)
 			}
 			out[n] = e
 		}
@@ -397,60 +391,76 @@ func (g *Grouper) risks(docs []Doc, pairs [][2]int32, sims []float32) []edge {
 	return out
 }
 
-// cluster merges the candidate pairs into groups, riskiest first, within
-// the size cap and one claim per thought.
+// cluster merges the candidate pairs into groups (ClusterPairs).
 func (g *Grouper) cluster(docs []Doc) []ReviewGroup {
-	edges := slices.Clone(g.edges)
-	slices.SortFunc(edges, func(x, y edge) int {
-		return cmp.Or(cmp.Compare(y.risk, x.risk), cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b))
-	})
-	refs := g.refs
-	cluster := make([]int, len(refs)) // claim → cluster id
-	members := make([][]int, len(refs))
-	for i := range refs {
-		cluster[i] = i
-		members[i] = []int{i}
+	return ClusterPairs(docs, g.refs, g.edges, nil, g.opts.MaxGroup)
+}
+
+// ClusterPairs merges pairs of claims (riskiest first; those order lists,
+// by index in that order, or all when order is nil) into groups, riskiest pair first, as
+// long as a group stays within maxGroup claims and one claim per thought
+// (agglomerative clustering with a size cap). A group's risk, similarity
+// and signs are its riskiest pair's; its claims are in step order.
+func ClusterPairs(docs []Doc, claims []ClaimRef, pairs []ReviewPair, order []int32, maxGroup int) []ReviewGroup {
+	cluster := make([]int32, len(claims)) // claim → cluster id
+	for i := range cluster {
+		cluster[i] = int32(i)
 	}
-	for _, e := range edges {
-		ca, cb := cluster[e.a], cluster[e.b]
-		if ca == cb || len(members[ca])+len(members[cb]) > g.opts.MaxGroup {
+	members := map[int32][]int32{} // a cluster of more than one claim
+	of := func(c int32) []int32 {
+		if m, ok := members[c]; ok {
+			return m
+		}
+		return []int32{c}
+	}
+	best := map[int32]int{} // cluster → its riskiest pair
+	count := len(pairs)
+	if order != nil {
+		count = len(order)
+	}
+	for x := range count {
+		n := x
+		if order != nil {
+			n = int(order[x])
+		}
+		e := pairs[n]
+		ca, cb := cluster[e.A], cluster[e.B]
+		if ca == cb {
 			continue
 		}
-		clash := false
-		for _, x := range members[ca] {
-			for _, y := range members[cb] {
-				clash = clash || refs[x].Doc == refs[y].Doc
-			}
-		}
-		if clash {
+		ma, mb := of(ca), of(cb)
+		if len(ma)+len(mb) > maxGroup || slices.ContainsFunc(ma, func(x int32) bool {
+			return slices.ContainsFunc(mb, func(y int32) bool { return claims[x].Doc == claims[y].Doc })
+		}) {
 			continue
 		}
-		if len(members[cb]) > len(members[ca]) {
-			ca, cb = cb, ca
+		if len(mb) > len(ma) {
+			ca, cb, ma, mb = cb, ca, mb, ma
 		}
-		for _, y := range members[cb] {
+		for _, y := range mb {
 			cluster[y] = ca
 		}
-		members[ca] = append(members[ca], members[cb]...)
-		members[cb] = nil
-	}
-	// A group's risk is that of its riskiest inner pair (edges come
-	// riskiest first).
-	best := make([]int, len(refs))
-	for n, e := range edges {
-		if c := cluster[e.a]; c == cluster[e.b] && best[c] == 0 {
-			best[c] = n + 1
+		members[ca] = append(ma, mb...)
+		delete(members, cb)
+		if b, ok := best[ca]; !ok || n < b {
+			best[ca] = n
+		}
+		if b, ok := best[cb]; ok {
+			best[ca] = min(best[ca], b)
+			delete(best, cb)
 		}
 	}
+	ids := make([]int32, 0, len(members))
+	for c := range members {
+		ids = append(ids, c)
+	}
+	slices.Sort(ids)
 	out := []ReviewGroup{}
-	for c, ms := range members {
-		if len(ms) < 2 {
-			continue
-		}
-		e := edges[best[c]-1]
-		grp := ReviewGroup{Similarity: float64(e.s), Risk: e.risk, Signs: e.signs}
-		for _, x := range ms {
-			grp.Claims = append(grp.Claims, refs[x])
+	for _, c := range ids {
+		e := pairs[best[c]]
+		grp := ReviewGroup{Similarity: float64(e.Similarity), Risk: e.Risk, Signs: e.Signs}
+		for _, x := range members[c] {
+			grp.Claims = append(grp.Claims, claims[x])
 		}
 		slices.SortFunc(grp.Claims, func(x, y ClaimRef) int {
 			return cmp.Or(cmp.Compare(docs[x.Doc].Step, docs[y.Doc].Step), cmp.Compare(x.K, y.K))
