@@ -184,7 +184,10 @@ func (st *State) plan(docs []analyze.Doc, byID map[string]int, b review.Budget, 
 	if all {
 		return st.cover.Select(nil, nil, b)
 	}
-	quoted := func(c analyze.ClaimRef) bool { return st.asked[review.QuotedKey(docs[c.Doc], c.K)] }
+	var quoted func(c analyze.ClaimRef) bool // nil: no claim quoted yet
+	if len(st.asked) > 0 {
+		quoted = func(c analyze.ClaimRef) bool { return st.asked[review.QuotedKey(docs[c.Doc], c.K)] }
+	}
 	// A group asked before: every two of its thoughts were in a group shown.
 	shown := func(g analyze.ReviewGroup) bool {
 		for i, c := range g.Claims {

@@ -51,15 +51,18 @@ type PlanInput struct {
 type Cover struct {
 	Groups []analyze.ReviewGroup
 	layer  []int // of each group
+	// ids number the claims of the groups; idx are each group's.
+	ids map[analyze.ClaimRef]int32
+	idx [][]int32
 	// byDoc lists the groups that hold each thought (index into docs).
-	byDoc map[int][]int32
+	byDoc [][]int32
 	// Claims is how many of the input's claims the cover has read.
 	Claims int
 }
 
 // CoverOf covers the open pairs of in.
 func CoverOf(in PlanInput) *Cover {
-	cv := &Cover{byDoc: map[int][]int32{}}
+	cv := &Cover{}
 	for _, g := range in.Fixed {
 		if !answered(g.Claims, in.Settled) {
 			cv.add(g, 0)
@@ -109,15 +112,17 @@ func (cv *Cover) extend(in PlanInput, from int) {
 	slices.SortStableFunc(order, func(x, y int) int {
 		return cmp.Or(cmp.Compare(cv.layer[x], cv.layer[y]), cmp.Compare(cv.Groups[y].Risk, cv.Groups[x].Risk))
 	})
-	groups, layers := make([]analyze.ReviewGroup, len(order)), make([]int, len(order))
+	groups, layers, idx := make([]analyze.ReviewGroup, len(order)), make([]int, len(order)), make([][]int32, len(order))
 	for n, i := range order {
-		groups[n], layers[n] = cv.Groups[i], cv.layer[i]
+		groups[n], layers[n], idx[n] = cv.Groups[i], cv.layer[i], cv.idx[i]
 	}
-	cv.Groups, cv.layer = groups, layers
-	clear(cv.byDoc)
+	cv.Groups, cv.layer, cv.idx = groups, layers, idx
+	for d := range cv.byDoc {
+		cv.byDoc[d] = cv.byDoc[d][:0]
+	}
 	for n, g := range cv.Groups {
 		for _, c := range g.Claims {
-			cv.byDoc[c.Doc] = append(cv.byDoc[c.Doc], int32(n))
+			cv.holds(c.Doc, int32(n))
 		}
 	}
 }
@@ -148,13 +153,35 @@ func (cv *Cover) add(g analyze.ReviewGroup, layer int) {
 	n := int32(len(cv.Groups))
 	cv.Groups = append(cv.Groups, g)
 	cv.layer = append(cv.layer, layer)
-	for _, c := range g.Claims {
-		cv.byDoc[c.Doc] = append(cv.byDoc[c.Doc], n)
+	if cv.ids == nil {
+		cv.ids = map[analyze.ClaimRef]int32{}
 	}
+	idx := make([]int32, len(g.Claims))
+	for i, c := range g.Claims {
+		cv.holds(c.Doc, n)
+		id, ok := cv.ids[c]
+		if !ok {
+			id = int32(len(cv.ids))
+			cv.ids[c] = id
+		}
+		idx[i] = id
+	}
+	cv.idx = append(cv.idx, idx)
+}
+
+// holds notes that group n holds thought d.
+func (cv *Cover) holds(d int, n int32) {
+	if d >= len(cv.byDoc) {
+		cv.byDoc = append(cv.byDoc, make([][]int32, d+1-len(cv.byDoc))...)
+	}
+	cv.byDoc[d] = append(cv.byDoc[d], n)
 }
 
 // covers reports whether a group of the cover holds thoughts a and b.
 func (cv *Cover) covers(a, b int) bool {
+	if a >= len(cv.byDoc) || b >= len(cv.byDoc) {
+		return false
+	}
 	ga, gb := cv.byDoc[a], cv.byDoc[b]
 	if len(gb) < len(ga) {
 		ga, a, b = gb, b, a
@@ -202,24 +229,42 @@ type Plan struct {
 func (cv *Cover) Select(quoted func(c analyze.ClaimRef) bool, shown func(g analyze.ReviewGroup) bool, b Budget) Plan {
 	plan := Plan{Open: len(cv.Groups)}
 	listed := 0
-	now := map[analyze.ClaimRef]bool{}
-	for _, g := range cv.Groups {
+	// Whether an earlier call quoted a claim (by id: 0 not asked yet, 1
+	// quoted, 2 not), and whether this call quotes it.
+	before, now := make([]int8, len(cv.ids)), make([]bool, len(cv.ids))
+	fresh := func(n int, id int32) bool {
+		if quoted == nil {
+			return true
+		}
+		if before[id] == 0 {
+			before[id] = 2
+			if quoted(cv.Groups[n].Claims[slices.Index(cv.idx[n], id)]) {
+				before[id] = 1
+			}
+		}
+		return before[id] == 2
+	}
+	for n, g := range cv.Groups {
 		if len(plan.Groups) == b.Groups {
 			break
 		}
-		n := 0
-		again := shown != nil && shown(g)
-		for _, c := range g.Claims {
-			if again || !now[c] && (quoted == nil || !quoted(c)) {
-				n++
+		cost := 0
+		for _, id := range cv.idx[n] {
+			if !now[id] && fresh(n, id) {
+				cost++
 			}
 		}
-		if listed+n > b.Claims {
+		if listed+cost > b.Claims {
 			continue
 		}
-		listed += n
-		for _, c := range g.Claims {
-			now[c] = true
+		if shown != nil && shown(g) {
+			if cost = len(g.Claims); listed+cost > b.Claims {
+				continue
+			}
+		}
+		listed += cost
+		for _, id := range cv.idx[n] {
+			now[id] = true
 		}
 		plan.Groups = append(plan.Groups, g)
 	}
@@ -234,71 +279,95 @@ func (cv *Cover) Select(quoted func(c analyze.ClaimRef) bool, shown func(g analy
 // with room and without a claim of its thought, and leaves no group of
 // one behind; a few rounds over the claims settle it.
 func refine(in PlanInput, index map[analyze.ClaimRef]int32, pend []int32, groups []analyze.ReviewGroup, maxGroup int) []analyze.ReviewGroup {
-	type link struct {
-		o int32
-		r float64
-	}
-	adj := map[int32][]link{}
+	// Each pending pair's claims, with their partners and the pair's risk
+	// (adjacency lists in one array, by claim in order of appearance).
+	slot := map[int32]int32{} // claim → its place in claims
 	var claims []int32
+	var deg []int32
+	for _, i := range pend {
+		for _, c := range [2]int32{in.Pairs[i].A, in.Pairs[i].B} {
+			k, ok := slot[c]
+			if !ok {
+				k = int32(len(claims))
+				slot[c] = k
+				claims, deg = append(claims, c), append(deg, 0)
+			}
+			deg[k]++
+		}
+	}
+	off := make([]int32, len(claims)+1)
+	for k, d := range deg {
+		off[k+1] = off[k] + d
+	}
+	partner, risk := make([]int32, off[len(claims)]), make([]float64, off[len(claims)])
+	fill := slices.Clone(off[:len(claims)])
 	for _, i := range pend {
 		e := in.Pairs[i]
-		for _, c := range [2]int32{e.A, e.B} {
-			if _, ok := adj[c]; !ok {
-				claims = append(claims, c)
-			}
-		}
-		adj[e.A] = append(adj[e.A], link{e.B, e.Risk})
-		adj[e.B] = append(adj[e.B], link{e.A, e.Risk})
+		ka, kb := slot[e.A], slot[e.B]
+		partner[fill[ka]], risk[fill[ka]] = kb, e.Risk
+		partner[fill[kb]], risk[fill[kb]] = ka, e.Risk
+		fill[ka]++
+		fill[kb]++
 	}
-	slices.Sort(claims)
-	member := map[int32]int{}
-	sets := make([][]int32, len(groups))
+	member := make([]int32, len(claims)) // place → group, -1: none
+	for k := range member {
+		member[k] = -1
+	}
+	sets := make([][]int32, len(groups)) // group → places
 	for g, grp := range groups {
 		for _, c := range grp.Claims {
-			member[index[c]] = g
-			sets[g] = append(sets[g], index[c])
+			if k, ok := slot[index[c]]; ok {
+				member[k] = int32(g)
+				sets[g] = append(sets[g], k)
+			}
 		}
 	}
-	fits := func(c int32, g int) bool {
-		return len(sets[g]) < maxGroup && !slices.ContainsFunc(sets[g], func(x int32) bool { return in.Claims[x].Doc == in.Claims[c].Doc })
+	fits := func(k int32, g int32) bool {
+		return len(sets[g]) < maxGroup && !slices.ContainsFunc(sets[g], func(x int32) bool { return in.Claims[claims[x]].Doc == in.Claims[claims[k]].Doc })
 	}
+	order := make([]int32, len(claims))
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return cmp.Compare(claims[x], claims[y]) })
+	var near []int32
+	var stake []float64
 	for range 4 {
 		moved := false
-		for _, c := range claims {
-			cur, grouped := member[c]
-			if grouped && len(sets[cur]) <= 2 {
+		for _, k := range order {
+			cur := member[k]
+			if cur >= 0 && len(sets[cur]) <= 2 {
 				continue
 			}
 			// The groups of its partners and its stake in each.
-			var near []int
-			var stake []float64
-			for _, l := range adj[c] {
-				if g, ok := member[l.o]; ok {
-					k := slices.Index(near, g)
-					if k < 0 {
-						k = len(near)
+			near, stake = near[:0], stake[:0]
+			for a := off[k]; a < off[k+1]; a++ {
+				if g := member[partner[a]]; g >= 0 {
+					n := slices.Index(near, g)
+					if n < 0 {
+						n = len(near)
 						near, stake = append(near, g), append(stake, 0)
 					}
-					stake[k] += l.r
+					stake[n] += risk[a]
 				}
 			}
-			best, most := -1, 0.0
-			if k := slices.Index(near, cur); grouped && k >= 0 {
-				most = stake[k]
+			best, most := int32(-1), 0.0
+			if n := slices.Index(near, cur); cur >= 0 && n >= 0 {
+				most = stake[n]
 			}
-			for k, g := range near {
-				if g != cur && (stake[k] > most+1e-9 || best >= 0 && stake[k] > most-1e-9 && g < best) && fits(c, g) {
-					best, most = g, stake[k]
+			for n, g := range near {
+				if g != cur && (stake[n] > most+1e-9 || best >= 0 && stake[n] > most-1e-9 && g < best) && fits(k, g) {
+					best, most = g, stake[n]
 				}
 			}
 			if best < 0 {
 				continue
 			}
-			if grouped {
-				sets[cur] = slices.DeleteFunc(sets[cur], func(x int32) bool { return x == c })
+			if cur >= 0 {
+				sets[cur] = slices.DeleteFunc(sets[cur], func(x int32) bool { return x == k })
 			}
-			sets[best] = append(sets[best], c)
-			member[c] = best
+			sets[best] = append(sets[best], k)
+			member[k] = best
 			moved = true
 		}
 		if !moved {
@@ -311,10 +380,8 @@ func refine(in PlanInput, index map[analyze.ClaimRef]int32, pend []int32, groups
 		best[g] = -1
 	}
 	for _, i := range pend {
-		e := in.Pairs[i]
-		ga, okA := member[e.A]
-		gb, okB := member[e.B]
-		if okA && okB && ga == gb && (best[ga] < 0 || i < best[ga]) {
+		ga, gb := member[slot[in.Pairs[i].A]], member[slot[in.Pairs[i].B]]
+		if ga >= 0 && ga == gb && (best[ga] < 0 || i < best[ga]) {
 			best[ga] = i
 		}
 	}
@@ -325,8 +392,8 @@ func refine(in PlanInput, index map[analyze.ClaimRef]int32, pend []int32, groups
 		}
 		e := in.Pairs[best[g]]
 		grp := analyze.ReviewGroup{Risk: e.Risk, Similarity: float64(e.Similarity), Signs: e.Signs}
-		for _, x := range set {
-			grp.Claims = append(grp.Claims, in.Claims[x])
+		for _, k := range set {
+			grp.Claims = append(grp.Claims, in.Claims[claims[k]])
 		}
 		slices.SortFunc(grp.Claims, func(x, y analyze.ClaimRef) int {
 			return cmp.Or(cmp.Compare(in.Docs[x.Doc].Step, in.Docs[y.Doc].Step), cmp.Compare(x.K, y.K))

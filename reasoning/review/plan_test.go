@@ -190,7 +190,10 @@ func TestSelectBudget(t *testing.T) {
 		}
 		return out
 	}
-	cv := &Cover{Groups: []analyze.ReviewGroup{g(0, 1, 2), g(0, 3), g(4, 5, 6), g(7, 8)}}
+	cv := &Cover{}
+	for _, x := range []analyze.ReviewGroup{g(0, 1, 2), g(0, 3), g(4, 5, 6), g(7, 8)} {
+		cv.add(x, 1)
+	}
 	keys := func(p Plan) []int {
 		var out []int
 		for _, x := range p.Groups {
