@@ -312,10 +312,15 @@ func (st *State) conclusionRank(d analyze.Doc) int {
 	return r
 }
 
-// DriftOptions are the session's drift options with threshold (0: the
-// default), as the assessment reads drift.
-func (st *State) DriftOptions(sess *thinkgraph.Session, threshold float64) advice.DriftOptions {
-	return st.driftOptions(sess, threshold)
+// DriftAt is the session's drift with threshold and the options it was
+// measured with: the assessment's own at the default threshold, and for
+// another what it would be, on the same reading of the thoughts.
+func (st *State) DriftAt(ctx context.Context, sess *thinkgraph.Session, a *Assessment, threshold float64) ([]advice.BranchDrift, advice.DriftOptions) {
+	o := st.driftOptions(sess, threshold)
+	if threshold == advice.DefaultDriftThreshold {
+		return a.Drift, o
+	}
+	return advice.DetectDrift(st.prose(ctx, a.Docs), st.goalVec, o), o
 }
 
 // Assess returns the session's assessment as stored, after syncing the

@@ -298,10 +298,6 @@ func (st *State) loadStated(ctx context.Context, tx thinkgraph.Tx, session think
 	return nil
 }
 
-// GoalVector is the vector of the session's goal as of the last sync (nil
-// without a goal).
-func (st *State) GoalVector() semantic.Vector { return st.goalVec }
-
 // Docs returns the session's analyzer docs after syncing the state.
 func (st *State) Docs(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session) ([]analyze.Doc, *semantic.Index, error) {
 	if err := st.Sync(ctx, tx, sess); err != nil {

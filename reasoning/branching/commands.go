@@ -1264,14 +1264,11 @@ func (bt *BranchThinking) detectDrift(ctx context.Context, in CommandInput) (*Dr
 			return err
 		}
 		res.SessionID = sess.ID
-		o := st.DriftOptions(sess, th)
-		res.Method = bt.driftMethod(o)
 		// The session's drift, as evaluate and the exports read it; another
 		// threshold asks what it would be.
-		res.Branches = slices.Clone(a.Drift)
-		if th != advice.DefaultDriftThreshold {
-			res.Branches = advice.DetectDrift(a.Docs, st.GoalVector(), o)
-		}
+		branches, o := st.DriftAt(ctx, sess, a, th)
+		res.Method = bt.driftMethod(o)
+		res.Branches = slices.Clone(branches)
 		if res.Branches == nil {
 			res.Branches = []advice.BranchDrift{}
 		}

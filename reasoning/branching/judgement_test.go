@@ -36,7 +36,29 @@ func judgementSession(t *testing.T) (*branching.BranchThinking, reasoning.Sessio
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "j.db"), sqlite.Options{})
+	bt := newTool(t)
+	ref := reasoning.SessionRef{ID: "judged", Explicit: true}
+	ctx := context.Background()
+	sc := scs[0]
+	if _, err := bt.Command(ctx, branching.CommandInput{Session: ref, Type: "setGoal", Goal: &sc.Goal}); err != nil {
+		t.Fatal(err)
+	}
+	steps := map[int]int{}
+	for _, th := range sc.Thoughts {
+		out, err := bt.AddThought(ctx, branching.BranchThoughtInput{Session: ref, Content: th.Content, Type: th.Type, BranchID: th.Branch, Confidence: th.Confidence, CrossRefs: th.CrossRefs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps[th.N] = out.Step
+	}
+	return bt, ref, steps
+}
+
+// newTool is branch-thinking on a fresh SQLite file with the offline
+// engine.
+func newTool(t *testing.T) *branching.BranchThinking {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "bt.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,22 +76,7 @@ func judgementSession(t *testing.T) (*branching.BranchThinking, reasoning.Sessio
 		t.Fatal(err)
 	}
 	t.Cleanup(svc.Close)
-	bt := branching.NewBranchThinking(svc, nil)
-	ref := reasoning.SessionRef{ID: "judged", Explicit: true}
-	ctx := context.Background()
-	sc := scs[0]
-	if _, err := bt.Command(ctx, branching.CommandInput{Session: ref, Type: "setGoal", Goal: &sc.Goal}); err != nil {
-		t.Fatal(err)
-	}
-	steps := map[int]int{}
-	for _, th := range sc.Thoughts {
-		out, err := bt.AddThought(ctx, branching.BranchThoughtInput{Session: ref, Content: th.Content, Type: th.Type, BranchID: th.Branch, Confidence: th.Confidence, CrossRefs: th.CrossRefs})
-		if err != nil {
-			t.Fatal(err)
-		}
-		steps[th.N] = out.Step
-	}
-	return bt, ref, steps
+	return branching.NewBranchThinking(svc, nil)
 }
 
 func command[R any](t *testing.T, bt *branching.BranchThinking, in branching.CommandInput) R {
