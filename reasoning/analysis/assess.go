@@ -366,9 +366,7 @@ func (st *State) assess(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.
 			docs[i].Refuted = refuted[docs[i].ID]
 		}
 	}
-	if err := st.loadStated(ctx, tx, sess.Key); err != nil {
-		return nil, err
-	}
+	st.applyLinks(links)
 	reasons := SettingsOf(sess).Closed
 	marked := map[string]string{}
 	for _, b := range bs {
@@ -428,9 +426,8 @@ func (st *State) Evaluation(ctx context.Context, tx thinkgraph.Tx, sess *thinkgr
 // before the write, and d; the figures are those evaluate gives once the
 // write is committed.
 func (st *State) EvaluationAfterWrite(ctx context.Context, tx thinkgraph.Tx, sess *thinkgraph.Session, docs []analyze.Doc, d analyze.Doc) (analyze.Evaluation, error) {
-	if err := st.loadStated(ctx, tx, sess.Key); err != nil {
-		return analyze.Evaluation{}, err
-	}
+	// The thought's cross-references are read with the links by assess:
+	// trackers they reset are rebuilt below from every thought, d included.
 	st.absorb(d)
 	all := append(slices.Clip(docs), d)
 	a, err := st.assess(ctx, tx, sess, all)

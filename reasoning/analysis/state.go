@@ -281,8 +281,15 @@ func (st *State) loadStated(ctx context.Context, tx thinkgraph.Tx, session think
 	if err != nil {
 		return err
 	}
+	st.applyLinks(links)
+	return nil
+}
+
+// applyLinks is loadStated on links already read (the session's, in the
+// store's order).
+func (st *State) applyLinks(links []thinkgraph.Link) {
 	if st.stated != nil && st.stated.Links() == len(links) {
-		return nil
+		return
 	}
 	st.stated = review.StatedOf(links)
 	st.declared = st.declared[:0]
@@ -295,7 +302,6 @@ func (st *State) loadStated(ctx context.Context, tx thinkgraph.Tx, session think
 	for _, b := range st.branches {
 		b.tracker = nil
 	}
-	return nil
 }
 
 // Docs returns the session's analyzer docs after syncing the state.
