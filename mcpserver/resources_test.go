@@ -13,6 +13,7 @@ import (
 
 	"github.com/thinkgraph/thinkgraph/reasoning"
 	"github.com/thinkgraph/thinkgraph/reasoning/think"
+	"github.com/thinkgraph/thinkgraph/render"
 	"github.com/thinkgraph/thinkgraph/sqlite"
 )
 
@@ -64,7 +65,7 @@ func TestSessionResources(t *testing.T) {
 	}
 
 	ov := read(t, cs, "thinkgraph://sessions/res-1")
-	var o overview
+	var o render.SessionOverview
 	if err := json.Unmarshal([]byte(ov.Text), &o); err != nil || o.Steps != 2 || len(o.CurrentPath) != 2 || o.CurrentPath[1].Thought != "Then \"measure\"" ||
 		o.Resources["markdown"] != "thinkgraph://sessions/res-1/markdown" || ov.MIMEType != "application/json" {
 		t.Fatalf("overview: %v %s", err, ov.Text)
