@@ -183,7 +183,8 @@ func TestGetWriteDeadline(t *testing.T) {
 		wrote <- err
 	})
 	srv := mcp.NewServer(&mcp.Implementation{Name: "deadlines", Version: "1"}, nil)
-	url, _, _ := start(t, New(only(srv), true, Options{Viewer: big, RequestTimeout: 300 * time.Millisecond}))
+	hs := New(only(srv), true, Options{Viewer: big, RequestTimeout: 300 * time.Millisecond})
+	url, _, _ := start(t, hs)
 
 	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
 	if err != nil {
@@ -200,25 +201,44 @@ func TestGetWriteDeadline(t *testing.T) {
 		t.Fatal("the handler is still writing to a client that reads nothing")
 	}
 
-	// The event stream outlives the request timeout: a notification sent
-	// on it after several timeouts still arrives.
-	changed := make(chan struct{}, 1)
-	client := mcp.NewClient(&mcp.Implementation{Name: "listener", Version: "1"}, &mcp.ClientOptions{
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	// The event streams outlive the request timeout: a notification sent
+	// on them after several timeouts still arrives, on the session's
+	// stream (GET /mcp, protocol 2025-11-25) and on subscriptions/listen
+	// (2026-07-28), which shutdown does not wait for as for a call.
+	changed := make(chan string, 2)
+	// A server with tools offers their list's changes to listen for.
+	srv.AddTool(&mcp.Tool{Name: "early", InputSchema: &jsonschema.Schema{Type: "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
 	})
-	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + "/mcp", MaxRetries: -1}, nil)
-	if err != nil {
-		t.Fatal(err)
+	for _, era := range []string{legacyEra, modernEra} {
+		client := mcp.NewClient(&mcp.Implementation{Name: "listener", Version: "1"}, &mcp.ClientOptions{
+			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- era },
+		})
+		cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url + "/mcp", MaxRetries: -1},
+			&mcp.ClientSessionOptions{ProtocolVersion: era})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		if v := cs.InitializeResult().ProtocolVersion; v != era {
+			t.Fatalf("negotiated %s, want %s", v, era)
+		}
 	}
-	defer cs.Close()
 	time.Sleep(time.Second) // more than three request timeouts
+	if n := hs.inFlight.Load(); n != 0 {
+		t.Errorf("%d calls in flight with only event streams open", n)
+	}
 	srv.AddTool(&mcp.Tool{Name: "late", InputSchema: &jsonschema.Schema{Type: "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{}, nil
 	})
-	select {
-	case <-changed:
-	case <-time.After(time.Minute): // a hang guard, not a timing assertion
-		t.Fatal("tools/list_changed never arrived on the event stream")
+	got := map[string]bool{}
+	for len(got) < 2 {
+		select {
+		case era := <-changed:
+			got[era] = true
+		case <-time.After(time.Minute): // a hang guard, not a timing assertion
+			t.Fatalf("tools/list_changed arrived only for %v", got)
+		}
 	}
 }
 

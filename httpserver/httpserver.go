@@ -82,6 +82,9 @@ type Options struct {
 	// Stateless serves every request on a fresh MCP session (the SDK's
 	// stateless mode), so any replica can serve any request without sticky
 	// sessions. Calls must then name their session_id to continue one.
+	// Without it, requests of protocol 2026-07-28 and later (which has no
+	// sessions) are served so all the same, and those of the earlier
+	// protocols on their MCP sessions (byEra).
 	Stateless bool
 	// Viewer, when set, is served at / (the web viewer), behind the same
 	// bearer tokens as /mcp. A browser cannot send a bearer header when it
@@ -168,9 +171,14 @@ func New(serverFor func(tenant string) *mcp.Server, loopback bool, opts Options)
 		s.serversMu.Unlock()
 		return srv
 	}
-	var mcpHandler http.Handler = mcp.NewStreamableHTTPHandler(getServer,
-		&mcp.StreamableHTTPOptions{Logger: opts.Logger, MaxRequestBodyBytes: opts.MaxBodyBytes, Stateless: opts.Stateless,
-			SessionTimeout: max(opts.SessionIdleTimeout, 0)})
+	sdk := mcp.StreamableHTTPOptions{Logger: opts.Logger, MaxRequestBodyBytes: opts.MaxBodyBytes,
+		SessionTimeout: max(opts.SessionIdleTimeout, 0)}
+	perRequest := sdk
+	perRequest.Stateless = true
+	var mcpHandler http.Handler = mcp.NewStreamableHTTPHandler(getServer, &perRequest)
+	if !opts.Stateless {
+		mcpHandler = byEra(mcp.NewStreamableHTTPHandler(getServer, &sdk), mcpHandler)
+	}
 	mcpHandler = s.checkFrames(mcpHandler, getServer)
 	var metrics http.Handler = opts.Metrics
 	viewer := opts.Viewer
@@ -184,7 +192,7 @@ func New(serverFor func(tenant string) *mcp.Server, loopback bool, opts Options)
 		}
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", s.track(mcpHandler))
+	mux.Handle("/mcp", mcpHandler)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
@@ -198,6 +206,22 @@ func New(serverFor func(tenant string) *mcp.Server, loopback bool, opts Options)
 	}
 	s.handler = s.checkHostOrigin(s.limit(mux))
 	return s
+}
+
+// byEra serves both eras of the protocol on one endpoint: a request of
+// protocol 2026-07-28 or later (its MCP-Protocol-Version header, which
+// mirrors the version in its _meta) has no session and is answered on its
+// own by perRequest, as --stateless answers every request; any other
+// (initialize, calls with Mcp-Session-Id, the event stream, DELETE) by
+// sessions, which keep their subscriptions and live updates.
+func byEra(sessions, perRequest http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("MCP-Protocol-Version") >= rpcframe.FirstSessionlessVersion {
+			perRequest.ServeHTTP(w, r)
+			return
+		}
+		sessions.ServeHTTP(w, r)
+	})
 }
 
 // tenantOf is the tenant of a request: its bearer token's ("" without
@@ -217,13 +241,14 @@ func tenantOf(r *http.Request) string {
 // JSON-RPC error (id: the initialize's) and returns false.
 func (s *Server) openSession(w http.ResponseWriter, r *http.Request, id json.RawMessage, serverFor func(*http.Request) *mcp.Server) bool {
 	srv := serverFor(r)
-	// Initialized sessions only: the SDK also connects one for a request
-	// without Mcp-Session-Id that does not initialize (a client probing a
-	// newer protocol) and closes it once that request is answered.
+	// Initialized sessions with an id only: the SDK also connects one
+	// for a request without Mcp-Session-Id that does not initialize, and
+	// one with no id for each request of protocol 2026-07-28 or later,
+	// and closes it once that request is answered.
 	count := func(srv *mcp.Server) int {
 		n := 0
 		for ss := range srv.Sessions() {
-			if ss.InitializeParams() != nil {
+			if ss.ID() != "" && ss.InitializeParams() != nil {
 				n++
 			}
 		}
@@ -517,9 +542,12 @@ func (s *Server) checkFrames(next http.Handler, serverFor func(*http.Request) *m
 		sessionless := s.opts.Stateless || r.Header.Get("Mcp-Session-Id") != "" || r.Header.Get("MCP-Protocol-Version") >= rpcframe.FirstSessionlessVersion
 		var rej *rpcframe.Reject
 		var initialize json.RawMessage // the id of an initialize that opens a session
+		listen := false
 		check := func(frame []byte) {
 			var m *rpcframe.Message
-			if m, rej = rpcframe.Frame(frame); rej == nil && !sessionless {
+			m, rej = rpcframe.Frame(frame)
+			listen = rej == nil && m.IsCall() && m.MethodName() == "subscriptions/listen"
+			if rej == nil && !sessionless {
 				if rej = rpcframe.BeforeInitialize(m, frame); rej == nil && m.IsCall() && m.MethodName() == "initialize" {
 					initialize = m.ID
 				}
@@ -533,6 +561,7 @@ func (s *Server) checkFrames(next http.Handler, serverFor func(*http.Request) *m
 				rej = &rpcframe.Reject{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: an empty batch: send one JSON-RPC message"}
 			}
 			v.ForEach(func(_, el gjson.Result) bool { check([]byte(el.Raw)); return rej == nil })
+			listen = false
 		} else {
 			check(frame)
 		}
@@ -548,14 +577,17 @@ func (s *Server) checkFrames(next http.Handler, serverFor func(*http.Request) *m
 			}
 			defer s.opening.Unlock()
 		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// track counts in-flight MCP calls (POSTs), so shutdown can wait for them.
-func (s *Server) track(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
+		if listen {
+			// subscriptions/listen (protocol 2026-07-28) is the event
+			// stream of that era: it lasts until the client cancels it or
+			// the server shuts down, so it is bound as GET /mcp's is (each
+			// write, not the whole response) and is not a call shutdown
+			// waits for.
+			rc := http.NewResponseController(w)
+			_ = rc.SetReadDeadline(time.Time{})
+			_ = rc.SetWriteDeadline(time.Time{})
+			w = &streamWriter{ResponseWriter: w, rc: rc, timeout: s.opts.StreamWriteTimeout}
+		} else {
 			s.inFlight.Add(1)
 			defer s.inFlight.Add(-1)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -47,10 +48,15 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.next.RoundTrip(r)
 }
 
+// connect opens an MCP session (protocol 2025-11-25, the last with
+// sessions) on url for token ("": none).
 func connect(t *testing.T, url, token string) (*mcp.ClientSession, error) {
 	t.Helper()
-	return connectWith(t, url, token, nil, "")
+	return connectWith(t, url, token, nil, legacyEra)
 }
+
+// The newest protocol version with MCP sessions, and the first without.
+const legacyEra, modernEra = "2025-11-25", "2026-07-28"
 
 // connectWith connects with client options, on protocol version ("": the
 // newest).
@@ -330,18 +336,19 @@ func TestGracefulShutdownFinishesInFlightCalls(t *testing.T) {
 }
 
 // On protocol 2026-07-28 a tool reaches the client's model through
-// input_required results; on a stateless server every round is a new HTTP
-// request on a new MCP session, and the suspended call is bound to the
-// tenant that started it.
-func TestMultiRoundTripSamplingStateless(t *testing.T) {
-	tokA, lineA, _ := NewToken("alice")
-	tokB, lineB, _ := NewToken("bob")
-	tokens, err := ParseTokens(lineA + "\n" + lineB + "\n")
-	if err != nil {
-		t.Fatal(err)
+// input_required results, on the default endpoint as on a stateless one:
+// every round is a new HTTP request on a new MCP session, and the
+// suspended call is bound to the tenant that started it.
+func TestMultiRoundTripSampling(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) { testMultiRoundTripSampling(t, stateless) })
 	}
+}
+
+func testMultiRoundTripSampling(t *testing.T, stateless bool) {
+	tokens, tokA, tokB := tenantsTokens(t) // bob is the tenant "ops"
 	srv, reg := thinkgraphServer(t)
-	url, _, _ := start(t, New(srv, false, Options{Tokens: tokens, Metrics: reg, Stateless: true}))
+	url, _, _ := start(t, New(srv, false, Options{Tokens: tokens, Metrics: reg, Stateless: stateless}))
 	sampler := func(manual bool, token string) *mcp.ClientSession {
 		t.Helper()
 		opts := &mcp.ClientOptions{CreateMessageWithToolsHandler: func(context.Context, *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {
@@ -397,12 +404,21 @@ func TestMultiRoundTripSamplingStateless(t *testing.T) {
 // and returns the status, the Mcp-Session-Id answered and the body.
 func postMCP(t *testing.T, url, session, body string) (int, string, string) {
 	t.Helper()
+	var headers map[string]string
+	if session != "" {
+		headers = map[string]string{"Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-06-18"}
+	}
+	return postMCPWith(t, url, headers, body)
+}
+
+// postMCPWith is postMCP with these headers.
+func postMCPWith(t *testing.T, url string, headers map[string]string, body string) (int, string, string) {
+	t.Helper()
 	req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	if session != "" {
-		req.Header.Set("Mcp-Session-Id", session)
-		req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	for k, v := range headers {
+		req.Header.Set(k, v)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -530,5 +546,65 @@ func TestStatelessSendsNoLogsUnasked(t *testing.T) {
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != 200 || !strings.Contains(string(b), `\"step\":1`) || strings.Contains(string(b), "notifications/message") {
 		t.Errorf("a stateless call with no log level: %d %s", resp.StatusCode, b)
+	}
+}
+
+// One endpoint serves both eras: a 2026-07-28 client (server/discover, no
+// Mcp-Session-Id) writes beside 2025-era sessions, opens no MCP session and
+// so is not counted against the session bounds, and keeps its tenant.
+func TestBothEras(t *testing.T) {
+	tokens, tokA, tokB := tenantsTokens(t) // bob is the tenant "ops"
+	srv, _ := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, false, Options{Tokens: tokens, MaxSessionsPerTenant: 1}))
+	legacy, err := connect(t, url, tokA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if legacy.ID() == "" {
+		t.Fatal("the 2025-era client has no Mcp-Session-Id")
+	}
+	if _, err := connect(t, url, tokA); err == nil {
+		t.Fatal("a second 2025-era session past MaxSessionsPerTenant 1")
+	}
+	modern, err := connectWith(t, url, tokA, nil, modernEra)
+	if err != nil {
+		t.Fatalf("a 2026-07-28 client beside a tenant's full sessions: %v", err)
+	}
+	if v := modern.InitializeResult().ProtocolVersion; v != modernEra || modern.ID() != "" {
+		t.Fatalf("negotiated %s with session %q, want %s and none", v, modern.ID(), modernEra)
+	}
+	// The connection's reasoning session (2025) and a named one (2026).
+	for i, want := range []string{`"step":1`, `"step":2`} {
+		if text, isErr := callText(t, legacy, "think", map[string]any{"thought": fmt.Sprintf("on the connection %d", i)}); isErr || !strings.Contains(text, want) {
+			t.Fatalf("2025-era write %d: %s", i, text)
+		}
+		if text, isErr := callText(t, modern, "think", map[string]any{"thought": fmt.Sprintf("named %d", i), "session_id": "both"}); isErr || !strings.Contains(text, want) {
+			t.Fatalf("2026-07-28 write %d: %s", i, text)
+		}
+	}
+	other, err := connectWith(t, url, tokB, nil, modernEra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr := callText(t, other, "think", map[string]any{"thought": "bob's own", "session_id": "both"}); isErr || !strings.Contains(text, `"step":1`) {
+		t.Fatalf("bob reached alice's session: %s", text)
+	}
+	// The era is the MCP-Protocol-Version header's, which mirrors the
+	// _meta of a 2026-07-28 request: without it, the SDK says the header
+	// is required.
+	discover := func(header string) string {
+		headers := map[string]string{"Authorization": "Bearer " + tokA}
+		if header != "" {
+			headers["MCP-Protocol-Version"], headers["Mcp-Method"] = header, "server/discover"
+		}
+		status, _, body := postMCPWith(t, url, headers, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{`+
+			`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}}}`)
+		return fmt.Sprintf("%d %s", status, body)
+	}
+	if got := discover(modernEra); !strings.HasPrefix(got, "200 ") || !strings.Contains(got, `"supportedVersions"`) {
+		t.Errorf("server/discover on 2026-07-28: %s", got)
+	}
+	if got := discover(""); !strings.HasPrefix(got, "400 ") || !strings.Contains(got, "Mcp-Protocol-Version header is required") {
+		t.Errorf("server/discover without the header: %s", got)
 	}
 }

@@ -29,7 +29,7 @@ var guidanceParts = []struct {
 	{[]string{"branch"}, `Use "branch-thinking" to reason in named branches and to check the reasoning: its commands find contradictions, circular reasoning, drift from the goal, knowledge gaps and the strongest path.`},
 	{[]string{"reasoning"}, `The reasoning_* tools have a language model continue, branch, diverge on or reflect on a thought.`},
 	{[]string{"lux"}, `"confer", "traced_reasoning", "biased_reasoning" and "planner" reason with a language model step by step.`},
-	{nil, `Every tool takes an optional session_id; without it, calls go to this connection's own session, and every response names the session so you can continue it later. Name a thought by its id or by its step ("#8").`},
+	{nil, `Every tool takes an optional session_id; without it, calls go to this connection's own session (over HTTP on protocol 2026-07-28, each request is a connection of its own), and every response names the session: pass it to continue. Name a thought by its id or by its step ("#8").`},
 }
 
 // Instructions are the instructions of a connection with the toolsets

@@ -378,7 +378,10 @@ func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error
 	if !ok {
 		return mcp.ResourceNotFoundError(uri)
 	}
-	ref := reasoning.SessionRef{ID: id, Explicit: true, Tenant: tenantOf(req.Extra)}
+	// The server's own tenant, not tenantOf(req.Extra): a subscription
+	// opened by subscriptions/listen (protocol 2026-07-28) arrives without
+	// the listen request's Extra.
+	ref := reasoning.SessionRef{ID: id, Explicit: true, Tenant: s.tenant}
 	var v sessionVersion
 	err := s.svc.View(ctx, ref, func(_ thinkgraph.Tx, sess *thinkgraph.Session) error {
 		v = sessionVersion{sess.StepCount, sess.UpdatedAt}
@@ -426,7 +429,7 @@ func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) err
 	if !ok {
 		return nil
 	}
-	key := watchKey{tenantOf(req.Extra), id}
+	key := watchKey{s.tenant, id}
 	s.res.mu.Lock()
 	defer s.res.mu.Unlock()
 	if by := s.res.subs[key]; by[req.Session] > 0 {

@@ -85,6 +85,9 @@ type Server struct {
 
 	tenantsMu sync.Mutex
 	tenants   map[string]*Server // ForTenant's servers, by tenant
+	// tenant is the one tenant whose requests this server serves (see
+	// ForTenant).
+	tenant string
 }
 
 // New returns an MCP server with the tools of its toolsets and every
@@ -103,7 +106,7 @@ func New(svc *reasoning.Service, opts Options) *Server {
 		opts.Analyst = analysis.New(svc) // and this
 	}
 	s := &Server{svc: svc, log: opts.Logger, opts: opts, conns: map[*mcp.ServerSession]string{}, toolsetOf: map[string]toolset{},
-		results: map[string][]reflect.Type{}}
+		results: map[string][]reflect.Type{}, tenant: thinkgraph.LocalTenant}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "thinkgraph: structured reasoning", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:       Instructions(opts.Toolsets),
 		Logger:             sdkLogger(opts.Logger),
@@ -153,6 +156,7 @@ func (s *Server) ForTenant(tenant string) *mcp.Server {
 	t := s.tenants[tenant]
 	if t == nil {
 		t = New(s.svc, s.opts)
+		t.tenant = tenant
 		if s.tenants == nil {
 			s.tenants = map[string]*Server{}
 		}

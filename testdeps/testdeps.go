@@ -29,7 +29,7 @@ type Need struct {
 // The needs, one each.
 var (
 	Node        = Need{"Node.js 18 or newer with npm", "install Node.js with npm (e.g. apt-get install -y nodejs npm)"}
-	E2EPackages = Need{"the npm packages of e2e/ (the official MCP TypeScript SDK clients, the conformance suite)", "npm ci --prefix e2e"}
+	E2EPackages = Need{"the npm packages of e2e/ (the official MCP TypeScript SDK clients, the conformance suite, the Inspector)", "npm ci --prefix e2e"}
 	ViewerPkgs  = Need{"the npm packages of e2e/viewer/ (playwright-core)", "npm ci --prefix e2e/viewer"}
 	Chromium    = Need{"Chromium", "apt-get install -y chromium (or set CHROMIUM to its path)"}
 	Graphviz    = Need{"Graphviz's dot", "apt-get install -y graphviz"}
