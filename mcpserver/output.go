@@ -53,8 +53,10 @@ func (s *Server) listed(t *mcp.Tool) *mcp.Tool {
 // to it ($ref) where it occurs.
 func outputSchema(results []reflect.Type) *jsonschema.Schema {
 	out := &jsonschema.Schema{Type: "object"}
-	// Stored JSON (a thought's metadata) is any JSON value.
-	refs := map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[json.RawMessage](): {}}
+	// Stored JSON (a thought's metadata) is any JSON value, said with the
+	// types listed: the schema true, which says the same, is one some
+	// clients do not take (the MCP Inspector's --strict calls it an error).
+	refs := map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[json.RawMessage](): {Types: []string{"object", "array", "string", "number", "boolean", "null"}}}
 	feedback := maps.Clone(feedbackSchema().Properties)
 	if len(results) > 1 {
 		out.Defs = map[string]*jsonschema.Schema{}
