@@ -110,22 +110,31 @@ func TestTypeScriptSDKEras(t *testing.T) {
 }
 
 // TestInspectorCLIEras: the MCP Inspector's CLI (npm
-// @modelcontextprotocol/inspector) writes to the default HTTP endpoint in
-// each protocol era it offers; "auto" ends in 2026-07-28, whose results
-// carry the server's identity in _meta.
+// @modelcontextprotocol/inspector) finds no portability error in the
+// tools' schemas, and writes to the default HTTP endpoint in each protocol
+// era it offers; "auto" ends in 2026-07-28, whose results carry the
+// server's identity in _meta.
 func TestInspectorCLIEras(t *testing.T) {
 	binary, tmp := setup(t, "inspector")
 	tokensFile, tokens := newTokens(t, binary, tmp, "alpha")
 	token := tokens["alpha"]
 	url := serveHTTP(t, binary, tokensFile, filepath.Join(tmp, "inspector.db"))
-	for i, era := range []string{"legacy", "auto", "modern"} {
+	inspector := func(args ...string) ([]byte, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		cmd := exec.CommandContext(ctx, filepath.Join(dir(), "node_modules", ".bin", "mcp-inspector"), "--cli", url, "--protocol-era", era,
-			"--header", "Authorization: Bearer "+token, "--method", "tools/call", "--tool-name", "think",
-			"--tool-arg", "thought=from the Inspector ("+era+")", "session_id=inspector", "--format", "json", "-q")
+		defer cancel()
+		cmd := exec.CommandContext(ctx, filepath.Join(dir(), "node_modules", ".bin", "mcp-inspector"),
+			append([]string{"--cli", url, "--header", "Authorization: Bearer " + token, "--format", "json"}, args...)...)
 		cmd.Env = append(os.Environ(), "HOME="+tmp) // its catalog
-		out, err := cmd.Output()
-		cancel()
+		return cmd.CombinedOutput()
+	}
+	// Its check of the tools' schemas for what some clients reject
+	// (exit 6 on an error; warnings are only counted).
+	if out, err := inspector("--method", "tools/list", "--strict"); err != nil {
+		t.Errorf("inspector tools/list --strict: %v\n%s", err, out)
+	}
+	for i, era := range []string{"legacy", "auto", "modern"} {
+		out, err := inspector("--protocol-era", era, "--method", "tools/call", "--tool-name", "think",
+			"--tool-arg", "thought=from the Inspector ("+era+")", "session_id=inspector", "-q")
 		if err != nil {
 			t.Fatalf("inspector --protocol-era %s: %v\n%s", era, err, out)
 		}
