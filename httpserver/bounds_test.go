@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -483,5 +484,73 @@ func TestSessionBoundUnderConcurrentInitializes(t *testing.T) {
 	}
 	if got[http.StatusOK] != 4 || got[http.StatusTooManyRequests] != 12 {
 		t.Fatalf("status counts %v, want 4 × 200 and 12 × 429", got)
+	}
+}
+
+// subscriptions/listen streams (protocol 2026-07-28), which hold a
+// connection as a session's event stream does, are bounded as sessions
+// are: past the tenant's bound 429, past the total 503, each with the
+// JSON-RPC error naming the variable; a stream that ends makes room.
+func TestListenBounds(t *testing.T) {
+	tokens, alice, ops := tenantsTokens(t)
+	srv, _ := thinkgraphServer(t)
+	url, _, _ := start(t, New(srv, true, Options{Tokens: tokens, MaxSessions: 3, MaxSessionsPerTenant: 2}))
+	// listen opens a stream for token: its status and, while it is open
+	// (200), its response, to close; else the body.
+	listen := func(token string) (int, *http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(
+			`{"jsonrpc":"2.0","id":"l","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},"_meta":{`+
+				`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}}}`))
+		for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+			"Authorization": "Bearer " + token, "MCP-Protocol-Version": modernEra, "Mcp-Method": "subscriptions/listen"} {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode == http.StatusOK {
+			t.Cleanup(func() { resp.Body.Close() })
+			return resp.StatusCode, resp, ""
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, nil, string(b)
+	}
+	var first *http.Response
+	for i := range 2 {
+		status, resp, body := listen(alice)
+		if status != http.StatusOK {
+			t.Fatalf("alice's listen stream %d: %d %s", i+1, status, body)
+		}
+		first = cmp.Or(first, resp)
+	}
+	if status, _, body := listen(alice); status != http.StatusTooManyRequests || !strings.Contains(body, `"id":"l"`) || !strings.Contains(body, "THINKGRAPH_HTTP_MAX_SESSIONS_PER_TENANT") {
+		t.Errorf("alice's third listen stream: %d %s, want 429 naming the bound", status, body)
+	}
+	if status, _, body := listen(ops); status != http.StatusOK {
+		t.Fatalf("ops's listen stream: %d %s", status, body)
+	}
+	if status, _, body := listen(ops); status != http.StatusServiceUnavailable || !strings.Contains(body, "THINKGRAPH_HTTP_MAX_SESSIONS)") {
+		t.Errorf("a listen stream past the total: %d %s, want 503 naming the bound", status, body)
+	}
+	// Other calls are not bounded by the streams.
+	cs, err := connectWith(t, url, alice, nil, modernEra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr := callText(t, cs, "think", map[string]any{"thought": "beside the streams", "session_id": "l"}); isErr {
+		t.Fatal(text)
+	}
+	first.Body.Close()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) { // a hang guard
+		status, _, body := listen(alice)
+		if status == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("alice's listen stream after closing one: %d %s", status, body)
+		}
 	}
 }

@@ -154,6 +154,12 @@ type Server struct {
 	serversMu sync.Mutex
 	servers   map[string]*mcp.Server
 	opening   sync.Mutex
+
+	// listens counts the open subscriptions/listen streams by tenant, and
+	// listensAll over all tenants (listensMu).
+	listensMu  sync.Mutex
+	listens    map[string]int
+	listensAll int
 }
 
 // New returns an HTTP server for the MCP servers of serverFor, which gives
@@ -272,12 +278,59 @@ func (s *Server) openSession(w http.ResponseWriter, r *http.Request, id json.Raw
 		return true
 	}
 	s.opening.Unlock()
-	s.opts.Logger.Warn("refused a new MCP session", "tenant", tenantOf(r), "reason", msg)
+	s.refuse(w, r, status, id, msg)
+	return false
+}
+
+// refuse answers a request refused by a bound with status, Retry-After and
+// the JSON-RPC error (code CodeTooManySessions) for the call id.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, id json.RawMessage, msg string) {
+	s.opts.Logger.Warn("refused a request over a bound", "tenant", tenantOf(r), "reason", msg)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Retry-After", "60")
 	w.WriteHeader(status)
 	_, _ = w.Write((&rpcframe.Reject{ID: id, Code: CodeTooManySessions, Message: msg}).Response())
+}
+
+// openListen admits a subscriptions/listen request (id) while its
+// tenant's open listen streams are under MaxSessionsPerTenant and all of
+// them under MaxSessions, the bounds of the earlier protocols' sessions
+// (each stream holds a connection, as a session's event stream does);
+// the caller calls closeListen when it ends. Otherwise it answers the
+// request as openSession does and returns false.
+func (s *Server) openListen(w http.ResponseWriter, r *http.Request, id json.RawMessage) bool {
+	tenant := tenantOf(r)
+	s.listensMu.Lock()
+	mine, all := s.listens[tenant], s.listensAll
+	ok := mine < s.opts.MaxSessionsPerTenant && all < s.opts.MaxSessions
+	if ok {
+		if s.listens == nil {
+			s.listens = map[string]int{}
+		}
+		s.listens[tenant]++
+		s.listensAll++
+	}
+	s.listensMu.Unlock()
+	switch {
+	case ok:
+		return true
+	case mine >= s.opts.MaxSessionsPerTenant:
+		s.refuse(w, r, http.StatusTooManyRequests, id, fmt.Sprintf("too many subscriptions/listen streams: this tenant has %d open, the most allowed (THINKGRAPH_HTTP_MAX_SESSIONS_PER_TENANT): close the ones you no longer use (cancel their requests) or listen for more on one", mine))
+	default:
+		s.refuse(w, r, http.StatusServiceUnavailable, id, fmt.Sprintf("too many subscriptions/listen streams: the server has %d open, the most allowed (THINKGRAPH_HTTP_MAX_SESSIONS): try again later", all))
+	}
 	return false
+}
+
+// closeListen ends a stream openListen admitted.
+func (s *Server) closeListen(r *http.Request) {
+	tenant := tenantOf(r)
+	s.listensMu.Lock()
+	if s.listens[tenant]--; s.listens[tenant] <= 0 {
+		delete(s.listens, tenant)
+	}
+	s.listensAll--
+	s.listensMu.Unlock()
 }
 
 // CodeTooManySessions is the JSON-RPC error code of an initialize refused
@@ -521,7 +574,8 @@ func (w *streamWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // session (no Mcp-Session-Id, not stateless), a call other than initialize
 // (the SDK answered it with error code 0): 400 with the JSON-RPC error.
 // Anything else, a body that is not JSON included, goes to the SDK as it
-// came.
+// came: counted as a call in flight (for shutdown), or, for
+// subscriptions/listen, bounded as an event stream.
 func (s *Server) checkFrames(next http.Handler, serverFor func(*http.Request) *mcp.Server) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.Body == nil {
@@ -542,11 +596,12 @@ func (s *Server) checkFrames(next http.Handler, serverFor func(*http.Request) *m
 		sessionless := s.opts.Stateless || r.Header.Get("Mcp-Session-Id") != "" || r.Header.Get("MCP-Protocol-Version") >= rpcframe.FirstSessionlessVersion
 		var rej *rpcframe.Reject
 		var initialize json.RawMessage // the id of an initialize that opens a session
-		listen := false
+		var listen json.RawMessage     // the id of a subscriptions/listen
 		check := func(frame []byte) {
 			var m *rpcframe.Message
-			m, rej = rpcframe.Frame(frame)
-			listen = rej == nil && m.IsCall() && m.MethodName() == "subscriptions/listen"
+			if m, rej = rpcframe.Frame(frame); rej == nil && m.IsCall() && m.MethodName() == "subscriptions/listen" {
+				listen = m.ID
+			}
 			if rej == nil && !sessionless {
 				if rej = rpcframe.BeforeInitialize(m, frame); rej == nil && m.IsCall() && m.MethodName() == "initialize" {
 					initialize = m.ID
@@ -561,7 +616,7 @@ func (s *Server) checkFrames(next http.Handler, serverFor func(*http.Request) *m
 				rej = &rpcframe.Reject{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: an empty batch: send one JSON-RPC message"}
 			}
 			v.ForEach(func(_, el gjson.Result) bool { check([]byte(el.Raw)); return rej == nil })
-			listen = false
+			listen = nil
 		} else {
 			check(frame)
 		}
@@ -577,12 +632,16 @@ func (s *Server) checkFrames(next http.Handler, serverFor func(*http.Request) *m
 			}
 			defer s.opening.Unlock()
 		}
-		if listen {
+		if listen != nil {
 			// subscriptions/listen (protocol 2026-07-28) is the event
 			// stream of that era: it lasts until the client cancels it or
 			// the server shuts down, so it is bound as GET /mcp's is (each
-			// write, not the whole response) and is not a call shutdown
-			// waits for.
+			// write, not the whole response), counted against the bounds
+			// of sessions, and is not a call shutdown waits for.
+			if !s.openListen(w, r, listen) {
+				return
+			}
+			defer s.closeListen(r)
 			rc := http.NewResponseController(w)
 			_ = rc.SetReadDeadline(time.Time{})
 			_ = rc.SetWriteDeadline(time.Time{})

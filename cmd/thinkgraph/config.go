@@ -66,8 +66,8 @@ var envVars = []envVar{
 	{"THINKGRAPH_HTTP_STATELESS", "false", "HTTP: true serves every request on a fresh MCP session (no sticky sessions needed across replicas); clients then pass session_id."},
 	{"THINKGRAPH_HTTP_MAX_BODY_BYTES", "4194304", "HTTP only: largest request body accepted."},
 	{"THINKGRAPH_HTTP_SESSION_IDLE_TIMEOUT", "30m", "HTTP only: an MCP session with no request for this long is closed (its client gets 404 and starts a new one); 0 keeps sessions until the client ends them."},
-	{"THINKGRAPH_HTTP_MAX_SESSIONS", "10000", "HTTP only: most MCP sessions open at once over all tenants (each about 15 KiB, 75 KiB while its client holds its event stream open); an initialize beyond it gets 503 until sessions end."},
-	{"THINKGRAPH_HTTP_MAX_SESSIONS_PER_TENANT", "1000", "HTTP only: most MCP sessions one tenant may have open; an initialize beyond it gets 429 until the tenant's sessions end (DELETE /mcp, or the idle timeout)."},
+	{"THINKGRAPH_HTTP_MAX_SESSIONS", "10000", "HTTP only: most MCP sessions open at once over all tenants (each about 15 KiB, 75 KiB while its client holds its event stream open); an initialize beyond it gets 503 until sessions end. The same bound, counted apart, holds the open subscriptions/listen streams (protocol 2026-07-28)."},
+	{"THINKGRAPH_HTTP_MAX_SESSIONS_PER_TENANT", "1000", "HTTP only: most MCP sessions one tenant may have open; an initialize beyond it gets 429 until the tenant's sessions end (DELETE /mcp, or the idle timeout). The same bound, counted apart, holds the tenant's open subscriptions/listen streams."},
 	{"THINKGRAPH_METRICS_TENANTS", "none", "HTTP with tokens: comma-separated tenants whose tokens may read /metrics, which counts every tenant's calls."},
 	{"THINKGRAPH_TRUSTED_PROXIES", "none", "HTTP only: comma-separated addresses or CIDRs of reverse proxies whose X-Forwarded-Proto is believed (the viewer's cookie is Secure behind one that terminates TLS)."},
 }
