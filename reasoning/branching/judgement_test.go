@@ -27,7 +27,15 @@ import (
 // the session and the step of each thought by its n.
 func judgementSession(t *testing.T) (*branching.BranchThinking, reasoning.SessionRef, map[int]int) {
 	t.Helper()
-	f, err := os.Open("../../reasoningeval/testdata/scenarios/judgement.jsonl")
+	bt := newTool(t)
+	ref := reasoning.SessionRef{ID: "judged", Explicit: true}
+	return bt, ref, writeScenario(t, bt, ref, readScenarios(t, "judgement.jsonl")[0])
+}
+
+// readScenarios reads a scenario set of reasoningeval's testdata.
+func readScenarios(t *testing.T, name string) []reasoningeval.Scenario {
+	t.Helper()
+	f, err := os.Open("../../reasoningeval/testdata/scenarios/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,10 +44,14 @@ func judgementSession(t *testing.T) (*branching.BranchThinking, reasoning.Sessio
 	if err != nil {
 		t.Fatal(err)
 	}
-	bt := newTool(t)
-	ref := reasoning.SessionRef{ID: "judged", Explicit: true}
+	return scs
+}
+
+// writeScenario writes sc's goal and thoughts, in the set's order, to the
+// session ref with bt and returns the step of each thought by its n.
+func writeScenario(t *testing.T, bt *branching.BranchThinking, ref reasoning.SessionRef, sc reasoningeval.Scenario) map[int]int {
+	t.Helper()
 	ctx := context.Background()
-	sc := scs[0]
 	if _, err := bt.Command(ctx, branching.CommandInput{Session: ref, Type: "setGoal", Goal: &sc.Goal}); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +63,7 @@ func judgementSession(t *testing.T) (*branching.BranchThinking, reasoning.Sessio
 		}
 		steps[th.N] = out.Step
 	}
-	return bt, ref, steps
+	return steps
 }
 
 // newTool is branch-thinking on a fresh SQLite file with the offline
