@@ -222,12 +222,18 @@ func New(serverFor func(tenant string) *mcp.Server, loopback bool, opts Options)
 // sessions, which keep their subscriptions and live updates.
 func byEra(sessions, perRequest http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("MCP-Protocol-Version") >= rpcframe.FirstSessionlessVersion {
+		if sessionlessEra(r) {
 			perRequest.ServeHTTP(w, r)
 			return
 		}
 		sessions.ServeHTTP(w, r)
 	})
+}
+
+// sessionlessEra reports whether r is of protocol 2026-07-28 or later,
+// which has no MCP sessions: its MCP-Protocol-Version header says so.
+func sessionlessEra(r *http.Request) bool {
+	return r.Header.Get("MCP-Protocol-Version") >= rpcframe.FirstSessionlessVersion
 }
 
 // tenantOf is the tenant of a request: its bearer token's ("" without
@@ -593,7 +599,7 @@ func (s *Server) checkFrames(next http.Handler, serverFor func(*http.Request) *m
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		sessionless := s.opts.Stateless || r.Header.Get("Mcp-Session-Id") != "" || r.Header.Get("MCP-Protocol-Version") >= rpcframe.FirstSessionlessVersion
+		sessionless := s.opts.Stateless || r.Header.Get("Mcp-Session-Id") != "" || sessionlessEra(r)
 		var rej *rpcframe.Reject
 		var initialize json.RawMessage // the id of an initialize that opens a session
 		var listen json.RawMessage     // the id of a subscriptions/listen
